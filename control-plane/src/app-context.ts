@@ -1,0 +1,20 @@
+import type Koa from 'koa';
+import type Router from '@koa/router';
+import type { Logger } from 'pino';
+import type { CurrentUser } from './auth/current-user.ts';
+
+/** What middleware puts on ctx.state for the rest of a request. */
+export interface AppState {
+  requestId: string;
+  log: Logger;
+  /** The signed-in user, loaded fresh from the database on every request; null when signed out. */
+  user: CurrentUser | null;
+  /** Input parsed and validated by the validate middleware. */
+  input: unknown;
+  /** grant's per-request state (its dynamic overrides). */
+  grant?: Record<string, unknown>;
+}
+
+export type AppContext = Koa.ParameterizedContext<AppState, Koa.DefaultContext>;
+export type AppRouter = Router<AppState, Koa.DefaultContext>;
+export type AppMiddleware = Koa.Middleware<AppState, Koa.DefaultContext>;

@@ -1,0 +1,111 @@
+import Koa from 'koa';
+import session from 'koa-session';
+import { bodyParser } from '@koa/bodyparser';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type Pusher from 'pusher';
+import type { AppMiddleware, AppRouter, AppState } from './app-context.ts';
+import type { Config } from './config.ts';
+import type { AgentClient } from './agent/agent-client.ts';
+import { requestContext } from './middlewares/request-context.ts';
+import { createSessionStore } from './auth/session-store.ts';
+import { csrfProtection } from './auth/csrf.ts';
+import { loadUser } from './middlewares/authenticate.ts';
+import { schoolSignIn, type SchoolProvider } from './auth/school-login.ts';
+import { DEV_IDP_PATH, type DevIdentityProvider } from './auth/dev-identity-provider.ts';
+import { userRoutes } from './routes/user/user.ts';
+import { adminAgentRoutes } from './routes/admin/agent.ts';
+import { healthRoutes } from './routes/health/health.ts';
+import { broadcastingRoutes } from './routes/broadcasting/broadcasting.ts';
+import { singlePageApp } from './web/spa.ts';
+import { HttpError } from './errors.ts';
+
+export interface AppDeps {
+  config: Config;
+  knex: Knex;
+  logger: Logger;
+  agent: AgentClient;
+  realtime: Pusher;
+  schoolProvider: SchoolProvider;
+  devIdentityProvider?: DevIdentityProvider;
+}
+
+export const SESSION_COOKIE = 'devplein_session';
+
+/** The other protocol's own endpoints (the development provider's token endpoint and forms). */
+const csrfExempt = (path: string): boolean => path === DEV_IDP_PATH || path.startsWith(`${DEV_IDP_PATH}/`);
+
+/** Every router of the API and the server pages; the routes × roles test walks this list. */
+export function appRouters(deps: AppDeps): AppRouter[] {
+  return [
+    userRoutes(deps),
+    adminAgentRoutes(deps),
+    broadcastingRoutes(deps),
+    healthRoutes(deps),
+  ];
+}
+
+/** Builds the Koa application; main.ts owns the process around it. */
+export function createApp(deps: AppDeps): Koa<AppState> {
+  const { config, knex, logger } = deps;
+  const secure = config.appUrl.startsWith('https://');
+  const app = new Koa<AppState>({ proxy: config.TRUST_PROXY, keys: [config.sessionSecret] });
+  app.silent = true;
+
+  app.use(requestContext(logger));
+  app.use(
+    session(
+      {
+        key: SESSION_COOKIE,
+        maxAge: config.sessionMaxAgeMs,
+        httpOnly: true,
+        sameSite: 'lax',
+        secure,
+        signed: true,
+        rolling: false,
+        renew: true,
+        store: createSessionStore(knex),
+      },
+      app as unknown as Koa,
+    ) as unknown as AppMiddleware,
+  );
+  const parseBody = bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '256kb', formLimit: '64kb' }) as unknown as AppMiddleware;
+  app.use(async (ctx, next) => {
+    // oidc-provider reads its own request bodies; its interaction form is ours.
+    if (csrfExempt(ctx.path) && !ctx.path.startsWith(`${DEV_IDP_PATH}/interaction/`)) return next();
+    return parseBody(ctx, next);
+  });
+  if (deps.devIdentityProvider) app.use(deps.devIdentityProvider.middleware);
+  app.use(csrfProtection({ exempt: csrfExempt, secureCookie: secure }));
+  app.use(loadUser(knex));
+  app.use(schoolSignIn({ provider: deps.schoolProvider, appUrl: config.appUrl, knex, logger, secureCookies: secure }));
+
+  app.use(async (ctx, next) => {
+    if (ctx.path !== '/logout' || ctx.method !== 'GET') return next();
+    ctx.session = null;
+    ctx.redirect('/');
+  });
+
+  for (const router of appRouters(deps)) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+
+  app.use(async (ctx, next) => {
+    if (ctx.path.startsWith('/api/') || ctx.path === '/api') throw new HttpError(404, 'Deze API-route bestaat niet.');
+    return next();
+  });
+  app.use(
+    singlePageApp({
+      webDist: config.WEB_DIST,
+      ssoProvider: config.OIDC_PROVIDER_NAME,
+      realtime: {
+        key: config.REALTIME_KEY,
+        host: config.REALTIME_PUBLIC_HOST ?? config.REALTIME_HOST,
+        port: config.REALTIME_PUBLIC_PORT ?? config.REALTIME_PORT,
+        tls: config.REALTIME_TLS,
+      },
+    }),
+  );
+  return app;
+}

@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import Router from '@koa/router';
+import mount from 'koa-mount';
+import { Provider, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Logger } from 'pino';
+import type { AppMiddleware, AppState } from '../app-context.ts';
+import type Koa from 'koa';
+
+export const DEV_IDP_PATH = '/dev-idp';
+
+export interface DevIdentityProvider {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Koa middleware: the provider itself under /dev-idp plus its sign-in interaction pages. */
+  middleware: AppMiddleware;
+}
+
+interface AccountRow {
+  email: string;
+  name: string;
+}
+
+async function findAccountByEmail(knex: Knex, email: string): Promise<AccountRow | undefined> {
+  return knex('users').select('email', 'name').whereRaw('lower(email) = lower(?)', [email]).first<AccountRow | undefined>();
+}
+
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+/**
+ * A development-only OpenID Connect provider that knows the accounts in the database (the seeded
+ * demo accounts). It stands in for the school's identity provider so a new checkout can sign in
+ * through the real authorization-code + PKCE flow. `login_hint` signs that account in without a
+ * form, which tests and scripts use. It refuses to exist when NODE_ENV is production.
+ */
+export function createDevIdentityProvider(options: {
+  appUrl: string;
+  providerName: string;
+  knex: Knex;
+  logger: Logger;
+  nodeEnv: string;
+}): DevIdentityProvider {
+  if (options.nodeEnv === 'production') {
+    throw new Error('The development identity provider never runs in production: configure OIDC_ISSUER.');
+  }
+  const issuer = `${options.appUrl}${DEV_IDP_PATH}`;
+  const clientId = 'devplein-dev';
+  const clientSecret = 'devplein-dev-secret';
+  const { knex } = options;
+
+  const configuration: Configuration = {
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: [`${options.appUrl}/auth/${options.providerName}/callback`],
+        post_logout_redirect_uris: [`${options.appUrl}/`],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_post',
+      },
+    ],
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    // The school's provider may not put claims in the id_token; ours does, which keeps the flow simple.
+    conformIdTokenClaims: false,
+    pkce: { required: () => true },
+    features: { devInteractions: { enabled: false } },
+    cookies: { keys: [randomBytes(32).toString('hex')] },
+    interactions: { url: (_ctx, interaction) => `${DEV_IDP_PATH}/interaction/${interaction.uid}` },
+    findAccount: async (_ctx, sub) => {
+      const account = await findAccountByEmail(knex, sub);
+      if (!account) return undefined;
+      return {
+        accountId: sub,
+        claims: async () => ({ sub, email: account.email, email_verified: true, name: account.name }),
+      };
+    },
+    renderError: async (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = `<!doctype html><meta charset="utf-8"><title>Fout</title><h1>Inloggen mislukt</h1><pre>${escapeHtml(
+        JSON.stringify(out, null, 2),
+      )}</pre>`;
+    },
+  };
+  const provider = new Provider(issuer, configuration);
+  provider.proxy = true;
+  provider.on('server_error', (_ctx: KoaContextWithOIDC, error: Error) =>
+    options.logger.error({ err: error }, 'development identity provider error'),
+  );
+
+  /** Finishes the login (and consent) for an account, as a real user would by submitting the form. */
+  async function finish(ctx: Koa.Context, accountId: string): Promise<void> {
+    const details = await provider.interactionDetails(ctx.req, ctx.res);
+    const grant = new provider.Grant({ accountId, clientId });
+    const scope = typeof details.params.scope === 'string' ? details.params.scope : 'openid';
+    grant.addOIDCScope(scope);
+    const grantId = await grant.save();
+    await provider.interactionFinished(
+      ctx.req,
+      ctx.res,
+      { login: { accountId }, consent: { grantId } },
+      { mergeWithLastSubmission: false },
+    );
+    ctx.respond = false;
+  }
+
+  const router = new Router<AppState>({ prefix: `${DEV_IDP_PATH}/interaction` });
+  router.get('/:uid', async (ctx) => {
+    const details = await provider.interactionDetails(ctx.req, ctx.res);
+    const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint : undefined;
+    if (hint) {
+      const account = await findAccountByEmail(knex, hint);
+      if (account) return finish(ctx as unknown as Koa.Context, account.email.toLowerCase());
+    }
+    const accounts = await knex('users')
+      .select('email', 'name')
+      .orderByRaw("case when email like '%@devplein.test' and email not like 'student%' then 0 else 1 end")
+      .orderBy('email')
+      .limit(12);
+    const buttons = (accounts as AccountRow[])
+      .map(
+        (a) =>
+          `<button name="email" value="${escapeHtml(a.email)}">${escapeHtml(a.name)} <small>${escapeHtml(a.email)}</small></button>`,
+      )
+      .join('\n');
+    ctx.type = 'html';
+    ctx.body = `<!doctype html><html lang="nl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>Ontwikkel-inlog</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1d2b36}
+button{display:block;width:100%;text-align:left;margin:.4rem 0;padding:.7rem 1rem;border:1px solid #c9d6df;border-radius:.5rem;background:#fff;font-size:1rem;cursor:pointer}
+button:hover{background:#eef5fb}small{color:#5b6b78;display:block}</style></head>
+<body><h1>Ontwikkel-inlog</h1><p>Dit is de ingebouwde inlogdienst voor ontwikkeling. Kies een demo-account.</p>
+<form method="post" action="${DEV_IDP_PATH}/interaction/${escapeHtml(String(ctx.params.uid))}">${buttons}</form></body></html>`;
+  });
+  router.post('/:uid', async (ctx) => {
+    const body = (ctx.request as { body?: Record<string, unknown> }).body ?? {};
+    const email = typeof body.email === 'string' ? body.email : '';
+    const account = await findAccountByEmail(knex, email);
+    if (!account) {
+      ctx.status = 400;
+      ctx.body = 'Onbekend account.';
+      return;
+    }
+    await finish(ctx as unknown as Koa.Context, account.email.toLowerCase());
+  });
+
+  const providerApp = mount(DEV_IDP_PATH, provider) as unknown as AppMiddleware;
+  const routes = router.routes() as unknown as AppMiddleware;
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    middleware: async (ctx, next) => {
+      if (!ctx.path.startsWith(DEV_IDP_PATH)) return next();
+      if (ctx.path.startsWith(`${DEV_IDP_PATH}/interaction/`)) return routes(ctx, next);
+      return providerApp(ctx, next);
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+const discoverySchema = z.object({
+  issuer: z.string(),
+  authorization_endpoint: z.url(),
+  token_endpoint: z.url(),
+  userinfo_endpoint: z.url().optional(),
+  jwks_uri: z.url(),
+  end_session_endpoint: z.url().optional(),
+});
+
+export type ProviderMetadata = z.infer<typeof discoverySchema>;
+
+/** Reads the provider's `.well-known/openid-configuration` (grant has no discovery of its own). */
+export async function discoverProvider(issuer: string): Promise<ProviderMetadata> {
+  const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
+  const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
+  if (!response.ok) throw new Error(`OpenID discovery at ${url} answered ${response.status}`);
+  const metadata = discoverySchema.parse(await response.json());
+  if (metadata.issuer !== issuer.replace(/\/$/, '') && metadata.issuer !== issuer) {
+    throw new Error(`OpenID discovery issuer mismatch: expected ${issuer}, got ${metadata.issuer}`);
+  }
+  return metadata;
+}

@@ -1,0 +1,63 @@
+import type { Knex } from 'knex';
+import type { VerifiedIdentity } from './id-token.ts';
+
+export function slugify(name: string): string {
+  return (
+    name
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'gebruiker'
+  );
+}
+
+/**
+ * Finds the user of a verified identity: first by issuer+subject; else by e-mail (a school
+ * imports its students by e-mail, and the first sign-in links the account) when the provider
+ * vouches for that e-mail; else creates a new, not yet activated user.
+ */
+export async function upsertUserFromIdentity(knex: Knex, identity: VerifiedIdentity): Promise<number> {
+  return knex.transaction(async (trx) => {
+    const bySubject = await trx('users')
+      .select('id')
+      .where({ oidc_issuer: identity.issuer, oidc_subject: identity.subject })
+      .first<{ id: number } | undefined>();
+    const email = identity.email?.toLowerCase() ?? null;
+    const name = identity.name?.trim() || email?.split('@')[0] || 'Onbekend';
+    if (bySubject) {
+      const changes: Record<string, unknown> = { updated_at: trx.fn.now() };
+      if (email && identity.emailVerified) changes.email = email;
+      if (identity.name) Object.assign(changes, { name, name_slug: slugify(name) });
+      await trx('users').where({ id: bySubject.id }).update(changes);
+      return bySubject.id;
+    }
+    if (email && identity.emailVerified) {
+      const byEmail = await trx('users')
+        .select('id', 'oidc_subject')
+        .whereRaw('lower(email) = ?', [email])
+        .first<{ id: number; oidc_subject: string | null } | undefined>();
+      if (byEmail && byEmail.oidc_subject === null) {
+        await trx('users')
+          .where({ id: byEmail.id })
+          .update({ oidc_issuer: identity.issuer, oidc_subject: identity.subject, updated_at: trx.fn.now() });
+        return byEmail.id;
+      }
+      if (byEmail) throw new Error('this e-mail address is linked to another school account');
+    }
+    const [created] = await trx('users')
+      .insert({
+        name,
+        name_slug: slugify(name),
+        email: email ?? `${identity.subject}@onbekend.invalid`,
+        email_verified_at: null,
+        admin: false,
+        developer: false,
+        oidc_issuer: identity.issuer,
+        oidc_subject: identity.subject,
+      })
+      .returning<{ id: number }[]>('id');
+    if (!created) throw new Error('user insert returned nothing');
+    return created.id;
+  });
+}

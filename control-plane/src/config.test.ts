@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig, ConfigError } from './config.ts';
+
+describe('loadConfig', () => {
+  it('uses the documented defaults: port 8080, provider short name school, the development provider', () => {
+    const config = loadConfig({}, () => 'x'.repeat(40));
+    expect(config.PORT).toBe(8080);
+    expect(config.appUrl).toBe('http://localhost:8080');
+    expect(config.OIDC_PROVIDER_NAME).toBe('school');
+    expect(config.useDevIdentityProvider).toBe(true);
+  });
+
+  it('refuses production without a school identity provider, session secret and app URL', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/OIDC_ISSUER/);
+  });
+
+  it('accepts production with a school provider and never enables the development provider there', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      OIDC_ISSUER: 'https://login.school.test',
+      OIDC_CLIENT_ID: 'devplein',
+      OIDC_CLIENT_SECRET: 'secret',
+      SESSION_SECRET: 's'.repeat(40),
+      APP_URL: 'https://devplein.school.test',
+    });
+    expect(config.useDevIdentityProvider).toBe(false);
+  });
+
+  it('names every bad variable', () => {
+    expect(() => loadConfig({ PORT: 'abc', OIDC_PROVIDER_NAME: 'Bad Name' }, () => 'x'.repeat(40))).toThrow(
+      /PORT[\s\S]*OIDC_PROVIDER_NAME|OIDC_PROVIDER_NAME[\s\S]*PORT/,
+    );
+  });
+});

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/** Every setting of the control plane, parsed once from the environment at start-up. */
+export const configSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().default('127.0.0.1'),
+    APP_URL: z.url().optional(),
+    DATABASE_URL: z.string().min(1).optional(),
+    DATA_DIR: z.string().default('./data'),
+    SESSION_SECRET: z.string().min(32).optional(),
+    SESSION_MAX_AGE_HOURS: z.coerce.number().positive().default(12),
+    TRUST_PROXY: booleanFromEnv.default(false),
+    OIDC_ISSUER: z.url().optional(),
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    OIDC_PROVIDER_NAME: z
+      .string()
+      .regex(/^[a-z][a-z0-9-]{1,30}$/, 'use lowercase letters, digits and hyphens')
+      .default('school'),
+    AGENT_ADDRESS: z.string().default('localhost:7443'),
+    AGENT_TLS_CA: z.string().optional(),
+    AGENT_TLS_CERT: z.string().optional(),
+    AGENT_TLS_KEY: z.string().optional(),
+    AGENT_DEADLINE_MS: z.coerce.number().int().positive().default(5000),
+    REALTIME_APP_ID: z.string().default('devplein-app'),
+    REALTIME_KEY: z.string().default('devplein-key'),
+    REALTIME_SECRET: z.string().default('devplein-secret'),
+    REALTIME_HOST: z.string().default('127.0.0.1'),
+    REALTIME_PORT: z.coerce.number().int().min(1).max(65535).default(6001),
+    REALTIME_TLS: booleanFromEnv.default(false),
+    REALTIME_PUBLIC_HOST: z.string().optional(),
+    REALTIME_PUBLIC_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    WEB_DIST: z.string().default('web/dist'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production') {
+      if (!env.OIDC_ISSUER) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['OIDC_ISSUER'],
+          message: 'required in production: the built-in development identity provider never runs there',
+        });
+      }
+      if (!env.SESSION_SECRET) {
+        ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'required in production' });
+      }
+      if (!env.APP_URL) ctx.addIssue({ code: 'custom', path: ['APP_URL'], message: 'required in production' });
+    }
+    if (env.OIDC_ISSUER && (!env.OIDC_CLIENT_ID || !env.OIDC_CLIENT_SECRET)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OIDC_CLIENT_ID'],
+        message: 'OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are required with OIDC_ISSUER',
+      });
+    }
+  });
+
+export type RawConfig = z.infer<typeof configSchema>;
+
+/** The parsed settings plus values derived from them. */
+export interface Config extends RawConfig {
+  appUrl: string;
+  /** True when the built-in development identity provider serves sign-in. */
+  useDevIdentityProvider: boolean;
+  sessionSecret: string;
+  sessionMaxAgeMs: number;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws a ConfigError listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, fallbackSecret?: () => string): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const raw = parsed.data;
+  const appUrl = (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, '');
+  const sessionSecret = raw.SESSION_SECRET ?? fallbackSecret?.();
+  if (!sessionSecret) throw new ConfigError('Invalid configuration:\n  SESSION_SECRET: required');
+  return {
+    ...raw,
+    appUrl,
+    useDevIdentityProvider: !raw.OIDC_ISSUER,
+    sessionSecret,
+    sessionMaxAgeMs: raw.SESSION_MAX_AGE_HOURS * 3600_000,
+  };
+}

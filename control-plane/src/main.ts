@@ -1,0 +1,157 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Server } from 'node:http';
+import { loadConfig, ConfigError, type Config } from './config.ts';
+import { createLogger } from './logger.ts';
+import { createKnex, migrate } from './db/knex.ts';
+import { createAgentClient, type AgentClient } from './agent/agent-client.ts';
+import { createRealtime } from './realtime/pusher.ts';
+import { createDevIdentityProvider } from './auth/dev-identity-provider.ts';
+import { pruneExpiredSessions } from './auth/session-store.ts';
+import { createApp } from './app.ts';
+import type { SchoolProvider } from './auth/school-login.ts';
+import type { Logger } from 'pino';
+
+/** Outside production a random session secret is kept in the data dir, so sessions survive restarts. */
+function developmentSessionSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'session-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/** The agent's mTLS files: configured paths, or the development certificates `npm start` makes. */
+function agentCertificates(config: Config): { ca: Buffer; cert: Buffer; key: Buffer } | null {
+  const devDir = path.join(config.DATA_DIR, 'certs');
+  const ca = config.AGENT_TLS_CA ?? (config.NODE_ENV === 'production' ? undefined : path.join(devDir, 'ca.pem'));
+  const cert = config.AGENT_TLS_CERT ?? (config.NODE_ENV === 'production' ? undefined : path.join(devDir, 'control-plane.pem'));
+  const key = config.AGENT_TLS_KEY ?? (config.NODE_ENV === 'production' ? undefined : path.join(devDir, 'control-plane-key.pem'));
+  if (!ca || !cert || !key || ![ca, cert, key].every((file) => existsSync(file))) return null;
+  return { ca: readFileSync(ca), cert: readFileSync(cert), key: readFileSync(key) };
+}
+
+/** Stands in when no certificates exist: every call fails, honestly, with the reason. */
+function agentWithoutCertificates(reason: string): AgentClient {
+  const since = new Date().toISOString();
+  return {
+    info: () => Promise.reject(new Error(reason)),
+    status: () => ({ state: 'unreachable', since, lastError: reason }),
+    start: () => undefined,
+    close: () => undefined,
+  } as unknown as AgentClient;
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env, () =>
+      process.env.NODE_ENV === 'production' ? '' : developmentSessionSecret(process.env.DATA_DIR ?? './data'),
+    );
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.LOG_LEVEL);
+  const knex = createKnex({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  await migrate(knex);
+
+  const certificates = agentCertificates(config);
+  const agent = certificates
+    ? createAgentClient({
+        address: config.AGENT_ADDRESS,
+        caPem: certificates.ca,
+        certPem: certificates.cert,
+        keyPem: certificates.key,
+        deadlineMs: config.AGENT_DEADLINE_MS,
+        logger: logger.child({ component: 'agent-client' }),
+      })
+    : agentWithoutCertificates('geen mTLS-certificaten voor de host agent ingesteld (AGENT_TLS_CA/CERT/KEY)');
+  if (!certificates) logger.warn('no agent certificates configured: the agent is reported unreachable');
+  agent.start();
+
+  const realtime = createRealtime({
+    appId: config.REALTIME_APP_ID,
+    key: config.REALTIME_KEY,
+    secret: config.REALTIME_SECRET,
+    host: config.REALTIME_HOST,
+    port: config.REALTIME_PORT,
+    useTLS: config.REALTIME_TLS,
+  });
+
+  const devIdentityProvider = config.useDevIdentityProvider
+    ? createDevIdentityProvider({
+        appUrl: config.appUrl,
+        providerName: config.OIDC_PROVIDER_NAME,
+        knex,
+        logger: logger.child({ component: 'dev-idp' }),
+        nodeEnv: config.NODE_ENV,
+      })
+    : undefined;
+  const schoolProvider: SchoolProvider = devIdentityProvider
+    ? {
+        name: config.OIDC_PROVIDER_NAME,
+        issuer: devIdentityProvider.issuer,
+        clientId: devIdentityProvider.clientId,
+        clientSecret: devIdentityProvider.clientSecret,
+      }
+    : {
+        name: config.OIDC_PROVIDER_NAME,
+        issuer: config.OIDC_ISSUER as string,
+        clientId: config.OIDC_CLIENT_ID as string,
+        clientSecret: config.OIDC_CLIENT_SECRET as string,
+      };
+
+  const app = createApp({ config, knex, logger, agent, realtime, schoolProvider, devIdentityProvider });
+  const server: Server = app.listen(config.PORT, config.HOST, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    logger.info({ port, url: config.appUrl, devIdentityProvider: Boolean(devIdentityProvider) }, 'listening');
+  });
+  server.keepAliveTimeout = 65_000;
+
+  const pruning = setInterval(() => {
+    pruneExpiredSessions(knex).catch((error: unknown) => logger.warn({ err: error }, 'session pruning failed'));
+  }, 10 * 60_000);
+  pruning.unref();
+
+  installShutdown({ server, logger, close: async () => {
+    clearInterval(pruning);
+    agent.close();
+    await knex.destroy();
+  } });
+}
+
+/** SIGTERM/SIGINT: stop accepting, let in-flight requests finish (10 s at most), then close the rest. */
+function installShutdown(options: { server: Server; logger: Logger; close: () => Promise<void> }): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    options.logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      options.logger.warn('in-flight requests did not finish in time');
+      options.server.closeAllConnections();
+    }, 10_000);
+    force.unref();
+    options.server.close(() => {
+      options
+        .close()
+        .catch((error: unknown) => options.logger.error({ err: error }, 'shutdown error'))
+        .finally(() => process.exit(0));
+    });
+    options.server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`control plane failed to start: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});

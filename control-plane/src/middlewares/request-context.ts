@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { AppMiddleware } from '../app-context.ts';
+import { HttpError } from '../errors.ts';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+
+/**
+ * Gives every request an id (kept from X-Request-Id when sane), a child logger, one access log
+ * line, and turns errors into JSON answers: HttpError as itself, anything else as a plain 500
+ * without a stack trace (the stack goes to the log).
+ */
+export function requestContext(logger: Logger): AppMiddleware {
+  return async (ctx, next) => {
+    const given = ctx.get('X-Request-Id');
+    const requestId = REQUEST_ID.test(given) ? given : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.state.log = logger.child({ requestId });
+    ctx.state.user = null;
+    ctx.set('X-Request-Id', requestId);
+    const started = performance.now();
+    try {
+      await next();
+    } catch (error) {
+      if (error instanceof HttpError) {
+        ctx.status = error.status;
+        ctx.body = { message: error.message, ...error.extra };
+      } else if (isClientError(error)) {
+        ctx.status = error.status;
+        ctx.body = { message: error.expose ? error.message : 'Ongeldig verzoek.' };
+      } else {
+        ctx.state.log.error({ err: error }, 'unhandled error');
+        ctx.status = 500;
+        ctx.body = { message: 'Er ging iets mis aan onze kant. Probeer het later opnieuw.' };
+      }
+    } finally {
+      ctx.state.log.debug(
+        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) },
+        'request',
+      );
+    }
+  };
+}
+
+/** Errors from koa itself and its body parser (too large, bad JSON) carry a 4xx status. */
+function isClientError(error: unknown): error is { status: number; message: string; expose?: boolean } {
+  if (typeof error !== 'object' || error === null) return false;
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}

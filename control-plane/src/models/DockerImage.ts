@@ -1,0 +1,25 @@
+import { Model, type RelationMappings } from 'objection';
+import { Project } from './Project.ts';
+
+/** An image a project can be created from (the "docker" option of the request form). */
+export class DockerImage extends Model {
+  static override tableName = 'docker_images';
+
+  declare id: number;
+  declare name: string;
+  declare image: string;
+  /** Whether containers of this image accept SSH logins. */
+  declare ssh: boolean;
+  /** Whether this is a WordPress image (offers the WordPress password reset). */
+  declare wordpress: boolean;
+
+  declare projects?: Project[];
+
+  static override relationMappings = (): RelationMappings => ({
+    projects: {
+      relation: Model.HasManyRelation,
+      modelClass: Project,
+      join: { from: 'docker_images.id', to: 'projects.docker_image_id' },
+    },
+  });
+}

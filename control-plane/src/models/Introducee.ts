@@ -1,0 +1,11 @@
+import { Model } from 'objection';
+
+/** A "meeloper": a visitor who gets a temporary site and git account; password encrypted at rest. */
+export class Introducee extends Model {
+  static override tableName = 'introducees';
+
+  declare id: number;
+  declare name: string;
+  declare password_encrypted: string;
+  declare created_at: Date;
+}

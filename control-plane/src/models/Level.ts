@@ -1,0 +1,45 @@
+import { Model, type RelationMappings } from 'objection';
+import { LevelCategory } from './LevelCategory.ts';
+import { LevelContent } from './LevelContent.ts';
+import { User } from './User.ts';
+
+/** Statuses a student's level can have (a check constraint holds the same list). */
+export const LEVEL_STATUSES = ['locked', 'open', 'success'] as const;
+export type LevelStatus = (typeof LEVEL_STATUSES)[number];
+
+/**
+ * One student's level `number` in a category. No row means the level does not exist yet for
+ * that student (shown as locked); (user, category, number) is unique.
+ */
+export class Level extends Model {
+  static override tableName = 'levels';
+
+  declare id: number;
+  declare user_id: number;
+  declare level_category_id: number;
+  declare level_content_id: number | null;
+  declare number: number;
+  declare status: LevelStatus;
+
+  declare user?: User;
+  declare category?: LevelCategory;
+  declare content?: LevelContent | null;
+
+  static override relationMappings = (): RelationMappings => ({
+    user: {
+      relation: Model.BelongsToOneRelation,
+      modelClass: User,
+      join: { from: 'levels.user_id', to: 'users.id' },
+    },
+    category: {
+      relation: Model.BelongsToOneRelation,
+      modelClass: LevelCategory,
+      join: { from: 'levels.level_category_id', to: 'level_categories.id' },
+    },
+    content: {
+      relation: Model.BelongsToOneRelation,
+      modelClass: LevelContent,
+      join: { from: 'levels.level_content_id', to: 'level_contents.id' },
+    },
+  });
+}

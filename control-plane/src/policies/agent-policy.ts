@@ -1,0 +1,5 @@
+import type { CurrentUser } from '../auth/current-user.ts';
+import { isAdmin } from './roles.ts';
+
+/** The agent's details (versions, capabilities, host name) are for admins. */
+export const mayViewAgent = (user: CurrentUser | null): boolean => isAdmin(user);

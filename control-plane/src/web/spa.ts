@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import serve from 'koa-static';
+import type { AppMiddleware } from '../app-context.ts';
+import { csrfTokenOf } from '../auth/csrf.ts';
+
+export interface PageSettings {
+  webDist: string;
+  ssoProvider: string;
+  realtime: { key: string; host: string; port: number; tls: boolean };
+}
+
+/** Paths the single-page app never answers: they belong to the server. */
+const SERVER_PATHS = /^\/(api|auth|broadcasting|dev-idp|session|healthz|logout)(\/|$)/;
+
+const escapeAttribute = (value: string): string =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+/**
+ * Serves the built web app: its files as they are (long-cached when hashed), and index.html for
+ * every other page path, with the session's CSRF token and the public settings in meta tags.
+ */
+export function singlePageApp(settings: PageSettings): AppMiddleware {
+  const indexPath = path.join(settings.webDist, 'index.html');
+  let template: Promise<string> | null = null;
+  const files = serve(settings.webDist, {
+    index: false,
+    setHeaders: (res, filePath) => {
+      if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    },
+  }) as unknown as AppMiddleware;
+
+  return async (ctx, next) => {
+    if (SERVER_PATHS.test(ctx.path)) return next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    await files(ctx, async () => undefined);
+    if (ctx.body !== undefined && ctx.body !== null) return;
+    template ??= readFile(indexPath, 'utf8').catch((error: unknown) => {
+      template = null;
+      throw error;
+    });
+    let html: string;
+    try {
+      html = await template;
+    } catch {
+      ctx.status = 503;
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.body = 'De webapp is nog niet gebouwd: voer `npm run build:web` uit.';
+      return;
+    }
+    const values: Record<string, string> = {
+      __CSRF_TOKEN__: csrfTokenOf(ctx),
+      __SSO_PROVIDER__: settings.ssoProvider,
+      __REALTIME_KEY__: settings.realtime.key,
+      __REALTIME_HOST__: settings.realtime.host,
+      __REALTIME_PORT__: String(settings.realtime.port),
+      __REALTIME_TLS__: String(settings.realtime.tls),
+    };
+    ctx.type = 'html';
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = html.replace(/__[A-Z_]+__/g, (placeholder) =>
+      placeholder in values ? escapeAttribute(values[placeholder] ?? '') : placeholder,
+    );
+  };
+}

@@ -1,0 +1,105 @@
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import * as grpc from '@grpc/grpc-js';
+import type { Logger } from 'pino';
+import { CONTRACT_VERSION } from '@devplein/proto/version';
+import { AGENT_VERSION } from './agent-version.ts';
+import { probeCapabilities } from './capabilities.ts';
+import type { AgentConfig } from './config.ts';
+import { clientIdentityInterceptor } from './interceptors/auth.ts';
+import { loggingInterceptor } from './interceptors/logging.ts';
+import { contractVersionInterceptor } from './interceptors/version.ts';
+import { ContainerServiceImpl } from './services/container-service.ts';
+import { DatabaseServiceImpl } from './services/database-service.ts';
+import { InfoServiceImpl } from './services/info-service.ts';
+import { ProxyServiceImpl } from './services/proxy-service.ts';
+import { ScreenshotServiceImpl } from './services/screenshot-service.ts';
+import { SshAccessServiceImpl } from './services/ssh-access-service.ts';
+import { VpnServiceImpl } from './services/vpn-service.ts';
+
+/** A started agent server. */
+export interface RunningAgentServer {
+  /** The port actually bound (differs from the configured one when that was 0). */
+  port: number;
+  /**
+   * Stops taking calls and waits for running ones (tryShutdown); after the config's
+   * shutdownTimeoutMs the rest are cut off (forceShutdown). Safe to call twice.
+   */
+  shutdown(): Promise<void>;
+}
+
+export interface AgentServerOptions {
+  config: AgentConfig;
+  logger: Logger;
+}
+
+/** Mutual TLS: the agent's certificate, and client certificates required, chained to the link's CA. */
+async function serverCredentials(tls: AgentConfig['tls']): Promise<grpc.ServerCredentials> {
+  const [ca, cert, key] = await Promise.all([readFile(tls.caPath), readFile(tls.certPath), readFile(tls.keyPath)]);
+  return grpc.ServerCredentials.createSsl(ca, [{ private_key: key, cert_chain: cert }], true);
+}
+
+function bind(server: grpc.Server, address: string, credentials: grpc.ServerCredentials): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.bindAsync(address, credentials, (error, port) => (error ? reject(error) : resolve(port)));
+  });
+}
+
+/**
+ * Builds the gRPC server with every contract service and starts listening. Interceptors, inner
+ * to outer: logging (sees and logs every call, refused ones too), client identity, contract
+ * version; a call reaches a service only when both checks pass.
+ */
+export async function startAgentServer({ config, logger }: AgentServerOptions): Promise<RunningAgentServer> {
+  const credentials = await serverCredentials(config.tls);
+  let shuttingDown = false;
+  const server = new grpc.Server({
+    interceptors: [loggingInterceptor(logger), clientIdentityInterceptor(config.allowedClients), contractVersionInterceptor()],
+  });
+
+  new InfoServiceImpl({
+    agentVersion: AGENT_VERSION,
+    contractVersion: CONTRACT_VERSION,
+    hostname: os.hostname(),
+    startedAt: new Date(),
+    probeCapabilities: () =>
+      probeCapabilities({
+        dockerSocket: config.dockerSocket,
+        caddyAdminUrl: config.caddyAdminUrl,
+        mysqlUrl: config.mysqlUrl,
+        chromiumPath: config.chromiumPath,
+        wgBinary: config.wgBinary,
+        timeoutMs: config.probeTimeoutMs,
+      }),
+    isShuttingDown: () => shuttingDown,
+    logger,
+  }).addToServer(server);
+  new ContainerServiceImpl().addToServer(server);
+  new ProxyServiceImpl().addToServer(server);
+  new SshAccessServiceImpl().addToServer(server);
+  new DatabaseServiceImpl().addToServer(server);
+  new ScreenshotServiceImpl().addToServer(server);
+  new VpnServiceImpl().addToServer(server);
+
+  const port = await bind(server, config.listen, credentials);
+
+  let stopped: Promise<void> | undefined;
+  const shutdown = (): Promise<void> => {
+    stopped ??= new Promise<void>((resolve) => {
+      shuttingDown = true;
+      const force = setTimeout(() => {
+        logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'calls still running after the shutdown timeout; cutting them off');
+        server.forceShutdown();
+        resolve();
+      }, config.shutdownTimeoutMs);
+      server.tryShutdown((error) => {
+        if (error) logger.warn({ err: error }, 'graceful shutdown failed');
+        clearTimeout(force);
+        resolve();
+      });
+    });
+    return stopped;
+  };
+
+  return { port, shutdown };
+}

@@ -1,0 +1,376 @@
+/*
+ * `npm start`: devplein on embedded defaults for someone who just cloned it.
+ *
+ *   1. builds the web app when web/dist is missing or older than its sources;
+ *   2. makes development mTLS certificates in data/certs when they are missing;
+ *   3. migrates the database and seeds demo data into an empty one (PGlite in data/ unless
+ *      DATABASE_URL is set);
+ *   4. runs soketi (:6001), the host agent (:7443) and the control plane (:8080) with their logs
+ *      prefixed [soketi], [agent] and [web], and prints the URL and the demo accounts.
+ *
+ * Ctrl-C stops everything (SIGTERM, SIGKILL after 5 s) and exits 0. When the agent or soketi
+ * dies, that is reported and the rest keeps running; when the control plane dies, everything
+ * stops and the exit code is non-zero. Settings come from the environment or a `.env` file
+ * (see .env.example).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
+import { createLinePrettifier, stripAnsi } from './lib/log-lines.ts';
+import { forEachLine, isRunning, stopChild } from './lib/processes.ts';
+import { findFreePort, waitFor } from './lib/net.ts';
+import { formatDuration, heading, repoRoot, runCommand } from './lib/run.ts';
+import { soketiLaunch } from './lib/soketi.ts';
+
+const envFile = join(repoRoot, '.env');
+if (existsSync(envFile)) process.loadEnvFile(envFile); // never overrides what the shell already set
+
+const env = process.env;
+const isTty = Boolean(process.stdout.isTTY);
+const dataDir = resolve(repoRoot, env.DATA_DIR ?? 'data');
+const certDir = join(dataDir, 'certs');
+const webDir = join(repoRoot, 'web');
+const webDist = resolve(repoRoot, env.WEB_DIST ?? 'web/dist');
+const port = Number(env.PORT ?? 8080);
+const appUrl = (env.APP_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
+const providerName = env.OIDC_PROVIDER_NAME ?? 'school';
+const agentListen = env.AGENT_LISTEN ?? '127.0.0.1:7443';
+const agentPort = Number(agentListen.slice(agentListen.lastIndexOf(':') + 1));
+const realtime = {
+  appId: env.REALTIME_APP_ID ?? 'devplein-app',
+  key: env.REALTIME_KEY ?? 'devplein-key',
+  secret: env.REALTIME_SECRET ?? 'devplein-secret',
+  port: Number(env.REALTIME_PORT ?? 6001),
+};
+const tsxNode = ['--import', 'tsx', '--conditions=development'];
+const demoAccounts: Array<[email: string, role: string]> = [
+  ['admin@devplein.test', 'admin and developer (first team: team 1)'],
+  ['docent@devplein.test', 'admin (teacher), not a developer'],
+  ['ontwikkelaar@devplein.test', 'developer, cohort SD22'],
+  ['student@devplein.test', 'student, cohort SD23'],
+  ['zonderklas@devplein.test', 'student without a group'],
+  ['nieuw@devplein.test', 'not activated yet (lands on /not_verified)'],
+];
+
+class StartError extends Error {}
+
+// ---------------------------------------------------------------------------------------------
+// Preparation
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  return newest;
+}
+
+/** Builds web/dist (where `vite build` writes; WEB_DIST only changes what the control plane serves). */
+async function buildWebIfStale(): Promise<void> {
+  const builtAt = newestMtime(join(webDir, 'dist', 'index.html'));
+  const sourcesAt = Math.max(
+    ...['src', 'public', 'index.html', 'vite.config.ts', 'package.json'].map((entry) => newestMtime(join(webDir, entry))),
+  );
+  if (builtAt > 0 && builtAt >= sourcesAt) {
+    console.log('web/dist is up to date');
+    return;
+  }
+  console.log(builtAt === 0 ? 'web/dist is missing: building' : 'web sources changed since the last build: building');
+  if ((await runCommand('npm', ['run', 'build', '-w', '@devplein/web'])) !== 0) throw new StartError('building the web app failed');
+}
+
+const certFiles = ['ca.pem', 'agent.pem', 'agent-key.pem', 'control-plane.pem', 'control-plane-key.pem'];
+
+async function makeCertificatesIfMissing(): Promise<void> {
+  const missing = certFiles.filter((file) => !existsSync(join(certDir, file)));
+  if (missing.length === 0) {
+    console.log(`certificates present in ${certDir}`);
+    return;
+  }
+  console.log(`making development certificates in ${certDir}`);
+  const code = await runCommand('bash', [join(repoRoot, 'deploy', 'certs', 'make-certs.sh'), certDir]);
+  if (code !== 0) throw new StartError('making the mTLS certificates failed (is openssl installed? apt-get install openssl)');
+}
+
+async function migrateAndSeed(): Promise<void> {
+  const dbEnv = { ...env, DATA_DIR: dataDir };
+  console.log(env.DATABASE_URL ? 'database: DATABASE_URL' : `database: embedded PGlite in ${join(dataDir, 'pglite')}`);
+  if ((await runCommand(process.execPath, [...tsxNode, 'control-plane/src/db/migrate-cli.ts'], { env: dbEnv })) !== 0) {
+    throw new StartError('database migration failed');
+  }
+  if (stopping) return;
+  if ((await runCommand(process.execPath, [...tsxNode, 'control-plane/src/db/seed-cli.ts', '--if-empty'], { env: dbEnv })) !== 0) {
+    throw new StartError('seeding demo data failed');
+  }
+}
+
+/** Fails early with a clear message instead of three processes fighting over a port. */
+async function ensurePortFree(portNumber: number, what: string, variable: string): Promise<void> {
+  const free = await new Promise<boolean>((resolvePromise) => {
+    const probe = createServer();
+    probe.once('error', () => resolvePromise(false));
+    probe.listen({ host: '127.0.0.1', port: portNumber, exclusive: true }, () => probe.close(() => resolvePromise(true)));
+  });
+  if (!free) {
+    throw new StartError(`port ${portNumber} (${what}) is already in use: is another \`npm start\` running? Stop it, or set ${variable}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running the three processes
+
+interface Managed {
+  name: string;
+  label: string;
+  child: ChildProcess;
+  /** What an unexpected exit means: 'fatal' stops everything, 'report' only says so. */
+  onUnexpectedExit: 'fatal' | 'report';
+}
+
+const running: Managed[] = [];
+let stopping = false;
+let finish: (code: number) => void = () => undefined;
+const finished = new Promise<number>((resolvePromise) => {
+  finish = resolvePromise;
+});
+
+const colors: Record<string, string> = { web: '\x1b[36m', agent: '\x1b[35m', soketi: '\x1b[33m' };
+const labelWidth = Math.max(...Object.keys(colors).map((name) => name.length)) + 2;
+
+function labelFor(name: string): string {
+  const plain = `[${name}]`.padEnd(labelWidth);
+  return isTty ? `${colors[name] ?? ''}${plain}\x1b[0m` : plain;
+}
+
+function startProcess(options: {
+  name: string;
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+  onUnexpectedExit: 'fatal' | 'report';
+  /** Drop leading spaces (soketi indents its banner). */
+  trimLines?: boolean;
+}): Managed {
+  const label = labelFor(options.name);
+  const prettify = createLinePrettifier({ colorize: isTty });
+  const child = spawn(options.command, options.args, {
+    cwd: options.cwd ?? repoRoot,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Own process group: Ctrl-C reaches only this script, which stops the children in order.
+    detached: true,
+  });
+  const print = (line: string): void => {
+    const plain = isTty ? line : stripAnsi(line);
+    const text = options.trimLines ? plain.trim() : plain.trimEnd();
+    if (stripAnsi(text).trim() === '') return;
+    for (const part of prettify(text).split('\n')) process.stdout.write(`${label} ${part}\n`);
+  };
+  forEachLine(child.stdout!, print);
+  forEachLine(child.stderr!, print);
+  const managed: Managed = { name: options.name, label, child, onUnexpectedExit: options.onUnexpectedExit };
+  child.once('error', (error) => {
+    process.stdout.write(`${label} could not start: ${error.message}\n`);
+  });
+  child.once('exit', (code, signal) => {
+    if (stopping) return;
+    const how = signal ? `was killed (${signal})` : `exited with code ${code}`;
+    if (managed.onUnexpectedExit === 'fatal') {
+      process.stdout.write(`${label} ${how}: stopping everything\n`);
+      void stopAll(code && code !== 0 ? code : 1);
+    } else {
+      process.stdout.write(`${label} ${how}; the rest keeps running (restart \`npm start\` to bring it back)\n`);
+    }
+  });
+  running.push(managed);
+  return managed;
+}
+
+async function stopAll(exitCode: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  // The control plane first (it talks to the others), then the agent and soketi.
+  const order = ['web', 'agent', 'soketi'];
+  const inOrder = [...running].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+  for (const managed of inOrder) {
+    if (isRunning(managed.child)) process.stdout.write(`${managed.label} stopping\n`);
+    await stopChild(managed.child, 5_000);
+  }
+  finish(exitCode);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    process.stdout.write(`\n${signal}: stopping devplein\n`);
+    void stopAll(0);
+  });
+}
+
+function startSoketi(clusterPort: number, metricsPort: number): Managed {
+  const launch = soketiLaunch({ ...realtime, clusterPort, metricsPort, shutdownGracePeriodMs: 1000 });
+  return startProcess({
+    name: 'soketi',
+    command: launch.command,
+    args: launch.args,
+    cwd: launch.workDir,
+    env: { ...env, ...launch.env },
+    onUnexpectedExit: 'report',
+    trimLines: true,
+  });
+}
+
+function startAgent(): Managed {
+  return startProcess({
+    name: 'agent',
+    command: process.execPath,
+    args: [...tsxNode, 'host-agent/src/main.ts'],
+    env: {
+      ...env,
+      AGENT_LISTEN: agentListen,
+      AGENT_TLS_CA: join(certDir, 'ca.pem'),
+      AGENT_TLS_CERT: join(certDir, 'agent.pem'),
+      AGENT_TLS_KEY: join(certDir, 'agent-key.pem'),
+    },
+    onUnexpectedExit: 'report',
+  });
+}
+
+function startControlPlane(): Managed {
+  // Both processes read AGENT_TLS_* (each its own files), so npm start always sets them from
+  // the development certificates rather than passing one .env value to both.
+  return startProcess({
+    name: 'web',
+    command: process.execPath,
+    args: [...tsxNode, 'control-plane/src/main.ts'],
+    env: {
+      ...env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      WEB_DIST: webDist,
+      AGENT_ADDRESS: `localhost:${agentPort}`,
+      AGENT_TLS_CA: join(certDir, 'ca.pem'),
+      AGENT_TLS_CERT: join(certDir, 'control-plane.pem'),
+      AGENT_TLS_KEY: join(certDir, 'control-plane-key.pem'),
+      REALTIME_APP_ID: realtime.appId,
+      REALTIME_KEY: realtime.key,
+      REALTIME_SECRET: realtime.secret,
+      REALTIME_HOST: env.REALTIME_HOST ?? '127.0.0.1',
+      REALTIME_PORT: String(realtime.port),
+    },
+    onUnexpectedExit: 'fatal',
+  });
+}
+
+interface Health {
+  status?: string;
+  agent?: { state?: string };
+}
+
+async function readHealth(): Promise<Health | undefined> {
+  const response = await fetch(`http://localhost:${port}/healthz`, { signal: AbortSignal.timeout(2_000) });
+  try {
+    return (await response.json()) as Health;
+  } catch {
+    return {};
+  }
+}
+
+async function waitUntilServing(controlPlane: Managed): Promise<Health | undefined> {
+  await waitFor(async () => (await readHealth()) !== undefined, {
+    description: `the control plane at http://localhost:${port}/healthz`,
+    timeoutMs: 180_000,
+    intervalMs: 250,
+    giveUpIf: () => (isRunning(controlPlane.child) ? (stopping ? 'stopping' : undefined) : 'the control plane exited'),
+  });
+  // The agent link settles within a few seconds; say how it went instead of "unknown".
+  let health = await readHealth().catch(() => undefined);
+  for (let tries = 0; tries < 20 && health?.agent?.state === 'unknown' && !stopping; tries += 1) {
+    await delay(250);
+    health = await readHealth().catch(() => undefined);
+  }
+  return health;
+}
+
+function printWelcome(health: Health | undefined): void {
+  const bold = (text: string): string => (isTty ? `\x1b[1m${text}\x1b[0m` : text);
+  const width = Math.max(...demoAccounts.map(([email]) => email.length));
+  const lines = [
+    '',
+    bold(`devplein is running: ${appUrl}`),
+    '',
+    `Demo accounts (development sign-in at ${appUrl}/login, no password):`,
+    ...demoAccounts.map(([email, role]) => `  ${email.padEnd(width)}  ${role}`),
+    '',
+    'Sign in without a form (scripts, tests):',
+    `  ${appUrl}/auth/${providerName}?login_hint=student@devplein.test`,
+    '',
+    `Realtime (soketi) on 127.0.0.1:${realtime.port}, host agent on ${agentListen} (mTLS, certificates in ${certDir}).`,
+    `Health: ${health?.status ?? 'unknown'}; agent ${health?.agent?.state ?? 'unknown'} (details: ${appUrl}/healthz).`,
+    'Press Ctrl-C to stop.',
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Thrown after a preparation step when Ctrl-C came during it. */
+class Interrupted extends Error {}
+
+/** Preparation steps run in the foreground; Ctrl-C during one ends `npm start` quietly after it. */
+async function prepare(title: string, work: () => Promise<void>): Promise<void> {
+  console.log(heading(title));
+  await work();
+  if (stopping) throw new Interrupted();
+}
+
+async function main(): Promise<number> {
+  const started = performance.now();
+  await prepare('Checking ports', async () => {
+    await ensurePortFree(port, 'control plane', 'PORT');
+    await ensurePortFree(realtime.port, 'soketi', 'REALTIME_PORT');
+    await ensurePortFree(agentPort, 'host agent', 'AGENT_LISTEN');
+    console.log(`free: ${port}, ${realtime.port}, ${agentPort}`);
+  });
+  await prepare('Web app', buildWebIfStale);
+  await prepare('Certificates for the agent link', makeCertificatesIfMissing);
+  await prepare('Database', migrateAndSeed);
+
+  console.log(heading('Starting soketi, the host agent and the control plane'));
+  startSoketi(await findFreePort(), await findFreePort());
+  startAgent();
+  const controlPlane = startControlPlane();
+  try {
+    const health = await waitUntilServing(controlPlane);
+    if (!stopping) {
+      printWelcome(health);
+      console.log(`(ready in ${formatDuration(performance.now() - started)})`);
+    }
+  } catch (error) {
+    if (!stopping) {
+      console.error(error instanceof Error ? error.message : String(error));
+      await stopAll(1);
+    }
+  }
+  return finished;
+}
+
+let exitCode: number;
+try {
+  exitCode = await main();
+} catch (error) {
+  if (stopping) {
+    // Ctrl-C while preparing: whatever the interrupted step said, this is a normal stop.
+    exitCode = await finished;
+  } else {
+    console.error(`\nnpm start failed: ${error instanceof Error ? error.message : String(error)}`);
+    if (!(error instanceof StartError) && error instanceof Error && error.stack) console.error(error.stack);
+    await stopAll(1);
+    exitCode = 1;
+  }
+}
+process.exit(exitCode);

@@ -1,0 +1,159 @@
+/*
+ * `npm test`: everything that must hold before a change lands, in order, stopping at the first
+ * failure: system programs → type-check → lint → proto drift → web build → vitest (unit,
+ * integration and browser tests; extra arguments go to vitest, e.g. `npm test -- tests/e2e`).
+ *
+ * TEST_SKIP=typecheck,lint,... skips steps by key while iterating locally (keys: system, typecheck,
+ * lint, proto, build, vitest). TEST_SKIP_SYSTEM_DEPS=1 checks system programs without installing.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ensureSystemDependencies, testSystemDependencies } from '../tests/support/system-deps.ts';
+import { bin, formatDuration, heading, repoRoot, runCommand } from './lib/run.ts';
+
+interface Step {
+  key: string;
+  title: string;
+  /** Resolves with an exit code (0 = ok), or 'skipped'. */
+  run: () => Promise<number | 'skipped'>;
+}
+
+interface Outcome {
+  step: Step;
+  result: 'ok' | 'failed' | 'skipped' | 'not run';
+  ms: number;
+}
+
+const vitestArgs = process.argv.slice(2);
+const skipped = new Set((process.env.TEST_SKIP ?? '').split(',').map((key) => key.trim()).filter(Boolean));
+const summaryDir = mkdtempSync(join(tmpdir(), 'devplein-test-'));
+const summaryFile = join(summaryDir, 'summary.json');
+
+// Ctrl-C reaches the running child too (same process group); let it stop, then stop here.
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    interrupted = true;
+  });
+}
+
+async function sequence(...commands: Array<() => Promise<number>>): Promise<number> {
+  let worst = 0;
+  for (const command of commands) {
+    const code = await command();
+    if (code !== 0 && worst === 0) worst = code;
+    if (interrupted) break;
+  }
+  return worst;
+}
+
+const steps: Step[] = [
+  {
+    key: 'system',
+    title: 'System programs (Chromium, PostgreSQL, OpenSSL)',
+    run: async () => {
+      try {
+        ensureSystemDependencies(testSystemDependencies, { skipInstall: process.env.TEST_SKIP_SYSTEM_DEPS === '1' });
+        return 0;
+      } catch (error) {
+        console.error(error instanceof Error ? error.message : String(error));
+        return 1;
+      }
+    },
+  },
+  {
+    key: 'typecheck',
+    title: 'Type-check (tsc: root and web)',
+    // Both projects, so one run shows every type error.
+    run: () =>
+      sequence(
+        () => runCommand(bin('tsc'), ['-p', 'tsconfig.json']),
+        () => runCommand(bin('tsc'), ['-p', 'web/tsconfig.json']),
+      ),
+  },
+  { key: 'lint', title: 'Lint (eslint)', run: () => runCommand(bin('eslint'), ['.']) },
+  {
+    key: 'proto',
+    title: 'Proto: generated code matches the .proto files',
+    run: async () => {
+      if (!existsSync(join(repoRoot, 'scripts', 'proto-gen.ts'))) {
+        console.log('scripts/proto-gen.ts does not exist yet: nothing to check');
+        return 'skipped';
+      }
+      return runCommand(bin('tsx'), ['scripts/proto-gen.ts', '--check']);
+    },
+  },
+  {
+    key: 'build',
+    title: 'Build the web app (the browser tests use web/dist)',
+    run: () => runCommand('npm', ['run', 'build', '-w', '@devplein/web']),
+  },
+  {
+    key: 'vitest',
+    title: `Tests (vitest run${vitestArgs.length ? ` ${vitestArgs.join(' ')}` : ''})`,
+    run: () =>
+      runCommand(bin('vitest'), ['run', ...vitestArgs], {
+        env: { ...process.env, DEVPLEIN_TEST_SUMMARY_FILE: summaryFile },
+      }),
+  },
+];
+
+function printSummary(outcomes: Outcome[], totalMs: number): void {
+  console.log(heading('Summary'));
+  const width = Math.max(...outcomes.map((outcome) => outcome.step.title.length));
+  for (const { step, result, ms } of outcomes) {
+    const time = result === 'ok' || result === 'failed' ? formatDuration(ms) : '';
+    console.log(`  ${step.title.padEnd(width)}  ${result.padEnd(8)} ${time}`);
+  }
+  console.log(`  ${'total'.padEnd(width)}  ${''.padEnd(8)} ${formatDuration(totalMs)}`);
+}
+
+/** The counts line of the test run, repeated last: CI reads the final `N passed, N failed` line. */
+function testCountsLine(): string | undefined {
+  if (!existsSync(summaryFile)) return undefined;
+  const counts = JSON.parse(readFileSync(summaryFile, 'utf8')) as { passed: number; failed: number; skipped: number };
+  return `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`;
+}
+
+async function main(): Promise<number> {
+  const started = performance.now();
+  const outcomes: Outcome[] = steps.map((step) => ({ step, result: 'not run', ms: 0 }));
+  let failed: Outcome | undefined;
+  for (const outcome of outcomes) {
+    const { step } = outcome;
+    if (skipped.has(step.key)) {
+      outcome.result = 'skipped';
+      console.log(heading(`${step.title}: skipped (TEST_SKIP)`));
+      continue;
+    }
+    console.log(heading(step.title));
+    const stepStarted = performance.now();
+    const code = await step.run();
+    outcome.ms = performance.now() - stepStarted;
+    outcome.result = code === 'skipped' ? 'skipped' : code === 0 ? 'ok' : 'failed';
+    if (outcome.result === 'failed' || interrupted) {
+      failed = outcome;
+      break;
+    }
+    if (outcome.result === 'ok') console.log(`-- ${step.title}: ok (${formatDuration(outcome.ms)})`);
+  }
+  printSummary(outcomes, performance.now() - started);
+  const countsLine = testCountsLine();
+  rmSync(summaryDir, { recursive: true, force: true });
+  if (interrupted) {
+    console.log('\nInterrupted.');
+    return 130;
+  }
+  if (failed) {
+    console.log(`\nFAILED at: ${failed.step.title}`);
+    if (countsLine) console.log(countsLine);
+    return 1;
+  }
+  console.log('\nAll steps passed.');
+  if (countsLine) console.log(countsLine);
+  return 0;
+}
+
+process.exitCode = await main();

@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findFreePort, waitFor } from './ports.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface ControlPlaneOptions {
+  databaseUrl: string;
+  /** Extra environment (agent address and certificates, OIDC settings, ...). */
+  env?: Record<string, string>;
+  port?: number;
+}
+
+export interface RunningControlPlane {
+  url: string;
+  port: number;
+  /** Everything the process printed, for failure messages. */
+  output: () => string;
+  stop: () => Promise<void>;
+  restart: () => Promise<void>;
+}
+
+/**
+ * Starts the real control plane (control-plane/src/main.ts) as its own process on a free port,
+ * as `npm start` would, and waits until /healthz answers.
+ */
+export async function startControlPlane(options: ControlPlaneOptions): Promise<RunningControlPlane> {
+  const port = options.port ?? (await findFreePort());
+  const url = `http://localhost:${port}`;
+  let child: ChildProcess | null = null;
+  let output = '';
+  let exited: string | undefined;
+
+  async function launch(): Promise<void> {
+    exited = undefined;
+    child = spawn(process.execPath, ['--import', 'tsx', '--conditions=development', 'control-plane/src/main.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        APP_URL: url,
+        DATABASE_URL: options.databaseUrl,
+        SESSION_SECRET: 'test-session-secret-that-is-long-enough-0123456789',
+        AGENT_ADDRESS: 'localhost:1',
+        AGENT_DEADLINE_MS: '1500',
+        REALTIME_HOST: process.env.TEST_SOKETI_HOST ?? '127.0.0.1',
+        REALTIME_PORT: process.env.TEST_SOKETI_PORT ?? '6001',
+        REALTIME_APP_ID: process.env.TEST_SOKETI_APP_ID ?? 'devplein-app',
+        REALTIME_KEY: process.env.TEST_SOKETI_KEY ?? 'devplein-key',
+        REALTIME_SECRET: process.env.TEST_SOKETI_SECRET ?? 'devplein-secret',
+        WEB_DIST: path.join(root, 'web/dist'),
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+        DATA_DIR: path.join(root, '.tmp', `cp-${port}`),
+        ...options.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const running = child;
+    running.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    running.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    running.once('exit', (code, signal) => {
+      exited = `exited with ${code ?? signal}`;
+    });
+    await waitFor(
+      async () => {
+        const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
+        return response.status === 200 || response.status === 503;
+      },
+      {
+        description: `control plane on port ${port}`,
+        timeoutMs: 60_000,
+        giveUpIf: () => (exited ? `${exited}\n${output}` : undefined),
+      },
+    );
+  }
+
+  async function stop(): Promise<void> {
+    const running = child;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => running.kill('SIGKILL'), 10_000);
+      running.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      running.kill('SIGTERM');
+    });
+  }
+
+  await launch();
+  return {
+    url,
+    port,
+    output: () => output,
+    stop,
+    restart: async () => {
+      await stop();
+      await launch();
+    },
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * A browser-like HTTP client for API tests: a cookie jar, manual redirects, the headers the web
+ * app sends (X-Requested-With, X-CSRF-TOKEN from the XSRF-TOKEN cookie), and sign-in through the
+ * real OpenID Connect flow of the development identity provider (`/auth/school?login_hint=`).
+ */
+export class HttpSession {
+  private readonly cookies = new Map<string, string>();
+
+  constructor(readonly baseUrl: string) {}
+
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  /** Sends one request (no redirect following) with the jar's cookies, and stores what comes back. */
+  async raw(path: string, init: RequestInit = {}): Promise<Response> {
+    const url = new URL(path, this.baseUrl);
+    const headers = new Headers(init.headers);
+    if (this.cookies.size > 0) {
+      headers.set('Cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
+    }
+    const response = await fetch(url, { ...init, headers, redirect: 'manual' });
+    for (const line of response.headers.getSetCookie()) this.store(line);
+    return response;
+  }
+
+  private store(line: string): void {
+    const [pair = '', ...attributes] = line.split(';');
+    const index = pair.indexOf('=');
+    if (index <= 0) return;
+    const name = pair.slice(0, index).trim();
+    const value = pair.slice(index + 1).trim();
+    const expired = attributes.some((attribute) => {
+      const [key = '', val = ''] = attribute.trim().split('=');
+      if (key.toLowerCase() === 'max-age') return Number(val) <= 0;
+      if (key.toLowerCase() === 'expires') return new Date(val).getTime() <= Date.now();
+      return false;
+    });
+    if (expired || value === '') this.cookies.delete(name);
+    else this.cookies.set(name, value);
+  }
+
+  /** Follows redirects inside this origin (and the provider, which lives on it or elsewhere). */
+  async follow(path: string, init: RequestInit = {}, maxHops = 15): Promise<Response> {
+    let response = await this.raw(path, init);
+    for (let hop = 0; hop < maxHops && response.status >= 300 && response.status < 400; hop++) {
+      const location = response.headers.get('location');
+      if (!location) break;
+      response = await this.raw(new URL(location, response.url || this.baseUrl).toString());
+    }
+    return response;
+  }
+
+  /** A JSON API call as the web app makes it. */
+  async api(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Response> {
+    const headers: Record<string, string> = {
+      'X-Requested-With': 'XMLHttpRequest',
+      Accept: 'application/json',
+      ...extraHeaders,
+    };
+    const token = this.cookies.get('XSRF-TOKEN');
+    if (token && !('X-CSRF-TOKEN' in extraHeaders)) headers['X-CSRF-TOKEN'] = decodeURIComponent(token);
+    let payload: string | undefined;
+    if (body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+    return this.raw(path, { method, headers, body: payload });
+  }
+
+  async json<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+    const response = await this.api(method, path, body);
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+  }
+
+  /** Loads a page so the server hands out the session's CSRF token cookie. */
+  async primeCsrf(): Promise<void> {
+    await this.raw('/');
+  }
+
+  /** Signs in as a known account through the real authorization-code + PKCE flow; ends on `/`. */
+  async signIn(email: string, providerName = 'school'): Promise<Response> {
+    const response = await this.follow(`/auth/${providerName}?login_hint=${encodeURIComponent(email)}`);
+    await this.primeCsrf();
+    return response;
+  }
+}

@@ -1,0 +1,60 @@
+import { writeFileSync } from 'node:fs';
+import { defaultClientConditions, defaultServerConditions } from 'vite';
+import { defineConfig } from 'vitest/config';
+import type { Reporter, TestModule } from 'vitest/node';
+
+interface TestCounts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+/**
+ * Prints `N passed, N failed, N skipped` alone on a line at the end of a run: CI reads that
+ * line. A file that failed outside any test (import error, failing hook) and every unhandled
+ * error count as one failure each, so the line never says "0 failed" for a red run. With
+ * DEVPLEIN_TEST_SUMMARY_FILE set, the counts are also written there as JSON (scripts/test.ts
+ * prints the line again as the very last one, after the global teardown's output).
+ */
+class SummaryLineReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+    const counts: TestCounts = { passed: 0, failed: 0, skipped: 0 };
+    for (const testModule of testModules) {
+      let failedTests = 0;
+      for (const test of testModule.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed') counts.passed += 1;
+        else if (state === 'failed') failedTests += 1;
+        else counts.skipped += 1;
+      }
+      counts.failed += failedTests;
+      if (failedTests === 0 && testModule.state() === 'failed') counts.failed += 1;
+    }
+    counts.failed += unhandledErrors.length;
+    const summaryFile = process.env.DEVPLEIN_TEST_SUMMARY_FILE;
+    if (summaryFile) writeFileSync(summaryFile, JSON.stringify(counts));
+    process.stdout.write(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
+  }
+}
+
+// Workspace packages resolve to their TypeScript sources through the `development` condition.
+const conditions = (defaults: readonly string[]): string[] => ['development', ...defaults];
+
+export default defineConfig({
+  resolve: { conditions: conditions(defaultClientConditions) },
+  ssr: { resolve: { conditions: conditions(defaultServerConditions) } },
+  test: {
+    include: ['**/*.test.ts', '**/*.test.tsx'],
+    exclude: ['**/node_modules/**', '**/dist/**', '.tmp/**', 'data/**'],
+    globalSetup: ['tests/support/global-setup.ts'],
+    // Integration tests start real processes; browser tests drive Chromium.
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    teardownTimeout: 30_000,
+    pool: 'forks',
+    // Two cores: more than two files at once (each may run a control plane and a Chromium)
+    // only makes everything slower and timing-sensitive.
+    maxWorkers: 2,
+    reporters: ['default', new SummaryLineReporter()],
+  },
+});

@@ -1,0 +1,16 @@
+/**
+ * The control plane fills `<meta name="..." content="__NAME__">` placeholders in index.html when it
+ * serves the page. A tag that is missing, empty or still holds its `__PLACEHOLDER__` (for example
+ * under `vite preview`) counts as not set, so callers can fall back instead of using the marker.
+ */
+export function readMeta(name: string, doc: Document = document): string | null {
+  const tag = doc.querySelector<HTMLMetaElement>(`meta[name="${name}"]`);
+  const content = tag?.content.trim() ?? '';
+  if (content === '' || /^__[A-Z_]+__$/.test(content)) return null;
+  return content;
+}
+
+/** Short name of the school identity provider, used in the login path `/auth/{name}`. */
+export function ssoProviderName(doc: Document = document): string {
+  return readMeta('sso-provider', doc) ?? 'school';
+}

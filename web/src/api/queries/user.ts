@@ -1,0 +1,120 @@
+import { createContext, createElement, useContext, type ReactNode } from 'react';
+import useSWR from 'swr';
+import { api, NetworkError } from '../client.ts';
+
+/** A team the user belongs to; the "first team" is the one with the lowest id. */
+export interface TeamRef {
+  id: number;
+  name: string;
+}
+
+/** The user's class (cohort such as 'SD22'); null for users without a group. */
+export interface GroupRef {
+  id: number;
+  cohort: string;
+}
+
+/** GET /api/user: the signed-in user. `email_verified_at` null means the account is not activated. */
+export interface CurrentUser {
+  id: number;
+  name: string;
+  name_slug: string;
+  email: string;
+  email_verified_at: string | null;
+  admin: boolean;
+  developer: boolean;
+  teams: TeamRef[];
+  group: GroupRef | null;
+}
+
+export const CURRENT_USER_KEY = '/api/user';
+
+/** Spec §9: the start-up user fetch gives up after 8 s. */
+export const CURRENT_USER_TIMEOUT_MS = 8000;
+
+/**
+ * Loads the signed-in user once at start-up. Any failure (401, timeout, network, server error)
+ * means "not signed in" (spec §8), so this never throws: it logs and resolves to null.
+ * The 401/403 redirect of the API client is off here: a 401 is the normal signed-out answer.
+ */
+export async function fetchCurrentUser(timeoutMs: number = CURRENT_USER_TIMEOUT_MS): Promise<CurrentUser | null> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    const body = await api.get<unknown>(CURRENT_USER_KEY, { signal: controller.signal, redirectOnAuthError: false });
+    if (isCurrentUser(body)) return body;
+    // E.g. a static server answering with index.html: not a control plane, so nobody is signed in.
+    console.error('GET /api/user gaf geen gebruiker terug; verder als niet ingelogd');
+    return null;
+  } catch (error) {
+    if (error instanceof NetworkError && error.aborted) {
+      console.warn(`Gebruiker laden duurde langer dan ${timeoutMs} ms; verder als niet ingelogd`);
+    } else {
+      console.info('Niet ingelogd:', error instanceof Error ? error.message : error);
+    }
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Shape check of the /api/user answer (the fields the menus and guards rely on). */
+export function isCurrentUser(value: unknown): value is CurrentUser {
+  if (typeof value !== 'object' || value === null) return false;
+  const user = value as Record<string, unknown>;
+  return (
+    typeof user.id === 'number' &&
+    typeof user.name === 'string' &&
+    typeof user.name_slug === 'string' &&
+    (typeof user.email_verified_at === 'string' || user.email_verified_at === null) &&
+    typeof user.admin === 'boolean' &&
+    typeof user.developer === 'boolean' &&
+    Array.isArray(user.teams) &&
+    (user.group === null || (typeof user.group === 'object' && typeof (user.group as Record<string, unknown>).cohort === 'string'))
+  );
+}
+
+/** What the app knows about the signed-in user; `user` is null when signed out. */
+export interface CurrentUserState {
+  user: CurrentUser | null;
+  isLoading: boolean;
+  /** Fetch /api/user again (e.g. after a profile change). */
+  refresh: () => Promise<unknown>;
+}
+
+const CurrentUserContext = createContext<CurrentUserState>({
+  user: null,
+  isLoading: true,
+  refresh: () => Promise.resolve(),
+});
+
+/**
+ * The swr query behind the provider. Loaded once: no refetch on focus or reconnect, because
+ * route guards decide on the user "loaded at start-up" (spec §2) and must not flicker.
+ */
+export function useCurrentUserQuery(): CurrentUserState {
+  const { data, isLoading, mutate } = useSWR(CURRENT_USER_KEY, () => fetchCurrentUser(), {
+    revalidateOnFocus: false,
+    revalidateOnReconnect: false,
+    revalidateIfStale: false,
+    shouldRetryOnError: false,
+  });
+  return { user: data ?? null, isLoading: isLoading || data === undefined, refresh: () => mutate() };
+}
+
+/** Loads the user at start-up and shares it with everything below. */
+export function CurrentUserProvider({ children }: { children: ReactNode }) {
+  const state = useCurrentUserQuery();
+  return createElement(CurrentUserContext.Provider, { value: state }, children);
+}
+
+/** Gives a fixed user to everything below: for tests and previews, no request made. */
+export function StaticCurrentUserProvider({ user, children }: { user: CurrentUser | null; children: ReactNode }) {
+  const value: CurrentUserState = { user, isLoading: false, refresh: () => Promise.resolve() };
+  return createElement(CurrentUserContext.Provider, { value }, children);
+}
+
+/** The signed-in user (null when signed out) as loaded at start-up. */
+export function useCurrentUser(): CurrentUserState {
+  return useContext(CurrentUserContext);
+}

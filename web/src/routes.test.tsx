@@ -1,0 +1,223 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { createMemoryRouter, matchRoutes, RouterProvider } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { StaticCurrentUserProvider, type CurrentUser } from './api/queries/user.ts';
+import { setPageLoader } from './navigation.ts';
+import { routePaths } from './routePaths.ts';
+import { appRoutes, buildRouteObjects } from './routes.tsx';
+import { demoUsers } from './testing/users.ts';
+
+let pagesLoaded: { path: string; replace: boolean }[];
+let restorePageLoader: () => void;
+
+beforeEach(() => {
+  pagesLoaded = [];
+  restorePageLoader = setPageLoader((path, { replace }) => pagesLoaded.push({ path, replace }));
+  // ScrollRestoration scrolls on navigation; jsdom has no layout to scroll.
+  vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
+});
+
+afterEach(() => {
+  cleanup();
+  restorePageLoader();
+  vi.restoreAllMocks();
+  document.head.querySelector('meta[name="sso-provider"]')?.remove();
+});
+
+function renderAt(path: string, user: CurrentUser | null) {
+  const router = createMemoryRouter(buildRouteObjects(), { initialEntries: [path] });
+  render(
+    <StaticCurrentUserProvider user={user}>
+      <RouterProvider router={router} />
+    </StaticCurrentUserProvider>,
+  );
+  return router;
+}
+
+const studentRoutes: [string, 'public' | 'login'][] = [
+  ['/', 'public'],
+  ['/websites', 'public'],
+  ['/login', 'public'],
+  ['/useful-links', 'login'],
+  ['/levels', 'login'],
+  ['/level/3', 'login'],
+  ['/profile/3/olga-ontwikkelaar', 'public'],
+  ['/profile', 'login'],
+  ['/exams', 'login'],
+  ['/dockers/create', 'login'],
+  ['/dockers', 'login'],
+  ['/databases', 'login'],
+  ['/vpn', 'login'],
+  ['/not_verified', 'public'],
+];
+
+const adminRoutes = [
+  '/admin/users',
+  '/admin/users/teams',
+  '/admin/levels',
+  '/admin/levels/content',
+  '/admin/levels/content/create',
+  '/admin/levels/content/5',
+  '/admin/levels/categories',
+  '/admin/levels/categories/create',
+  '/admin/levels/categories/5',
+  '/admin/dockers',
+  '/admin/dockers/open',
+  '/admin/licenses',
+  '/admin/groups',
+  '/admin/hangers',
+];
+
+function accessOf(path: string) {
+  const matches = matchRoutes(buildRouteObjects(), path) ?? [];
+  const name = matches.at(-1)?.route.id;
+  return appRoutes.find((route) => route.name === name)?.access;
+}
+
+describe('route table (spec §2)', () => {
+  it.each(studentRoutes)('registers %s as %s', (path, access) => {
+    expect(accessOf(path)).toBe(access);
+  });
+
+  it.each(adminRoutes)('registers %s as an admin route', (path) => {
+    expect(accessOf(path)).toBe('admin');
+  });
+
+  it('registers /admin/projects with login only, as the spec defines it', () => {
+    expect(accessOf('/admin/projects')).toBe('login');
+  });
+
+  it('names the dockers page mydockers', () => {
+    expect(routePaths.mydockers).toBe('/dockers');
+  });
+
+  it('tags the groups and hangers routes Developers', () => {
+    const tagged = appRoutes.filter((route) => route.tags?.includes('Developers')).map((route) => routePaths[route.name]);
+    expect(tagged).toEqual(['/admin/groups', '/admin/hangers']);
+  });
+});
+
+describe('guards', () => {
+  it('sends a signed-out visitor of a login route to /login with a full page load', () => {
+    renderAt('/dockers', null);
+    expect(pagesLoaded).toEqual([{ path: '/login', replace: true }]);
+    expect(screen.queryByTestId('not-yet-available')).toBeNull();
+  });
+
+  it('sends a signed-out visitor of an admin route to /login too', () => {
+    renderAt('/admin/users', null);
+    expect(pagesLoaded).toEqual([{ path: '/login', replace: true }]);
+  });
+
+  it('lets signed-out visitors see public pages', () => {
+    renderAt('/websites', null);
+    expect(screen.getByTestId('not-yet-available').textContent).toContain('Deze pagina is nog niet beschikbaar.');
+    expect(pagesLoaded).toEqual([]);
+  });
+
+  it('sends a not-activated user on a login route to /not_verified', () => {
+    const router = renderAt('/dockers', demoUsers.notVerified);
+    expect(router.state.location.pathname).toBe('/not_verified');
+    expect(screen.getByText('Sorry je account is nog niet geactiveerd!')).toBeTruthy();
+    expect(screen.getByText('Vraag een vak docent om je account te activeren.')).toBeTruthy();
+  });
+
+  it('shows "Geen toegang" on an admin route to a user without the admin flag', () => {
+    renderAt('/admin/users', demoUsers.developer);
+    expect(screen.getByRole('heading', { name: 'Geen toegang' })).toBeTruthy();
+    expect(screen.queryByTestId('not-yet-available')).toBeNull();
+  });
+
+  it('opens admin routes for admins (as a "not yet available" notice for now)', () => {
+    renderAt('/admin/levels/categories/create', demoUsers.teacherAdmin);
+    const notice = screen.getByTestId('not-yet-available');
+    expect(within(notice).getByRole('heading', { name: 'Levelcategorie toevoegen' })).toBeTruthy();
+  });
+
+  it('opens /admin/projects for any signed-in user', () => {
+    renderAt('/admin/projects', demoUsers.student);
+    expect(screen.getByTestId('not-yet-available')).toBeTruthy();
+  });
+
+  it('shows a Dutch not-found page for unknown paths', () => {
+    renderAt('/bestaat-niet', null);
+    expect(screen.getByRole('heading', { name: 'Pagina niet gevonden' })).toBeTruthy();
+  });
+});
+
+describe('screens of this issue', () => {
+  it('login: one link to /auth/{sso-provider}', () => {
+    const meta = document.createElement('meta');
+    meta.name = 'sso-provider';
+    meta.content = 'schoolsso';
+    document.head.append(meta);
+    renderAt('/login', null);
+    const main = screen.getByRole('main');
+    const links = within(main).getAllByRole('link');
+    expect(links).toHaveLength(1);
+    expect(links[0]?.textContent).toBe('Inloggen met je schoolaccount');
+    expect(links[0]?.getAttribute('href')).toBe('/auth/schoolsso');
+  });
+
+  it('login: falls back to the default provider when the placeholder was not filled', () => {
+    const meta = document.createElement('meta');
+    meta.name = 'sso-provider';
+    meta.content = '__SSO_PROVIDER__';
+    document.head.append(meta);
+    renderAt('/login', null);
+    expect(screen.getByRole('link', { name: 'Inloggen met je schoolaccount' }).getAttribute('href')).toBe('/auth/school');
+  });
+
+  it('home: points to the websites and to login when signed out', () => {
+    renderAt('/', null);
+    const main = screen.getByRole('main');
+    const targets = within(main)
+      .getAllByRole('link')
+      .map((link) => link.getAttribute('href'));
+    expect(targets).toEqual(['/websites', '/login']);
+  });
+});
+
+describe('top menu and mobile sidebar', () => {
+  it('shows Home, the profile link with the user name and a plain logout link when signed in', () => {
+    renderAt('/', demoUsers.student);
+    const top = screen.getByRole('navigation', { name: 'Hoofdmenu' });
+    expect(within(top).getByRole('link', { name: 'Home' }).getAttribute('href')).toBe('/');
+    expect(within(top).getByRole('link', { name: 'Sam Student' }).getAttribute('href')).toBe('/profile/7/sam-student');
+    expect(within(top).getByRole('link', { name: 'Uitloggen' }).getAttribute('href')).toBe('/logout');
+  });
+
+  it('shows only Home when signed out', () => {
+    renderAt('/', null);
+    const top = screen.getByRole('navigation', { name: 'Hoofdmenu' });
+    expect(within(top).getAllByRole('link').map((link) => link.textContent)).toEqual(['Home']);
+  });
+
+  it('closes the mobile sidebar on every navigation', async () => {
+    const router = renderAt('/', demoUsers.student);
+    const menuButton = screen.getByRole('button', { name: 'Menu' });
+    expect(menuButton.getAttribute('aria-expanded')).toBe('false');
+
+    fireEvent.click(menuButton);
+    expect(menuButton.getAttribute('aria-expanded')).toBe('true');
+    fireEvent.click(within(screen.getByRole('navigation', { name: 'Zijmenu' })).getByRole('link', { name: 'Websites' }));
+    expect(router.state.location.pathname).toBe('/websites');
+    expect(menuButton.getAttribute('aria-expanded')).toBe('false');
+
+    // Also when the navigation does not come from the menu itself (e.g. browser back).
+    fireEvent.click(menuButton);
+    expect(menuButton.getAttribute('aria-expanded')).toBe('true');
+    await act(() => router.navigate(-1));
+    expect(router.state.location.pathname).toBe('/');
+    expect(menuButton.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('closes the mobile sidebar with Escape', () => {
+    renderAt('/', demoUsers.student);
+    const menuButton = screen.getByRole('button', { name: 'Menu' });
+    fireEvent.click(menuButton);
+    fireEvent.keyDown(window, { key: 'Escape' });
+    expect(menuButton.getAttribute('aria-expanded')).toBe('false');
+  });
+});

@@ -1,0 +1,105 @@
+import type { ReactNode } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { NotYetAvailable } from './components/NotYetAvailable.tsx';
+import { AppLayout, type RouteHandle } from './layout/AppLayout.tsx';
+import { RouteGuard, type RouteAccess } from './layout/RouteGuard.tsx';
+import { HomePage } from './pages/HomePage/HomePage.tsx';
+import { LoginPage } from './pages/LoginPage/LoginPage.tsx';
+import { NotFoundPage, RouteErrorPage } from './pages/NotFoundPage/NotFoundPage.tsx';
+import { NotVerifiedPage } from './pages/NotVerifiedPage/NotVerifiedPage.tsx';
+import { routePaths, type RouteName } from './routePaths.ts';
+
+/** One screen of spec §2: its name, who may open it and what it shows. */
+export interface AppRoute {
+  name: RouteName;
+  access: RouteAccess;
+  title: string;
+  element: ReactNode;
+  /** Route group tags of the spec (e.g. 'Developers'); recorded, not enforced (spec: "not shown"). */
+  tags?: readonly string[];
+}
+
+const later = (title: string) => <NotYetAvailable title={title} />;
+
+/**
+ * Every route of spec §2 with its guard. Screens of later issues show a "nog niet beschikbaar"
+ * notice; replace `later(...)` with the real page when its issue lands.
+ * /admin/projects needs only login in the spec's route definition (not the admin flag).
+ */
+export const appRoutes: readonly AppRoute[] = [
+  { name: 'home', access: 'public', title: 'Home', element: <HomePage /> },
+  { name: 'websites', access: 'public', title: 'Websites', element: later('Websites') },
+  { name: 'login', access: 'public', title: 'Inloggen', element: <LoginPage /> },
+  { name: 'usefulLinks', access: 'login', title: 'Handige links', element: later('Handige links') },
+  { name: 'levels', access: 'login', title: 'Levels', element: later('Levels') },
+  { name: 'level', access: 'login', title: 'Level', element: later('Level') },
+  { name: 'profile', access: 'public', title: 'Profiel', element: later('Profiel') },
+  { name: 'myProfile', access: 'login', title: 'Profiel', element: later('Profiel') },
+  { name: 'exams', access: 'login', title: 'Examens', element: later('Examens') },
+  { name: 'dockersCreate', access: 'login', title: 'Docker aanvragen', element: later('Docker aanvragen') },
+  { name: 'mydockers', access: 'login', title: 'Dockers', element: later('Dockers') },
+  { name: 'databases', access: 'login', title: 'Databases', element: later('Databases') },
+  { name: 'vpn', access: 'login', title: 'VPN', element: later('VPN') },
+  { name: 'notVerified', access: 'public', title: 'Account niet geactiveerd', element: <NotVerifiedPage /> },
+  { name: 'adminUsers', access: 'admin', title: 'Gebruikers', element: later('Gebruikers') },
+  { name: 'adminTeams', access: 'admin', title: 'Teams', element: later('Teams') },
+  { name: 'adminLevels', access: 'admin', title: 'Levels per student', element: later('Levels per student') },
+  { name: 'adminLevelContent', access: 'admin', title: 'Levelinhoud', element: later('Levelinhoud') },
+  { name: 'adminLevelContentCreate', access: 'admin', title: 'Levelinhoud toevoegen', element: later('Levelinhoud toevoegen') },
+  { name: 'adminLevelContentEdit', access: 'admin', title: 'Levelinhoud bewerken', element: later('Levelinhoud bewerken') },
+  { name: 'adminLevelCategories', access: 'admin', title: 'Levelcategorieën', element: later('Levelcategorieën') },
+  {
+    name: 'adminLevelCategoryCreate',
+    access: 'admin',
+    title: 'Levelcategorie toevoegen',
+    element: later('Levelcategorie toevoegen'),
+  },
+  {
+    name: 'adminLevelCategoryEdit',
+    access: 'admin',
+    title: 'Levelcategorie bewerken',
+    element: later('Levelcategorie bewerken'),
+  },
+  { name: 'adminDockers', access: 'admin', title: 'Dockers', element: later('Dockers') },
+  { name: 'adminDockersOpen', access: 'admin', title: 'Projecten ter goedkeuring', element: later('Projecten ter goedkeuring') },
+  { name: 'adminProjects', access: 'login', title: 'Alle projecten', element: later('Alle projecten') },
+  { name: 'adminLicenses', access: 'admin', title: 'Licenties', element: later('Licenties') },
+  { name: 'adminGroups', access: 'admin', title: 'Groepen', element: later('Groepen'), tags: ['Developers'] },
+  { name: 'adminHangers', access: 'admin', title: 'Meelopers', element: later('Meelopers'), tags: ['Developers'] },
+];
+
+/** The route objects for react-router: the app shell with every guarded screen inside it. */
+export function buildRouteObjects(routes: readonly AppRoute[] = appRoutes): RouteObject[] {
+  const pages: RouteObject[] = routes.map((route) => ({
+    id: route.name,
+    path: routePaths[route.name],
+    handle: { title: route.title } satisfies RouteHandle,
+    element: (
+      <RouteGuard access={route.access} key={route.name}>
+        {route.element}
+      </RouteGuard>
+    ),
+  }));
+  return [
+    {
+      path: '/',
+      element: <AppLayout />,
+      errorElement: (
+        <main className="content">
+          <RouteErrorPage />
+        </main>
+      ),
+      children: [
+        {
+          errorElement: <RouteErrorPage />,
+          children: [...pages, { path: '*', element: <NotFoundPage />, handle: { title: 'Niet gevonden' } }],
+        },
+      ],
+    },
+  ];
+}
+
+/** The browser router of the app. */
+export function createAppRouter() {
+  return createBrowserRouter(buildRouteObjects());
+}

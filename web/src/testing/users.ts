@@ -1,0 +1,51 @@
+import type { CurrentUser } from '../api/queries/user.ts';
+
+/** A signed-in user as GET /api/user returns it; override what a test is about. */
+export function makeUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
+  return {
+    id: 7,
+    name: 'Sam Student',
+    name_slug: 'sam-student',
+    email: 'student@devplein.test',
+    email_verified_at: '2024-09-01T08:00:00.000Z',
+    admin: false,
+    developer: false,
+    teams: [],
+    group: { id: 4, cohort: 'SD23' },
+    ...overrides,
+  };
+}
+
+/** The demo accounts of the seed (brief), by role. */
+export const demoUsers = {
+  adminDeveloper: makeUser({
+    id: 1,
+    name: 'Anna Admin',
+    name_slug: 'anna-admin',
+    email: 'admin@devplein.test',
+    admin: true,
+    developer: true,
+    teams: [{ id: 1, name: 'Team devplein' }],
+    group: null,
+  }),
+  teacherAdmin: makeUser({
+    id: 2,
+    name: 'Dirk Docent',
+    name_slug: 'dirk-docent',
+    email: 'docent@devplein.test',
+    admin: true,
+    developer: false,
+    group: null,
+  }),
+  developer: makeUser({
+    id: 3,
+    name: 'Olga Ontwikkelaar',
+    name_slug: 'olga-ontwikkelaar',
+    email: 'ontwikkelaar@devplein.test',
+    developer: true,
+    group: { id: 3, cohort: 'SD22' },
+  }),
+  student: makeUser(),
+  withoutGroup: makeUser({ id: 8, name: 'Zoë Zonderklas', name_slug: 'zoe-zonderklas', email: 'zonderklas@devplein.test', group: null }),
+  notVerified: makeUser({ id: 9, name: 'Nina Nieuw', name_slug: 'nina-nieuw', email: 'nieuw@devplein.test', email_verified_at: null }),
+} as const;
