@@ -91,6 +91,7 @@ async function main(): Promise<void> {
         knex,
         logger: logger.child({ component: 'dev-idp' }),
         nodeEnv: config.NODE_ENV,
+        cookieKeys: [config.sessionSecret],
       })
     : undefined;
   const schoolProvider: SchoolProvider = devIdentityProvider

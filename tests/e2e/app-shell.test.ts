@@ -52,7 +52,8 @@ async function sideMenu(page: Page): Promise<string[]> {
 }
 
 async function adminSection(page: Page): Promise<string[]> {
-  const section = page.getByRole('navigation', { name: 'Zijmenu' }).getByRole('region', { name: 'Admin' });
+  await page.getByRole('navigation', { name: 'Zijmenu' }).getByRole('link').first().waitFor();
+  const section = page.getByRole('navigation', { name: 'Zijmenu' }).getByRole('group', { name: 'Admin' });
   if ((await section.count()) === 0) return [];
   return (await section.getByRole('link').allInnerTexts()).map((text) => text.trim());
 }

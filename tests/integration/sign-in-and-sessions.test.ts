@@ -127,7 +127,7 @@ describe('CSRF', () => {
   it('puts the token in the served page', async () => {
     const session = new HttpSession(app.url);
     const page = await (await session.raw('/')).text();
-    const token = /<meta name="csrf-token" content="([^"]+)">/.exec(page)?.[1];
+    const token = /<meta name="csrf-token" content="([^"]+)"\s*\/?>/.exec(page)?.[1];
     expect(token).toBeDefined();
     expect(token).toBe(decodeURIComponent(session.cookie('XSRF-TOKEN') ?? ''));
   });

@@ -12,6 +12,7 @@ describe('createDevIdentityProvider', () => {
         knex: {} as Knex,
         logger: pino({ level: 'silent' }),
         nodeEnv: 'production',
+        cookieKeys: ['k'.repeat(32)],
       }),
     ).toThrow(/never runs in production/);
   });

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import Router from '@koa/router';
 import mount from 'koa-mount';
@@ -41,6 +40,8 @@ export function createDevIdentityProvider(options: {
   knex: Knex;
   logger: Logger;
   nodeEnv: string;
+  /** The host app's cookie keys: mounted, the provider sets cookies through the host app's context. */
+  cookieKeys: string[];
 }): DevIdentityProvider {
   if (options.nodeEnv === 'production') {
     throw new Error('The development identity provider never runs in production: configure OIDC_ISSUER.');
@@ -67,7 +68,7 @@ export function createDevIdentityProvider(options: {
     conformIdTokenClaims: false,
     pkce: { required: () => true },
     features: { devInteractions: { enabled: false } },
-    cookies: { keys: [randomBytes(32).toString('hex')] },
+    cookies: { keys: options.cookieKeys },
     interactions: { url: (_ctx, interaction) => `${DEV_IDP_PATH}/interaction/${interaction.uid}` },
     findAccount: async (_ctx, sub) => {
       const account = await findAccountByEmail(knex, sub);
@@ -116,9 +117,8 @@ export function createDevIdentityProvider(options: {
     }
     const accounts = await knex('users')
       .select('email', 'name')
-      .orderByRaw("case when email like '%@devplein.test' and email not like 'student%' then 0 else 1 end")
-      .orderBy('email')
-      .limit(12);
+      .orderBy('id')
+      .limit(20);
     const buttons = (accounts as AccountRow[])
       .map(
         (a) =>

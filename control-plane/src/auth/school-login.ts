@@ -71,6 +71,8 @@ export function schoolSignIn(options: {
             response: ['tokens', 'jwt', 'profile'],
             token_endpoint_auth_method: 'client_secret_post',
             callback: SIGN_IN_FINISH_PATH,
+            // No query parameter may override this provider's settings; only our login_hint (state.dynamic).
+            dynamic: [],
           },
         });
         return { metadata, keys: remoteKeys(metadata.jwks_uri), grantMiddleware };
@@ -112,8 +114,11 @@ export function schoolSignIn(options: {
     if (!identity.emailVerified && profile.email_verified === true) identity.emailVerified = true;
 
     const userId = await upsertUserFromIdentity(knex, identity);
-    const disabled = await knex('users').select('disabled_at').where({ id: userId }).first<{ disabled_at: Date | null }>();
-    if (disabled?.disabled_at) {
+    const account = await knex('users')
+      .select('disabled_at', 'email_verified_at')
+      .where({ id: userId })
+      .first<{ disabled_at: Date | null; email_verified_at: Date | null }>();
+    if (account?.disabled_at) {
       ctx.session = null;
       return ctx.redirect('/not_verified');
     }
@@ -125,7 +130,8 @@ export function schoolSignIn(options: {
       csrfTokenOf(ctx);
     }
     logger.info({ userId }, 'signed in');
-    ctx.redirect('/');
+    // A new account waits for a teacher to activate it: it lands on the page that says so.
+    ctx.redirect(account?.email_verified_at ? '/' : '/not_verified');
   }
 
   function signInFailed(ctx: AppContext, message: string): void {
