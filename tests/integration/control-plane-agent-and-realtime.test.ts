@@ -1,0 +1,189 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Knex } from 'knex';
+import type PusherJs from 'pusher-js';
+import { createTestDatabase } from '../support/database.ts';
+import { seedDemoData } from '../../control-plane/src/db/seed.ts';
+import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
+import { HttpSession } from '../support/http-session.ts';
+import { makeTestCerts, startTestAgent, type TestAgent } from '../support/agent.ts';
+import { testSoketi } from '../support/services.ts';
+import { waitFor } from '../support/ports.ts';
+
+// pusher-js's node build, loaded as in soketi.test.ts (its default export does not type-check under NodeNext).
+const Pusher = createRequire(import.meta.url)('pusher-js') as typeof PusherJs.default.default;
+
+let database: { url: string; knex: Knex; destroy: () => Promise<void> };
+let agent: TestAgent;
+let app: RunningControlPlane;
+let certDir: string;
+const sessions = new Map<string, HttpSession>();
+
+async function as(email: string): Promise<HttpSession> {
+  const existing = sessions.get(email);
+  if (existing) return existing;
+  const session = new HttpSession(app.url);
+  await session.signIn(email);
+  sessions.set(email, session);
+  return session;
+}
+
+beforeAll(async () => {
+  certDir = mkdtempSync(path.join(os.tmpdir(), 'devplein-cp-agent-'));
+  const certs = await makeTestCerts(certDir);
+  database = await createTestDatabase();
+  await seedDemoData(database.knex);
+  agent = await startTestAgent({ certDir });
+  app = await startControlPlane({
+    databaseUrl: database.url,
+    env: {
+      AGENT_ADDRESS: agent.address,
+      AGENT_TLS_CA: certs.ca,
+      AGENT_TLS_CERT: certs.clientCert,
+      AGENT_TLS_KEY: certs.clientKey,
+    },
+  });
+});
+
+afterAll(async () => {
+  await app?.stop();
+  await agent?.stop();
+  await database?.destroy();
+  if (certDir) rmSync(certDir, { recursive: true, force: true });
+});
+
+async function health(): Promise<{ status: string; database: string; agent: { state: string } }> {
+  return (await fetch(`${app.url}/healthz`)).json() as Promise<{ status: string; database: string; agent: { state: string } }>;
+}
+
+describe('the control plane and the host agent over mTLS', () => {
+  it('reports the agent reachable in /healthz', async () => {
+    await waitFor(async () => (await health()).agent.state === 'reachable', { description: 'agent reachable', timeoutMs: 20_000 });
+    expect(await health()).toMatchObject({ status: 'ok', database: 'up' });
+  });
+
+  it('shows the agent’s Info at GET /api/admin/agent to admins only', async () => {
+    const admin = await as('admin@devplein.test');
+    const answer = await admin.json<{ state: string; info: { contractVersion: string; capabilities: Record<string, unknown> } }>(
+      'GET',
+      '/api/admin/agent',
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body.state).toBe('reachable');
+    expect(answer.body.info.contractVersion).toMatch(/^1\./);
+    expect(Object.keys(answer.body.info.capabilities)).toEqual(
+      expect.arrayContaining(['docker', 'proxy', 'mysql', 'chromium', 'wireguard']),
+    );
+    expect((await (await as('docent@devplein.test')).json('GET', '/api/admin/agent')).status).toBe(200);
+    expect((await (await as('student@devplein.test')).json('GET', '/api/admin/agent')).status).toBe(403);
+    expect((await (await as('ontwikkelaar@devplein.test')).json('GET', '/api/admin/agent')).status).toBe(403);
+    expect((await (await as('nieuw@devplein.test')).json('GET', '/api/admin/agent')).status).toBe(403);
+    expect((await new HttpSession(app.url).json('GET', '/api/admin/agent')).status).toBe(401);
+  });
+
+  it('reports the agent unreachable when it stops, and reachable again when it returns, without a restart', async () => {
+    await agent.kill();
+    await waitFor(async () => (await health()).agent.state === 'unreachable', {
+      description: 'agent reported unreachable',
+      timeoutMs: 30_000,
+    });
+    expect(await health()).toMatchObject({ status: 'degraded', database: 'up' });
+    const admin = await as('admin@devplein.test');
+    const whileDown = await admin.json<{ state: string; error: string | null }>('GET', '/api/admin/agent');
+    expect(whileDown.status).toBe(200);
+    expect(whileDown.body.state).toBe('unreachable');
+    expect(whileDown.body.error).toBeTruthy();
+    await agent.restart();
+    await waitFor(async () => (await health()).agent.state === 'reachable', {
+      description: 'agent reachable again',
+      timeoutMs: 30_000,
+    });
+  });
+});
+
+describe('POST /broadcasting/auth and /broadcasting/user-auth', () => {
+  const socket = '1234.5678';
+
+  it('refuses anonymous and not-activated callers', async () => {
+    const anonymous = new HttpSession(app.url);
+    await anonymous.primeCsrf();
+    expect((await anonymous.api('POST', '/broadcasting/auth', { socket_id: socket, channel_name: 'private-container.zonnebloem' })).status).toBe(401);
+    const newcomer = await as('nieuw@devplein.test');
+    expect((await newcomer.api('POST', '/broadcasting/user-auth', { socket_id: socket })).status).toBe(403);
+  });
+
+  it('refuses unknown channels and projects that do not exist', async () => {
+    const admin = await as('admin@devplein.test');
+    for (const channel_name of ['private-users', 'presence-x', 'private-container.', 'private-container.Bad_Name', 'private-container.bestaat-niet']) {
+      expect((await admin.api('POST', '/broadcasting/auth', { socket_id: socket, channel_name })).status, channel_name).toBe(403);
+    }
+    expect((await admin.api('POST', '/broadcasting/auth', { socket_id: 'x', channel_name: 'private-container.a' })).status).toBe(422);
+  });
+
+  it('signs a container channel for the project’s members and admins, and refuses other students', async () => {
+    const project = await database.knex('projects as p')
+      .join('project_user as pu', 'pu.project_id', 'p.id')
+      .join('users as u', 'u.id', 'pu.user_id')
+      .whereNotNull('u.email_verified_at')
+      .whereNull('u.disabled_at')
+      .select('p.name', 'u.email')
+      .first<{ name: string; email: string }>();
+    const memberEmails = (
+      await database.knex('project_user as pu').join('users as u', 'u.id', 'pu.user_id').join('projects as p', 'p.id', 'pu.project_id').where('p.name', project.name).select('u.email')
+    ).map((row: { email: string }) => row.email);
+    const outsider = ['student@devplein.test', 'ontwikkelaar@devplein.test', 'zonderklas@devplein.test'].find((email) => !memberEmails.includes(email));
+    expect(outsider).toBeDefined();
+    const channel_name = `private-container.${project.name}`;
+    const member = await as(project.email);
+    const signed = await member.json<{ auth: string }>('POST', '/broadcasting/auth', { socket_id: socket, channel_name });
+    expect(signed.status).toBe(200);
+    expect(signed.body.auth).toMatch(/^[^:]+:[0-9a-f]{64}$/);
+    expect((await (await as('admin@devplein.test')).json('POST', '/broadcasting/auth', { socket_id: socket, channel_name })).status).toBe(200);
+    expect((await (await as(outsider as string)).json('POST', '/broadcasting/auth', { socket_id: socket, channel_name })).status).toBe(403);
+  });
+
+  it('lets a member subscribe through soketi with the control plane’s signature and receive DockerEventSent', async () => {
+    const soketi = testSoketi();
+    const project = await database.knex('projects as p')
+      .join('project_user as pu', 'pu.project_id', 'p.id')
+      .join('users as u', 'u.id', 'pu.user_id')
+      .whereNotNull('u.email_verified_at')
+      .select('p.name', 'u.email')
+      .first<{ name: string; email: string }>();
+    const member = await as(project.email);
+    const client = new Pusher(soketi.key, {
+      cluster: 'eu',
+      wsHost: soketi.host,
+      wsPort: soketi.port,
+      forceTLS: false,
+      enabledTransports: ['ws'],
+      channelAuthorization: {
+        endpoint: '/broadcasting/auth',
+        transport: 'ajax',
+        customHandler: (params, callback) => {
+          member
+            .json<{ auth: string }>('POST', '/broadcasting/auth', { socket_id: params.socketId, channel_name: params.channelName })
+            .then(({ status, body }) => (status === 200 ? callback(null, body) : callback(new Error(`status ${status}`), null)))
+            .catch((error: Error) => callback(error, null));
+        },
+      },
+    });
+    try {
+      const channel = client.subscribe(`private-container.${project.name}`);
+      await new Promise<void>((resolve, reject) => {
+        channel.bind('pusher:subscription_succeeded', () => resolve());
+        channel.bind('pusher:subscription_error', (error: unknown) => reject(new Error(JSON.stringify(error))));
+      });
+      const received = new Promise<unknown>((resolve) => channel.bind('DockerEventSent', resolve));
+      const { createRealtime } = await import('../../control-plane/src/realtime/pusher.ts');
+      const server = createRealtime({ appId: soketi.appId, key: soketi.key, secret: soketi.secret, host: soketi.host, port: soketi.port, useTLS: false });
+      await server.trigger(`private-container.${project.name}`, 'DockerEventSent', { message: 'running' });
+      expect(await received).toEqual({ message: 'running' });
+    } finally {
+      client.disconnect();
+    }
+  });
+});
