@@ -27,6 +27,12 @@ describe('loadConfig', () => {
     expect(config.useDevIdentityProvider).toBe(false);
   });
 
+  it('treats empty values as unset', () => {
+    const config = loadConfig({ DATABASE_URL: '', APP_URL: '', PORT: '' }, () => 'x'.repeat(40));
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.appUrl).toBe('http://localhost:8080');
+  });
+
   it('names every bad variable', () => {
     expect(() => loadConfig({ PORT: 'abc', OIDC_PROVIDER_NAME: 'Bad Name' }, () => 'x'.repeat(40))).toThrow(
       /PORT[\s\S]*OIDC_PROVIDER_NAME|OIDC_PROVIDER_NAME[\s\S]*PORT/,

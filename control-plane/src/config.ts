@@ -77,7 +77,9 @@ export class ConfigError extends Error {}
 
 /** Parses the environment; throws a ConfigError listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, fallbackSecret?: () => string): Config {
-  const parsed = configSchema.safeParse(env);
+  // An empty value (`DATABASE_URL=` in an env file) means "not set", as in most tools.
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = configSchema.safeParse(given);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
