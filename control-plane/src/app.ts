@@ -18,6 +18,11 @@ import { adminAgentRoutes } from './routes/admin/agent.ts';
 import { healthRoutes } from './routes/health/health.ts';
 import { broadcastingRoutes } from './routes/broadcasting/broadcasting.ts';
 import { singlePageApp } from './web/spa.ts';
+import { sitesRoutes } from './routes/sites/sites.ts';
+import { levelRoutes } from './routes/levels/levels.ts';
+import { sshKeyRoutes } from './routes/ssh-keys/ssh-keys.ts';
+import { adminLevelRoutes } from './routes/admin-levels/admin-levels.ts';
+import type { CourseFileStore } from './storage/course-file-store.ts';
 import { HttpError } from './errors.ts';
 
 export interface AppDeps {
@@ -28,6 +33,8 @@ export interface AppDeps {
   realtime: Pusher;
   schoolProvider: SchoolProvider;
   devIdentityProvider?: DevIdentityProvider;
+  /** Uploaded course files (level content). */
+  courseFiles: CourseFileStore;
 }
 
 export const SESSION_COOKIE = 'devplein_session';
@@ -42,6 +49,10 @@ export function appRouters(deps: AppDeps): AppRouter[] {
     adminAgentRoutes(deps),
     broadcastingRoutes(deps),
     healthRoutes(deps),
+    sitesRoutes(deps),
+    levelRoutes(deps),
+    sshKeyRoutes(deps),
+    adminLevelRoutes(deps),
   ];
 }
 

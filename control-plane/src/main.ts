@@ -10,6 +10,7 @@ import { createRealtime } from './realtime/pusher.ts';
 import { createDevIdentityProvider } from './auth/dev-identity-provider.ts';
 import { pruneExpiredSessions } from './auth/session-store.ts';
 import { createApp } from './app.ts';
+import { createCourseFileStore } from './storage/course-file-store.ts';
 import type { SchoolProvider } from './auth/school-login.ts';
 import type { Logger } from 'pino';
 
@@ -108,7 +109,8 @@ async function main(): Promise<void> {
         clientSecret: config.OIDC_CLIENT_SECRET as string,
       };
 
-  const app = createApp({ config, knex, logger, agent, realtime, schoolProvider, devIdentityProvider });
+  const courseFiles = createCourseFileStore(path.join(config.DATA_DIR, 'course-files'));
+  const app = createApp({ config, knex, logger, agent, realtime, schoolProvider, devIdentityProvider, courseFiles });
   const server: Server = app.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
