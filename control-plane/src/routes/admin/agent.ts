@@ -15,7 +15,7 @@ export function adminAgentRoutes(deps: { agent: AgentClient }): AppRouter {
     let info = status.info ?? null;
     let error = status.lastError ?? null;
     try {
-      info = await deps.agent.info();
+      info = await deps.agent.info({ requestId: ctx.state.requestId });
       error = null;
     } catch (failure) {
       error = (failure as Error).message;
