@@ -19,9 +19,11 @@ import { healthRoutes } from './routes/health/health.ts';
 import { broadcastingRoutes } from './routes/broadcasting/broadcasting.ts';
 import { singlePageApp } from './web/spa.ts';
 import { sitesRoutes } from './routes/sites/sites.ts';
+import { miscRoutes } from './routes/misc/misc.ts';
 import { levelRoutes } from './routes/levels/levels.ts';
 import { sshKeyRoutes } from './routes/ssh-keys/ssh-keys.ts';
 import { adminLevelRoutes } from './routes/admin-levels/admin-levels.ts';
+import { adminProjectRoutes } from './routes/admin-projects/admin-projects.ts';
 import type { CourseFileStore } from './storage/course-file-store.ts';
 import { HttpError } from './errors.ts';
 
@@ -50,9 +52,11 @@ export function appRouters(deps: AppDeps): AppRouter[] {
     broadcastingRoutes(deps),
     healthRoutes(deps),
     sitesRoutes(deps),
+    miscRoutes(deps),
     levelRoutes(deps),
     sshKeyRoutes(deps),
     adminLevelRoutes(deps),
+    adminProjectRoutes(deps),
   ];
 }
 

@@ -7,6 +7,17 @@ import { HomePage } from './pages/HomePage/HomePage.tsx';
 import { LoginPage } from './pages/LoginPage/LoginPage.tsx';
 import { NotFoundPage, RouteErrorPage } from './pages/NotFoundPage/NotFoundPage.tsx';
 import { NotVerifiedPage } from './pages/NotVerifiedPage/NotVerifiedPage.tsx';
+import { WebsitesPage } from './pages/WebsitesPage/WebsitesPage.tsx';
+import { LevelsPage } from './pages/LevelsPage/LevelsPage.tsx';
+import { LevelPage } from './pages/LevelPage/LevelPage.tsx';
+import { ProfilePage } from './pages/ProfilePage/ProfilePage.tsx';
+import { UsefulLinksPage } from './pages/UsefulLinksPage/UsefulLinksPage.tsx';
+import { ExamsPage } from './pages/ExamsPage/ExamsPage.tsx';
+import { AdminLevelsPage } from './pages/AdminLevelsPage/AdminLevelsPage.tsx';
+import { AdminLevelContentPage } from './pages/AdminLevelContentPage/AdminLevelContentPage.tsx';
+import { AdminLevelContentFormPage } from './pages/AdminLevelContentFormPage/AdminLevelContentFormPage.tsx';
+import { AdminLevelCategoriesPage } from './pages/AdminLevelCategoriesPage/AdminLevelCategoriesPage.tsx';
+import { AdminLevelCategoryFormPage } from './pages/AdminLevelCategoryFormPage/AdminLevelCategoryFormPage.tsx';
 import { routePaths, type RouteName } from './routePaths.ts';
 
 /** One screen of spec §2: its name, who may open it and what it shows. */
@@ -28,14 +39,14 @@ const later = (title: string) => <NotYetAvailable title={title} />;
  */
 export const appRoutes: readonly AppRoute[] = [
   { name: 'home', access: 'public', title: 'Home', element: <HomePage /> },
-  { name: 'websites', access: 'public', title: 'Websites', element: later('Websites') },
+  { name: 'websites', access: 'public', title: 'Websites', element: <WebsitesPage /> },
   { name: 'login', access: 'public', title: 'Inloggen', element: <LoginPage /> },
-  { name: 'usefulLinks', access: 'login', title: 'Handige links', element: later('Handige links') },
-  { name: 'levels', access: 'login', title: 'Levels', element: later('Levels') },
-  { name: 'level', access: 'login', title: 'Level', element: later('Level') },
-  { name: 'profile', access: 'public', title: 'Profiel', element: later('Profiel') },
-  { name: 'myProfile', access: 'login', title: 'Profiel', element: later('Profiel') },
-  { name: 'exams', access: 'login', title: 'Examens', element: later('Examens') },
+  { name: 'usefulLinks', access: 'login', title: 'Handige links', element: <UsefulLinksPage /> },
+  { name: 'levels', access: 'login', title: 'Levels', element: <LevelsPage /> },
+  { name: 'level', access: 'login', title: 'Level', element: <LevelPage /> },
+  { name: 'profile', access: 'public', title: 'Profiel', element: <ProfilePage /> },
+  { name: 'myProfile', access: 'login', title: 'Profiel', element: <ProfilePage /> },
+  { name: 'exams', access: 'login', title: 'Examens', element: <ExamsPage /> },
   { name: 'dockersCreate', access: 'login', title: 'Docker aanvragen', element: later('Docker aanvragen') },
   { name: 'mydockers', access: 'login', title: 'Dockers', element: later('Dockers') },
   { name: 'databases', access: 'login', title: 'Databases', element: later('Databases') },
@@ -43,22 +54,22 @@ export const appRoutes: readonly AppRoute[] = [
   { name: 'notVerified', access: 'public', title: 'Account niet geactiveerd', element: <NotVerifiedPage /> },
   { name: 'adminUsers', access: 'admin', title: 'Gebruikers', element: later('Gebruikers') },
   { name: 'adminTeams', access: 'admin', title: 'Teams', element: later('Teams') },
-  { name: 'adminLevels', access: 'admin', title: 'Levels per student', element: later('Levels per student') },
-  { name: 'adminLevelContent', access: 'admin', title: 'Levelinhoud', element: later('Levelinhoud') },
-  { name: 'adminLevelContentCreate', access: 'admin', title: 'Levelinhoud toevoegen', element: later('Levelinhoud toevoegen') },
-  { name: 'adminLevelContentEdit', access: 'admin', title: 'Levelinhoud bewerken', element: later('Levelinhoud bewerken') },
-  { name: 'adminLevelCategories', access: 'admin', title: 'Levelcategorieën', element: later('Levelcategorieën') },
+  { name: 'adminLevels', access: 'admin', title: 'Levels per student', element: <AdminLevelsPage /> },
+  { name: 'adminLevelContent', access: 'admin', title: 'Levelinhoud', element: <AdminLevelContentPage /> },
+  { name: 'adminLevelContentCreate', access: 'admin', title: 'Levelinhoud toevoegen', element: <AdminLevelContentFormPage /> },
+  { name: 'adminLevelContentEdit', access: 'admin', title: 'Levelinhoud bewerken', element: <AdminLevelContentFormPage /> },
+  { name: 'adminLevelCategories', access: 'admin', title: 'Levelcategorieën', element: <AdminLevelCategoriesPage /> },
   {
     name: 'adminLevelCategoryCreate',
     access: 'admin',
     title: 'Levelcategorie toevoegen',
-    element: later('Levelcategorie toevoegen'),
+    element: <AdminLevelCategoryFormPage />,
   },
   {
     name: 'adminLevelCategoryEdit',
     access: 'admin',
     title: 'Levelcategorie bewerken',
-    element: later('Levelcategorie bewerken'),
+    element: <AdminLevelCategoryFormPage />,
   },
   { name: 'adminDockers', access: 'admin', title: 'Dockers', element: later('Dockers') },
   { name: 'adminDockersOpen', access: 'admin', title: 'Projecten ter goedkeuring', element: later('Projecten ter goedkeuring') },

@@ -1,4 +1,5 @@
 import type { CurrentUser } from '../auth/current-user.ts';
+import type { LevelCategoryProgressJson } from './present-level-categories.ts';
 
 /** GET /api/user: the signed-in user with flags, teams and group. */
 export interface CurrentUserJson {
@@ -11,9 +12,14 @@ export interface CurrentUserJson {
   developer: boolean;
   teams: { id: number; name: string }[];
   group: { id: number; cohort: string } | null;
+  /**
+   * Finished levels per category ('{title} afgerond'), with the §9 count rule; empty for users
+   * without levels (teachers, students outside the level programme).
+   */
+  levelCategories: LevelCategoryProgressJson[];
 }
 
-export function presentCurrentUser(user: CurrentUser): CurrentUserJson {
+export function presentCurrentUser(user: CurrentUser, levelCategories: LevelCategoryProgressJson[]): CurrentUserJson {
   return {
     id: user.id,
     name: user.name,
@@ -24,13 +30,14 @@ export function presentCurrentUser(user: CurrentUser): CurrentUserJson {
     developer: user.developer,
     teams: user.teams.map((team) => ({ id: team.id, name: team.name })),
     group: user.group ? { id: user.group.id, cohort: user.group.cohort } : null,
+    levelCategories,
   };
 }
 
 /** GET /api/user/{id}: what a profile shows of someone (§2 Profile), without account internals. */
 export type ProfileJson = Omit<CurrentUserJson, 'email_verified_at'>;
 
-export function presentProfile(user: CurrentUser): ProfileJson {
-  const { email_verified_at: _hidden, ...rest } = presentCurrentUser(user);
+export function presentProfile(user: CurrentUser, levelCategories: LevelCategoryProgressJson[]): ProfileJson {
+  const { email_verified_at: _hidden, ...rest } = presentCurrentUser(user, levelCategories);
   return rest;
 }

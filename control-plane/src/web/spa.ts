@@ -11,7 +11,7 @@ export interface PageSettings {
 }
 
 /** Paths the single-page app never answers: they belong to the server. */
-const SERVER_PATHS = /^\/(api|auth|broadcasting|dev-idp|session|healthz|logout)(\/|$)/;
+const SERVER_PATHS = /^\/(api|auth|broadcasting|dev-idp|session|healthz|logout|misc)(\/|$)/;
 
 const escapeAttribute = (value: string): string =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);

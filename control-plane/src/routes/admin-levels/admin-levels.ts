@@ -1,9 +1,31 @@
 import Router from '@koa/router';
 import type { AppRouter } from '../../app-context.ts';
 import type { AppDeps } from '../../app.ts';
+import { addCategoryRoutes } from './categories.ts';
+import { addContentRoutes } from './content.ts';
+import { addCourseRoutes } from './courses.ts';
+import { addStudentLevelRoutes } from './student-levels.ts';
 
-/** Routes of the teachers' level tools (categories, content, levels per student). */
-export function adminLevelRoutes(_deps: AppDeps): AppRouter {
+/**
+ * Routes of the teachers' level tools (admin flag only): level categories, level content with
+ * its courses, texts and files, levels per student and the group list of its selector.
+ *
+ * Calls beyond spec §7 (documented for the web app and other areas):
+ * - GET /api/admin/level/categories                         every category {id, title, number, icons 0/1}
+ * - GET /api/admin/groups?search=                           [{id, cohort}] by cohort (until the groups issue owns it)
+ * - GET|POST /api/level/content/{id}/courses                list (with texts and files) / add {title}
+ * - PUT|DELETE /api/level/courses/{courseId}                rename {title} / delete (texts, files go too)
+ * - POST /api/level/courses/{courseId}/move                 {direction: 'up'|'down'}
+ * - POST /api/level/courses/{courseId}/texts                {title, body (Markdown)}
+ * - PUT|DELETE /api/level/courses/{courseId}/texts/{textId}, POST .../texts/{textId}/move
+ * - POST /api/level/courses/{courseId}/files?title=&filename=   raw body (application/octet-stream), ≤ 10 MB
+ * - PUT|DELETE /api/level/courses/{courseId}/files/{fileId}, POST .../files/{fileId}/move
+ */
+export function adminLevelRoutes(deps: AppDeps): AppRouter {
   const router: AppRouter = new Router();
+  addCategoryRoutes(router, deps.knex);
+  addContentRoutes(router, deps.knex);
+  addCourseRoutes(router, deps.knex, deps.courseFiles);
+  addStudentLevelRoutes(router, deps.knex);
   return router;
 }

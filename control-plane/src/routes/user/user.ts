@@ -1,33 +1,50 @@
 import Router from '@koa/router';
 import type { Knex } from 'knex';
 import type { AppRouter } from '../../app-context.ts';
-import { loadCurrentUser } from '../../auth/current-user.ts';
+import { loadCurrentUser, type CurrentUser } from '../../auth/current-user.ts';
 import { activeUser, signedInUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
 import { notFound, forbidden } from '../../errors.ts';
 import { presentCurrentUser, presentProfile } from '../../presenters/present-user.ts';
+import { presentLevelProgress, type LevelCategoryProgressJson } from '../../presenters/present-level-categories.ts';
 import { mayViewProfile } from '../../policies/user-policy.ts';
+import { loadCategories, loadLevelStatuses } from '../levels/level-queries.ts';
 import { userIdParams } from './schema.ts';
+
+/**
+ * Paths under /api/user/ that are resources of the signed-in user, served by other routers
+ * (SSH keys, dockers, databases, projects). GET /api/user/{id} must not answer them with 422.
+ */
+const OWN_RESOURCE_SEGMENTS = new Set(['ssh_keys', 'dockers', 'databases', 'project', 'container', 'dockers_images']);
+
+/** Finished levels per category of a user (the profile's '{title} afgerond' lines). */
+async function levelProgressOf(knex: Knex, user: CurrentUser): Promise<LevelCategoryProgressJson[]> {
+  const levels = await loadLevelStatuses(knex, user.id);
+  if (levels.length === 0) return [];
+  return presentLevelProgress(await loadCategories(knex), levels, user.group?.cohort ?? null);
+}
 
 /** GET /api/user (who am I) and GET /api/user/{id} (someone's profile). */
 export function userRoutes(deps: { knex: Knex }): AppRouter {
   const router: AppRouter = new Router();
 
   // The one API route a not-activated user may call: the web app needs it to show /not_verified.
-  router.get('/api/user', (ctx) => {
+  router.get('/api/user', async (ctx) => {
     const user = signedInUser(ctx);
-    ctx.body = presentCurrentUser(user);
+    ctx.body = presentCurrentUser(user, await levelProgressOf(deps.knex, user));
   });
 
-  router.get('/api/user/:id', async (ctx) => {
+  router.get('/api/user/:id', async (ctx, next) => {
+    if (OWN_RESOURCE_SEGMENTS.has(ctx.params.id ?? '')) return next();
     const viewer = activeUser(ctx);
     const { id } = parseInput(ctx, userIdParams, 'params');
     const subject = await loadCurrentUser(deps.knex, id);
     if (!mayViewProfile(viewer)) throw forbidden();
     // Accounts that are not (or no longer) active are not shown to other students.
-    const hidden = subject !== null && subject.email_verified_at === null && !viewer.admin && subject.id !== viewer.id;
+    const inactive = subject !== null && (subject.email_verified_at === null || subject.disabled_at !== null);
+    const hidden = inactive && !viewer.admin && subject.id !== viewer.id;
     if (!subject || hidden) throw notFound();
-    ctx.body = presentProfile(subject);
+    ctx.body = presentProfile(subject, await levelProgressOf(deps.knex, subject));
   });
 
   return router;

@@ -1,0 +1,255 @@
+/**
+ * The websites wall at school scale: 1,500 visible sites and 3,000 extra users.
+ * 1. GET /api/sites at 50 concurrent connections: the real control plane (session lookup + the
+ *    wall query + JSON) side by side with a bare Koa endpoint serving the same bytes; req/s, p99
+ *    and their ratio. Also the 304 path (If-None-Match), what a returning browser gets.
+ * 2. /websites in headless Chromium: time from navigation start until all 1,500 tiles and the
+ *    last cohort heading are in the DOM (median of several cold loads).
+ * Builds the web app into a private directory first, so a rebuild of web/dist meanwhile
+ * cannot break the page under measurement.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import Koa from 'koa';
+import autocannon from 'autocannon';
+import type { Server } from 'node:http';
+import type { Knex } from 'knex';
+import { createKnex, migrate } from '../control-plane/src/db/knex.ts';
+import { COHORTS, DEMO_SITE_DOMAIN, seedDemoData } from '../control-plane/src/db/seed.ts';
+import { slugifyName } from '../control-plane/src/models/User.ts';
+import { startPostgres } from '../tests/support/postgres.ts';
+import { startControlPlane } from '../tests/support/control-plane.ts';
+import { HttpSession } from '../tests/support/http-session.ts';
+import { findFreePort } from '../tests/support/ports.ts';
+import { launchBrowser } from '../tests/support/browser.ts';
+
+const CONNECTIONS = 50;
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const EXTRA_USERS = 3000;
+const SITES = 1500;
+const BROWSER_RUNS = Number(process.env.BENCH_BROWSER_RUNS ?? 5);
+const root = path.resolve(import.meta.dirname, '..');
+
+/** Project names allow only a-z and hyphens: number → letters (0 → 'a', 26 → 'ba'). */
+function letters(index: number): string {
+  let text = '';
+  let rest = index;
+  do {
+    text = String.fromCharCode(97 + (rest % 26)) + text;
+    rest = Math.floor(rest / 26);
+  } while (rest > 0);
+  return text;
+}
+
+const FIRST_NAMES = ['Daan', 'Emma', 'Sem', 'Julia', 'Lucas', 'Mila', 'Finn', 'Tess', 'Noah', 'Sara', 'Liam', 'Zoë', 'Bram', 'Fenna'];
+const LAST_NAMES = ['de Jong', 'Jansen', 'de Vries', 'van den Berg', 'Bakker', 'Visser', 'Smit', 'Meijer', 'de Boer', 'Mulder'];
+
+/** Inserts rows in chunks; returns their ids in order. */
+async function insertAll(knex: Knex, table: string, rows: readonly object[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (let start = 0; start < rows.length; start += 500) {
+    const inserted = (await knex(table).insert(rows.slice(start, start + 500)).returning('id')) as Array<{ id: number }>;
+    ids.push(...inserted.map((row) => row.id));
+  }
+  return ids;
+}
+
+/** 3,000 students over the seed's cohorts plus two more, a tenth without a group; 1,500 visible sites with 1–3 members. */
+async function seedSchoolScale(knex: Knex): Promise<void> {
+  const extraCohorts = ['SD24', 'SD25'];
+  await knex('groups').insert(extraCohorts.map((cohort) => ({ cohort })));
+  const groups = await knex('groups').whereIn('cohort', [...COHORTS, ...extraCohorts]).select<{ id: number }[]>('id');
+  const users = Array.from({ length: EXTRA_USERS }, (_, index) => {
+    const name = `${FIRST_NAMES[index % FIRST_NAMES.length]} ${LAST_NAMES[Math.floor(index / FIRST_NAMES.length) % LAST_NAMES.length]} ${letters(index)}`;
+    return {
+      name,
+      name_slug: slugifyName(name),
+      email: `bench.${index}@student.devplein.test`,
+      email_verified_at: '2024-09-02T08:00:00Z',
+      developer: index % 3 === 0,
+      group_id: index % 10 === 9 ? null : groups[index % groups.length]!.id,
+    };
+  });
+  const userIds = await insertAll(knex, 'users', users);
+
+  const projects = Array.from({ length: SITES }, (_, index) => {
+    const name = `site-${letters(index)}`;
+    return { name, domain: `${name}.${DEMO_SITE_DOMAIN}`, visible: true, validated: true, description: 'Benchmarkproject' };
+  });
+  const projectIds = await insertAll(knex, 'projects', projects);
+  const members = projectIds.flatMap((projectId, index) => {
+    const count = 1 + (index % 3);
+    return Array.from({ length: count }, (_, position) => ({
+      project_id: projectId,
+      // First members are users 0..1499 (spread over every cohort and no group); distinct per site.
+      user_id: userIds[(index + position * 1000) % userIds.length]!,
+      position,
+    }));
+  });
+  await knex.batchInsert('project_user', members, 1000);
+  const png = readFileSync(path.join(root, 'web/public/images/without-screen.png'));
+  const thumbnails = projectIds.map((projectId, index) => ({
+    project_id: projectId,
+    png,
+    etag: `bench-${index}`,
+    captured_at: new Date().toISOString(),
+  }));
+  await knex.batchInsert('thumbnails', thumbnails, 200);
+  await knex.raw('analyze');
+}
+
+async function load(url: string, headers: Record<string, string>, expectStatus = 200) {
+  let unexpected = 0;
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers }, (error, done) =>
+      error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(done),
+    );
+    instance.on('response', (_client, statusCode) => {
+      if (statusCode !== expectStatus) unexpected += 1;
+    });
+  });
+  if (unexpected > 0 || result.errors > 0) throw new Error(`${url}: ${unexpected} answers other than ${expectStatus}, ${result.errors} errors`);
+  return { rps: result.requests.average, p99: result.latency.p99, total: result.requests.total };
+}
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main() {
+  const webDist = path.join(root, '.tmp/bench-sites-web');
+  rmSync(webDist, { recursive: true, force: true });
+  execFileSync(path.join(root, 'node_modules/.bin/vite'), ['build', '--outDir', webDist, '--emptyOutDir', '--logLevel', 'error'], {
+    cwd: path.join(root, 'web'),
+    stdio: 'inherit',
+  });
+  const postgres = await startPostgres();
+  const databaseUrl = postgres.url.replace(/\/postgres$/, '/devplein_bench_sites');
+  const admin = createKnex({ databaseUrl: postgres.url, dataDir: '.tmp' });
+  await admin.raw('create database devplein_bench_sites');
+  await admin.destroy();
+  const knex = createKnex({ databaseUrl, dataDir: '.tmp' });
+  await migrate(knex);
+  await seedDemoData(knex);
+  await seedSchoolScale(knex);
+  const [{ count: siteCount }] = (await knex('projects').where({ visible: true }).count({ count: '*' })) as [{ count: number }];
+  const [{ count: userCount }] = (await knex('users').count({ count: '*' })) as [{ count: number }];
+  await knex.destroy();
+
+  const app = await startControlPlane({ databaseUrl, env: { LOG_LEVEL: 'warn', WEB_DIST: webDist } });
+  let bare: Server | undefined;
+  try {
+    // An anonymous visitor's browser: one session cookie, kept (as a browser keeps it).
+    const visitor = new HttpSession(app.url);
+    await visitor.primeCsrf();
+    const cookie = ['devplein_session', 'devplein_session.sig', 'XSRF-TOKEN']
+      .map((name) => `${name}=${visitor.cookie(name) ?? ''}`)
+      .join('; ');
+    const headers = { cookie, 'x-requested-with': 'XMLHttpRequest', accept: 'application/json' };
+    const started = performance.now();
+    const sample = await fetch(`${app.url}/api/sites`, { headers });
+    const firstMs = performance.now() - started;
+    if (sample.status !== 200) throw new Error(`GET /api/sites answered ${sample.status}`);
+    const etag = sample.headers.get('etag') ?? '';
+    const bytes = Buffer.from(await sample.arrayBuffer());
+    const sites = JSON.parse(bytes.toString()) as unknown[];
+
+    const barePort = await findFreePort();
+    const bareApp = new Koa();
+    bareApp.use((ctx) => {
+      ctx.type = 'application/json';
+      ctx.body = bytes;
+    });
+    bare = bareApp.listen(barePort, '127.0.0.1');
+    const bareUrl = `http://127.0.0.1:${barePort}/`;
+
+    await autocannon({ url: `${app.url}/api/sites`, connections: 10, duration: 2, headers });
+    await autocannon({ url: bareUrl, connections: 10, duration: 2 });
+
+    const real = await load(`${app.url}/api/sites`, headers);
+    const baseline = await load(bareUrl, {});
+    const revalidated = await load(`${app.url}/api/sites`, { ...headers, 'if-none-match': etag }, 304);
+
+    console.log(`Data: ${userCount} users, ${siteCount} visible sites; GET /api/sites = ${sites.length} sites, ${(bytes.length / 1024).toFixed(0)} KiB; first (cold) answer ${firstMs.toFixed(0)} ms`);
+    console.log(`GET /api/sites (anonymous visitor with a session cookie, ${CONNECTIONS} connections, ${DURATION_S} s)`);
+    console.log(`  control plane : ${real.rps.toFixed(0)} req/s, p99 ${real.p99} ms (${real.total} requests)`);
+    console.log(`  bare Koa      : ${baseline.rps.toFixed(0)} req/s, p99 ${baseline.p99} ms (${baseline.total} requests)`);
+    console.log(`  ratio         : ${(real.rps / baseline.rps).toFixed(3)} of bare throughput; p99 ${(real.p99 / Math.max(baseline.p99, 1)).toFixed(1)}x`);
+    console.log(`  304 revalidate: ${revalidated.rps.toFixed(0)} req/s, p99 ${revalidated.p99} ms (If-None-Match, no body)`);
+
+    const browser = await launchBrowser();
+    try {
+      const renders: number[] = [];
+      const painted: number[] = [];
+      const firstTiles: number[] = [];
+      const breakdown: Array<{ dom: number; user?: { startTime: number; responseEnd: number }; sites?: { startTime: number; responseEnd: number } }> = [];
+      // Watches the DOM from the first byte: when the first tile appears, when all tiles and the
+      // last cohort heading are in, and the frame after that (painted). performance.now() counts
+      // from navigation start. A string, because tsx would wrap inner functions in a helper the page lacks.
+      const watcher = `(() => {
+        const expected = ${sites.length};
+        const marks = (window.__wall = {});
+        const check = () => {
+          if (marks.first === undefined && document.querySelector('.site-tile')) marks.first = performance.now();
+          if (marks.all !== undefined) return;
+          const headings = document.querySelectorAll('.cohort-block h3');
+          const last = headings.length > 0 ? headings[headings.length - 1].textContent : '';
+          if (document.querySelectorAll('.cohort-blocks .site-tile').length === expected && last.startsWith('Projecten van Niet ingedeeld')) {
+            marks.all = performance.now();
+            requestAnimationFrame(() => setTimeout(() => { marks.painted = performance.now(); }, 0));
+          }
+        };
+        new MutationObserver(check).observe(document, { childList: true, subtree: true });
+      })()`;
+      for (let run = 0; run < BROWSER_RUNS; run += 1) {
+        const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+        await context.addInitScript(watcher);
+        const page = await context.newPage();
+        await page.goto(`${app.url}/websites`, { waitUntil: 'commit' });
+        const marks = (await (
+          await page.waitForFunction('window.__wall && window.__wall.painted !== undefined ? window.__wall : false', undefined, {
+            polling: 100,
+            timeout: 60_000,
+          })
+        ).jsonValue()) as { first: number; all: number; painted: number };
+        // A string, not a function: tsx would wrap inner functions in a helper the page lacks.
+        const timing = (await page.evaluate(`(() => {
+          const entry = (suffix) => {
+            const found = performance.getEntriesByType('resource').find((item) => item.name.endsWith(suffix));
+            return found ? { startTime: found.startTime, responseEnd: found.responseEnd } : undefined;
+          };
+          const navigation = performance.getEntriesByType('navigation')[0];
+          return { dom: navigation ? navigation.domContentLoadedEventEnd : 0, user: entry('/api/user'), sites: entry('/api/sites') };
+        })()`)) as (typeof breakdown)[number];
+        breakdown.push(timing);
+        firstTiles.push(marks.first);
+        renders.push(marks.all);
+        painted.push(marks.painted);
+        if (run === 0) await page.screenshot({ path: path.join(root, '.tmp/shots/websites-bench-1500.png') });
+        await context.close();
+      }
+      console.log(`/websites with ${sites.length} tiles in headless Chromium (1440×900, cold cache, ${BROWSER_RUNS} runs)`);
+      const ms = (values: number[]) => `${median(values).toFixed(0)} ms`;
+      console.log(`  DOMContentLoaded           : median ${ms(breakdown.map((entry) => entry.dom))}`);
+      console.log(
+        `  GET /api/user              : median ${ms(breakdown.map((entry) => entry.user?.startTime ?? NaN))} → ${ms(breakdown.map((entry) => entry.user?.responseEnd ?? NaN))}`,
+      );
+      console.log(
+        `  GET /api/sites             : median ${ms(breakdown.map((entry) => entry.sites?.startTime ?? NaN))} → ${ms(breakdown.map((entry) => entry.sites?.responseEnd ?? NaN))}`,
+      );
+      console.log(`  first tile in DOM          : median ${median(firstTiles).toFixed(0)} ms after navigation start`);
+      console.log(`  all tiles + last cohort    : median ${median(renders).toFixed(0)} ms (runs: ${renders.map((ms) => ms.toFixed(0)).join(', ')})`);
+      console.log(`  ... and painted (next frame): median ${median(painted).toFixed(0)} ms`);
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    bare?.close();
+    await app.stop();
+    await postgres.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

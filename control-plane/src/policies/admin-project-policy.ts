@@ -1,0 +1,8 @@
+import type { CurrentUser } from '../auth/current-user.ts';
+import { isAdmin, isFirstTeamOneMember } from './roles.ts';
+
+/**
+ * GET /api/admin/projects: the list of projects awaiting approval is for admins and for members
+ * whose first team is team 1 (their own profile shows the number of new project requests, §6).
+ */
+export const mayListProjectRequests = (user: CurrentUser): boolean => isAdmin(user) || isFirstTeamOneMember(user);

@@ -1,0 +1,17 @@
+import type { CurrentUser } from '../auth/current-user.ts';
+
+/**
+ * The websites wall is public (spec §2: /websites needs no login), for everyone alike —
+ * anonymous, not activated or signed in: the list is the same, the client marks one's own sites.
+ */
+export const mayViewSiteWall = (_viewer: CurrentUser | null): boolean => true;
+
+/** Only projects their owners made visible (`visible` '1') appear on the wall or show a thumbnail. */
+export const isShownOnWall = (project: { visible: boolean }): boolean => project.visible;
+
+/**
+ * A thumbnail is served only when the last capture succeeded: after a failed capture the wall
+ * shows the "no screenshot" image instead of a picture of a site that is no longer there.
+ */
+export const isThumbnailServable = (thumbnail: { has_png: boolean; last_error: string | null }): boolean =>
+  thumbnail.has_png && thumbnail.last_error === null;

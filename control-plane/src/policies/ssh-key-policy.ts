@@ -1,0 +1,11 @@
+import type { CurrentUser } from '../auth/current-user.ts';
+import { isDeveloper } from './roles.ts';
+
+/** Spec §6: SSH keys are for developers only (checked on the server, whatever the UI shows). */
+export const mayManageSshKeys = (user: CurrentUser): boolean => isDeveloper(user);
+
+/** Only the owner may remove a key; to anyone else it does not exist (404). */
+export const ownsSshKey = (user: CurrentUser, key: { user_id: number }): boolean => key.user_id === user.id;
+
+/** Keys per user: plenty for a laptop, a desktop and a few servers, and a bound on the list. */
+export const MAX_SSH_KEYS_PER_USER = 20;

@@ -1,0 +1,95 @@
+/** A level content row joined with its category's title. */
+export interface LevelContentRow {
+  id: number;
+  title: string;
+  title_for_teachers: string | null;
+  level_category_id: number;
+  category_title: string;
+}
+
+/** Level content item of spec §3 (note the spec's field name `level_categories_id`). */
+export interface LevelContentJson {
+  id: number;
+  title: string;
+  title_for_teachers: string | null;
+  level_categories_id: number;
+  category_title: string;
+}
+
+export function presentLevelContent(row: LevelContentRow): LevelContentJson {
+  return {
+    id: row.id,
+    title: row.title,
+    title_for_teachers: row.title_for_teachers,
+    level_categories_id: row.level_category_id,
+    category_title: row.category_title,
+  };
+}
+
+export interface CourseTextJson {
+  id: number;
+  title: string;
+  body: string;
+  position: number;
+}
+
+export interface CourseFileJson {
+  id: number;
+  title: string;
+  type: string;
+  filename: string;
+  size: number;
+  position: number;
+  /** Download address (served by the student level routes, for users who may see the level). */
+  url: string;
+}
+
+/** A course of level content with its texts and files, in their order: the content edit page. */
+export interface CourseJson {
+  id: number;
+  title: string;
+  position: number;
+  texts: CourseTextJson[];
+  files: CourseFileJson[];
+}
+
+export interface CourseFileRow {
+  id: number;
+  course_id: number;
+  title: string;
+  type: string;
+  filename: string;
+  size: number | string;
+  position: number;
+}
+
+export function presentCourseFile(row: CourseFileRow): CourseFileJson {
+  return {
+    id: row.id,
+    title: row.title,
+    type: row.type,
+    filename: row.filename,
+    // bigint comes back as a string from pg.
+    size: Number(row.size),
+    position: row.position,
+    url: `/api/level/files/${row.id}`,
+  };
+}
+
+export function presentCourseText(row: { id: number; title: string; body: string; position: number }): CourseTextJson {
+  return { id: row.id, title: row.title, body: row.body, position: row.position };
+}
+
+export function presentCourse(
+  course: { id: number; title: string; position: number },
+  texts: ReadonlyArray<{ id: number; title: string; body: string; position: number }>,
+  files: readonly CourseFileRow[],
+): CourseJson {
+  return {
+    id: course.id,
+    title: course.title,
+    position: course.position,
+    texts: texts.map(presentCourseText),
+    files: files.map(presentCourseFile),
+  };
+}

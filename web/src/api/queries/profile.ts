@@ -1,0 +1,47 @@
+import useSWR from 'swr';
+import { api, apiFetcher } from '../client.ts';
+import type { CurrentUser } from './user.ts';
+
+/** One line of the profile's progress block: '{title} afgerond', finished of number (§9 rule applied). */
+export interface LevelCategoryProgress {
+  id: number;
+  title: string;
+  finished: number;
+  number: number;
+}
+
+/**
+ * A profile as GET /api/user (own) or GET /api/user/{id} (someone) returns it. The activation
+ * date is only in one's own answer; `levelCategories` is empty for users without levels.
+ */
+export type Profile = Omit<CurrentUser, 'email_verified_at'> & {
+  email_verified_at?: string | null;
+  levelCategories: LevelCategoryProgress[];
+};
+
+/** A project awaiting approval (GET /api/admin/projects); the profile only counts them. */
+export interface ProjectRequest {
+  id: number;
+  name: string;
+  domain: string;
+  created_at: string;
+}
+
+// Own key: the start-up user in the current-user context is loaded once; the profile wants it fresh.
+const OWN_PROFILE_KEY = 'profile:own';
+
+export const profileKey = (id: string | number): string => `/api/user/${encodeURIComponent(String(id))}`;
+
+export const PROJECT_REQUESTS_KEY = '/api/admin/projects';
+
+/** The signed-in user's own profile (GET /api/user), or someone's (GET /api/user/{id}). */
+export function useProfile(id: string | undefined) {
+  return useSWR<Profile>(id === undefined ? OWN_PROFILE_KEY : profileKey(id), (key: string) =>
+    key === OWN_PROFILE_KEY ? api.get<Profile>('/api/user') : apiFetcher<Profile>(key),
+  { shouldRetryOnError: false });
+}
+
+/** The projects awaiting approval; pass `enabled` false for viewers who may not ask (no request made). */
+export function useProjectRequests(enabled: boolean) {
+  return useSWR<ProjectRequest[]>(enabled ? PROJECT_REQUESTS_KEY : null, apiFetcher);
+}

@@ -1,0 +1,47 @@
+import useSWR, { preload } from 'swr';
+import { apiFetcher } from '../client.ts';
+import type { GroupRef } from './user.ts';
+
+/** A member of a site; `group` null when the member has no class. */
+export interface SiteMember {
+  id: number;
+  name: string;
+  group: GroupRef | null;
+}
+
+/**
+ * GET /api/sites: one visible project. `users[0].group.cohort` is always set: a site whose first
+ * member has no group starts with the placeholder member (id 0, 'unknown', cohort 'Niet ingedeeld').
+ */
+export interface Site {
+  name: string;
+  domain: string;
+  users: SiteMember[];
+}
+
+export const SITES_KEY = '/api/sites';
+
+/** The cohort of sites without a grouped first member (spec §3). */
+export const UNGROUPED_COHORT = 'Niet ingedeeld';
+
+/** The placeholder member's id: never a real user, never shown as a name. */
+export const PLACEHOLDER_MEMBER_ID = 0;
+
+/** The wall, already sorted by cohort then name by the server. Public: no login needed. */
+export function useSites() {
+  return useSWR<Site[]>(SITES_KEY, apiFetcher<Site[]>, { revalidateOnFocus: false });
+}
+
+/**
+ * Starts loading the wall at once when the page opened on /websites: otherwise the request
+ * would wait for the start-up user fetch (the router renders only after it), a round trip lost.
+ */
+export function preloadSitesOn(pathname: string): void {
+  if (pathname === '/websites' || pathname === '/websites/') void preload(SITES_KEY, apiFetcher<Site[]>).catch(() => undefined);
+}
+
+/** Small thumbnail of a site, served by the control plane from the stored captures. */
+export const thumbnailUrl = (site: Pick<Site, 'name'>): string => `/misc/browserimg2/small/${encodeURIComponent(site.name)}_s.png`;
+
+/** Shown when a site has no (working) thumbnail. */
+export const FALLBACK_THUMBNAIL_URL = '/images/without-screen.png';

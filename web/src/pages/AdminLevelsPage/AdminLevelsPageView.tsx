@@ -1,0 +1,97 @@
+import type { AdminLevelCategory, Group, GroupStudent, GroupStudentsMutator } from '../../api/queries/adminLevels.ts';
+import { CategoryLevels } from './CategoryLevels.tsx';
+
+/** Group selector ('-' first, options show the cohort) and, once chosen, one section per category. */
+export function AdminLevelsPageView({
+  groups,
+  groupsFailed,
+  groupId,
+  onChooseGroup,
+  categories,
+  categoriesFailed,
+  students,
+  studentsFailed,
+  mutateStudents,
+  contentReady,
+}: {
+  groups: Group[] | undefined;
+  groupsFailed: boolean;
+  groupId: number | null;
+  onChooseGroup: (groupId: number | null) => void;
+  categories: AdminLevelCategory[] | undefined;
+  categoriesFailed: boolean;
+  students: GroupStudent[] | undefined;
+  studentsFailed: boolean;
+  mutateStudents: GroupStudentsMutator;
+  contentReady: boolean;
+}) {
+  return (
+    <div className="page admin-page admin-levels-page">
+      <header className="admin-page-header">
+        <h1>Levels per student</h1>
+      </header>
+      <div className="card group-picker">
+        <label htmlFor="level-group" className="field-label">
+          Groep
+        </label>
+        <select
+          id="level-group"
+          value={groupId ?? ''}
+          onChange={(event) => onChooseGroup(event.target.value === '' ? null : Number(event.target.value))}
+        >
+          <option value="">-</option>
+          {groups?.map((group) => (
+            <option key={group.id} value={group.id}>
+              {group.cohort}
+            </option>
+          ))}
+        </select>
+        {groupsFailed && (
+          <span className="error-text" role="alert">
+            De groepen konden niet worden geladen.
+          </span>
+        )}
+        <div className="level-legend" aria-hidden="true">
+          <span>
+            <i className="level-locked" /> Locked
+          </span>
+          <span>
+            <i className="level-open" /> Open
+          </span>
+          <span>
+            <i className="level-success" /> Success
+          </span>
+          <span>
+            <i className="level-empty" /> Nog geen level
+          </span>
+        </div>
+      </div>
+
+      {groupId === null ? (
+        <p className="page-message">Kies een groep om de levels van de studenten te zien.</p>
+      ) : studentsFailed || categoriesFailed ? (
+        <p className="card error-text" role="alert">
+          De levels van deze groep konden niet worden geladen. Probeer het later opnieuw.
+        </p>
+      ) : students === undefined || categories === undefined ? (
+        <p className="page-message" role="status">
+          Levels laden…
+        </p>
+      ) : students.length === 0 ? (
+        <p className="card page-message">Deze groep heeft nog geen studenten.</p>
+      ) : categories.length === 0 ? (
+        <p className="card page-message">Er zijn nog geen levelcategorieën.</p>
+      ) : (
+        categories.map((category) => (
+          <CategoryLevels
+            key={`${groupId}-${category.id}`}
+            category={category}
+            students={students}
+            mutateStudents={mutateStudents}
+            contentReady={contentReady}
+          />
+        ))
+      )}
+    </div>
+  );
+}
