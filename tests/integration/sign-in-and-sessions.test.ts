@@ -134,6 +134,18 @@ describe('CSRF', () => {
 });
 
 describe('sessions', () => {
+  it('are not created by cookieless reads (API calls, images), only by a page load or sign-in', async () => {
+    const count = async () => Number((await database.knex('sessions').count<{ count: number }[]>('* as count'))[0]?.count);
+    const before = await count();
+    for (let i = 0; i < 5; i++) {
+      expect((await fetch(`${app.url}/api/sites`)).status).toBe(200);
+      expect((await fetch(`${app.url}/api/user`)).status).toBe(401);
+    }
+    expect(await count()).toBe(before);
+    await new HttpSession(app.url).primeCsrf();
+    expect(await count()).toBe(before + 1);
+  });
+
   it('survive a control-plane restart (they live in PostgreSQL)', async () => {
     const session = await signedIn('ontwikkelaar@devplein.test');
     await app.restart();

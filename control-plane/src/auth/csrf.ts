@@ -27,20 +27,21 @@ function sameToken(expected: string, given: string | undefined): boolean {
  */
 export function csrfProtection(options: { exempt: (path: string) => boolean; secureCookie: boolean }): AppMiddleware {
   return async (ctx, next) => {
-    const token = csrfTokenOf(ctx);
-    if (ctx.cookies.get(CSRF_COOKIE) !== token) {
-      ctx.cookies.set(CSRF_COOKIE, token, {
-        httpOnly: false,
-        sameSite: 'lax',
-        secure: options.secureCookie,
-        signed: false,
-        overwrite: true,
-      });
+    if (SAFE_METHODS.has(ctx.method) || options.exempt(ctx.path)) {
+      // Reads make no token: a cookieless API or image request must not create a session row.
+      // The page render (spa.ts) makes one; keep the cookie in step with it afterwards.
+      await next();
+      const token = ctx.session?.csrf;
+      if (typeof token === 'string' && ctx.cookies.get(CSRF_COOKIE) !== token) setCsrfCookie(ctx, token, options.secureCookie);
+      return;
     }
-    if (!SAFE_METHODS.has(ctx.method) && !options.exempt(ctx.path)) {
-      const given = ctx.get('X-CSRF-TOKEN') || ctx.get('X-XSRF-TOKEN') || undefined;
-      if (!sameToken(token, given)) throw csrfMismatch();
-    }
+    const token = typeof ctx.session?.csrf === 'string' ? (ctx.session.csrf as string) : undefined;
+    const given = ctx.get('X-CSRF-TOKEN') || ctx.get('X-XSRF-TOKEN') || undefined;
+    if (!token || !sameToken(token, given)) throw csrfMismatch();
     await next();
   };
+}
+
+function setCsrfCookie(ctx: AppContext, token: string, secure: boolean): void {
+  ctx.cookies.set(CSRF_COOKIE, token, { httpOnly: false, sameSite: 'lax', secure, signed: false, overwrite: true });
 }
