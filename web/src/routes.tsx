@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { NotYetAvailable } from './components/NotYetAvailable.tsx';
 import { AppLayout, type RouteHandle } from './layout/AppLayout.tsx';
@@ -9,16 +9,18 @@ import { NotFoundPage, RouteErrorPage } from './pages/NotFoundPage/NotFoundPage.
 import { NotVerifiedPage } from './pages/NotVerifiedPage/NotVerifiedPage.tsx';
 import { WebsitesPage } from './pages/WebsitesPage/WebsitesPage.tsx';
 import { LevelsPage } from './pages/LevelsPage/LevelsPage.tsx';
-import { LevelPage } from './pages/LevelPage/LevelPage.tsx';
 import { ProfilePage } from './pages/ProfilePage/ProfilePage.tsx';
 import { UsefulLinksPage } from './pages/UsefulLinksPage/UsefulLinksPage.tsx';
 import { ExamsPage } from './pages/ExamsPage/ExamsPage.tsx';
-import { AdminLevelsPage } from './pages/AdminLevelsPage/AdminLevelsPage.tsx';
-import { AdminLevelContentPage } from './pages/AdminLevelContentPage/AdminLevelContentPage.tsx';
-import { AdminLevelContentFormPage } from './pages/AdminLevelContentFormPage/AdminLevelContentFormPage.tsx';
-import { AdminLevelCategoriesPage } from './pages/AdminLevelCategoriesPage/AdminLevelCategoriesPage.tsx';
-import { AdminLevelCategoryFormPage } from './pages/AdminLevelCategoryFormPage/AdminLevelCategoryFormPage.tsx';
 import { routePaths, type RouteName } from './routePaths.ts';
+
+// Teachers' tools and the Markdown renderer load on demand: a student's phone does not download them up front.
+const LevelPage = lazy(() => import('./pages/LevelPage/LevelPage.tsx').then((module) => ({ default: module.LevelPage })));
+const AdminLevelsPage = lazy(() => import('./pages/AdminLevelsPage/AdminLevelsPage.tsx').then((module) => ({ default: module.AdminLevelsPage })));
+const AdminLevelContentPage = lazy(() => import('./pages/AdminLevelContentPage/AdminLevelContentPage.tsx').then((module) => ({ default: module.AdminLevelContentPage })));
+const AdminLevelContentFormPage = lazy(() => import('./pages/AdminLevelContentFormPage/AdminLevelContentFormPage.tsx').then((module) => ({ default: module.AdminLevelContentFormPage })));
+const AdminLevelCategoriesPage = lazy(() => import('./pages/AdminLevelCategoriesPage/AdminLevelCategoriesPage.tsx').then((module) => ({ default: module.AdminLevelCategoriesPage })));
+const AdminLevelCategoryFormPage = lazy(() => import('./pages/AdminLevelCategoryFormPage/AdminLevelCategoryFormPage.tsx').then((module) => ({ default: module.AdminLevelCategoryFormPage })));
 
 /** One screen of spec §2: its name, who may open it and what it shows. */
 export interface AppRoute {
@@ -87,7 +89,7 @@ export function buildRouteObjects(routes: readonly AppRoute[] = appRoutes): Rout
     handle: { title: route.title } satisfies RouteHandle,
     element: (
       <RouteGuard access={route.access} key={route.name}>
-        {route.element}
+        <Suspense fallback={<p className="card redirect-note" role="status">Laden…</p>}>{route.element}</Suspense>
       </RouteGuard>
     ),
   }));
