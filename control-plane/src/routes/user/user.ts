@@ -19,9 +19,9 @@ const OWN_RESOURCE_SEGMENTS = new Set(['ssh_keys', 'dockers', 'databases', 'proj
 
 /** Finished levels per category of a user (the profile's '{title} afgerond' lines). */
 async function levelProgressOf(knex: Knex, user: CurrentUser): Promise<LevelCategoryProgressJson[]> {
-  const levels = await loadLevelStatuses(knex, user.id);
-  if (levels.length === 0) return [];
-  return presentLevelProgress(await loadCategories(knex), levels, user.group?.cohort ?? null);
+  // Independent reads: in parallel, since /api/user runs on every page load.
+  const [levels, categories] = await Promise.all([loadLevelStatuses(knex, user.id), loadCategories(knex)]);
+  return presentLevelProgress(categories, levels, user.group?.cohort ?? null);
 }
 
 /** GET /api/user (who am I) and GET /api/user/{id} (someone's profile). */
