@@ -25,6 +25,15 @@ import { sshKeyRoutes } from './routes/ssh-keys/ssh-keys.ts';
 import { adminLevelRoutes } from './routes/admin-levels/admin-levels.ts';
 import { adminProjectRoutes } from './routes/admin-projects/admin-projects.ts';
 import type { CourseFileStore } from './storage/course-file-store.ts';
+import type { SecretBox } from './crypto/secret-box.ts';
+import { adminUserRoutes } from './routes/admin-users/admin-users.ts';
+import { adminTeamRoutes } from './routes/admin-teams/admin-teams.ts';
+import { adminGroupRoutes } from './routes/admin-groups/admin-groups.ts';
+import { userSearchRoutes } from './routes/user-search/user-search.ts';
+import { licenseRoutes } from './routes/licenses/licenses.ts';
+import { introductionRoutes } from './routes/introductions/introductions.ts';
+import { projectRequestRoutes } from './routes/project-requests/project-requests.ts';
+import { adminAuditRoutes } from './routes/admin-audit/admin-audit.ts';
 import { HttpError } from './errors.ts';
 
 export interface AppDeps {
@@ -37,6 +46,8 @@ export interface AppDeps {
   devIdentityProvider?: DevIdentityProvider;
   /** Uploaded course files (level content). */
   courseFiles: CourseFileStore;
+  /** Encrypts secrets stored at rest (passwords shown again later). */
+  secrets: SecretBox;
 }
 
 export const SESSION_COOKIE = 'devplein_session';
@@ -57,6 +68,14 @@ export function appRouters(deps: AppDeps): AppRouter[] {
     sshKeyRoutes(deps),
     adminLevelRoutes(deps),
     adminProjectRoutes(deps),
+    adminUserRoutes(deps),
+    adminTeamRoutes(deps),
+    adminGroupRoutes(deps),
+    userSearchRoutes(deps),
+    licenseRoutes(deps),
+    introductionRoutes(deps),
+    projectRequestRoutes(deps),
+    adminAuditRoutes(deps),
   ];
 }
 

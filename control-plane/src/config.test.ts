@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       OIDC_CLIENT_ID: 'devplein',
       OIDC_CLIENT_SECRET: 'secret',
       SESSION_SECRET: 's'.repeat(40),
+      ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
       APP_URL: 'https://devplein.school.test',
     });
     expect(config.useDevIdentityProvider).toBe(false);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deriveDevelopmentKey } from './crypto/secret-box.ts';
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -14,6 +15,11 @@ export const configSchema = z
     DATABASE_URL: z.string().min(1).optional(),
     DATA_DIR: z.string().default('./data'),
     SESSION_SECRET: z.string().min(32).optional(),
+    /** 32 bytes, base64: encrypts stored secrets (database and git passwords). Required in production. */
+    ENCRYPTION_KEY: z
+      .string()
+      .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')
+      .optional(),
     SESSION_MAX_AGE_HOURS: z.coerce.number().positive().default(12),
     TRUST_PROXY: booleanFromEnv.default(false),
     OIDC_ISSUER: z.url().optional(),
@@ -51,6 +57,7 @@ export const configSchema = z
       if (!env.SESSION_SECRET) {
         ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'required in production' });
       }
+      if (!env.ENCRYPTION_KEY) ctx.addIssue({ code: 'custom', path: ['ENCRYPTION_KEY'], message: 'required in production' });
       if (!env.APP_URL) ctx.addIssue({ code: 'custom', path: ['APP_URL'], message: 'required in production' });
     }
     if (env.OIDC_ISSUER && (!env.OIDC_CLIENT_ID || !env.OIDC_CLIENT_SECRET)) {
@@ -71,6 +78,8 @@ export interface Config extends RawConfig {
   useDevIdentityProvider: boolean;
   sessionSecret: string;
   sessionMaxAgeMs: number;
+  /** Key of the secret box (ENCRYPTION_KEY, or derived from the session secret outside production). */
+  encryptionKey: Buffer;
 }
 
 export class ConfigError extends Error {}
@@ -94,5 +103,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fallbackSecret?
     useDevIdentityProvider: !raw.OIDC_ISSUER,
     sessionSecret,
     sessionMaxAgeMs: raw.SESSION_MAX_AGE_HOURS * 3600_000,
+    encryptionKey: raw.ENCRYPTION_KEY ? Buffer.from(raw.ENCRYPTION_KEY, 'base64') : deriveDevelopmentKey(sessionSecret),
   };
 }

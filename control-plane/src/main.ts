@@ -11,6 +11,7 @@ import { createDevIdentityProvider } from './auth/dev-identity-provider.ts';
 import { pruneExpiredSessions } from './auth/session-store.ts';
 import { createApp } from './app.ts';
 import { createCourseFileStore } from './storage/course-file-store.ts';
+import { createSecretBox } from './crypto/secret-box.ts';
 import type { SchoolProvider } from './auth/school-login.ts';
 import type { Logger } from 'pino';
 
@@ -110,7 +111,7 @@ async function main(): Promise<void> {
       };
 
   const courseFiles = createCourseFileStore(path.join(config.DATA_DIR, 'course-files'));
-  const app = createApp({ config, knex, logger, agent, realtime, schoolProvider, devIdentityProvider, courseFiles });
+  const app = createApp({ config, knex, logger, agent, realtime, schoolProvider, devIdentityProvider, courseFiles, secrets: createSecretBox(config.encryptionKey) });
   const server: Server = app.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
