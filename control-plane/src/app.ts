@@ -133,6 +133,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     singlePageApp({
       webDist: config.WEB_DIST,
       ssoProvider: config.OIDC_PROVIDER_NAME,
+      siteDomain: config.SITE_DOMAIN,
       realtime: {
         key: config.REALTIME_KEY,
         host: config.REALTIME_PUBLIC_HOST ?? config.REALTIME_HOST,

@@ -42,6 +42,13 @@ export const configSchema = z
     REALTIME_TLS: booleanFromEnv.default(false),
     REALTIME_PUBLIC_HOST: z.string().optional(),
     REALTIME_PUBLIC_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    /** Domain under which project and introducee sites live: `{name}.{SITE_DOMAIN}`. */
+    SITE_DOMAIN: z
+      .string()
+      .regex(/^(?=.{1,200}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/, 'use a lowercase domain name such as dev.school.nl')
+      .default('dev.devplein.test'),
+    /** Most projects a student may be a member of when requesting a new one (admins have no quota). */
+    PROJECT_QUOTA: z.coerce.number().int().min(0).default(5),
     WEB_DIST: z.string().default('web/dist'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })

@@ -27,7 +27,7 @@ afterAll(async () => {
   await database?.destroy();
 });
 
-const STUDENT_ADMIN_ITEMS = ['Dockers', 'Projecten ter goedkeuring', 'Alle projecten', 'Licenties', 'Groepen'];
+const STUDENT_ADMIN_ITEMS = ['Dockers', 'Projecten ter goedkeuring', 'Alle projecten', 'Licenties', 'Groepen', 'Logboek'];
 const ADMIN_DEVELOPER_ITEMS = [
   'Gebruikers',
   'Teams',

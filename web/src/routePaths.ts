@@ -34,6 +34,7 @@ export const routePaths = {
   adminLicenses: '/admin/licenses',
   adminGroups: '/admin/groups',
   adminHangers: '/admin/hangers',
+  adminAudit: '/admin/audit',
 } as const;
 
 export type RouteName = keyof typeof routePaths;

@@ -67,6 +67,7 @@ const adminRoutes = [
   '/admin/licenses',
   '/admin/groups',
   '/admin/hangers',
+  '/admin/audit',
 ];
 
 function accessOf(path: string) {
@@ -129,15 +130,16 @@ describe('guards', () => {
     expect(screen.queryByTestId('not-yet-available')).toBeNull();
   });
 
-  it('opens admin routes for admins (as a "not yet available" notice for now)', () => {
+  it('opens admin routes for admins', async () => {
     renderAt('/admin/users', demoUsers.teacherAdmin);
-    const notice = screen.getByTestId('not-yet-available');
-    expect(within(notice).getByRole('heading', { name: 'Gebruikers' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Gebruikers', level: 1 })).toBeTruthy();
+    expect(screen.queryByTestId('no-access')).toBeNull();
   });
 
-  it('opens /admin/projects for any signed-in user', () => {
-    renderAt('/admin/projects', demoUsers.student);
-    expect(screen.getByTestId('not-yet-available')).toBeTruthy();
+  it('opens /admin/projects for any signed-in user (the page itself says "Geen toegang" to non-admins)', async () => {
+    const router = renderAt('/admin/projects', demoUsers.student);
+    expect(await screen.findByTestId('no-access')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/admin/projects');
   });
 
   it('shows a Dutch not-found page for unknown paths', () => {

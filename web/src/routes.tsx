@@ -21,6 +21,15 @@ const AdminLevelContentPage = lazy(() => import('./pages/AdminLevelContentPage/A
 const AdminLevelContentFormPage = lazy(() => import('./pages/AdminLevelContentFormPage/AdminLevelContentFormPage.tsx').then((module) => ({ default: module.AdminLevelContentFormPage })));
 const AdminLevelCategoriesPage = lazy(() => import('./pages/AdminLevelCategoriesPage/AdminLevelCategoriesPage.tsx').then((module) => ({ default: module.AdminLevelCategoriesPage })));
 const AdminLevelCategoryFormPage = lazy(() => import('./pages/AdminLevelCategoryFormPage/AdminLevelCategoryFormPage.tsx').then((module) => ({ default: module.AdminLevelCategoryFormPage })));
+const DockersCreatePage = lazy(() => import('./pages/DockersCreatePage/DockersCreatePage.tsx').then((module) => ({ default: module.DockersCreatePage })));
+const AdminDockersOpenPage = lazy(() => import('./pages/AdminDockersOpenPage/AdminDockersOpenPage.tsx').then((module) => ({ default: module.AdminDockersOpenPage })));
+const AdminProjectsPage = lazy(() => import('./pages/AdminProjectsPage/AdminProjectsPage.tsx').then((module) => ({ default: module.AdminProjectsPage })));
+const AdminTeamsPage = lazy(() => import('./pages/AdminTeamsPage/AdminTeamsPage.tsx').then((module) => ({ default: module.AdminTeamsPage })));
+const AdminGroupsPage = lazy(() => import('./pages/AdminGroupsPage/AdminGroupsPage.tsx').then((module) => ({ default: module.AdminGroupsPage })));
+const AdminAuditPage = lazy(() => import('./pages/AdminAuditPage/AdminAuditPage.tsx').then((module) => ({ default: module.AdminAuditPage })));
+const AdminUsersPage = lazy(() => import('./pages/AdminUsersPage/AdminUsersPage.tsx').then((module) => ({ default: module.AdminUsersPage })));
+const AdminLicensesPage = lazy(() => import('./pages/AdminLicensesPage/AdminLicensesPage.tsx').then((module) => ({ default: module.AdminLicensesPage })));
+const AdminHangersPage = lazy(() => import('./pages/AdminHangersPage/AdminHangersPage.tsx').then((module) => ({ default: module.AdminHangersPage })));
 
 /** One screen of spec §2: its name, who may open it and what it shows. */
 export interface AppRoute {
@@ -49,13 +58,13 @@ export const appRoutes: readonly AppRoute[] = [
   { name: 'profile', access: 'public', title: 'Profiel', element: <ProfilePage /> },
   { name: 'myProfile', access: 'login', title: 'Profiel', element: <ProfilePage /> },
   { name: 'exams', access: 'login', title: 'Examens', element: <ExamsPage /> },
-  { name: 'dockersCreate', access: 'login', title: 'Docker aanvragen', element: later('Docker aanvragen') },
+  { name: 'dockersCreate', access: 'login', title: 'Docker aanvragen', element: <DockersCreatePage /> },
   { name: 'mydockers', access: 'login', title: 'Dockers', element: later('Dockers') },
   { name: 'databases', access: 'login', title: 'Databases', element: later('Databases') },
   { name: 'vpn', access: 'login', title: 'VPN', element: later('VPN') },
   { name: 'notVerified', access: 'public', title: 'Account niet geactiveerd', element: <NotVerifiedPage /> },
-  { name: 'adminUsers', access: 'admin', title: 'Gebruikers', element: later('Gebruikers') },
-  { name: 'adminTeams', access: 'admin', title: 'Teams', element: later('Teams') },
+  { name: 'adminUsers', access: 'admin', title: 'Gebruikers', element: <AdminUsersPage /> },
+  { name: 'adminTeams', access: 'admin', title: 'Teams', element: <AdminTeamsPage /> },
   { name: 'adminLevels', access: 'admin', title: 'Levels per student', element: <AdminLevelsPage /> },
   { name: 'adminLevelContent', access: 'admin', title: 'Levelinhoud', element: <AdminLevelContentPage /> },
   { name: 'adminLevelContentCreate', access: 'admin', title: 'Levelinhoud toevoegen', element: <AdminLevelContentFormPage /> },
@@ -74,11 +83,13 @@ export const appRoutes: readonly AppRoute[] = [
     element: <AdminLevelCategoryFormPage />,
   },
   { name: 'adminDockers', access: 'admin', title: 'Dockers', element: later('Dockers') },
-  { name: 'adminDockersOpen', access: 'admin', title: 'Projecten ter goedkeuring', element: later('Projecten ter goedkeuring') },
-  { name: 'adminProjects', access: 'login', title: 'Alle projecten', element: later('Alle projecten') },
-  { name: 'adminLicenses', access: 'admin', title: 'Licenties', element: later('Licenties') },
-  { name: 'adminGroups', access: 'admin', title: 'Groepen', element: later('Groepen'), tags: ['Developers'] },
-  { name: 'adminHangers', access: 'admin', title: 'Meelopers', element: later('Meelopers'), tags: ['Developers'] },
+  { name: 'adminDockersOpen', access: 'admin', title: 'Projecten ter goedkeuring', element: <AdminDockersOpenPage /> },
+  { name: 'adminProjects', access: 'login', title: 'Alle projecten', element: <AdminProjectsPage /> },
+  { name: 'adminLicenses', access: 'admin', title: 'Licenties', element: <AdminLicensesPage /> },
+  { name: 'adminGroups', access: 'admin', title: 'Groepen', element: <AdminGroupsPage />, tags: ['Developers'] },
+  { name: 'adminHangers', access: 'admin', title: 'Meelopers', element: <AdminHangersPage />, tags: ['Developers'] },
+  // Beyond the spec (issue 4): the audit trail, for every admin.
+  { name: 'adminAudit', access: 'admin', title: 'Logboek', element: <AdminAuditPage /> },
 ];
 
 /** The route objects for react-router: the app shell with every guarded screen inside it. */

@@ -4,6 +4,7 @@ import * as levels from './migrations/0002_levels.ts';
 import * as projects from './migrations/0003_projects.ts';
 import * as studentAccounts from './migrations/0004_student_accounts.ts';
 import * as sessionsAuditLog from './migrations/0005_sessions_audit_log.ts';
+import * as auditLogAppendOnly from './migrations/0006_audit_log_append_only.ts';
 
 interface NamedMigration {
   name: string;
@@ -22,6 +23,7 @@ const migrations: readonly NamedMigration[] = [
   { name: '0003_projects', migration: projects },
   { name: '0004_student_accounts', migration: studentAccounts },
   { name: '0005_sessions_audit_log', migration: sessionsAuditLog },
+  { name: '0006_audit_log_append_only', migration: auditLogAppendOnly },
 ];
 
 /** knex MigrationSource over the static list above. */

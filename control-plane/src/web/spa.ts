@@ -7,6 +7,8 @@ import { csrfTokenOf } from '../auth/csrf.ts';
 export interface PageSettings {
   webDist: string;
   ssoProvider: string;
+  /** The school's dev domain, under which project domains live (the docker form fills it in). */
+  siteDomain: string;
   realtime: { key: string; host: string; port: number; tls: boolean };
 }
 
@@ -51,6 +53,7 @@ export function singlePageApp(settings: PageSettings): AppMiddleware {
     const values: Record<string, string> = {
       __CSRF_TOKEN__: csrfTokenOf(ctx),
       __SSO_PROVIDER__: settings.ssoProvider,
+      __SITE_DOMAIN__: settings.siteDomain,
       __REALTIME_KEY__: settings.realtime.key,
       __REALTIME_HOST__: settings.realtime.host,
       __REALTIME_PORT__: String(settings.realtime.port),

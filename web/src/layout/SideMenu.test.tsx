@@ -35,6 +35,7 @@ const adminItemsForEveryAdmin = [
   'Alle projecten -> /admin/projects',
   'Licenties -> /admin/licenses',
   'Groepen -> /admin/groups',
+  'Logboek -> /admin/audit',
 ];
 
 describe('side menu per role (spec §2 Menus, §6)', () => {

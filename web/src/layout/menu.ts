@@ -56,6 +56,7 @@ export function sideMenuSections(user: CurrentUser | null): MenuSection[] {
         item('admin-projects', 'Alle projecten', routePaths.adminProjects, 'folder'),
         item('admin-licenses', 'Licenties', routePaths.adminLicenses, 'key'),
         item('admin-groups', 'Groepen', routePaths.adminGroups, 'groups'),
+        item('admin-audit', 'Logboek', routePaths.adminAudit, 'clock'),
       ]
     : [];
 

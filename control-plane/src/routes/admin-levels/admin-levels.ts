@@ -8,11 +8,10 @@ import { addStudentLevelRoutes } from './student-levels.ts';
 
 /**
  * Routes of the teachers' level tools (admin flag only): level categories, level content with
- * its courses, texts and files, levels per student and the group list of its selector.
+ * its courses, texts and files, levels per student. (The selector's group list, GET /api/admin/groups, lives in the groups router.)
  *
  * Calls beyond spec §7 (documented for the web app and other areas):
  * - GET /api/admin/level/categories                         every category {id, title, number, icons 0/1}
- * - GET /api/admin/groups?search=                           [{id, cohort}] by cohort (until the groups issue owns it)
  * - GET|POST /api/level/content/{id}/courses                list (with texts and files) / add {title}
  * - PUT|DELETE /api/level/courses/{courseId}                rename {title} / delete (texts, files go too)
  * - POST /api/level/courses/{courseId}/move                 {direction: 'up'|'down'}

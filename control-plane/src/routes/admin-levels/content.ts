@@ -7,6 +7,7 @@ import { authorizeLevelManagement } from '../../policies/admin-level-policy.ts';
 import { presentLevelContent, type LevelContentRow } from '../../presenters/present-level-content.ts';
 import { updateLevelContent } from '../../commands/update-level-content.ts';
 import { categoryIdParams, contentInput, idParams, type ContentInput } from './schema.ts';
+import { recordAudit } from '../../audit/record-audit.ts';
 
 /** Level content joined with its category title, ordered by category then id. */
 export function contentQuery(knex: Knex): Knex.QueryBuilder<LevelContentRow, LevelContentRow[]> {
@@ -56,21 +57,34 @@ export function addContentRoutes(router: AppRouter, knex: Knex): void {
   });
 
   router.post('/api/level/content/store', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
+    const user = activeUser(ctx);
+    authorizeLevelManagement(user);
     const input = parseInput(ctx, contentInput, 'body');
     await assertCategoryExists(knex, input.level_categories_id);
-    const [row] = await knex('level_contents').insert(contentColumns(input)).returning<Array<{ id: number }>>('id');
+    const id = await knex.transaction(async (trx) => {
+      const values = contentColumns(input);
+      const [row] = await trx('level_contents').insert(values).returning<Array<{ id: number }>>('id');
+      await recordAudit(trx, {
+        actorId: user.id,
+        action: 'level-content.create',
+        subjectType: 'level-content',
+        subjectId: row!.id,
+        after: values,
+      });
+      return row!.id;
+    });
     ctx.status = 201;
-    ctx.body = presentLevelContent(await loadContent(knex, row!.id));
+    ctx.body = presentLevelContent(await loadContent(knex, id));
   });
 
   router.post('/api/level/content/update/:id', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
+    const user = activeUser(ctx);
+    authorizeLevelManagement(user);
     const { id } = parseInput(ctx, idParams, 'params');
     await loadContent(knex, id);
     const input = parseInput(ctx, contentInput, 'body');
     await assertCategoryExists(knex, input.level_categories_id);
-    await updateLevelContent(knex, id, contentColumns(input));
+    await updateLevelContent(knex, id, contentColumns(input), user.id);
     ctx.body = presentLevelContent(await loadContent(knex, id));
   });
 }

@@ -169,7 +169,3 @@ export const levelStoreInput = z
     path: ['level'],
     message: 'Level en nummer horen hetzelfde te zijn.',
   });
-
-export const groupSearchQuery = z.object({
-  search: z.string().trim().max(50, 'Zoek op hoogstens 50 tekens.').optional(),
-});

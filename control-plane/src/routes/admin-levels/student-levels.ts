@@ -6,7 +6,8 @@ import { notFound, validationFailed, type FieldErrors } from '../../errors.ts';
 import { authorizeLevelManagement } from '../../policies/admin-level-policy.ts';
 import { presentGroupStudent, presentStudentLevel, type StudentLevelJson } from '../../presenters/present-student-level.ts';
 import { setStudentLevels, storeStudentLevel } from '../../commands/set-student-levels.ts';
-import { bulkLevelInput, groupIdParams, groupSearchQuery, levelStatusInput, levelStoreInput } from './schema.ts';
+import { recordAudit } from '../../audit/record-audit.ts';
+import { bulkLevelInput, groupIdParams, levelStatusInput, levelStoreInput } from './schema.ts';
 
 const LEVEL_COLUMNS = ['id', 'user_id', 'number', 'status', 'level_category_id', 'level_content_id'] as const;
 
@@ -35,22 +36,10 @@ async function checkLevelReferences(
 }
 
 /**
- * Levels per student (spec §2 "Levels per student", §7): the group selector's list, one group's
+ * Levels per student (spec §2 "Levels per student", §7): one group's
  * students with all their levels, the single-cell and bulk changes.
  */
 export function addStudentLevelRoutes(router: AppRouter, knex: Knex): void {
-  /*
-   * The group selector (search term SD). Owned here until the people/groups issue lands its
-   * GET /api/admin/groups; that one must keep answering [{id, cohort}] for ?search=.
-   */
-  router.get('/api/admin/groups', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
-    const { search } = parseInput(ctx, groupSearchQuery, 'query');
-    const query = knex('groups').select('id', 'cohort').orderBy([{ column: 'cohort' }, { column: 'id' }]);
-    if (search) query.whereILike('cohort', `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    ctx.body = await query;
-  });
-
   // The whole table of a group in two queries, whatever the number of students or levels.
   router.get('/api/users/by-group/:groupId', async (ctx) => {
     authorizeLevelManagement(activeUser(ctx));
@@ -79,7 +68,8 @@ export function addStudentLevelRoutes(router: AppRouter, knex: Knex): void {
   });
 
   router.post('/api/level/update/multiple', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
+    const user = activeUser(ctx);
+    authorizeLevelManagement(user);
     const input = parseInput(ctx, bulkLevelInput, 'body');
     await checkLevelReferences(knex, {
       categoryId: input.category_id,
@@ -95,23 +85,35 @@ export function addStudentLevelRoutes(router: AppRouter, knex: Knex): void {
       status: input.status,
       contentId: input.content_id,
       userIds: input.ids,
-    });
+    }, user.id);
     ctx.body = { updated: levels.length, levels: levels.map(presentStudentLevel) };
   });
 
   router.post('/api/level/update-status', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
+    const user = activeUser(ctx);
+    authorizeLevelManagement(user);
     const input = parseInput(ctx, levelStatusInput, 'body');
-    const [row] = await knex('levels')
-      .where({ id: input.level })
-      .update({ status: input.status })
-      .returning<Array<{ status: string }>>('status');
-    if (!row) throw notFound('Dit level bestaat niet.');
-    ctx.body = { status: row.status };
+    const status = await knex.transaction(async (trx) => {
+      const before = await trx('levels').where({ id: input.level }).forUpdate().first<{ status: string } | undefined>('status');
+      if (!before) return undefined;
+      await trx('levels').where({ id: input.level }).update({ status: input.status });
+      await recordAudit(trx, {
+        actorId: user.id,
+        action: 'level.status',
+        subjectType: 'level',
+        subjectId: input.level,
+        before: { status: before.status },
+        after: { status: input.status },
+      });
+      return input.status;
+    });
+    if (!status) throw notFound('Dit level bestaat niet.');
+    ctx.body = { status };
   });
 
   router.post('/api/level/store', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
+    const user = activeUser(ctx);
+    authorizeLevelManagement(user);
     const input = parseInput(ctx, levelStoreInput, 'body');
     await checkLevelReferences(knex, {
       categoryId: input.category_id,
@@ -132,7 +134,7 @@ export function addStudentLevelRoutes(router: AppRouter, knex: Knex): void {
       categoryId: input.category_id,
       number: input.number,
       contentId: input.content_id,
-    });
+    }, user.id);
     ctx.body = { status: level.status, level_content_id: level.level_content_id, id: level.id };
   });
 }

@@ -1,27 +1,121 @@
 import Router from '@koa/router';
+import { z } from 'zod';
 import type { AppRouter } from '../../app-context.ts';
 import type { AppDeps } from '../../app.ts';
 import { activeUser } from '../../middlewares/authenticate.ts';
-import { forbidden } from '../../errors.ts';
-import { mayListProjectRequests } from '../../policies/admin-project-policy.ts';
-import { presentProjectRequest } from '../../presenters/present-project-request.ts';
+import { parseInput } from '../../middlewares/validate.ts';
+import { forbidden, HttpError, notFound } from '../../errors.ts';
+import { recordAudit } from '../../audit/record-audit.ts';
+import { mayDecideOnProjects, mayListAllProjects, mayListProjectRequests } from '../../policies/admin-project-policy.ts';
+import { presentProject } from '../../presenters/present-project.ts';
+import {
+  GIT_URL_PATTERN,
+  NO_DOCKER_IMAGE,
+  OTHER_DOCKER_IMAGE,
+  PROJECT_MESSAGES,
+  PROJECT_REPRO_MAX,
+} from '../../../../web/src/validation/projectRequest.ts';
+import { auditSnapshot, loadProject, loadProjects } from '../project-requests/project-queries.ts';
+import { projectIdParams } from '../project-requests/schema.ts';
+
+const listQuery = z.object({
+  all: z.enum(['true', 'false', '1', '0'], { error: "Gebruik all=true of laat all weg." }).optional(),
+});
+
+/** PUT /api/admin/projects/{id} {git?}: an optional git address to store with the decision. */
+const decisionBody = z.object({
+  git: z
+    .union([z.string(), z.null()])
+    .optional()
+    .transform((value) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null))
+    .refine((value) => value === null || (value.length <= PROJECT_REPRO_MAX && GIT_URL_PATTERN.test(value)), PROJECT_MESSAGES.repro),
+});
+
+/** §9: an image has to be picked before a request for image option 1 can be approved. */
+export const PICK_IMAGE_FIRST = 'Kies eerst een image.';
+
+const PROJECT_NOT_FOUND = 'Dit project bestaat niet.';
 
 /**
- * GET /api/admin/projects: projects awaiting approval (validated null), oldest first. For now it
- * answers what the profile's request counter needs; the approvals screen of a later issue
- * extends it (?all=true, members, image, approve/reject).
+ * The approvals screen's calls: GET /api/admin/projects (awaiting approval; ?all=true: all
+ * approved projects), PUT /api/admin/projects/{id} (approve/reject toggle), DELETE.
  */
 export function adminProjectRoutes(deps: AppDeps): AppRouter {
+  const { knex } = deps;
   const router: AppRouter = new Router();
 
   router.get('/api/admin/projects', async (ctx) => {
     const user = activeUser(ctx);
+    // Members of team 1 may read the awaiting list (their profile counts it), nothing more.
     if (!mayListProjectRequests(user)) throw forbidden();
-    const rows = await deps.knex('projects')
-      .select('id', 'name', 'domain', 'created_at')
-      .whereNull('validated')
-      .orderBy(['created_at', 'id']);
-    ctx.body = rows.map(presentProjectRequest);
+    const { all } = parseInput(ctx, listQuery, 'query');
+    const approved = all === 'true' || all === '1';
+    if (approved && !mayListAllProjects(user)) throw forbidden();
+    const rows = await loadProjects(knex, (query) =>
+      void (approved ? query.where('p.validated', true).clearOrder().orderBy('p.name') : query.whereNull('p.validated')),
+    );
+    ctx.body = rows.map(presentProject);
+  });
+
+  router.put('/api/admin/projects/:id', async (ctx) => {
+    const user = activeUser(ctx);
+    if (!mayDecideOnProjects(user)) throw forbidden();
+    const { id } = parseInput(ctx, projectIdParams, 'params');
+    const { git } = parseInput(ctx, decisionBody, 'body');
+
+    const validated = await knex.transaction(async (trx) => {
+      const project = await trx('projects')
+        .where('id', id)
+        .forUpdate()
+        .first<{ id: number; validated: boolean | null; docker_image_id: number | null; repro: string | null } | undefined>(
+          'id',
+          'validated',
+          'docker_image_id',
+          'repro',
+        );
+      if (!project) throw notFound(PROJECT_NOT_FOUND);
+      // The button toggles: awaiting or rejected → approved, approved → rejected (§4).
+      const next = project.validated !== true;
+      const imageId = project.docker_image_id ?? NO_DOCKER_IMAGE;
+      if (next && (imageId === OTHER_DOCKER_IMAGE || imageId === NO_DOCKER_IMAGE)) {
+        throw new HttpError(422, PICK_IMAGE_FIRST, { errors: { docker_id: [PICK_IMAGE_FIRST] } });
+      }
+      const changes: Record<string, unknown> = { validated: next, updated_at: trx.fn.now() };
+      if (git !== null) changes.repro = git;
+      await trx('projects').where('id', id).update(changes);
+      await recordAudit(trx, {
+        actorId: user.id,
+        action: next ? 'project.approve' : 'project.reject',
+        subjectType: 'project',
+        subjectId: id,
+        before: { validated: project.validated, repro: project.repro },
+        after: { validated: next, repro: git ?? project.repro },
+      });
+      return next;
+    });
+    ctx.state.log.info({ userId: user.id, projectId: id, validated }, 'project decision');
+    ctx.body = { validated };
+  });
+
+  router.delete('/api/admin/projects/:id', async (ctx) => {
+    const user = activeUser(ctx);
+    if (!mayDecideOnProjects(user)) throw forbidden();
+    const { id } = parseInput(ctx, projectIdParams, 'params');
+    // Containers come with the hosting issue: for now deleting a project deletes its row.
+    await knex.transaction(async (trx) => {
+      const before = await loadProject(trx, id);
+      if (!before) throw notFound(PROJECT_NOT_FOUND);
+      await trx('projects').where('id', id).delete();
+      await recordAudit(trx, {
+        actorId: user.id,
+        action: 'project.delete',
+        subjectType: 'project',
+        subjectId: id,
+        before: auditSnapshot(before),
+      });
+    });
+    ctx.state.log.info({ userId: user.id, projectId: id }, 'project deleted by admin');
+    ctx.status = 204;
   });
 
   return router;

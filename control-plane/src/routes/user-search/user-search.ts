@@ -1,9 +1,46 @@
 import Router from '@koa/router';
 import type { AppRouter } from '../../app-context.ts';
 import type { AppDeps } from '../../app.ts';
+import { forbidden } from '../../errors.ts';
+import { activeUser } from '../../middlewares/authenticate.ts';
+import { parseInput } from '../../middlewares/validate.ts';
+import { mayFindInactiveUsers, maySearchUsers, maySeeCohortsInSearch } from '../../policies/user-search-policy.ts';
+import { presentUserSearchHit, type UserSearchRow } from '../../presenters/present-user-search.ts';
+import { containsPattern, prefixPattern } from './like-pattern.ts';
+import { USER_SEARCH_LIMIT, userSearchInput, userSearchQuery } from './schema.ts';
 
-/** Routes of the user search (POST /api/users/search). */
-export function userSearchRoutes(_deps: AppDeps): AppRouter {
+/**
+ * POST /api/users/search {part, all?} (also ?all=true; spec §7): people by name or e-mail,
+ * case-insensitive "contains" with the LIKE wildcards taken literally. For every activated
+ * user (students pick project members with it). At most 20 hits: names that start with the
+ * part first, then alphabetical. Not-activated and disabled accounts only for an admin who
+ * asks `all`. Hits are [{id, name}]; admins also get `group` and `active`.
+ * Empty or whitespace-only part, or more than 100 characters → 422 on `part`.
+ */
+export function userSearchRoutes(deps: AppDeps): AppRouter {
   const router: AppRouter = new Router();
+  const { knex } = deps;
+
+  router.post('/api/users/search', async (ctx) => {
+    const user = activeUser(ctx);
+    if (!maySearchUsers(user)) throw forbidden();
+    const query = parseInput(ctx, userSearchQuery, 'query');
+    const input = parseInput(ctx, userSearchInput, 'body');
+    const includeInactive = mayFindInactiveUsers(user, (query.all ?? false) || (input.all ?? false));
+    const forAdmin = maySeeCohortsInSearch(user);
+
+    const search = knex('users')
+      .leftJoin('groups', 'groups.id', 'users.group_id')
+      .where((where) => {
+        where.whereILike('users.name', containsPattern(input.part)).orWhereILike('users.email', containsPattern(input.part));
+      })
+      .orderByRaw('case when users.name ilike ? then 0 else 1 end, lower(users.name), users.id', [prefixPattern(input.part)])
+      .limit(USER_SEARCH_LIMIT)
+      .select('users.id', 'users.name', 'users.group_id', 'groups.cohort', 'users.email_verified_at', 'users.disabled_at');
+    if (!includeInactive) search.whereNotNull('users.email_verified_at').whereNull('users.disabled_at');
+    const rows: UserSearchRow[] = await search;
+    ctx.body = rows.map((row) => presentUserSearchHit(row, forAdmin));
+  });
+
   return router;
 }

@@ -5,6 +5,7 @@ import { useCurrentUser } from '../../api/queries/user.ts';
 import { canSeeProjectRequestCounter, canSeeSshKeys, isAdmin } from '../../layout/roles.ts';
 import { ProfilePageView } from './ProfilePageView.tsx';
 import { SshKeysSection } from './SshKeysSection.tsx';
+import { LicensesSection } from './LicensesSection.tsx';
 
 /**
  * /profile (own) and /profile/{id}/{name} (anyone's, one's own too: the top menu links there).
@@ -27,7 +28,13 @@ export function ProfilePage() {
       notFound={notFound}
       failed={error !== undefined && !notFound}
       projectRequestCount={showCounter ? (requests?.length ?? null) : undefined}
-      sshKeys={canSeeSshKeys(viewer, profileId) ? <SshKeysSection /> : null}
+      sshKeys={
+        <>
+          {canSeeSshKeys(viewer, profileId) && <SshKeysSection />}
+          {/* Licence requests: on one's own profile, for every activated user (students and teachers). */}
+          {viewer?.id === profileId && <LicensesSection />}
+        </>
+      }
     />
   );
 }

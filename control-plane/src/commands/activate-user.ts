@@ -1,0 +1,27 @@
+import type { Knex } from 'knex';
+import { recordAudit } from '../audit/record-audit.ts';
+import type { AdminUserRow } from '../presenters/present-admin-user.ts';
+import { accountSnapshot, lockAdminUserRow } from './admin-user-rows.ts';
+
+/**
+ * Action verify (spec §4): the account counts as activated from now on, and a disable is lifted,
+ * so the user can sign in again. One transaction with its audit entry (user.verify).
+ * Answers the updated row, or undefined for an unknown user.
+ */
+export async function activateUser(knex: Knex, actorId: number, userId: number): Promise<AdminUserRow | undefined> {
+  return knex.transaction(async (trx) => {
+    const before = await lockAdminUserRow(trx, userId);
+    if (!before) return undefined;
+    await trx('users').where({ id: userId }).update({ email_verified_at: trx.fn.now(), disabled_at: null, updated_at: trx.fn.now() });
+    const after = (await lockAdminUserRow(trx, userId))!;
+    await recordAudit(trx, {
+      actorId,
+      action: 'user.verify',
+      subjectType: 'user',
+      subjectId: userId,
+      before: accountSnapshot(before),
+      after: accountSnapshot(after),
+    });
+    return after;
+  });
+}

@@ -1,0 +1,30 @@
+import type { Knex } from 'knex';
+import { recordAudit } from '../audit/record-audit.ts';
+import { destroySessionsOfUser } from '../auth/session-store.ts';
+import type { AdminUserRow } from '../presenters/present-admin-user.ts';
+import { accountSnapshot, lockAdminUserRow } from './admin-user-rows.ts';
+
+/**
+ * Action disable (spec §4): marks the account disabled and ends every session of the user in the
+ * same transaction, so their next request is 401 and a new sign-in is refused (school-login
+ * checks disabled_at) until an admin activates them again. Audit entry user.disable.
+ * Answers the updated row, or undefined for an unknown user.
+ */
+export async function disableUser(knex: Knex, actorId: number, userId: number): Promise<AdminUserRow | undefined> {
+  return knex.transaction(async (trx) => {
+    const before = await lockAdminUserRow(trx, userId);
+    if (!before) return undefined;
+    await trx('users').where({ id: userId }).update({ disabled_at: trx.fn.now(), updated_at: trx.fn.now() });
+    const endedSessions = await destroySessionsOfUser(trx, userId);
+    const after = (await lockAdminUserRow(trx, userId))!;
+    await recordAudit(trx, {
+      actorId,
+      action: 'user.disable',
+      subjectType: 'user',
+      subjectId: userId,
+      before: accountSnapshot(before),
+      after: { ...accountSnapshot(after), ended_sessions: endedSessions },
+    });
+    return after;
+  });
+}

@@ -1,0 +1,48 @@
+/** One row of the audit log joined with its actor's (and, for users, its subject's) name. */
+export interface AuditEntryRow {
+  id: number;
+  created_at: Date | string;
+  actor_id: number | null;
+  actor_name: string | null;
+  action: string;
+  subject_type: string | null;
+  subject_id: string | null;
+  subject_name: string | null;
+  before: unknown;
+  after: unknown;
+}
+
+/** One entry of GET /api/admin/audit. `subject_name` is the user's name when the subject is a user that still exists. */
+export interface AuditEntryJson {
+  id: number;
+  created_at: string;
+  actor: { id: number; name: string } | null;
+  action: string;
+  subject_type: string | null;
+  subject_id: string | null;
+  subject_name: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+/** jsonb arrives parsed from pg and PGlite alike; a string (older drivers) is parsed here. */
+function snapshot(value: unknown): Record<string, unknown> | null {
+  if (value === null || value === undefined) return null;
+  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : { value: parsed };
+}
+
+export function presentAuditEntry(row: AuditEntryRow): AuditEntryJson {
+  return {
+    id: row.id,
+    created_at: new Date(row.created_at).toISOString(),
+    // A deleted actor leaves actor_id null (the foreign key sets it).
+    actor: row.actor_id !== null && row.actor_name !== null ? { id: row.actor_id, name: row.actor_name } : null,
+    action: row.action,
+    subject_type: row.subject_type,
+    subject_id: row.subject_id,
+    subject_name: row.subject_name,
+    before: snapshot(row.before),
+    after: snapshot(row.after),
+  };
+}

@@ -1,0 +1,49 @@
+/** A licences row joined with its holder's name, as the routes load it. */
+export interface LicenseRow {
+  id: number;
+  user_id: number;
+  description: string;
+  license: string;
+  approved_at: Date | string | null;
+  created_at: Date | string;
+  user_name: string;
+}
+
+/** One licence of GET /api/admin/licenses and PUT /api/admin/licenses/{id} (spec §3: id, description, license, user). */
+export interface AdminLicenseJson {
+  id: number;
+  description: string;
+  license: string;
+  user: { id: number; name: string };
+  approved: boolean;
+  approved_at: string | null;
+  created_at: string;
+}
+
+/** One licence of the holder's own list (GET/POST/DELETE /api/user/licenses). */
+export interface OwnLicenseJson {
+  id: number;
+  description: string;
+  license: string;
+  approved: boolean;
+  approved_at: string | null;
+  created_at: string;
+}
+
+const isoOrNull = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
+
+export function presentOwnLicense(row: LicenseRow): OwnLicenseJson {
+  return {
+    id: row.id,
+    description: row.description,
+    license: row.license,
+    approved: row.approved_at !== null,
+    approved_at: isoOrNull(row.approved_at),
+    created_at: new Date(row.created_at).toISOString(),
+  };
+}
+
+export function presentAdminLicense(row: LicenseRow): AdminLicenseJson {
+  const { id, description, license, approved, approved_at, created_at } = presentOwnLicense(row);
+  return { id, description, license, user: { id: row.user_id, name: row.user_name }, approved, approved_at, created_at };
+}

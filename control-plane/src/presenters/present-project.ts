@@ -1,0 +1,75 @@
+import { NO_DOCKER_IMAGE } from '../../../web/src/validation/projectRequest.ts';
+
+/** A project row as loadProjects() reads it: the project, its image name and its members in order. */
+export interface ProjectRow {
+  id: number;
+  name: string;
+  description: string;
+  domain: string;
+  visible: boolean;
+  repro: string | null;
+  end_date: string | Date | null;
+  docker_image_id: number | null;
+  docker_name: string | null;
+  validated: boolean | null;
+  created_at: Date | string;
+  users: ProjectMemberRow[];
+}
+
+export interface ProjectMemberRow {
+  id: number;
+  name: string;
+  group_id: number | null;
+  cohort: string | null;
+}
+
+/**
+ * A project / docker request (spec §3): what the request form edits and the approval screens show.
+ * `visible` is the string '1' (shown on the websites page) or '0'; `docker_id` is -1 when the
+ * project has no image (its option was removed); `docker` is the image option's name.
+ */
+export interface ProjectJson {
+  id: number;
+  docker_id: number;
+  name: string;
+  description: string;
+  domain: string;
+  visible: '1' | '0';
+  repro: string | null;
+  users: { id: number; name: string; group: { id: number; cohort: string } | null }[];
+  end_date: string | null;
+  docker: string | null;
+  /** null = awaiting approval, true = approved, false = rejected. */
+  validated: boolean | null;
+  created_at: string;
+}
+
+const isoDate = (value: string | Date | null): string | null =>
+  value === null ? null : value instanceof Date ? value.toISOString().slice(0, 10) : value.slice(0, 10);
+
+export function presentProject(row: ProjectRow): ProjectJson {
+  return {
+    id: row.id,
+    docker_id: row.docker_image_id ?? NO_DOCKER_IMAGE,
+    name: row.name,
+    description: row.description,
+    domain: row.domain,
+    visible: row.visible ? '1' : '0',
+    repro: row.repro,
+    users: row.users.map((user) => ({
+      id: Number(user.id),
+      name: user.name,
+      group: user.group_id !== null && user.cohort !== null ? { id: Number(user.group_id), cohort: user.cohort } : null,
+    })),
+    end_date: isoDate(row.end_date),
+    docker: row.docker_name,
+    validated: row.validated,
+    created_at: (row.created_at instanceof Date ? row.created_at : new Date(row.created_at)).toISOString(),
+  };
+}
+
+/** GET /api/dockers: one image option of the request form (spec §3: id, name). */
+export interface DockerImageOptionJson {
+  id: number;
+  name: string;
+}

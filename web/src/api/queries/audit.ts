@@ -1,0 +1,165 @@
+import useSWR from 'swr';
+import { apiFetcher } from '../client.ts';
+
+/*
+ * The audit trail (admins only, read-only): GET /api/admin/audit and its filter choices. Also the
+ * Dutch names of actions and kinds, so the page and its tests share one list.
+ */
+
+export interface AuditEntry {
+  id: number;
+  created_at: string;
+  actor: { id: number; name: string } | null;
+  action: string;
+  subject_type: string | null;
+  subject_id: string | null;
+  /** The user's name when the subject is a user that still exists. */
+  subject_name: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+export interface AuditPage {
+  data: AuditEntry[];
+  page: number;
+  per_page: number;
+  total: number;
+}
+
+export interface AuditFacets {
+  actors: Array<{ id: number; name: string }>;
+  kinds: string[];
+}
+
+export interface AuditFilters {
+  page: number;
+  actor?: number;
+  kind?: string;
+}
+
+export const AUDIT_PER_PAGE = 50;
+
+export const auditKeys = {
+  list: (filters: AuditFilters) => {
+    const query = new URLSearchParams({ page: String(filters.page), per_page: String(AUDIT_PER_PAGE) });
+    if (filters.actor !== undefined) query.set('actor', String(filters.actor));
+    if (filters.kind !== undefined) query.set('kind', filters.kind);
+    return `/api/admin/audit?${query}`;
+  },
+  facets: '/api/admin/audit/facets',
+};
+
+export function useAuditPage(filters: AuditFilters) {
+  return useSWR<AuditPage>(auditKeys.list(filters), apiFetcher, { keepPreviousData: true });
+}
+
+export function useAuditFacets() {
+  return useSWR<AuditFacets>(auditKeys.facets, apiFetcher);
+}
+
+/** What each action means, in the words of the admin screens. Unknown actions show as they are. */
+export const ACTION_LABELS: Readonly<Record<string, string>> = {
+  'user.verify': 'Account geactiveerd',
+  'user.disable': 'Account uitgeschakeld',
+  'user.delete': 'Account verwijderd',
+  'team.add-member': 'Teamlid toegevoegd',
+  'team.remove-member': 'Teamlid verwijderd',
+  'group.create': 'Klas aangemaakt',
+  'group.add-member': 'Student aan klas toegevoegd',
+  'group.remove-member': 'Student uit klas gehaald',
+  'license.approve': 'Licentie goedgekeurd',
+  'license.revoke': 'Licentie ingetrokken',
+  'introducee.create': 'Meeloper aangemaakt',
+  'introducee.delete': 'Meeloper verwijderd',
+  'project.approve': 'Project goedgekeurd',
+  'project.reject': 'Project afgekeurd',
+  'project.update': 'Project bewerkt',
+  'project.delete': 'Project verwijderd',
+  'level.status': 'Levelstatus gewijzigd',
+  'level.content': 'Levelinhoud gekozen',
+  'level.bulk-status': 'Levels in bulk gewijzigd',
+  'level.bulk-content': 'Levels met inhoud in bulk gewijzigd',
+  'level-category.create': 'Levelcategorie toegevoegd',
+  'level-category.update': 'Levelcategorie bewerkt',
+  'level-content.create': 'Levelinhoud toegevoegd',
+  'level-content.update': 'Levelinhoud bewerkt',
+};
+
+/** Kinds (the part of an action before the dot) by their Dutch name. */
+export const KIND_LABELS: Readonly<Record<string, string>> = {
+  user: 'Accounts',
+  team: 'Teams',
+  group: 'Klassen',
+  license: 'Licenties',
+  introducee: 'Meelopers',
+  project: 'Projecten',
+  container: 'Containers',
+  level: 'Levels',
+  'level-category': 'Levelcategorieën',
+  'level-content': 'Levelinhoud',
+};
+
+/** Subject types as a noun, for the Onderwerp column. */
+const SUBJECT_LABELS: Readonly<Record<string, string>> = {
+  user: 'Gebruiker',
+  team: 'Team',
+  group: 'Klas',
+  license: 'Licentie',
+  introducee: 'Meeloper',
+  project: 'Project',
+  container: 'Container',
+  level: 'Level',
+  'level-category': 'Levelcategorie',
+  'level-content': 'Levelinhoud',
+};
+
+export const actionLabel = (action: string): string => ACTION_LABELS[action] ?? action;
+export const kindLabel = (kind: string): string => KIND_LABELS[kind] ?? kind;
+
+/** 'Gebruiker Sam de Vries (#4)', 'Level #12', or '—' without a subject. */
+export function subjectLabel(entry: Pick<AuditEntry, 'subject_type' | 'subject_id' | 'subject_name'>): string {
+  if (entry.subject_type === null) return '—';
+  const noun = SUBJECT_LABELS[entry.subject_type] ?? entry.subject_type;
+  const id = entry.subject_id === null ? '' : `#${entry.subject_id}`;
+  return entry.subject_name ? `${noun} ${entry.subject_name} (${id})` : `${noun} ${id}`.trim();
+}
+
+/** One line of the compact before/after diff. */
+export interface DiffLine {
+  key: string;
+  before?: string;
+  after?: string;
+}
+
+const MAX_VALUE_LENGTH = 60;
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+const timestamp = new Intl.DateTimeFormat('nl-NL', { dateStyle: 'medium', timeStyle: 'short' });
+
+function showValue(value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  // Timestamps (disabled_at, email_verified_at, ...) read as a Dutch date, not as ISO text.
+  if (typeof value === 'string' && ISO_TIMESTAMP.test(value)) return timestamp.format(new Date(value));
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > MAX_VALUE_LENGTH ? `${text.slice(0, MAX_VALUE_LENGTH - 1)}…` : text;
+}
+
+/**
+ * The fields that differ between before and after (unchanged ones are left out): a created
+ * record has only `after` values, a deleted one only `before` values.
+ */
+export function diffLines(before: Record<string, unknown> | null, after: Record<string, unknown> | null): DiffLine[] {
+  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
+  const lines: DiffLine[] = [];
+  for (const key of keys) {
+    const inBefore = before !== null && key in before;
+    const inAfter = after !== null && key in after;
+    if (inBefore && inAfter && JSON.stringify(before[key]) === JSON.stringify(after[key])) continue;
+    lines.push({
+      key,
+      ...(inBefore ? { before: showValue(before[key]) } : {}),
+      ...(inAfter ? { after: showValue(after[key]) } : {}),
+    });
+  }
+  return lines;
+}

@@ -1,0 +1,41 @@
+import useSWR, { type KeyedMutator } from 'swr';
+import { api, apiFetcher } from '../client.ts';
+
+/* Introducees, 'meelopers' (spec §2 Meelopers, §7 admin calls): admin-only on the server. */
+
+/** One introducee with the git account an admin hands out. */
+export interface Introducee {
+  id: number;
+  name: string;
+  /** `{name}.{site domain}`. */
+  domain: string;
+  /** The name without its first three characters. */
+  git_username: string;
+  /** Plain text; '' when the server can no longer open it (changed encryption key). */
+  git_password: string;
+  created_at: string;
+}
+
+export const INTRODUCEES_KEY = '/api/admin/introduction';
+
+export interface IntroduceesQuery {
+  data: Introducee[] | undefined;
+  error: unknown;
+  isLoading: boolean;
+  mutate: KeyedMutator<Introducee[]>;
+}
+
+export function useIntroducees(): IntroduceesQuery {
+  const { data, error, isLoading, mutate } = useSWR<Introducee[]>(INTRODUCEES_KEY, apiFetcher<Introducee[]>);
+  return { data, error, isLoading, mutate };
+}
+
+/** POST /api/admin/introduction {name}: answers the updated list; a 422 carries errors.name (e.g. '… bestaat al.'). */
+export function createIntroducee(name: string): Promise<Introducee[]> {
+  return api.post<Introducee[]>(INTRODUCEES_KEY, { name });
+}
+
+/** DELETE /api/admin/introduction/{id}: answers the updated list. */
+export function deleteIntroducee(id: number): Promise<Introducee[]> {
+  return api.delete<Introducee[]>(`${INTRODUCEES_KEY}/${id}`);
+}

@@ -1,0 +1,87 @@
+import useSWR from 'swr';
+import { api, apiFetcher } from '../client.ts';
+import { readMeta } from '../meta.ts';
+import type { ProjectRequestInput } from '../../validation/projectRequest.ts';
+
+/** A member of a project, with their cohort (null: no group, shown as 'geen klas'). */
+export interface ProjectMember {
+  id: number;
+  name: string;
+  group: { id: number; cohort: string } | null;
+}
+
+/** A project / docker request (spec §3). `visible` is '1' (shown on the websites page) or '0'. */
+export interface Project {
+  id: number;
+  docker_id: number;
+  name: string;
+  description: string;
+  domain: string;
+  visible: '1' | '0';
+  repro: string | null;
+  users: ProjectMember[];
+  end_date: string | null;
+  /** Name of the image option. */
+  docker: string | null;
+  /** null = awaiting approval, true = approved, false = rejected. */
+  validated: boolean | null;
+  created_at: string;
+}
+
+/** An image option of the request form (GET /api/dockers). */
+export interface DockerImageOption {
+  id: number;
+  name: string;
+}
+
+export const DOCKER_IMAGES_KEY = '/api/dockers';
+/** Awaiting approval (the same list the profile's request counter counts). */
+export const AWAITING_PROJECTS_KEY = '/api/admin/projects';
+export const APPROVED_PROJECTS_KEY = '/api/admin/projects?all=true';
+
+/** The school's dev domain from the page's `site-domain` meta tag (project domains live under it). */
+export function siteDomain(doc: Document = document): string {
+  return readMeta('site-domain', doc) ?? 'dev.devplein.test';
+}
+
+export function useDockerImages() {
+  return useSWR<DockerImageOption[]>(DOCKER_IMAGES_KEY, apiFetcher);
+}
+
+/** Admins: projects awaiting approval. */
+export function useAwaitingProjects() {
+  return useSWR<Project[]>(AWAITING_PROJECTS_KEY, apiFetcher);
+}
+
+/** Admins: all approved projects; pass `enabled` false for viewers who may not ask (no request made). */
+export function useApprovedProjects(enabled: boolean) {
+  return useSWR<Project[]>(enabled ? APPROVED_PROJECTS_KEY : null, apiFetcher);
+}
+
+/** The body of POST/PUT /api/user/project (spec §7). */
+export type ProjectRequestBody = ProjectRequestInput;
+
+/** POST /api/user/project: a new request (awaiting approval). A 422 carries field errors. */
+export function createProjectRequest(body: ProjectRequestBody): Promise<Project> {
+  return api.post<Project>('/api/user/project', body);
+}
+
+/** PUT /api/user/project/{id}: edit a request (members and admins). */
+export function updateProjectRequest(id: number, body: ProjectRequestBody): Promise<Project> {
+  return api.put<Project>(`/api/user/project/${id}`, body);
+}
+
+/** PUT /api/admin/projects/{id}: approve (awaiting/rejected) or reject (approved); answers the new state. */
+export function toggleProjectApproval(id: number, git?: string): Promise<{ validated: boolean }> {
+  return api.put<{ validated: boolean }>(`/api/admin/projects/${id}`, git === undefined ? {} : { git });
+}
+
+/** DELETE /api/admin/projects/{id}. */
+export function deleteProject(id: number): Promise<void> {
+  return api.delete<void>(`/api/admin/projects/${id}`);
+}
+
+/** One's own request (or any, for admins) for the edit form: GET /api/user/project/{id}. */
+export function useProject(id: number | null) {
+  return useSWR<Project>(id === null ? null : `/api/user/project/${id}`, apiFetcher, { shouldRetryOnError: false });
+}

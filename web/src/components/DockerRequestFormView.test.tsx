@@ -1,0 +1,85 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Project } from '../api/queries/projects.ts';
+import { DockerRequestFormView } from './DockerRequestFormView.tsx';
+
+afterEach(cleanup);
+
+const images = [
+  { id: 1, name: 'Anders (docent kiest)' },
+  { id: 2, name: 'PHP 8.3 + Apache' },
+];
+const me = { id: 4, name: 'Sam Student' };
+
+function renderForm(project?: Project, onSubmit = vi.fn()) {
+  render(
+    <DockerRequestFormView
+      project={project}
+      images={images}
+      siteDomain="dev.school.nl"
+      currentUser={me}
+      keepCurrentUser
+      searchAll={false}
+      saving={false}
+      onSubmit={onSubmit}
+    />,
+  );
+  return onSubmit;
+}
+
+const field = (label: string) => screen.getByLabelText(label, { exact: true }) as HTMLInputElement;
+
+describe('DockerRequestFormView', () => {
+  it('filters the name, fills the domain, counts the description and enables submit only when valid', () => {
+    const onSubmit = renderForm();
+    expect(screen.getByRole('heading', { name: 'Docker aanvragen' })).toBeTruthy();
+    const submit = screen.getByRole('button', { name: 'Aanvragen' }) as HTMLButtonElement;
+    expect(submit.disabled).toBe(true);
+
+    fireEvent.change(field('Naam'), { target: { value: 'Mijn Shop!' } });
+    expect(field('Naam').value).toBe('mijnshop');
+    expect(field('Domein').value).toBe('mijnshop.dev.school.nl');
+
+    fireEvent.change(field('Image'), { target: { value: '2' } });
+    fireEvent.change(field('Beschrijving'), { target: { value: 'x'.repeat(39) } });
+    const counter = screen.getByTestId('description-counter');
+    expect(counter.textContent).toBe('Aantal tekens: 39 (min. 40)');
+    expect(counter.className).toContain('enough');
+    expect(submit.disabled).toBe(true);
+
+    fireEvent.change(field('Beschrijving'), { target: { value: 'x'.repeat(40) } });
+    expect(submit.disabled).toBe(false);
+    fireEvent.click(submit);
+    expect(onSubmit).toHaveBeenCalledWith(
+      expect.objectContaining({ name: 'mijnshop', domain: 'mijnshop.dev.school.nl', docker_id: 2, visible: '1', users: [4] }),
+    );
+  });
+
+  it('shows the current user as a member who cannot be removed', () => {
+    renderForm();
+    expect(screen.getByText('Sam Student')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Sam Student verwijderen' })).toBeNull();
+  });
+
+  it("opens an existing request as 'Docker bewerken'", () => {
+    renderForm({
+      id: 9,
+      docker_id: 2,
+      name: 'kantine-app',
+      description: 'Bestel-app voor de schoolkantine: vooraf je lunch bestellen.',
+      domain: 'kantine-app.dev.school.nl',
+      visible: '0',
+      repro: null,
+      users: [{ id: 7, name: 'Mees Schouten', group: null }],
+      end_date: null,
+      docker: 'PHP 8.3 + Apache',
+      validated: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+    });
+    expect(screen.getByRole('heading', { name: 'Docker bewerken' })).toBeTruthy();
+    expect(field('Naam').value).toBe('kantine-app');
+    expect((screen.getByRole('button', { name: 'Opslaan' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByRole('button', { name: 'Mees Schouten verwijderen' })).toBeTruthy();
+  });
+});

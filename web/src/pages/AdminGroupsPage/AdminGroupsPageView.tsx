@@ -1,0 +1,137 @@
+import { useState, type FormEvent } from 'react';
+import type { GroupSummary } from '../../api/queries/groups.ts';
+import type { Member } from '../../api/queries/teams.ts';
+import type { UserSearchHit } from '../../api/queries/userSearch.ts';
+import { UserSearch } from '../../components/UserSearch.tsx';
+import { MemberList, type TeamsMessage } from '../AdminTeamsPage/AdminTeamsPageView.tsx';
+
+export interface AdminGroupsPageViewProps {
+  search: string;
+  onSearch: (search: string) => void;
+  groups: GroupSummary[] | undefined;
+  groupsFailed: boolean;
+  group: GroupSummary | null;
+  groupId: number | null;
+  groupsLoaded: boolean;
+  onChooseGroup: (id: number) => void;
+  members: Member[] | undefined;
+  membersFailed: boolean;
+  busy: boolean;
+  message: TeamsMessage | null;
+  onAdd: (user: UserSearchHit) => void;
+  onRemove: (member: Member) => void;
+  onCreate: (cohort: string) => Promise<boolean>;
+  createErrors: string[];
+}
+
+/** Groups by cohort (searchable), the chosen group's members, the member search and 'Nieuwe groep'. */
+export function AdminGroupsPageView(props: AdminGroupsPageViewProps) {
+  const { groups, groupsFailed, group, groupId, members, membersFailed, busy, message } = props;
+  return (
+    <div className="page admin-page people-page">
+      <header className="admin-page-header">
+        <h1>Groepen</h1>
+      </header>
+      <p className="admin-lead">Kies een klas om de studenten te zien. Een student zit in één klas: toevoegen haalt de student uit de oude klas.</p>
+
+      <div className="card people-choices">
+        <label className="field group-search">
+          <span className="field-label">Zoek op klas</span>
+          <input type="search" className="text-input" value={props.search} maxLength={50} placeholder="bijv. SD23" onChange={(event) => props.onSearch(event.target.value)} />
+        </label>
+        {groupsFailed ? (
+          <p className="error-text" role="alert">
+            De groepen konden niet worden geladen. Probeer het later opnieuw.
+          </p>
+        ) : groups === undefined ? (
+          <p className="page-message" role="status">
+            Groepen laden…
+          </p>
+        ) : groups.length === 0 ? (
+          <p className="muted">Geen klas gevonden met ‘{props.search.trim()}’.</p>
+        ) : (
+          <div className="choice-buttons" role="group" aria-label="Groepen">
+            {groups.map((candidate) => (
+              <button
+                key={candidate.id}
+                type="button"
+                className={candidate.id === groupId ? 'choice-button chosen' : 'choice-button'}
+                aria-pressed={candidate.id === groupId}
+                onClick={() => props.onChooseGroup(candidate.id)}
+              >
+                {candidate.cohort}
+                <span className="choice-count" aria-label={`${candidate.member_count} leden`}>
+                  {candidate.member_count}
+                </span>
+              </button>
+            ))}
+          </div>
+        )}
+        <NewGroupForm onCreate={props.onCreate} errors={props.createErrors} />
+      </div>
+
+      {message && (
+        <p className={message.kind === 'ok' ? 'card people-message' : 'card people-message error-text'} role={message.kind === 'ok' ? 'status' : 'alert'}>
+          {message.text}
+        </p>
+      )}
+
+      {groupId !== null && props.groupsLoaded && group === null && <p className="card page-message">Deze groep bestaat niet (meer). Kies een andere groep.</p>}
+
+      {group && (
+        <section className="card people-members" aria-labelledby="group-members-heading" data-testid="group-members">
+          <h2 id="group-members-heading">{group.cohort}</h2>
+          <UserSearch
+            onPick={props.onAdd}
+            label="Student toevoegen"
+            showLabel
+            chosenIds={members?.map((member) => member.id) ?? []}
+            chosenText="zit al in deze klas"
+            disabled={busy}
+          />
+          <MemberList
+            members={members}
+            failed={membersFailed}
+            emptyText="Deze klas heeft nog geen studenten. Zoek hierboven een student om toe te voegen."
+            removeLabel={(member) => `${member.name} uit ${group.cohort} halen`}
+            onRemove={props.onRemove}
+            busy={busy}
+          />
+        </section>
+      )}
+    </div>
+  );
+}
+
+function NewGroupForm({ onCreate, errors }: { onCreate: (cohort: string) => Promise<boolean>; errors: string[] }) {
+  const [cohort, setCohort] = useState('');
+  const [saving, setSaving] = useState(false);
+  // The server's errors describe what was sent; once the field changes they no longer apply.
+  const [edited, setEdited] = useState(false);
+  async function submit(event: FormEvent): Promise<void> {
+    event.preventDefault();
+    setEdited(false);
+    setSaving(true);
+    if (await onCreate(cohort)) setCohort('');
+    setSaving(false);
+  }
+  return (
+    <form className="people-create" onSubmit={(event) => void submit(event)} aria-label="Nieuwe groep">
+      <label className="field">
+        <span className="field-label">Nieuwe groep</span>
+        <input type="text" value={cohort} maxLength={20} placeholder="klas, bijv. SD24" onChange={(event) => {
+            setCohort(event.target.value);
+            setEdited(true);
+          }} />
+      </label>
+      <button type="submit" className="button button-secondary" disabled={saving || cohort.trim() === ''}>
+        Groep maken
+      </button>
+      {errors.length > 0 && !edited && (
+        <p className="field-error" role="alert">
+          {errors.join(' ')}
+        </p>
+      )}
+    </form>
+  );
+}

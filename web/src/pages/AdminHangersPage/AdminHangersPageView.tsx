@@ -1,0 +1,202 @@
+import type { FormEvent } from 'react';
+import type { Introducee } from '../../api/queries/introductions.ts';
+import { introduceeGitUsername } from '../../validation/licensesAndIntroducees.ts';
+import '../../styles/admin-levels.css';
+import '../../styles/licenses-and-introducees.css';
+
+/** A hidden password: seven X characters, as the databases page does (spec §9). */
+export const MASKED_PASSWORD = 'XXXXXXX';
+
+export interface AdminHangersPageViewProps {
+  introducees: Introducee[] | undefined;
+  loading: boolean;
+  failed: boolean;
+  name: string;
+  /** What is wrong with the typed name (shown while typing); null when fine or empty. */
+  nameProblem: string | null;
+  /** The server's refusal (e.g. '… bestaat al.') or a failed request. */
+  formError: string | null;
+  creating: boolean;
+  /** Name of the introducee just created, for the confirmation line. */
+  created: string | null;
+  shownPasswords: ReadonlySet<number>;
+  confirmingId: number | null;
+  deletingId: number | null;
+  deleteError: string | null;
+  onNameChange: (name: string) => void;
+  onCreate: () => void;
+  onTogglePassword: (id: number) => void;
+  onAskDelete: (id: number | null) => void;
+  onDelete: (id: number) => void;
+}
+
+/** Name input and Create; table of domain, git user name, git password and delete (spec §2). */
+export function AdminHangersPageView(props: AdminHangersPageViewProps) {
+  const { name, nameProblem, formError, creating, created } = props;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    props.onCreate();
+  };
+  const message = formError ?? nameProblem;
+  return (
+    <div className="page admin-page admin-hangers-page">
+      <header className="admin-page-header">
+        <h1>Meelopers</h1>
+      </header>
+      <p className="admin-lead">
+        Een meeloper krijgt een eigen website en een git-account. De gitgebruikersnaam is de naam zonder de eerste drie
+        tekens.
+      </p>
+
+      <form className="card hanger-form" onSubmit={submit} noValidate aria-label="Meeloper aanmaken">
+        <label className="field" htmlFor="hanger-name">
+          <span className="field-label">Naam</span>
+        </label>
+        <div className="hanger-form-row">
+          <input
+            id="hanger-name"
+            name="name"
+            type="text"
+            autoComplete="off"
+            autoCapitalize="off"
+            spellCheck={false}
+            maxLength={31}
+            placeholder="bijv. mlpjansen"
+            value={name}
+            aria-invalid={message !== null}
+            aria-describedby="hanger-form-message"
+            onChange={(event) => props.onNameChange(event.target.value)}
+          />
+          <button type="submit" className="button button-primary" disabled={name === '' || nameProblem !== null || creating}>
+            {creating ? 'Bezig…' : 'Create'}
+          </button>
+        </div>
+        <div id="hanger-form-message" aria-live="polite">
+          {message !== null ? (
+            <p className="form-error" role="alert">
+              {message}
+            </p>
+          ) : name !== '' ? (
+            <p className="form-hint">
+              Gitgebruikersnaam: <code>{introduceeGitUsername(name)}</code>
+            </p>
+          ) : created !== null ? (
+            <p className="form-success">Meeloper {created} is aangemaakt.</p>
+          ) : (
+            <p className="form-hint">Kleine letters, cijfers en streepjes; 4 tot 31 tekens, begin met een letter.</p>
+          )}
+        </div>
+      </form>
+
+      <IntroduceeTable {...props} />
+    </div>
+  );
+}
+
+function IntroduceeTable(props: AdminHangersPageViewProps) {
+  const { introducees, loading, failed, shownPasswords, confirmingId, deletingId, deleteError } = props;
+  if (failed) {
+    return (
+      <p className="card error-text" role="alert">
+        De meelopers konden niet worden geladen. Probeer het later opnieuw.
+      </p>
+    );
+  }
+  if (loading || introducees === undefined) {
+    return (
+      <p className="page-message" role="status">
+        Meelopers laden…
+      </p>
+    );
+  }
+  if (introducees.length === 0) return <p className="card page-message">Er zijn nog geen meelopers.</p>;
+  return (
+    <>
+      {deleteError !== null && (
+        <p className="card error-text" role="alert">
+          {deleteError}
+        </p>
+      )}
+      <div className="card table-card">
+        <div className="table-scroll">
+          <table className="data-table hangers-table" data-testid="admin-hangers">
+            <thead>
+              <tr>
+                <th scope="col">Domein</th>
+                <th scope="col">Gitgebruikersnaam</th>
+                <th scope="col">Gitwachtwoord</th>
+                <th scope="col">
+                  <span className="visually-hidden">Verwijderen</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {introducees.map((introducee) => {
+                const shown = shownPasswords.has(introducee.id);
+                return (
+                  <tr key={introducee.id} data-testid="admin-hanger-row">
+                    <td className="hanger-domain">
+                      <a href={`http://${introducee.domain}`} target="_blank" rel="noreferrer">
+                        {introducee.domain}
+                      </a>
+                    </td>
+                    <td data-label="Gitgebruikersnaam">
+                      <code>{introducee.git_username}</code>
+                    </td>
+                    <td data-label="Gitwachtwoord">
+                      <span className="hanger-password">
+                        {introducee.git_password === '' ? (
+                          <span className="muted">onleesbaar</span>
+                        ) : (
+                          <code data-testid="hanger-password">{shown ? introducee.git_password : MASKED_PASSWORD}</code>
+                        )}
+                        {introducee.git_password !== '' && (
+                          <button
+                            type="button"
+                            className="button button-secondary button-small"
+                            aria-pressed={shown}
+                            aria-label={`Wachtwoord van ${introducee.name} ${shown ? 'verbergen' : 'tonen'}`}
+                            onClick={() => props.onTogglePassword(introducee.id)}
+                          >
+                            {shown ? 'Verberg' : 'Toon'}
+                          </button>
+                        )}
+                      </span>
+                    </td>
+                    <td className="hanger-actions">
+                      {confirmingId === introducee.id ? (
+                        <span className="hanger-confirm" role="group" aria-label={`Verwijderen van ${introducee.name} bevestigen`}>
+                          <span>Wil je "{introducee.name}" verwijderen?</span>
+                          <button
+                            type="button"
+                            className="button button-danger button-small"
+                            disabled={deletingId === introducee.id}
+                            onClick={() => props.onDelete(introducee.id)}
+                          >
+                            Ja!
+                          </button>
+                          <button type="button" className="button button-secondary button-small" onClick={() => props.onAskDelete(null)}>
+                            Nee!
+                          </button>
+                        </span>
+                      ) : (
+                        <button
+                          type="button"
+                          className="button button-danger button-small"
+                          aria-label={`${introducee.name} verwijderen`}
+                          onClick={() => props.onAskDelete(introducee.id)}
+                        >
+                          Verwijder
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,283 @@
+import { useEffect, useId, useRef } from 'react';
+import {
+  NO_GROUP,
+  cohortLabel,
+  isActiveUser,
+  type AdminUser,
+  type UserAction,
+  type UserFilter,
+} from '../../api/queries/adminUsers.ts';
+
+/** A user whose deletion waits for confirmation; `error` is the server's refusal (409) or failure. */
+export interface DeleteState {
+  user: AdminUser;
+  busy: boolean;
+  error: string | null;
+}
+
+export interface AdminUsersPageViewProps {
+  users: AdminUser[] | undefined;
+  failed: boolean;
+  loading: boolean;
+  /** The users the filters let through. */
+  rows: AdminUser[];
+  cohorts: string[];
+  filter: UserFilter;
+  onFilterChange: (filter: UserFilter) => void;
+  /** The signed-in admin: their own row offers no Disable and no delete. */
+  currentUserId: number | null;
+  busyId: number | null;
+  status: { text: string; failed: boolean } | null;
+  onAction: (user: AdminUser, action: UserAction) => void;
+  deleting: DeleteState | null;
+  onAskDelete: (user: AdminUser | null) => void;
+  onConfirmDelete: () => void;
+}
+
+/** Spec §2 Users: the three filters, then per row delete icon, name, cohort or 'geen', Activeer or Disable. */
+export function AdminUsersPageView(props: AdminUsersPageViewProps) {
+  const { users, failed, loading, filter, onFilterChange, cohorts } = props;
+  const ids = useId();
+  return (
+    <div className="page admin-page admin-users-page">
+      <header className="admin-page-header">
+        <h1>Gebruikers</h1>
+      </header>
+      <form className="card user-filters" role="search" aria-label="Gebruikers filteren" onSubmit={(event) => event.preventDefault()}>
+        <div className="field user-filter-name">
+          <label className="field-label" htmlFor={`${ids}-name`}>
+            Naam
+          </label>
+          <input
+            id={`${ids}-name`}
+            type="text"
+            name="name"
+            placeholder="Zoek op naam"
+            autoComplete="off"
+            value={filter.name}
+            onChange={(event) => onFilterChange({ ...filter, name: event.target.value })}
+          />
+        </div>
+        <div className="field user-filter-cohort">
+          <label className="field-label" htmlFor={`${ids}-cohort`}>
+            Klas
+          </label>
+          <select id={`${ids}-cohort`} value={filter.cohort} onChange={(event) => onFilterChange({ ...filter, cohort: event.target.value })}>
+            <option value="">Alle klassen</option>
+            {cohorts.map((cohort) => (
+              <option key={cohort} value={cohort}>
+                {cohort}
+              </option>
+            ))}
+            <option value={NO_GROUP}>geen</option>
+          </select>
+        </div>
+        <label className="checkbox-field user-filter-activation">
+          <input
+            type="checkbox"
+            checked={filter.notActivated}
+            onChange={(event) => onFilterChange({ ...filter, notActivated: event.target.checked })}
+          />
+          Niet geactiveerd
+        </label>
+      </form>
+
+      <div aria-live="polite" className="user-status">
+        {props.status !== null && (
+          <p className={props.status.failed ? 'card user-status-message error-text' : 'card user-status-message'} role={props.status.failed ? 'alert' : 'status'}>
+            {props.status.text}
+          </p>
+        )}
+      </div>
+
+      {failed ? (
+        <p className="card error-text" role="alert">
+          De gebruikers konden niet worden geladen. Probeer het later opnieuw.
+        </p>
+      ) : loading || users === undefined ? (
+        <p className="page-message" role="status">
+          Gebruikers laden…
+        </p>
+      ) : (
+        <UserTable {...props} />
+      )}
+
+      {props.deleting !== null && (
+        <DeleteUserDialog
+          state={props.deleting}
+          onCancel={() => props.onAskDelete(null)}
+          onConfirm={props.onConfirmDelete}
+        />
+      )}
+    </div>
+  );
+}
+
+function UserTable({ rows, filter, currentUserId, busyId, onAction, onAskDelete }: AdminUsersPageViewProps) {
+  if (rows.length === 0) {
+    return (
+      <p className="card page-message" data-testid="users-empty">
+        {filter.notActivated ? 'Er zijn geen niet-geactiveerde gebruikers met deze filters.' : 'Er zijn geen gebruikers met deze filters.'}
+      </p>
+    );
+  }
+  return (
+    <div className="card table-card">
+      <p className="user-count muted">
+        {rows.length === 1 ? '1 gebruiker' : `${rows.length} gebruikers`}
+      </p>
+      <div className="table-scroll">
+        <table className="data-table user-table" data-testid="admin-users">
+          <thead>
+            <tr>
+              <th scope="col" className="user-delete-column">
+                <span className="visually-hidden">Verwijderen</span>
+              </th>
+              <th scope="col">Naam</th>
+              <th scope="col">Klas</th>
+              <th scope="col" className="user-action-column">
+                Actie
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((user) => {
+              const self = user.id === currentUserId;
+              const active = isActiveUser(user);
+              const busy = busyId === user.id;
+              return (
+                <tr key={user.id} data-testid="admin-user-row">
+                  <td className="user-delete-column">
+                    <button
+                      type="button"
+                      className="icon-button user-delete-button"
+                      aria-label={`Verwijder ${user.name}`}
+                      title={self ? 'Je kunt je eigen account niet verwijderen' : `Verwijder ${user.name}`}
+                      disabled={self}
+                      onClick={() => onAskDelete(user)}
+                    >
+                      <TrashIcon />
+                    </button>
+                  </td>
+                  <th scope="row" className="user-name">
+                    <span data-testid="user-name">{user.name}</span>
+                    {self && <span className="muted"> (jij)</span>}
+                    {user.disabled_at !== null && <span className="badge badge-disabled">Uitgeschakeld</span>}
+                  </th>
+                  <td>{cohortLabel(user)}</td>
+                  <td className="user-action-column">
+                    {active ? (
+                      <button
+                        type="button"
+                        className="button button-small button-danger"
+                        disabled={busy || self}
+                        title={self ? 'Je kunt je eigen account niet uitschakelen' : undefined}
+                        aria-label={`Disable ${user.name}`}
+                        onClick={() => onAction(user, 'disable')}
+                      >
+                        Disable
+                      </button>
+                    ) : (
+                      <button
+                        type="button"
+                        className="button button-small button-activate"
+                        disabled={busy}
+                        aria-label={`Activeer ${user.name}`}
+                        onClick={() => onAction(user, 'verify')}
+                      >
+                        Activeer
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+/** The confirmation: what deleting does to the user's projects, databases, VPN config and SSH keys. */
+function DeleteUserDialog({ state, onCancel, onConfirm }: { state: DeleteState; onCancel: () => void; onConfirm: () => void }) {
+  const titleId = useId();
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const { user, busy, error } = state;
+  const cancelLatest = useRef(onCancel);
+  useEffect(() => {
+    cancelLatest.current = onCancel;
+  });
+  // Focus the safe choice once, when the dialog opens; Escape cancels.
+  useEffect(() => {
+    cancelRef.current?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') cancelLatest.current();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  return (
+    <div className="dialog-backdrop" onClick={(event) => event.target === event.currentTarget && onCancel()}>
+      <div className="card dialog" role="dialog" aria-modal="true" aria-labelledby={titleId}>
+        <h2 id={titleId}>{user.name} verwijderen?</h2>
+        <p>Het account verdwijnt voorgoed. Dit gebeurt er met wat {user.name} heeft:</p>
+        <ul className="delete-consequences">
+          <li>
+            <strong>Projecten:</strong> projecten die {user.name} met anderen deelt blijven bestaan, zonder {user.name} als lid.
+            Is {user.name} het enige lid van een project, dan moet dat project eerst verwijderd worden.
+          </li>
+          <li>
+            <strong>Databases:</strong> staan op de ontwikkelserver en moeten eerst verwijderd worden; zolang die er zijn
+            wordt het verwijderen geweigerd.
+          </li>
+          <li>
+            <strong>VPN-configuratie:</strong> moet ook eerst verwijderd worden.
+          </li>
+          <li>
+            <strong>SSH keys:</strong> worden samen met het account verwijderd, net als levels, licenties en het lidmaatschap
+            van teams.
+          </li>
+        </ul>
+        {error !== null && (
+          <p className="form-error delete-refusal" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="form-actions">
+          <button type="button" className="button button-danger" disabled={busy} onClick={onConfirm}>
+            {busy ? 'Bezig met verwijderen…' : 'Ja, verwijderen'}
+          </button>
+          <button type="button" className="button button-secondary" ref={cancelRef} onClick={onCancel}>
+            Annuleren
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** Bin icon (after Feather's trash-2, MIT); the button's aria-label carries the meaning. */
+function TrashIcon() {
+  return (
+    <svg
+      className="icon"
+      viewBox="0 0 24 24"
+      width="18"
+      height="18"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path d="M3 6h18" />
+      <path d="M8 6V4a2 2 0 0 1 2-2h4a2 2 0 0 1 2 2v2" />
+      <path d="M19 6l-1 14a2 2 0 0 1-2 2H8a2 2 0 0 1-2-2L5 6" />
+      <path d="M10 11v6" />
+      <path d="M14 11v6" />
+    </svg>
+  );
+}
