@@ -1,15 +1,10 @@
 import type { Knex } from 'knex';
 import type { VerifiedIdentity } from './id-token.ts';
+import { slugifyName } from '../models/User.ts';
 
+/** The profile slug of a name; a name with no usable letters still gets a slug. */
 export function slugify(name: string): string {
-  return (
-    name
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '') || 'gebruiker'
-  );
+  return slugifyName(name) || 'gebruiker';
 }
 
 /**
