@@ -36,6 +36,24 @@ const environmentSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
   AGENT_CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
   AGENT_WG_BINARY: z.string().min(1).default('wg'),
+  AGENT_DATA_DIR: z.string().trim().min(1).default('/var/lib/devplein-agent'),
+  AGENT_DOCKER_NETWORK: z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/, 'a Docker network name').default('devplein'),
+  AGENT_CONTAINER_MEMORY_MB: z.coerce.number().int().min(16).default(512),
+  AGENT_CONTAINER_CPUS: z.coerce.number().positive().max(64).default(1),
+  AGENT_CONTAINER_PIDS: z.coerce.number().int().min(16).default(256),
+  AGENT_CONTAINER_HTTP_PORT: z.coerce.number().int().min(1).max(65_535).default(80),
+  AGENT_PUBLISH_ADDRESS: z.ipv4().default('127.0.0.1'),
+  AGENT_CADDY_SERVER: z.string().regex(/^[a-zA-Z0-9_-]+$/, 'a Caddy server name').default('devplein'),
+  AGENT_CADDY_LISTEN: z.string().min(1).default(':80'),
+  AGENT_SSH_HOST: z.string().trim().min(1).default('localhost'),
+  AGENT_SSH_BIND_ADDRESS: z.ipv4().default('0.0.0.0'),
+  AGENT_SSH_PORT_RANGE: z
+    .string()
+    .regex(/^\d{1,5}-\d{1,5}$/, 'expected FIRST-LAST, e.g. 2200-2999')
+    .transform((value) => value.split('-').map(Number) as [number, number])
+    .refine(([first, last]) => first >= 1 && last <= 65_535 && first <= last, 'FIRST must be ≤ LAST, both 1-65535')
+    .default([2200, 2999]),
+  AGENT_RECONCILE_CRON: z.string().min(9).default('*/1 * * * *'),
   AGENT_PROBE_TIMEOUT_MS: milliseconds(1_000),
   AGENT_SHUTDOWN_TIMEOUT_MS: milliseconds(10_000),
 });
@@ -57,6 +75,33 @@ export interface AgentConfig {
   wgBinary: string;
   probeTimeoutMs: number;
   shutdownTimeoutMs: number;
+  /** The agent's own files (authorized_keys per project). */
+  dataDir: string;
+  containers: {
+    /** User-defined bridge network every project container joins. */
+    network: string;
+    memoryBytes: number;
+    nanoCpus: number;
+    pids: number;
+    /** Port the project's web server listens on inside the container. */
+    httpPort: number;
+    /** Host address the container's HTTP port is published on (Caddy dials it). */
+    publishAddress: string;
+  };
+  caddy: {
+    /** Name of the Caddy HTTP server whose routes the agent manages. */
+    server: string;
+    /** Listen address used when the agent has to create that server. */
+    listen: string;
+  };
+  ssh: {
+    /** Host name students type after `ssh student@`. */
+    host: string;
+    bindAddress: string;
+    portRange: { first: number; last: number };
+  };
+  /** node-cron expression of the reconcile job (routes ↔ running containers). */
+  reconcileCron: string;
 }
 
 /** Thrown by loadConfig; its message lists every bad variable. */
@@ -84,5 +129,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     wgBinary: values.AGENT_WG_BINARY,
     probeTimeoutMs: values.AGENT_PROBE_TIMEOUT_MS,
     shutdownTimeoutMs: values.AGENT_SHUTDOWN_TIMEOUT_MS,
+    dataDir: values.AGENT_DATA_DIR,
+    containers: {
+      network: values.AGENT_DOCKER_NETWORK,
+      memoryBytes: values.AGENT_CONTAINER_MEMORY_MB * 1024 * 1024,
+      nanoCpus: Math.round(values.AGENT_CONTAINER_CPUS * 1e9),
+      pids: values.AGENT_CONTAINER_PIDS,
+      httpPort: values.AGENT_CONTAINER_HTTP_PORT,
+      publishAddress: values.AGENT_PUBLISH_ADDRESS,
+    },
+    caddy: { server: values.AGENT_CADDY_SERVER, listen: values.AGENT_CADDY_LISTEN },
+    ssh: {
+      host: values.AGENT_SSH_HOST,
+      bindAddress: values.AGENT_SSH_BIND_ADDRESS,
+      portRange: { first: values.AGENT_SSH_PORT_RANGE[0], last: values.AGENT_SSH_PORT_RANGE[1] },
+    },
+    reconcileCron: values.AGENT_RECONCILE_CRON,
   };
 }
