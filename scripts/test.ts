@@ -52,7 +52,7 @@ async function sequence(...commands: Array<() => Promise<number>>): Promise<numb
 const steps: Step[] = [
   {
     key: 'system',
-    title: 'System programs (Chromium, PostgreSQL, OpenSSL)',
+    title: 'System programs (Chromium, PostgreSQL, Docker, Caddy, …)',
     run: async () => {
       try {
         ensureSystemDependencies(testSystemDependencies, { skipInstall: process.env.TEST_SKIP_SYSTEM_DEPS === '1' });

@@ -35,6 +35,11 @@ import { introductionRoutes } from './routes/introductions/introductions.ts';
 import { projectRequestRoutes } from './routes/project-requests/project-requests.ts';
 import { adminAuditRoutes } from './routes/admin-audit/admin-audit.ts';
 import { HttpError } from './errors.ts';
+import { userDockerRoutes, containerCommandDeps } from './routes/user-dockers/user-dockers.ts';
+import { wordpressRoutes } from './routes/wordpress/wordpress.ts';
+import { dockerImageRoutes } from './routes/docker-images/docker-images.ts';
+import { adminDockerRoutes } from './routes/admin-dockers/admin-dockers.ts';
+import { createContainerEventRelay } from './agent/container-event-relay.ts';
 
 export interface AppDeps {
   config: Config;
@@ -76,7 +81,31 @@ export function appRouters(deps: AppDeps): AppRouter[] {
     introductionRoutes(deps),
     projectRequestRoutes(deps),
     adminAuditRoutes(deps),
+    userDockerRoutes(deps, containerCommandDeps(deps)),
+    wordpressRoutes(deps),
+    // Before adminDockerRoutes: its /api/admin/dockers/:name would take /api/admin/dockers/images.
+    dockerImageRoutes(deps),
+    adminDockerRoutes(deps),
   ];
+}
+
+/** What runs beside the HTTP server for the app's lifetime; main.ts stops it on shutdown. */
+export interface AppServices {
+  stop(): void;
+}
+
+/**
+ * Starts the app's background work: the container event relay (agent events → realtime
+ * DockerEventSent). Never throws; the relay logs and reconnects on its own.
+ */
+export function startAppServices(deps: Pick<AppDeps, 'agent' | 'realtime' | 'logger'>): AppServices {
+  const relay = createContainerEventRelay({
+    agent: deps.agent,
+    realtime: deps.realtime,
+    logger: deps.logger.child({ component: 'container-event-relay' }),
+  });
+  relay.start();
+  return { stop: () => relay.stop() };
 }
 
 /** Builds the Koa application; main.ts owns the process around it. */

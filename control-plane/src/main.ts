@@ -5,11 +5,12 @@ import type { Server } from 'node:http';
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { createKnex, migrate } from './db/knex.ts';
-import { createAgentClient, type AgentClient } from './agent/agent-client.ts';
+import { createAgentClient } from './agent/agent-client.ts';
 import { createRealtime } from './realtime/pusher.ts';
 import { createDevIdentityProvider } from './auth/dev-identity-provider.ts';
 import { pruneExpiredSessions } from './auth/session-store.ts';
-import { createApp } from './app.ts';
+import { createApp, startAppServices } from './app.ts';
+import { createUnavailableAgentClient } from './agent/unavailable-agent-client.ts';
 import { createCourseFileStore } from './storage/course-file-store.ts';
 import { createSecretBox } from './crypto/secret-box.ts';
 import type { SchoolProvider } from './auth/school-login.ts';
@@ -33,17 +34,6 @@ function agentCertificates(config: Config): { ca: Buffer; cert: Buffer; key: Buf
   const key = config.AGENT_TLS_KEY ?? (config.NODE_ENV === 'production' ? undefined : path.join(devDir, 'control-plane-key.pem'));
   if (!ca || !cert || !key || ![ca, cert, key].every((file) => existsSync(file))) return null;
   return { ca: readFileSync(ca), cert: readFileSync(cert), key: readFileSync(key) };
-}
-
-/** Stands in when no certificates exist: every call fails, honestly, with the reason. */
-function agentWithoutCertificates(reason: string): AgentClient {
-  const since = new Date().toISOString();
-  return {
-    info: () => Promise.reject(new Error(reason)),
-    status: () => ({ state: 'unreachable', since, lastError: reason }),
-    start: () => undefined,
-    close: () => undefined,
-  } as unknown as AgentClient;
 }
 
 async function main(): Promise<void> {
@@ -73,7 +63,7 @@ async function main(): Promise<void> {
         deadlineMs: config.AGENT_DEADLINE_MS,
         logger: logger.child({ component: 'agent-client' }),
       })
-    : agentWithoutCertificates('geen mTLS-certificaten voor de host agent ingesteld (AGENT_TLS_CA/CERT/KEY)');
+    : createUnavailableAgentClient('geen mTLS-certificaten voor de host agent ingesteld (AGENT_TLS_CA/CERT/KEY)');
   if (!certificates) logger.warn('no agent certificates configured: the agent is reported unreachable');
   agent.start();
 
@@ -118,6 +108,7 @@ async function main(): Promise<void> {
     logger.info({ port, url: config.appUrl, devIdentityProvider: Boolean(devIdentityProvider) }, 'listening');
   });
   server.keepAliveTimeout = 65_000;
+  const services = startAppServices({ agent, realtime, logger });
 
   const pruning = setInterval(() => {
     pruneExpiredSessions(knex).catch((error: unknown) => logger.warn({ err: error }, 'session pruning failed'));
@@ -126,6 +117,7 @@ async function main(): Promise<void> {
 
   installShutdown({ server, logger, close: async () => {
     clearInterval(pruning);
+    services.stop();
     agent.close();
     await knex.destroy();
   } });

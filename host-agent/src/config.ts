@@ -54,6 +54,7 @@ const environmentSchema = z.object({
     .refine(([first, last]) => first >= 1 && last <= 65_535 && first <= last, 'FIRST must be ≤ LAST, both 1-65535')
     .default([2200, 2999]),
   AGENT_RECONCILE_CRON: z.string().min(9).default('*/1 * * * *'),
+  AGENT_HALF_MADE_AFTER_S: z.coerce.number().int().min(1).default(120),
   AGENT_PROBE_TIMEOUT_MS: milliseconds(1_000),
   AGENT_SHUTDOWN_TIMEOUT_MS: milliseconds(10_000),
 });
@@ -102,6 +103,11 @@ export interface AgentConfig {
   };
   /** node-cron expression of the reconcile job (routes ↔ running containers). */
   reconcileCron: string;
+  /**
+   * A managed container still in Docker's `created` state this long after its creation was
+   * half made (the agent died between create and start); the reconcile job removes it.
+   */
+  halfMadeAfterMs: number;
 }
 
 /** Thrown by loadConfig; its message lists every bad variable. */
@@ -145,5 +151,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       portRange: { first: values.AGENT_SSH_PORT_RANGE[0], last: values.AGENT_SSH_PORT_RANGE[1] },
     },
     reconcileCron: values.AGENT_RECONCILE_CRON,
+    halfMadeAfterMs: values.AGENT_HALF_MADE_AFTER_S * 1000,
   };
 }

@@ -1,14 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import * as grpc from '@grpc/grpc-js';
+import Docker from 'dockerode';
 import type { Logger } from 'pino';
 import { CONTRACT_VERSION } from '@devplein/proto/version';
 import { AGENT_VERSION } from './agent-version.ts';
 import { probeCapabilities } from './capabilities.ts';
 import type { AgentConfig } from './config.ts';
+import { DockerodeDriver } from './drivers/docker/dockerode-driver.ts';
+import { createCaddyProxyDriver } from './drivers/proxy/caddy-proxy-driver.ts';
 import { clientIdentityInterceptor } from './interceptors/auth.ts';
 import { loggingInterceptor } from './interceptors/logging.ts';
 import { contractVersionInterceptor } from './interceptors/version.ts';
+import { dockerManagedContainers } from './jobs/managed-containers.ts';
+import { RouteKeeper } from './jobs/route-keeper.ts';
 import { ContainerServiceImpl } from './services/container-service.ts';
 import { DatabaseServiceImpl } from './services/database-service.ts';
 import { InfoServiceImpl } from './services/info-service.ts';
@@ -56,6 +61,16 @@ export async function startAgentServer({ config, logger }: AgentServerOptions): 
   const server = new grpc.Server({
     interceptors: [loggingInterceptor(logger), clientIdentityInterceptor(config.allowedClients), contractVersionInterceptor()],
   });
+  const docker = new Docker({ socketPath: config.dockerSocket });
+  // One Caddy driver for everyone who changes routes: its changes go through one queue.
+  const proxy = createCaddyProxyDriver(config);
+  const routeKeeper = new RouteKeeper({
+    containers: dockerManagedContainers(docker, config.containers),
+    proxy,
+    logger,
+    cron: config.reconcileCron,
+    stuckCreatedMs: config.halfMadeAfterMs,
+  });
 
   new InfoServiceImpl({
     agentVersion: AGENT_VERSION,
@@ -74,30 +89,49 @@ export async function startAgentServer({ config, logger }: AgentServerOptions): 
     isShuttingDown: () => shuttingDown,
     logger,
   }).addToServer(server);
-  new ContainerServiceImpl().addToServer(server);
-  new ProxyServiceImpl().addToServer(server);
-  new SshAccessServiceImpl().addToServer(server);
+  new ContainerServiceImpl({
+    docker: new DockerodeDriver(docker, {
+      network: config.containers.network,
+      httpPort: config.containers.httpPort,
+      publishAddress: config.containers.publishAddress,
+      sshBindAddress: config.ssh.bindAddress,
+    }),
+    proxy,
+    config,
+    logger,
+  }).addToServer(server);
+  new ProxyServiceImpl({ proxy, logger }).addToServer(server);
+  new SshAccessServiceImpl({ docker, config, logger }).addToServer(server);
   new DatabaseServiceImpl().addToServer(server);
   new ScreenshotServiceImpl().addToServer(server);
   new VpnServiceImpl().addToServer(server);
 
   const port = await bind(server, config.listen, credentials);
+  try {
+    routeKeeper.start();
+  } catch (error) {
+    server.forceShutdown();
+    throw error;
+  }
 
   let stopped: Promise<void> | undefined;
   const shutdown = (): Promise<void> => {
-    stopped ??= new Promise<void>((resolve) => {
-      shuttingDown = true;
-      const force = setTimeout(() => {
-        logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'calls still running after the shutdown timeout; cutting them off');
-        server.forceShutdown();
-        resolve();
-      }, config.shutdownTimeoutMs);
-      server.tryShutdown((error) => {
-        if (error) logger.warn({ err: error }, 'graceful shutdown failed');
-        clearTimeout(force);
-        resolve();
-      });
-    });
+    stopped ??= Promise.all([
+      routeKeeper.stop().catch((error: unknown) => logger.warn({ err: error }, 'route keeper did not stop cleanly')),
+      new Promise<void>((resolve) => {
+        shuttingDown = true;
+        const force = setTimeout(() => {
+          logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'calls still running after the shutdown timeout; cutting them off');
+          server.forceShutdown();
+          resolve();
+        }, config.shutdownTimeoutMs);
+        server.tryShutdown((error) => {
+          if (error) logger.warn({ err: error }, 'graceful shutdown failed');
+          clearTimeout(force);
+          resolve();
+        });
+      }),
+    ]).then(() => undefined);
     return stopped;
   };
 

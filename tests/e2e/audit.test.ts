@@ -1,13 +1,8 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { Knex } from 'knex';
-import { createTestDatabase } from '../support/database.ts';
-import { seedDemoData } from '../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
-import { launchBrowser } from '../support/browser.ts';
+import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, userIdOf, type E2eApp } from '../support/e2e-app.ts';
 
 /*
  * The audit page (/admin/audit) in a real browser: the table with Dutch action names and the
@@ -15,30 +10,9 @@ import { launchBrowser } from '../support/browser.ts';
  * admins only, and screenshots (desktop and phone) to look at.
  */
 
-const shots = path.resolve('.tmp/shots');
-let database: { url: string; knex: Knex; destroy: () => Promise<void> };
-let app: RunningControlPlane;
-let browser: Browser;
-let webDist: string;
+const shots = shotsDir();
+let e2e: E2eApp;
 const ids = { docent: 0, admin: 0, student: 0 };
-
-/** A private copy of web/dist: other areas rebuild it while tests run (see tests/e2e/ssh-keys.test.ts). */
-async function snapshotWebDist(): Promise<string> {
-  const target = mkdtempSync(path.join(tmpdir(), 'devplein-web-dist-'));
-  for (let attempt = 0; attempt < 20; attempt++) {
-    rmSync(target, { recursive: true, force: true });
-    try {
-      cpSync(path.resolve('web/dist'), target, { recursive: true });
-      const index = readFileSync(path.join(target, 'index.html'), 'utf8');
-      const assets = [...index.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((match) => match[1] ?? '');
-      if (assets.length > 0 && assets.every((asset) => existsSync(path.join(target, asset)))) return target;
-    } catch {
-      // A build was replacing the files; try again.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error('web/dist is missing or incomplete: run `npm run build -w @devplein/web` first');
-}
 
 /** 60 entries a minute apart (so two pages of 50), the newest a docent's level status change. */
 async function seedEntries(knex: Knex): Promise<void> {
@@ -63,42 +37,30 @@ async function seedEntries(knex: Knex): Promise<void> {
 }
 
 beforeAll(async () => {
-  webDist = await snapshotWebDist();
-  mkdirSync(shots, { recursive: true });
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  const byEmail = async (email: string) => (await database.knex('users').where({ email }).first<{ id: number }>('id')).id;
-  ids.docent = await byEmail('docent@devplein.test');
-  ids.admin = await byEmail('admin@devplein.test');
-  ids.student = await byEmail('student@devplein.test');
-  await seedEntries(database.knex);
-  app = await startControlPlane({ databaseUrl: database.url, env: { WEB_DIST: webDist } });
-  browser = await launchBrowser();
+  e2e = await startE2eApp({
+    contextOptions: { locale: 'nl-NL', timezoneId: 'Europe/Amsterdam' },
+    // The demo data, then the audit entries: the control plane starts on a full log.
+    beforeStart: async ({ database }) => {
+      ids.docent = await userIdOf(database.knex, 'docent@devplein.test');
+      ids.admin = await userIdOf(database.knex, 'admin@devplein.test');
+      ids.student = await userIdOf(database.knex, 'student@devplein.test');
+      await seedEntries(database.knex);
+    },
+  });
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-  await database?.destroy();
-  if (webDist) rmSync(webDist, { recursive: true, force: true });
+  await e2e?.stop();
 });
-
-async function signInAs(email: string, viewport = { width: 1280, height: 900 }): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport, locale: 'nl-NL', timezoneId: 'Europe/Amsterdam' });
-  const page = await context.newPage();
-  await page.goto(`${app.url}/auth/school?login_hint=${encodeURIComponent(email)}`);
-  await page.waitForURL(`${app.url}/`);
-  return { context, page };
-}
 
 const rows = (page: Page) => page.getByTestId('audit-row');
 
-describe('/admin/audit', { timeout: 60_000 }, () => {
+describe('/admin/audit', { timeout: E2E_TEST_TIMEOUT_MS }, () => {
   it('shows the newest entries first with Dutch names and a before/after diff, and pages', async () => {
-    const { context, page } = await signInAs('docent@devplein.test');
+    const { context, page } = await e2e.signInAs('docent@devplein.test');
     try {
       await page.getByRole('navigation', { name: 'Zijmenu' }).getByRole('link', { name: 'Logboek' }).click();
-      await page.waitForURL(`${app.url}/admin/audit`);
+      await page.waitForURL(`${e2e.url}/admin/audit`);
       await expect.poll(() => rows(page).count()).toBe(50);
       const headers = await page.getByTestId('audit-table').locator('thead th').allInnerTexts();
       expect(headers.map((text) => text.trim())).toEqual(['Wanneer', 'Wie', 'Wat', 'Onderwerp', 'Voor/Na']);
@@ -127,11 +89,11 @@ describe('/admin/audit', { timeout: 60_000 }, () => {
   });
 
   it('filters by person and by kind, and clears the filters', async () => {
-    const { context, page } = await signInAs('admin@devplein.test');
+    const { context, page } = await e2e.signInAs('admin@devplein.test');
     try {
-      await page.goto(`${app.url}/admin/audit`);
+      await page.goto(`${e2e.url}/admin/audit`);
       await expect.poll(() => rows(page).count()).toBe(50);
-      const docentName = (await database.knex('users').where({ id: ids.docent }).first<{ name: string }>('name')).name;
+      const docentName = (await e2e.database.knex('users').where({ id: ids.docent }).first<{ name: string }>('name')).name;
 
       await page.getByTestId('audit-actor').selectOption({ label: docentName });
       await expect.poll(() => rows(page).count()).toBe(3);
@@ -154,9 +116,9 @@ describe('/admin/audit', { timeout: 60_000 }, () => {
   });
 
   it('fits a phone', async () => {
-    const { context, page } = await signInAs('docent@devplein.test', { width: 390, height: 844 });
+    const { context, page } = await e2e.signInAs('docent@devplein.test', { width: 390, height: 844 });
     try {
-      await page.goto(`${app.url}/admin/audit`);
+      await page.goto(`${e2e.url}/admin/audit`);
       await expect.poll(() => rows(page).count()).toBe(50);
       // Only the table scrolls sideways, never the page.
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -168,11 +130,11 @@ describe('/admin/audit', { timeout: 60_000 }, () => {
   });
 
   it('is not for students: no menu item, and the page says Geen toegang', async () => {
-    const { context, page } = await signInAs('student@devplein.test');
+    const { context, page } = await e2e.signInAs('student@devplein.test');
     try {
       await page.getByRole('navigation', { name: 'Zijmenu' }).getByRole('link').first().waitFor();
       expect(await page.getByRole('navigation', { name: 'Zijmenu' }).getByRole('link', { name: 'Logboek' }).count()).toBe(0);
-      await page.goto(`${app.url}/admin/audit`);
+      await page.goto(`${e2e.url}/admin/audit`);
       await page.getByTestId('no-access').waitFor();
       expect(await page.getByTestId('audit-table').count()).toBe(0);
     } finally {

@@ -1,25 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { Knex } from 'knex';
-import { createTestDatabase } from '../support/database.ts';
-import { seedDemoData } from '../../control-plane/src/db/seed.ts';
 import { createCourseFileStore } from '../../control-plane/src/storage/course-file-store.ts';
-import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
-import { launchBrowser } from '../support/browser.ts';
+import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
 
 /*
  * The Levels, level detail, profile, useful links and exams screens in Chromium, signed in
  * through the real OIDC flow. Needs a built web app (npm run build -w @devplein/web).
  */
 
-const shots = path.resolve('.tmp/shots');
-let database: { url: string; knex: Knex; destroy: () => Promise<void> };
-let app: RunningControlPlane;
-let browser: Browser;
-let dataDir: string;
+const shots = shotsDir();
+let e2e: E2eApp;
 
 interface LevelRow {
   id: number;
@@ -30,37 +20,18 @@ interface LevelRow {
 }
 
 beforeAll(async () => {
-  mkdirSync(shots, { recursive: true });
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  dataDir = mkdtempSync(path.join(tmpdir(), 'devplein-levels-e2e-'));
-  app = await startControlPlane({ databaseUrl: database.url, env: { DATA_DIR: dataDir } });
-  browser = await launchBrowser();
+  // A DATA_DIR of its own (the helper's default): a test puts a course file straight into it.
+  e2e = await startE2eApp({ contextOptions: { acceptDownloads: true } });
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-  await database?.destroy();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await e2e?.stop();
 });
 
-async function signInAs(email: string, viewport = { width: 1280, height: 900 }): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport, acceptDownloads: true });
-  const page = await context.newPage();
-  await page.goto(`${app.url}/auth/school?login_hint=${encodeURIComponent(email)}`);
-  await page.waitForURL(`${app.url}/`);
-  return { context, page };
-}
-
-async function userIdOf(email: string): Promise<number> {
-  return (await database.knex('users').where({ email }).first<{ id: number }>()).id;
-}
-
 async function levelOf(email: string, status: LevelRow['status']): Promise<LevelRow> {
-  const level = await database
+  const level = await e2e.database
     .knex('levels')
-    .where({ user_id: await userIdOf(email), status })
+    .where({ user_id: await e2e.userIdOf(email), status })
     .whereNotNull('level_content_id')
     .orderBy(['level_category_id', 'number'])
     .first<LevelRow | undefined>();
@@ -69,20 +40,19 @@ async function levelOf(email: string, status: LevelRow['status']): Promise<Level
 }
 
 async function courseTitles(contentId: number): Promise<string[]> {
-  const rows: Array<{ title: string }> = await database.knex('courses').where({ level_content_id: contentId }).orderBy(['position', 'id']);
+  const rows: Array<{ title: string }> = await e2e.database.knex('courses').where({ level_content_id: contentId }).orderBy(['position', 'id']);
   return rows.map((row) => row.title);
 }
 
-// Generous: the browser tests share two cores with other test files.
-describe('Levels and level detail', { timeout: 60_000 }, () => {
+describe('Levels and level detail', { timeout: E2E_TEST_TIMEOUT_MS }, () => {
   it('shows a student tiles per category: locked with a lock, finished with a check, placeholders "-"', async () => {
-    const { context, page } = await signInAs('student@devplein.test');
+    const { context, page } = await e2e.signInAs('student@devplein.test');
     await page.getByRole('navigation', { name: 'Zijmenu' }).getByRole('link', { name: 'Levels' }).click();
-    await page.waitForURL(`${app.url}/levels`);
+    await page.waitForURL(`${e2e.url}/levels`);
     await page.getByRole('heading', { level: 1, name: 'Levels' }).waitFor();
     const categories = page.getByTestId('level-category');
     await categories.first().waitFor();
-    expect(await categories.count()).toBe(await database.knex('level_categories').count({ n: '*' }).then((rows) => Number(rows[0]!.n)));
+    expect(await categories.count()).toBe(await e2e.database.knex('level_categories').count({ n: '*' }).then((rows) => Number(rows[0]!.n)));
 
     const frontEnd = categories.first();
     expect(await frontEnd.getByRole('heading', { level: 2 }).innerText()).toBe('Front-end');
@@ -118,9 +88,9 @@ describe('Levels and level detail', { timeout: 60_000 }, () => {
 
   it('opens an open level: heading with the course titles, Terug top and bottom, accordion panels, file downloads', async () => {
     const open = await levelOf('student@devplein.test', 'open');
-    const course = await database.knex('courses').where({ level_content_id: open.level_content_id }).orderBy('position').first<{ id: number }>();
-    await createCourseFileStore(path.join(dataDir, 'course-files')).put('e2e-open-level-file', Buffer.from('%PDF-1.4 opdracht'));
-    await database.knex('course_files').insert({
+    const course = await e2e.database.knex('courses').where({ level_content_id: open.level_content_id }).orderBy('position').first<{ id: number }>();
+    await createCourseFileStore(path.join(e2e.dataDir, 'course-files')).put('e2e-open-level-file', Buffer.from('%PDF-1.4 opdracht'));
+    await e2e.database.knex('course_files').insert({
       course_id: course.id,
       title: 'Opdrachtbeschrijving',
       type: 'PDF',
@@ -130,10 +100,10 @@ describe('Levels and level detail', { timeout: 60_000 }, () => {
       position: 0,
     });
 
-    const { context, page } = await signInAs('student@devplein.test');
-    await page.goto(`${app.url}/levels`);
+    const { context, page } = await e2e.signInAs('student@devplein.test');
+    await page.goto(`${e2e.url}/levels`);
     await page.locator(`a[href="/level/${open.id}"]`).click();
-    await page.waitForURL(`${app.url}/level/${open.id}`);
+    await page.waitForURL(`${e2e.url}/level/${open.id}`);
     const titles = await courseTitles(open.level_content_id!);
     await page.getByRole('heading', { level: 1, name: `Level ${open.id}: ${titles.join(', ')}` }).waitFor();
     expect(await page.getByTestId('level-achieved').count()).toBe(0);
@@ -155,14 +125,14 @@ describe('Levels and level detail', { timeout: 60_000 }, () => {
     expect(download.suggestedFilename()).toBe('opdracht.pdf');
 
     await back.last().click();
-    await page.waitForURL(`${app.url}/levels`);
+    await page.waitForURL(`${e2e.url}/levels`);
     await context.close();
   });
 
   it('shows the green banner "Level behaald" on a finished level', async () => {
     const success = await levelOf('student@devplein.test', 'success');
-    const { context, page } = await signInAs('student@devplein.test');
-    await page.goto(`${app.url}/level/${success.id}`);
+    const { context, page } = await e2e.signInAs('student@devplein.test');
+    await page.goto(`${e2e.url}/level/${success.id}`);
     const banner = page.getByTestId('level-achieved');
     await banner.waitFor();
     expect(await banner.innerText()).toBe('Level behaald');
@@ -172,8 +142,8 @@ describe('Levels and level detail', { timeout: 60_000 }, () => {
   });
 
   it('shows a phone-sized levels page without horizontal scrolling', async () => {
-    const { context, page } = await signInAs('student@devplein.test', { width: 390, height: 844 });
-    await page.goto(`${app.url}/levels`);
+    const { context, page } = await e2e.signInAs('student@devplein.test', { width: 390, height: 844 });
+    await page.goto(`${e2e.url}/levels`);
     await page.getByTestId('level-tile').first().waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await page.screenshot({ path: path.join(shots, 'levels-phone.png') });
@@ -181,7 +151,7 @@ describe('Levels and level detail', { timeout: 60_000 }, () => {
   });
 
   it('has no Levels menu item for a student without a group', async () => {
-    const { context, page } = await signInAs('zonderklas@devplein.test');
+    const { context, page } = await e2e.signInAs('zonderklas@devplein.test');
     const nav = page.getByRole('navigation', { name: 'Zijmenu' });
     await nav.getByRole('link', { name: 'Handige links' }).waitFor();
     expect(await nav.getByRole('link', { name: 'Levels', exact: true }).count()).toBe(0);
@@ -189,12 +159,11 @@ describe('Levels and level detail', { timeout: 60_000 }, () => {
   });
 });
 
-// Generous: the browser tests share two cores with other test files.
-describe('Profile', { timeout: 60_000 }, () => {
+describe('Profile', { timeout: E2E_TEST_TIMEOUT_MS }, () => {
   it('shows a student their own profile with progress, without the request counter or SSH keys', async () => {
-    const { context, page } = await signInAs('student@devplein.test');
+    const { context, page } = await e2e.signInAs('student@devplein.test');
     await page.getByRole('navigation', { name: 'Zijmenu' }).getByRole('link', { name: 'Profiel bewerken' }).click();
-    await page.waitForURL(`${app.url}/profile`);
+    await page.waitForURL(`${e2e.url}/profile`);
     await page.getByRole('heading', { level: 1, name: 'Profiel van Sam Student' }).waitFor();
     const table = page.getByRole('table');
     expect(await table.innerText()).toContain('student@devplein.test');
@@ -209,8 +178,8 @@ describe('Profile', { timeout: 60_000 }, () => {
   });
 
   it('shows the admin in team 1 the number of new project requests on their own profile, and their SSH keys', async () => {
-    const waiting = Number((await database.knex('projects').whereNull('validated').count({ n: '*' }))[0]!.n);
-    const { context, page } = await signInAs('admin@devplein.test');
+    const waiting = Number((await e2e.database.knex('projects').whereNull('validated').count({ n: '*' }))[0]!.n);
+    const { context, page } = await e2e.signInAs('admin@devplein.test');
     await page.getByRole('link', { name: 'Anna Admin' }).click();
     await page.waitForURL(/\/profile\/\d+\/anna-admin$/);
     await page.getByRole('heading', { level: 1, name: 'Profiel', exact: true }).waitFor();
@@ -223,9 +192,9 @@ describe('Profile', { timeout: 60_000 }, () => {
   });
 
   it("shows someone else's profile as 'Profiel van {name}' without counter or SSH keys", async () => {
-    const samId = await userIdOf('student@devplein.test');
-    const { context, page } = await signInAs('admin@devplein.test');
-    await page.goto(`${app.url}/profile/${samId}/sam-student`);
+    const samId = await e2e.userIdOf('student@devplein.test');
+    const { context, page } = await e2e.signInAs('admin@devplein.test');
+    await page.goto(`${e2e.url}/profile/${samId}/sam-student`);
     await page.getByRole('heading', { level: 1, name: 'Profiel van Sam Student' }).waitFor();
     await page.getByText('Projecten afgerond').waitFor();
     expect(await page.getByTestId('project-request-counter').count()).toBe(0);
@@ -235,8 +204,8 @@ describe('Profile', { timeout: 60_000 }, () => {
   });
 
   it('shows a developer their SSH keys section on their own profile only', async () => {
-    const { context, page } = await signInAs('ontwikkelaar@devplein.test');
-    await page.goto(`${app.url}/profile`);
+    const { context, page } = await e2e.signInAs('ontwikkelaar@devplein.test');
+    await page.goto(`${e2e.url}/profile`);
     await page.getByRole('heading', { level: 1, name: 'Profiel van Olga Ontwikkelaar' }).waitFor();
     await page.getByTestId('ssh-keys-section').waitFor();
     expect(await page.getByTestId('project-request-counter').count()).toBe(0);
@@ -244,12 +213,11 @@ describe('Profile', { timeout: 60_000 }, () => {
   });
 });
 
-// Generous: the browser tests share two cores with other test files.
-describe('Useful links and exams', { timeout: 60_000 }, () => {
+describe('Useful links and exams', { timeout: E2E_TEST_TIMEOUT_MS }, () => {
   it('shows both link tables, opening links in a new tab', async () => {
-    const { context, page } = await signInAs('student@devplein.test');
+    const { context, page } = await e2e.signInAs('student@devplein.test');
     await page.getByRole('navigation', { name: 'Zijmenu' }).getByRole('link', { name: 'Handige links' }).click();
-    await page.waitForURL(`${app.url}/useful-links`);
+    await page.waitForURL(`${e2e.url}/useful-links`);
     await page.getByRole('heading', { level: 1, name: 'Handige links' }).waitFor();
     const internal = page.getByTestId('links-internal');
     for (const label of ['Git', 'Programmeerhulp', 'Scrumboard', 'Rooster', 'Webmail', 'Studentenadministratie', 'Stages', 'Examens']) {
@@ -264,8 +232,8 @@ describe('Useful links and exams', { timeout: 60_000 }, () => {
   });
 
   it('shows the exams placeholder', async () => {
-    const { context, page } = await signInAs('student@devplein.test');
-    await page.goto(`${app.url}/exams`);
+    const { context, page } = await e2e.signInAs('student@devplein.test');
+    await page.goto(`${e2e.url}/exams`);
     await page.getByRole('heading', { level: 1, name: 'Examens' }).waitFor();
     await page.getByText('Hier komt binnenkort informatie over de examens.').waitFor();
     await context.close();

@@ -1,13 +1,6 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { Knex } from 'knex';
-import { createTestDatabase } from '../support/database.ts';
-import { seedDemoData } from '../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
-import { launchBrowser } from '../support/browser.ts';
+import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
 
 /*
  * Licences and introducees ('meelopers') in Chromium: an admin ticks a licence on and off, a
@@ -15,67 +8,26 @@ import { launchBrowser } from '../support/browser.ts';
  * deletes a meeloper.
  */
 
-const shots = path.resolve('.tmp/shots');
-let database: { url: string; knex: Knex; destroy: () => Promise<void> };
-let app: RunningControlPlane;
-let browser: Browser;
-let webDist: string;
-
-/**
- * A private copy of the built web app: other areas rebuild web/dist while tests run, and a page
- * whose scripts vanish halfway never renders. Retries until the copy is whole (index.html's assets present).
- */
-async function snapshotWebDist(): Promise<string> {
-  const target = mkdtempSync(path.join(tmpdir(), 'devplein-web-dist-'));
-  for (let attempt = 0; attempt < 20; attempt++) {
-    rmSync(target, { recursive: true, force: true });
-    try {
-      cpSync(path.resolve('web/dist'), target, { recursive: true });
-      const index = readFileSync(path.join(target, 'index.html'), 'utf8');
-      const assets = [...index.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((match) => match[1] ?? '');
-      if (assets.length > 0 && assets.every((asset) => existsSync(path.join(target, asset)))) return target;
-    } catch {
-      // A build was replacing the files; try again.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error('web/dist is missing or incomplete: run `npm run build -w @devplein/web` first');
-}
+const shots = shotsDir();
+let e2e: E2eApp;
 
 beforeAll(async () => {
-  webDist = await snapshotWebDist();
-  mkdirSync(shots, { recursive: true });
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  app = await startControlPlane({ databaseUrl: database.url, env: { WEB_DIST: webDist } });
-  browser = await launchBrowser();
+  e2e = await startE2eApp();
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-  await database?.destroy();
-  if (webDist) rmSync(webDist, { recursive: true, force: true });
+  await e2e?.stop();
 });
 
-async function signInAs(email: string, viewport = { width: 1280, height: 900 }): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  await page.goto(`${app.url}/auth/school?login_hint=${encodeURIComponent(email)}`);
-  await page.waitForURL(`${app.url}/`);
-  return { context, page };
-}
-
 const approvedAt = async (id: number): Promise<Date | null> =>
-  ((await database.knex('licenses').where('id', id).first('approved_at')) as { approved_at: Date | null }).approved_at;
+  ((await e2e.database.knex('licenses').where('id', id).first('approved_at')) as { approved_at: Date | null }).approved_at;
 
-// Generous: the browser tests share two cores with other test files.
-describe('Licences in Chromium', { timeout: 60_000 }, () => {
+describe('Licences in Chromium', { timeout: E2E_TEST_TIMEOUT_MS }, () => {
   it('lets an admin tick a licence approved and untick it again', async () => {
-    const emma = (await database.knex('licenses').where('description', 'Adobe Creative Cloud voor het portfolio').first('id')) as { id: number };
-    const { context, page } = await signInAs('admin@devplein.test');
+    const emma = (await e2e.database.knex('licenses').where('description', 'Adobe Creative Cloud voor het portfolio').first('id')) as { id: number };
+    const { context, page } = await e2e.signInAs('admin@devplein.test');
     await page.getByRole('navigation', { name: 'Zijmenu' }).getByRole('link', { name: 'Licenties' }).click();
-    await page.waitForURL(`${app.url}/admin/licenses`);
+    await page.waitForURL(`${e2e.url}/admin/licenses`);
     await page.getByRole('heading', { level: 1, name: 'Licenties' }).waitFor();
     const table = page.getByTestId('admin-licenses');
     const headers = await table.locator('thead th').allInnerTexts();
@@ -106,8 +58,8 @@ describe('Licences in Chromium', { timeout: 60_000 }, () => {
   });
 
   it('lets a student request a licence from the profile and see it approved', async () => {
-    const { context, page } = await signInAs('student@devplein.test');
-    await page.goto(`${app.url}/profile`);
+    const { context, page } = await e2e.signInAs('student@devplein.test');
+    await page.goto(`${e2e.url}/profile`);
     const section = page.getByTestId('licenses-section');
     await section.getByRole('heading', { name: 'Licenties' }).waitFor();
     await section.getByText('Je hebt nog geen licenties aangevraagd.').waitFor();
@@ -130,8 +82,8 @@ describe('Licences in Chromium', { timeout: 60_000 }, () => {
     await page.screenshot({ path: path.join(shots, 'profile-licenses-pending.png'), fullPage: true });
 
     // The teacher's tick on /admin/licenses approves it.
-    const teacher = await signInAs('docent@devplein.test');
-    await teacher.page.goto(`${app.url}/admin/licenses`);
+    const teacher = await e2e.signInAs('docent@devplein.test');
+    await teacher.page.goto(`${e2e.url}/admin/licenses`);
     const row = teacher.page.getByTestId('admin-license-row').filter({ hasText: 'PhpStorm voor mijn examenproject' });
     expect(await row.innerText()).toContain('Sam Student');
     await row.getByRole('checkbox').click();
@@ -145,8 +97,8 @@ describe('Licences in Chromium', { timeout: 60_000 }, () => {
   });
 
   it('lets a student withdraw a pending request, and fits a phone', async () => {
-    const { context, page } = await signInAs('zonderklas@devplein.test', { width: 390, height: 844 });
-    await page.goto(`${app.url}/profile`);
+    const { context, page } = await e2e.signInAs('zonderklas@devplein.test', { width: 390, height: 844 });
+    await page.goto(`${e2e.url}/profile`);
     const section = page.getByTestId('licenses-section');
     await section.getByLabel('Licentie', { exact: true }).fill('Figma Education');
     await section.getByLabel('Omschrijving').fill('Voor het ontwerp van de schoolapp');
@@ -162,11 +114,11 @@ describe('Licences in Chromium', { timeout: 60_000 }, () => {
   });
 });
 
-describe('Meelopers in Chromium', { timeout: 60_000 }, () => {
+describe('Meelopers in Chromium', { timeout: E2E_TEST_TIMEOUT_MS }, () => {
   it('lets an admin create a meeloper, reveal the git password and delete it', async () => {
-    const { context, page } = await signInAs('admin@devplein.test');
+    const { context, page } = await e2e.signInAs('admin@devplein.test');
     await page.getByRole('navigation', { name: 'Zijmenu' }).getByRole('link', { name: 'Meelopers' }).click();
-    await page.waitForURL(`${app.url}/admin/hangers`);
+    await page.waitForURL(`${e2e.url}/admin/hangers`);
     await page.getByRole('heading', { level: 1, name: 'Meelopers' }).waitFor();
     await page.getByText('Er zijn nog geen meelopers.').waitFor();
 
@@ -197,7 +149,7 @@ describe('Meelopers in Chromium', { timeout: 60_000 }, () => {
     await row.getByRole('button', { name: 'Wachtwoord van mlpjansen tonen' }).click();
     const shown = await password.innerText();
     expect(shown).toMatch(/^[A-Za-z0-9_-]{20}$/);
-    const stored = (await database.knex('introducees').where('name', 'mlpjansen').first('password_encrypted')) as { password_encrypted: string };
+    const stored = (await e2e.database.knex('introducees').where('name', 'mlpjansen').first('password_encrypted')) as { password_encrypted: string };
     expect(stored.password_encrypted).not.toContain(shown);
     await page.screenshot({ path: path.join(shots, 'admin-hangers-password.png'), fullPage: true });
     await row.getByRole('button', { name: 'Wachtwoord van mlpjansen verbergen' }).click();
@@ -212,19 +164,19 @@ describe('Meelopers in Chromium', { timeout: 60_000 }, () => {
     await row.getByText('Wil je "mlpjansen" verwijderen?').waitFor();
     await row.getByRole('button', { name: 'Ja!' }).click();
     await page.getByText('Er zijn nog geen meelopers.').waitFor();
-    expect(await database.knex('introducees').where('name', 'mlpjansen').first()).toBeUndefined();
+    expect(await e2e.database.knex('introducees').where('name', 'mlpjansen').first()).toBeUndefined();
     await context.close();
   });
 
   it('fits a phone: the form stacks, the tables scroll sideways inside their cards', async () => {
-    const { context, page } = await signInAs('admin@devplein.test', { width: 390, height: 844 });
-    await page.goto(`${app.url}/admin/hangers`);
+    const { context, page } = await e2e.signInAs('admin@devplein.test', { width: 390, height: 844 });
+    await page.goto(`${e2e.url}/admin/hangers`);
     await page.getByLabel('Naam').fill('mlptelefoon');
     await page.getByRole('button', { name: 'Create' }).click();
     await page.getByTestId('admin-hanger-row').first().waitFor();
     await page.screenshot({ path: path.join(shots, 'admin-hangers-phone.png'), fullPage: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await page.goto(`${app.url}/admin/licenses`);
+    await page.goto(`${e2e.url}/admin/licenses`);
     await page.getByTestId('admin-license-row').first().waitFor();
     await page.screenshot({ path: path.join(shots, 'admin-licenses-phone.png'), fullPage: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -232,8 +184,8 @@ describe('Meelopers in Chromium', { timeout: 60_000 }, () => {
   });
 
   it('refuses the page to a student (the server refuses the calls anyway)', async () => {
-    const { context, page } = await signInAs('student@devplein.test');
-    await page.goto(`${app.url}/admin/hangers`);
+    const { context, page } = await e2e.signInAs('student@devplein.test');
+    await page.goto(`${e2e.url}/admin/hangers`);
     await page.waitForLoadState('networkidle');
     expect(await page.getByTestId('admin-hangers').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Create' }).count()).toBe(0);

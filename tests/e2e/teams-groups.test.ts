@@ -1,75 +1,29 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { Knex } from 'knex';
-import { createTestDatabase } from '../support/database.ts';
-import { seedDemoData } from '../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
-import { launchBrowser } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
 
-const shots = path.resolve('.tmp/shots');
-let database: { url: string; knex: Knex; destroy: () => Promise<void> };
-let app: RunningControlPlane;
-let browser: Browser;
-let webDist: string;
-
-/**
- * A private copy of the built web app (web/dist, or TEST_WEB_DIST when set): other areas rebuild
- * web/dist while tests run. Retries until the copy is whole (index.html's assets present).
- */
-async function snapshotWebDist(): Promise<string> {
-  const target = mkdtempSync(path.join(tmpdir(), 'devplein-web-dist-'));
-  for (let attempt = 0; attempt < 20; attempt++) {
-    rmSync(target, { recursive: true, force: true });
-    try {
-      cpSync(process.env.TEST_WEB_DIST ?? path.resolve('web/dist'), target, { recursive: true });
-      const index = readFileSync(path.join(target, 'index.html'), 'utf8');
-      const assets = [...index.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((match) => match[1] ?? '');
-      if (assets.length > 0 && assets.every((asset) => existsSync(path.join(target, asset)))) return target;
-    } catch {
-      // A build was replacing the files; try again.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error('web/dist is missing or incomplete: run `npm run build -w @devplein/web` first');
-}
+const shots = shotsDir();
+let e2e: E2eApp;
 
 beforeAll(async () => {
-  webDist = await snapshotWebDist();
-  mkdirSync(shots, { recursive: true });
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  app = await startControlPlane({ databaseUrl: database.url, env: { WEB_DIST: webDist } });
-  browser = await launchBrowser();
+  e2e = await startE2eApp();
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-  await database?.destroy();
-  if (webDist) rmSync(webDist, { recursive: true, force: true });
+  await e2e?.stop();
 });
-
-async function signInAs(email: string, viewport = { width: 1280, height: 900 }): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  await page.goto(`${app.url}/auth/school?login_hint=${encodeURIComponent(email)}`);
-  await page.waitForURL(`${app.url}/`);
-  return { context, page };
-}
 
 const memberNames = async (page: Page): Promise<string[]> => page.getByTestId('member-list').locator('.member-name').allInnerTexts();
 
 async function teamMemberIds(name: string): Promise<number[]> {
-  return database.knex('team_user').join('teams', 'teams.id', 'team_user.team_id').where('teams.name', name).orderBy('user_id').pluck('user_id');
+  return e2e.database.knex('team_user').join('teams', 'teams.id', 'team_user.team_id').where('teams.name', name).orderBy('user_id').pluck('user_id');
 }
 
-describe('teams and groups pages, in Chromium', () => {
+describe('teams and groups pages, in Chromium', { timeout: E2E_TEST_TIMEOUT_MS }, () => {
   it('adds a team member through the search box and removes them with the remove icon', async () => {
-    const { context, page } = await signInAs('admin@devplein.test');
-    await page.goto(`${app.url}/admin/users/teams`);
+    const { context, page } = await e2e.signInAs('admin@devplein.test');
+    await page.goto(`${e2e.url}/admin/users/teams`);
     await page.getByRole('heading', { name: 'Teams', level: 1 }).waitFor();
     await page.getByRole('group', { name: 'Teams' }).getByRole('button', { name: /Webteam/ }).click();
     const members = page.getByTestId('team-members');
@@ -91,7 +45,7 @@ describe('teams and groups pages, in Chromium', () => {
     await page.getByText('Hidde Koster is toegevoegd aan Webteam.').waitFor();
     await members.locator('.member-name', { hasText: 'Hidde Koster' }).waitFor();
     expect(await search.inputValue()).toBe('');
-    const hidde = (await database.knex('users').where({ name: 'Hidde Koster' }).first<{ id: number }>('id')).id;
+    const hidde = (await e2e.database.knex('users').where({ name: 'Hidde Koster' }).first<{ id: number }>('id')).id;
     expect(await teamMemberIds('Webteam')).toContain(hidde);
     await page.getByRole('group', { name: 'Teams' }).getByRole('button', { name: /Webteam/ }).getByText('5').waitFor();
     await page.screenshot({ path: path.join(shots, 'teams-added.png'), fullPage: true });
@@ -100,7 +54,7 @@ describe('teams and groups pages, in Chromium', () => {
     await page.getByText('Hidde Koster is uit Webteam gehaald.').waitFor();
     expect(await memberNames(page)).not.toContain('Hidde Koster');
     expect(await teamMemberIds('Webteam')).not.toContain(hidde);
-    expect(await database.knex('audit_log').whereIn('action', ['team.add-member', 'team.remove-member']).orderBy('id').pluck('action')).toEqual([
+    expect(await e2e.database.knex('audit_log').whereIn('action', ['team.add-member', 'team.remove-member']).orderBy('id').pluck('action')).toEqual([
       'team.add-member',
       'team.remove-member',
     ]);
@@ -111,8 +65,8 @@ describe('teams and groups pages, in Chromium', () => {
   });
 
   it('creates cohort SD24 and adds a student to it, moving her out of SD23', async () => {
-    const { context, page } = await signInAs('docent@devplein.test');
-    await page.goto(`${app.url}/admin/groups`);
+    const { context, page } = await e2e.signInAs('docent@devplein.test');
+    await page.goto(`${e2e.url}/admin/groups`);
     await page.getByRole('heading', { name: 'Groepen', level: 1 }).waitFor();
     const groupButtons = page.getByRole('group', { name: 'Groepen' }).getByRole('button');
     await page.getByRole('button', { name: /SD23/ }).waitFor();
@@ -149,24 +103,24 @@ describe('teams and groups pages, in Chromium', () => {
     await hit.click();
     await page.getByText('Sam Student zit nu in SD24 (was SD23).').waitFor();
     expect(await memberNames(page)).toEqual(['Sam Student']);
-    const sam = await database.knex('users').join('groups', 'groups.id', 'users.group_id').where('users.email', 'student@devplein.test').first<{ cohort: string }>('groups.cohort');
+    const sam = await e2e.database.knex('users').join('groups', 'groups.id', 'users.group_id').where('users.email', 'student@devplein.test').first<{ cohort: string }>('groups.cohort');
     expect(sam.cohort).toBe('SD24');
     await page.screenshot({ path: path.join(shots, 'groups-sd24.png'), fullPage: true });
 
     await context.close();
 
     // On a phone the page still reads top to bottom; the chosen group is in the address.
-    const sd24 = (await database.knex('groups').where({ cohort: 'SD24' }).first<{ id: number }>('id')).id;
-    const phone = await signInAs('docent@devplein.test', { width: 390, height: 844 });
-    await phone.page.goto(`${app.url}/admin/groups?group=${sd24}`);
+    const sd24 = (await e2e.database.knex('groups').where({ cohort: 'SD24' }).first<{ id: number }>('id')).id;
+    const phone = await e2e.signInAs('docent@devplein.test', { width: 390, height: 844 });
+    await phone.page.goto(`${e2e.url}/admin/groups?group=${sd24}`);
     await phone.page.getByTestId('group-members').getByText('Sam Student').waitFor();
     await phone.page.screenshot({ path: path.join(shots, 'groups-phone.png'), fullPage: true });
     await phone.context.close();
   });
 
   it('shows students no teams or groups', async () => {
-    const { context, page } = await signInAs('student@devplein.test');
-    await page.goto(`${app.url}/admin/groups`);
+    const { context, page } = await e2e.signInAs('student@devplein.test');
+    await page.goto(`${e2e.url}/admin/groups`);
     await page.waitForLoadState('networkidle');
     expect(await page.getByRole('heading', { name: 'Groepen', level: 1 }).count()).toBe(0);
     expect(await page.getByPlaceholder('zoek gebruikers').count()).toBe(0);

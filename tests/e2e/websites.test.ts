@@ -1,21 +1,14 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { Knex } from 'knex';
-import { createTestDatabase } from '../support/database.ts';
-import { seedDemoData } from '../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
-import { launchBrowser } from '../support/browser.ts';
+import { E2E_TEST_TIMEOUT_MS, shotsDir, signIn, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
 
-const shots = path.resolve('.tmp/shots');
+const shots = shotsDir();
 const FALLBACK = '/images/without-screen.png';
-let database: { url: string; knex: Knex; destroy: () => Promise<void> };
-let app: RunningControlPlane;
-let browser: Browser;
+let e2e: E2eApp;
 
 /** A real PNG that is clearly not the fallback: a little green "site" rendered by Chromium. */
-async function renderThumbnail(label: string, colour: string): Promise<Buffer> {
+async function renderThumbnail(browser: Browser, label: string, colour: string): Promise<Buffer> {
   const page = await browser.newPage({ viewport: { width: 320, height: 200 } });
   await page.setContent(
     `<body style="margin:0;height:200px;display:grid;place-items:center;background:${colour};color:#fff;font:700 28px sans-serif">${label}</body>`,
@@ -26,45 +19,40 @@ async function renderThumbnail(label: string, colour: string): Promise<Buffer> {
 }
 
 beforeAll(async () => {
-  mkdirSync(shots, { recursive: true });
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  browser = await launchBrowser();
-  const thumbnails = [
-    { name: 'sam-portfolio', label: 'Sam', colour: '#2f9e7d' },
-    { name: 'webshop-groen', label: 'Webshop', colour: '#1d5b8f' },
-    { name: 'quiz-master', label: 'Quiz!', colour: '#8f3b1d' },
-  ];
-  for (const thumbnail of thumbnails) {
-    const project = await database.knex('projects').where({ name: thumbnail.name }).first<{ id: number }>('id');
-    await database.knex('thumbnails').insert({
-      project_id: project!.id,
-      png: await renderThumbnail(thumbnail.label, thumbnail.colour),
-      etag: `e2e-${thumbnail.name}`,
-      captured_at: new Date(),
-    });
-  }
-  app = await startControlPlane({ databaseUrl: database.url });
+  e2e = await startE2eApp({
+    // Thumbnails rendered by the (already launched) Chromium are stored before the control plane starts.
+    beforeStart: async ({ database, browser }) => {
+      const thumbnails = [
+        { name: 'sam-portfolio', label: 'Sam', colour: '#2f9e7d' },
+        { name: 'webshop-groen', label: 'Webshop', colour: '#1d5b8f' },
+        { name: 'quiz-master', label: 'Quiz!', colour: '#8f3b1d' },
+      ];
+      for (const thumbnail of thumbnails) {
+        const project = await database.knex('projects').where({ name: thumbnail.name }).first<{ id: number }>('id');
+        await database.knex('thumbnails').insert({
+          project_id: project!.id,
+          png: await renderThumbnail(browser, thumbnail.label, thumbnail.colour),
+          etag: `e2e-${thumbnail.name}`,
+          captured_at: new Date(),
+        });
+      }
+    },
+  });
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-  await database?.destroy();
+  await e2e?.stop();
 });
 
 async function openWall(options: { email?: string; phone?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext(
+  const context = await e2e.browser.newContext(
     options.phone
       ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }
       : { viewport: { width: 1440, height: 900 } },
   );
   const page = await context.newPage();
-  if (options.email) {
-    await page.goto(`${app.url}/auth/school?login_hint=${encodeURIComponent(options.email)}`);
-    await page.waitForURL(`${app.url}/`);
-  }
-  await page.goto(`${app.url}/websites`);
+  if (options.email) await signIn(page, e2e.url, options.email);
+  await page.goto(`${e2e.url}/websites`);
   await page.getByRole('heading', { name: 'Alle projecten' }).waitFor();
   return { context, page };
 }
@@ -90,7 +78,7 @@ async function imageState(page: Page, name: string): Promise<{ src: string; load
   }));
 }
 
-describe('the websites wall in Chromium', () => {
+describe('the websites wall in Chromium', { timeout: E2E_TEST_TIMEOUT_MS }, () => {
   it('shows every cohort block, filter buttons, tiles that open the site in a new tab, and the fallback image', async () => {
     const { context, page } = await openWall();
     await expect.poll(() => cohortHeadings(page)).toEqual([

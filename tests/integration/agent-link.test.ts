@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import * as grpc from '@grpc/grpc-js';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContainerServiceClient } from '@devplein/proto/container';
+import { DatabaseServiceClient } from '@devplein/proto/database';
 import { type GetInfoResponse, InfoServiceClient } from '@devplein/proto/info';
 import { VpnServiceClient } from '@devplein/proto/vpn';
 import { CONTRACT_MAJOR, CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto/version';
@@ -143,30 +143,19 @@ describe('agent link over mutual TLS', () => {
 
   it('answers UNIMPLEMENTED, naming the capability, for RPCs of later issues', async () => {
     const credentials = grpc.credentials.createSsl(controlPlane.caPem, controlPlane.keyPem, controlPlane.certPem);
-    const containers = new ContainerServiceClient(agent.address, credentials);
+    const databases = new DatabaseServiceClient(agent.address, credentials);
     const vpn = new VpnServiceClient(agent.address, credentials);
-    clients.push(containers, vpn);
+    clients.push(databases, vpn);
 
     const unary = await refusal(
       new Promise((resolve, reject) =>
-        containers.listContainers({ projectIds: [], includeUnmanaged: false }, versionMetadata(CONTRACT_VERSION), deadline(), (error, response) =>
+        databases.listDatabases({ namePrefix: '' }, versionMetadata(CONTRACT_VERSION), deadline(), (error, response) =>
           error ? reject(error) : resolve(response),
         ),
       ),
     );
     expect(unary.code).toBe('UNIMPLEMENTED');
-    expect(unary.details).toMatch(/ContainerService\/ListContainers .*containers \(Docker engine\).*later issue/);
-
-    const streamed = await refusal(
-      new Promise((resolve, reject) => {
-        const stream = containers.pullImage({ image: '127.0.0.1:5000/none:latest', projectId: 0 }, versionMetadata(CONTRACT_VERSION), deadline());
-        stream.on('data', resolve);
-        stream.on('error', reject);
-        stream.on('end', () => resolve(undefined));
-      }),
-    );
-    expect(streamed.code).toBe('UNIMPLEMENTED');
-    expect(streamed.details).toContain('PullImage');
+    expect(unary.details).toMatch(/DatabaseService\/ListDatabases .*later issue/);
 
     const peers = await refusal(
       new Promise((resolve, reject) =>

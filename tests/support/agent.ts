@@ -3,7 +3,9 @@
  * agent started as its own process (as `npm start` runs it) on a free loopback port.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -126,6 +128,8 @@ export async function startTestAgent(options: TestAgentOptions): Promise<TestAge
   let port = options.port ?? 0;
   let child: ChildProcess | undefined;
   let output = '';
+  // Its own data dir (authorized_keys per project id): project ids repeat across test databases.
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'devplein-test-agent-'));
 
   async function launch(): Promise<void> {
     let listening: number | undefined;
@@ -142,6 +146,9 @@ export async function startTestAgent(options: TestAgentOptions): Promise<TestAge
         AGENT_ALLOWED_CLIENTS: 'devplein-control-plane',
         LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'info',
         AGENT_SHUTDOWN_TIMEOUT_MS: '3000',
+        // Never a Caddy the developer runs on the default admin port: tests that need one pass their own.
+        AGENT_CADDY_ADMIN: 'http://127.0.0.1:1',
+        AGENT_DATA_DIR: dataDir,
         ...options.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

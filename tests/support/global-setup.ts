@@ -1,3 +1,4 @@
+import { ensureDockerEngine } from './docker.ts';
 import { startPostgres } from './postgres.ts';
 import { startSoketi } from './soketi.ts';
 
@@ -9,6 +10,10 @@ import { startSoketi } from './soketi.ts';
  * Reuse instead of start:
  *   TEST_DATABASE_URL                      an admin URL of a PostgreSQL server (tests make their own databases on it)
  *   TEST_SOKETI_HOST + TEST_SOKETI_PORT     a running soketi, with TEST_SOKETI_APP_ID, TEST_SOKETI_KEY, TEST_SOKETI_SECRET
+ *
+ * The Docker engine is used when it runs and started (as root) when it does not. Without one the
+ * run goes on (most tests do not need it): TEST_DOCKER_UNAVAILABLE then says why, and the
+ * container tests fail with that reason (tests/support/docker.ts requireDockerEngine).
  */
 
 type Stop = () => Promise<void>;
@@ -69,6 +74,18 @@ async function provideSoketi(): Promise<Stop | undefined> {
   }
 }
 
+async function provideDocker(): Promise<Stop | undefined> {
+  try {
+    const engine = await ensureDockerEngine();
+    console.log(`[global-setup] Docker engine: ${engine.stop ? 'started dockerd' : 'using the running engine'} (${engine.socket})`);
+    return engine.stop;
+  } catch (error) {
+    process.env.TEST_DOCKER_UNAVAILABLE = describeError(error);
+    console.warn(`[global-setup] Docker engine: not available, the container tests will fail: ${describeError(error)}`);
+    return undefined;
+  }
+}
+
 async function stopAll(stops: Stop[]): Promise<void> {
   const results = await Promise.allSettled(stops.reverse().map((stop) => stop()));
   for (const result of results) {
@@ -78,7 +95,7 @@ async function stopAll(stops: Stop[]): Promise<void> {
 
 /** vitest global setup: returns the teardown that stops what it started. */
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  const results = await Promise.allSettled([providePostgres(), provideSoketi()]);
+  const results = await Promise.allSettled([providePostgres(), provideSoketi(), provideDocker()]);
   const stops = results.flatMap((result) => (result.status === 'fulfilled' && result.value ? [result.value] : []));
   const failures = results.flatMap((result) => (result.status === 'rejected' ? [describeError(result.reason)] : []));
   if (failures.length > 0) {

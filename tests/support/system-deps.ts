@@ -86,6 +86,52 @@ export const testSystemDependencies: SystemDependency[] = [
     },
   },
   {
+    name: 'Docker engine',
+    neededFor: 'the agent container tests (dockerd and the docker CLI; the global setup starts dockerd when it is not running)',
+    debianPackages: ['docker.io'],
+    locate: () => {
+      const dockerd = executable('dockerd', ['/usr/sbin']);
+      if ('problem' in dockerd) return dockerd;
+      const cli = executable('docker');
+      return 'problem' in cli ? cli : { found: `${dockerd.found}, ${cli.found}` };
+    },
+  },
+  {
+    name: 'Docker registry',
+    neededFor: 'a local image registry to test image pulls against (nothing is pulled from the internet)',
+    debianPackages: ['docker-registry'],
+    locate: () => executable('docker-registry'),
+  },
+  {
+    name: 'static busybox',
+    neededFor: 'the test container images (docker import of a busybox root filesystem)',
+    debianPackages: ['busybox-static'],
+    locate: () => {
+      if (!existsSync('/bin/busybox')) return { problem: '/bin/busybox is missing' };
+      // A dynamically linked busybox would not run in an image without libc.
+      const head = readFileSync('/bin/busybox').subarray(0, 4096).toString('latin1');
+      return head.includes('/ld-linux') || head.includes('/ld-musl') ? { problem: '/bin/busybox is dynamically linked (install busybox-static)' } : { found: '/bin/busybox' };
+    },
+  },
+  {
+    name: 'Caddy',
+    neededFor: 'the reverse proxy the agent programs (proxy and container tests)',
+    debianPackages: ['caddy'],
+    locate: () => executable('caddy'),
+  },
+  {
+    name: 'Dropbear SSH server',
+    neededFor: 'the SSH image of the SSH access tests (a real login as student)',
+    debianPackages: ['dropbear-bin'],
+    locate: () => (existsSync('/usr/sbin/dropbear') ? { found: '/usr/sbin/dropbear' } : { problem: '/usr/sbin/dropbear is missing' }),
+  },
+  {
+    name: 'OpenSSH client',
+    neededFor: 'logging in to a container over SSH in the SSH access tests',
+    debianPackages: ['openssh-client'],
+    locate: () => executable('ssh'),
+  },
+  {
     name: 'OpenSSL',
     neededFor: 'test certificates for the mTLS link to the host agent',
     debianPackages: ['openssl'],

@@ -30,6 +30,7 @@ export const routePaths = {
   adminLevelCategoryEdit: '/admin/levels/categories/:id',
   adminDockers: '/admin/dockers',
   adminDockersOpen: '/admin/dockers/open',
+  adminDockerImages: '/admin/dockers/images',
   adminProjects: '/admin/projects',
   adminLicenses: '/admin/licenses',
   adminGroups: '/admin/groups',

@@ -22,6 +22,9 @@ const AdminLevelContentFormPage = lazy(() => import('./pages/AdminLevelContentFo
 const AdminLevelCategoriesPage = lazy(() => import('./pages/AdminLevelCategoriesPage/AdminLevelCategoriesPage.tsx').then((module) => ({ default: module.AdminLevelCategoriesPage })));
 const AdminLevelCategoryFormPage = lazy(() => import('./pages/AdminLevelCategoryFormPage/AdminLevelCategoryFormPage.tsx').then((module) => ({ default: module.AdminLevelCategoryFormPage })));
 const DockersCreatePage = lazy(() => import('./pages/DockersCreatePage/DockersCreatePage.tsx').then((module) => ({ default: module.DockersCreatePage })));
+const DockersPage = lazy(() => import('./pages/DockersPage/DockersPage.tsx').then((module) => ({ default: module.DockersPage })));
+const AdminDockersPage = lazy(() => import('./pages/AdminDockersPage/AdminDockersPage.tsx').then((module) => ({ default: module.AdminDockersPage })));
+const AdminDockerImagesPage = lazy(() => import('./pages/AdminDockerImagesPage/AdminDockerImagesPage.tsx').then((module) => ({ default: module.AdminDockerImagesPage })));
 const AdminDockersOpenPage = lazy(() => import('./pages/AdminDockersOpenPage/AdminDockersOpenPage.tsx').then((module) => ({ default: module.AdminDockersOpenPage })));
 const AdminProjectsPage = lazy(() => import('./pages/AdminProjectsPage/AdminProjectsPage.tsx').then((module) => ({ default: module.AdminProjectsPage })));
 const AdminTeamsPage = lazy(() => import('./pages/AdminTeamsPage/AdminTeamsPage.tsx').then((module) => ({ default: module.AdminTeamsPage })));
@@ -59,7 +62,7 @@ export const appRoutes: readonly AppRoute[] = [
   { name: 'myProfile', access: 'login', title: 'Profiel', element: <ProfilePage /> },
   { name: 'exams', access: 'login', title: 'Examens', element: <ExamsPage /> },
   { name: 'dockersCreate', access: 'login', title: 'Docker aanvragen', element: <DockersCreatePage /> },
-  { name: 'mydockers', access: 'login', title: 'Dockers', element: later('Dockers') },
+  { name: 'mydockers', access: 'login', title: 'Dockers', element: <DockersPage /> },
   { name: 'databases', access: 'login', title: 'Databases', element: later('Databases') },
   { name: 'vpn', access: 'login', title: 'VPN', element: later('VPN') },
   { name: 'notVerified', access: 'public', title: 'Account niet geactiveerd', element: <NotVerifiedPage /> },
@@ -82,7 +85,8 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'Levelcategorie bewerken',
     element: <AdminLevelCategoryFormPage />,
   },
-  { name: 'adminDockers', access: 'admin', title: 'Dockers', element: later('Dockers') },
+  { name: 'adminDockers', access: 'admin', title: 'Dockers', element: <AdminDockersPage /> },
+  { name: 'adminDockerImages', access: 'admin', title: 'Image-opties', element: <AdminDockerImagesPage /> },
   { name: 'adminDockersOpen', access: 'admin', title: 'Projecten ter goedkeuring', element: <AdminDockersOpenPage /> },
   { name: 'adminProjects', access: 'login', title: 'Alle projecten', element: <AdminProjectsPage /> },
   { name: 'adminLicenses', access: 'admin', title: 'Licenties', element: <AdminLicensesPage /> },

@@ -2,8 +2,34 @@ import { randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import { type GetInfoResponse, InfoServiceClient } from '@devplein/proto/info';
+import {
+  type ChangeContainerStateResponse,
+  ContainerServiceClient,
+  type CreateContainerResponse,
+  type ExecWordpressPasswordResetResponse,
+  type FollowContainerLogsResponse,
+  type GetContainerLogsResponse,
+  type ListContainersResponse,
+  type PullImageResponse,
+  type RemoveContainerResponse,
+  type WatchContainerEventsResponse,
+} from '@devplein/proto/container';
+import { type ListRoutesResponse, ProxyServiceClient, type RemoveRouteResponse, type UpsertRouteResponse } from '@devplein/proto/proxy';
+import { type GetSshAccessResponse, type SetAuthorizedKeysResponse, SshAccessServiceClient } from '@devplein/proto/ssh_access';
 import { CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto/version';
 import { toAgentError } from './agent-error.ts';
+import {
+  containerActionCode,
+  containerEventView,
+  containerRef,
+  containerView,
+  logLineView,
+  pullProgressView,
+  routeView,
+  sshAccessView,
+} from './container-views.ts';
+import { streamCall, type StreamCallOptions } from './grpc-stream.ts';
+import type { AgentCallOptions, ContainerApi, ProxyApi, SshApi } from './host-apis.ts';
 import type { BackoffPolicy } from './backoff.ts';
 import {
   type AgentInfoView,
@@ -15,6 +41,7 @@ import {
 
 export { AgentError, type AgentErrorCode } from './agent-error.ts';
 export type { AgentInfoView, AgentStatus, CapabilityView } from './health-monitor.ts';
+export type { AgentCallOptions, ContainerApi, ProxyApi, SshApi } from './host-apis.ts';
 
 /** Metadata key of the request id that follows a request across the gRPC hop. */
 export const REQUEST_ID_METADATA_KEY = 'x-request-id';
@@ -27,6 +54,10 @@ export interface AgentClientOptions {
   keyPem: Buffer;
   /** Deadline of every call (default 5000 ms). */
   deadlineMs?: number;
+  /** Deadline of CreateContainer (default 120 s: it may pull the image first). */
+  createDeadlineMs?: number;
+  /** Deadline of a whole PullImage stream (default 15 min). */
+  pullDeadlineMs?: number;
   logger: Logger;
   /** Pause between health checks while the agent answers (default 5000 ms). */
   monitorIntervalMs?: number;
@@ -36,19 +67,18 @@ export interface AgentClientOptions {
   clock?: MonitorClock;
 }
 
-/** Per-call options. */
-export interface AgentCallOptions {
-  /** Request id sent as `x-request-id` (a new one when absent), so both logs show one id. */
-  requestId?: string;
-  deadlineMs?: number;
-}
-
 /** The control plane's side of the agent link (one per agent). */
 export interface AgentClient {
   /** InfoService.GetInfo; rejects with AgentError. Also updates status(). */
   info(options?: AgentCallOptions): Promise<AgentInfoView>;
   /** Link state as last seen by the health monitor or a call. */
   status(): AgentStatus;
+  /** ContainerService (containers, logs, pulls, events, WordPress). */
+  containers: ContainerApi;
+  /** ProxyService (routes). */
+  proxy: ProxyApi;
+  /** SshAccessService (authorized keys, login address). */
+  ssh: SshApi;
   /** Starts the health monitor (idempotent). */
   start(): void;
   /** Stops the monitor and closes the connection. */
@@ -61,7 +91,8 @@ type UnaryInvoker<Response> = (
   callback: (error: grpc.ServiceError | null, response: Response) => void,
 ) => grpc.ClientUnaryCall;
 
-const defaultBackoff: BackoffPolicy = { initialMs: 500, maxMs: 10_000, factor: 2, jitter: 0.2 };
+/** The link's backoff: health checks, the channel's reconnects and the event relay all use it. */
+export const defaultBackoff: BackoffPolicy = { initialMs: 500, maxMs: 10_000, factor: 2, jitter: 0.2 };
 
 const missingCapability: CapabilityView = { available: false, detail: 'not reported by the agent' };
 
@@ -84,6 +115,11 @@ export function presentAgentInfo(response: GetInfoResponse): AgentInfoView {
   };
 }
 
+/** Drops the nulls a stream maps empty messages to. */
+async function* withoutNulls<View>(source: AsyncIterable<View | null>): AsyncGenerator<View, void, undefined> {
+  for await (const item of source) if (item !== null) yield item;
+}
+
 /** Metadata every call carries: the contract version (checked by the agent) and a request id. */
 export function callMetadata(requestId: string = randomUUID()): grpc.Metadata {
   const metadata = new grpc.Metadata();
@@ -103,10 +139,16 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
   const backoff: BackoffPolicy = { ...defaultBackoff, ...options.backoff };
   const logger = options.logger.child({ agentAddress: options.address });
   const credentials = grpc.credentials.createSsl(options.caPem, options.keyPem, options.certPem);
-  const infoClient = new InfoServiceClient(options.address, credentials, {
+  const channelOptions: grpc.ChannelOptions = {
     'grpc.initial_reconnect_backoff_ms': Math.min(backoff.initialMs, 1_000),
     'grpc.max_reconnect_backoff_ms': backoff.maxMs,
-  });
+  };
+  const infoClient = new InfoServiceClient(options.address, credentials, channelOptions);
+  const containerClient = new ContainerServiceClient(options.address, credentials, channelOptions);
+  const proxyClient = new ProxyServiceClient(options.address, credentials, channelOptions);
+  const sshClient = new SshAccessServiceClient(options.address, credentials, channelOptions);
+  const createDeadlineMs = options.createDeadlineMs ?? 120_000;
+  const pullDeadlineMs = options.pullDeadlineMs ?? 15 * 60_000;
 
   function unary<Response>(rpc: string, invoke: UnaryInvoker<Response>, callOptions: AgentCallOptions = {}): Promise<Response> {
     const requestId = callOptions.requestId ?? randomUUID();
@@ -126,6 +168,142 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
 
   const getInfo = async (callOptions?: AgentCallOptions): Promise<AgentInfoView> =>
     presentAgentInfo(await unary<GetInfoResponse>('GetInfo', (md, opts, cb) => infoClient.getInfo({}, md, opts, cb), callOptions));
+
+  const stream = <Message, View>(
+    rpc: string,
+    open: (md: grpc.Metadata, opts: Partial<grpc.CallOptions>) => grpc.ClientReadableStream<Message>,
+    map: (message: Message) => View,
+    streamOptions: StreamCallOptions = {},
+  ): AsyncIterable<View> => streamCall(rpc, open, map, callMetadata(streamOptions.requestId), streamOptions, logger);
+
+  const containers: ContainerApi = {
+    async create(input, callOptions) {
+      const request = {
+        projectId: input.projectId,
+        name: input.name,
+        domain: input.domain,
+        image: input.image,
+        ownerUserId: input.ownerUserId,
+        memberUserIds: [...input.memberUserIds],
+        ssh: input.ssh,
+        wordpress: input.wordpress,
+        limits: { memoryBytes: input.limits?.memoryBytes ?? 0, nanoCpus: input.limits?.nanoCpus ?? 0, pids: input.limits?.pids ?? 0 },
+      };
+      const response = await unary<CreateContainerResponse>(
+        'CreateContainer',
+        (md, opts, cb) => containerClient.createContainer(request, md, opts, cb),
+        { deadlineMs: createDeadlineMs, ...callOptions },
+      );
+      return { container: response.container ? containerView(response.container) : null, created: response.created };
+    },
+    async changeState(target, action, callOptions) {
+      const request = { container: containerRef(target), action: containerActionCode(action) };
+      const response = await unary<ChangeContainerStateResponse>(
+        'ChangeContainerState',
+        (md, opts, cb) => containerClient.changeContainerState(request, md, opts, cb),
+        { deadlineMs: Math.max(deadlineMs, 30_000), ...callOptions },
+      );
+      return response.container ? containerView(response.container) : null;
+    },
+    async remove(target, callOptions) {
+      const response = await unary<RemoveContainerResponse>(
+        'RemoveContainer',
+        (md, opts, cb) => containerClient.removeContainer({ container: containerRef(target) }, md, opts, cb),
+        { deadlineMs: Math.max(deadlineMs, 30_000), ...callOptions },
+      );
+      return { removed: response.removed };
+    },
+    async list(filter, callOptions) {
+      const request = { projectIds: [...(filter.projectIds ?? [])], includeUnmanaged: filter.includeUnmanaged ?? false };
+      const response = await unary<ListContainersResponse>(
+        'ListContainers',
+        (md, opts, cb) => containerClient.listContainers(request, md, opts, cb),
+        callOptions,
+      );
+      return response.containers.map(containerView);
+    },
+    async logs(target, tail, callOptions) {
+      const response = await unary<GetContainerLogsResponse>(
+        'GetContainerLogs',
+        (md, opts, cb) => containerClient.getContainerLogs({ container: containerRef(target), tail }, md, opts, cb),
+        callOptions,
+      );
+      return response.lines.map(logLineView);
+    },
+    followLogs: (target, tail, streamOptions) =>
+      withoutNulls(
+        stream<FollowContainerLogsResponse, ReturnType<typeof logLineView> | null>(
+          'FollowContainerLogs',
+          (md, opts) => containerClient.followContainerLogs({ container: containerRef(target), tail }, md, opts),
+          (message) => (message.line ? logLineView(message.line) : null),
+          streamOptions,
+        ),
+      ),
+    pullImage: (image, projectId, streamOptions) =>
+      stream<PullImageResponse, ReturnType<typeof pullProgressView>>(
+        'PullImage',
+        (md, opts) => containerClient.pullImage({ image, projectId }, md, opts),
+        pullProgressView,
+        { deadlineMs: pullDeadlineMs, ...streamOptions },
+      ),
+    watchEvents: (filter, streamOptions) =>
+      withoutNulls(
+        stream<WatchContainerEventsResponse, ReturnType<typeof containerEventView> | null>(
+          'WatchContainerEvents',
+          (md, opts) =>
+            containerClient.watchContainerEvents(
+              { projectIds: [...(filter.projectIds ?? [])], includeUnmanaged: filter.includeUnmanaged ?? false, since: filter.since },
+              md,
+              opts,
+            ),
+          (message) => (message.event ? containerEventView(message.event) : null),
+          streamOptions,
+        ),
+      ),
+    async wordpressPasswordReset(target, username, callOptions) {
+      const response = await unary<ExecWordpressPasswordResetResponse>(
+        'ExecWordpressPasswordReset',
+        (md, opts, cb) => containerClient.execWordpressPasswordReset({ container: containerRef(target), username: username ?? '' }, md, opts, cb),
+        { deadlineMs: Math.max(deadlineMs, 30_000), ...callOptions },
+      );
+      return { username: response.username, password: response.password };
+    },
+  };
+
+  const proxy: ProxyApi = {
+    async upsertRoute(route, callOptions) {
+      const response = await unary<UpsertRouteResponse>(
+        'UpsertRoute',
+        (md, opts, cb) => proxyClient.upsertRoute({ route: { ...route } }, md, opts, cb),
+        callOptions,
+      );
+      return { route: routeView(response.route), created: response.created };
+    },
+    async removeRoute(domain, callOptions) {
+      const response = await unary<RemoveRouteResponse>('RemoveRoute', (md, opts, cb) => proxyClient.removeRoute({ domain }, md, opts, cb), callOptions);
+      return { removed: response.removed };
+    },
+    async listRoutes(callOptions) {
+      const response = await unary<ListRoutesResponse>('ListRoutes', (md, opts, cb) => proxyClient.listRoutes({}, md, opts, cb), callOptions);
+      return response.routes.map((route) => routeView(route));
+    },
+  };
+
+  const ssh: SshApi = {
+    async setAuthorizedKeys(projectId, keys, callOptions) {
+      const request = { projectId, keys: keys.map((key) => ({ publicKey: key.publicKey, userId: key.userId })) };
+      const response = await unary<SetAuthorizedKeysResponse>(
+        'SetAuthorizedKeys',
+        (md, opts, cb) => sshClient.setAuthorizedKeys(request, md, opts, cb),
+        callOptions,
+      );
+      return sshAccessView(response.access);
+    },
+    async getAccess(projectId, callOptions) {
+      const response = await unary<GetSshAccessResponse>('GetSshAccess', (md, opts, cb) => sshClient.getSshAccess({ projectId }, md, opts, cb), callOptions);
+      return sshAccessView(response.access);
+    },
+  };
 
   const monitor = new AgentHealthMonitor({
     probe: () => getInfo(),
@@ -147,10 +325,16 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
       }
     },
     status: () => monitor.status(),
+    containers,
+    proxy,
+    ssh,
     start: () => monitor.start(),
     close() {
       monitor.stop();
       infoClient.close();
+      containerClient.close();
+      proxyClient.close();
+      sshClient.close();
     },
   };
 }

@@ -1,23 +1,367 @@
-import type * as grpc from '@grpc/grpc-js';
-import { ContainerServiceService, type ContainerServiceServer } from '@devplein/proto/container';
-import { unimplementedServerStream, unimplementedUnary } from './unimplemented.ts';
+import { randomInt } from 'node:crypto';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import type { Logger } from 'pino';
+import {
+  type Container,
+  ContainerAction,
+  type ContainerEvent,
+  type ContainerRef,
+  ContainerServiceService,
+  type ContainerServiceServer,
+  type CreateContainerRequest,
+  type LogLine,
+  LogStream,
+  type PullImageResponse,
+} from '@devplein/proto/container';
+import type { AgentConfig } from '../config.ts';
+import type { ContainerEventView, ContainerView, DockerDriver, LifecycleAction } from '../drivers/docker/docker-driver.ts';
+import { LABELS } from '../drivers/docker/docker-driver.ts';
+import { DockerError, type DockerErrorKind, isEngineUnreachable } from '../drivers/docker/docker-errors.ts';
+import type { DecodedLogLine } from '../drivers/docker/log-decoder.ts';
+import { parseContainerName, parseDomain, parseId, parseImageReference, parseProjectContainerName } from '../drivers/docker/references.ts';
+import type { ProxyDriver } from '../drivers/proxy/proxy-driver.ts';
+import { authorizedKeysDir, removeAuthorizedKeys, writeAuthorizedKeys } from '../drivers/ssh/authorized-keys.ts';
+import { callLogger } from '../interceptors/logging.ts';
 
-const capability = 'containers (Docker engine)';
-const pending = (method: keyof typeof ContainerServiceService) => ({ path: ContainerServiceService[method].path, capability });
+/** Lines GetContainerLogs returns when the caller asks for 0. */
+const DEFAULT_TAIL = 500;
+const MAX_TAIL = 10_000;
 
-/** ContainerService: project containers on the Docker engine. Every RPC answers UNIMPLEMENTED for now. */
+const statusOfKind: Record<DockerErrorKind, grpc.status> = {
+  'not-found': grpc.status.NOT_FOUND,
+  'invalid-argument': grpc.status.INVALID_ARGUMENT,
+  'failed-precondition': grpc.status.FAILED_PRECONDITION,
+  unavailable: grpc.status.UNAVAILABLE,
+};
+
+const actions: Partial<Record<ContainerAction, LifecycleAction>> = {
+  [ContainerAction.CONTAINER_ACTION_START]: 'start',
+  [ContainerAction.CONTAINER_ACTION_STOP]: 'stop',
+  [ContainerAction.CONTAINER_ACTION_PAUSE]: 'pause',
+  [ContainerAction.CONTAINER_ACTION_UNPAUSE]: 'unpause',
+  [ContainerAction.CONTAINER_ACTION_RESTART]: 'restart',
+};
+
+/** Actions after which the container listens on a (possibly new) host port: its route follows. */
+const routeActions = new Set<LifecycleAction>(['start', 'restart', 'unpause']);
+
+/** WordPress logins as wp-cli takes them; never starting with '-' (it would read as an option). */
+const wordpressLogin = /^[A-Za-z0-9_.@][A-Za-z0-9_.@ +-]{0,59}$/;
+
+const passwordAlphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+
+/** A new WordPress password: 24 characters, about 140 bits of randomness, no shell specials. */
+export function strongPassword(length = 24): string {
+  let password = '';
+  for (let i = 0; i < length; i += 1) password += passwordAlphabet[randomInt(passwordAlphabet.length)];
+  return password;
+}
+
+const invalid = (message: string) => new DockerError('invalid-argument', message);
+
+/** A failure as the caller sees it; internal ones get a generic message (the log has the rest). */
+export function toStatus(error: unknown, what: string): { code: grpc.status; details: string; internal: boolean } {
+  if (error instanceof DockerError) return { code: statusOfKind[error.kind], details: error.message, internal: false };
+  if (isEngineUnreachable(error)) return { code: grpc.status.UNAVAILABLE, details: 'the Docker engine does not answer', internal: false };
+  return { code: grpc.status.INTERNAL, details: `${what} failed; see the agent log`, internal: true };
+}
+
+/** The contract's Container message of a view. */
+export function toContainer(view: ContainerView): Container {
+  return {
+    id: view.id,
+    names: view.names,
+    image: view.image,
+    state: view.state,
+    status: view.status,
+    labels: view.labels,
+    createdAt: view.createdAt,
+    projectId: view.projectId,
+    domain: view.domain,
+  };
+}
+
+function toLogLine(line: DecodedLogLine): LogLine {
+  return { stream: line.stream === 'stderr' ? LogStream.LOG_STREAM_STDERR : LogStream.LOG_STREAM_STDOUT, text: line.text, time: line.time };
+}
+
+function toEvent(event: ContainerEventView): ContainerEvent {
+  return { ...event };
+}
+
+/** Checks a requested tail: negative is refused, 0 means `fallback`, capped at MAX_TAIL. */
+function tailOf(value: number, fallback: number): number {
+  const tail = Number(value);
+  if (!Number.isInteger(tail) || tail < 0) throw invalid('tail must be 0 or a positive number');
+  return Math.min(tail === 0 ? fallback : tail, MAX_TAIL);
+}
+
+/** Whether nothing listens on host:port (an SSH port another program took is skipped). */
+function portIsFree(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen({ host, port, exclusive: true }, () => server.close(() => resolve(true)));
+  });
+}
+
+export interface ContainerServiceOptions {
+  docker: DockerDriver;
+  proxy: ProxyDriver;
+  config: Pick<AgentConfig, 'dataDir' | 'containers' | 'ssh'>;
+  logger: Logger;
+}
+
+/**
+ * ContainerService: the students' project containers on the Docker engine. Validates every
+ * request, talks to the engine through the DockerDriver, and keeps the proxy route and the SSH
+ * key folder of a project in step with its container. The proxy failing never undoes a
+ * container change: the route keeper (jobs/route-keeper.ts) repairs routes; it is logged.
+ */
 export class ContainerServiceImpl {
+  /** Creates run one at a time: idempotency per project and SSH port choice stay race-free. */
+  private createQueue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: ContainerServiceOptions) {}
+
+  private async resolve(ref: ContainerRef | undefined): Promise<ContainerView> {
+    const given = ref?.ref;
+    if (!given) throw invalid('container is required (project_id or name)');
+    const lookup = given.$case === 'projectId' ? { projectId: parseId(given.value, 'container.project_id') } : { name: parseContainerName(given.value) };
+    const found = await this.options.docker.find(lookup);
+    if (!found) {
+      throw new DockerError('not-found', 'projectId' in lookup ? `project ${lookup.projectId} has no container` : `there is no container named ${lookup.name}`);
+    }
+    return found;
+  }
+
+  /** Points the project's route at the container's current host port; failures are logged only. */
+  private async refreshRoute(view: ContainerView, logger: Logger): Promise<void> {
+    if (!view.domain || view.labels[LABELS.managed] !== 'true') return;
+    try {
+      const upstream = await this.options.docker.upstream(view.id);
+      if (!upstream) return;
+      await this.options.proxy.upsertRoute({ domain: view.domain, upstream, projectId: view.projectId });
+    } catch (error) {
+      logger.warn({ err: error, domain: view.domain, containerId: view.id }, 'could not update the proxy route; the route keeper will retry');
+    }
+  }
+
+  private async pickSshPort(): Promise<number> {
+    const { first, last } = this.options.config.ssh.portRange;
+    const used = await this.options.docker.usedSshPorts();
+    for (let port = first; port <= last; port += 1) {
+      if (!used.has(port) && (await portIsFree(this.options.config.ssh.bindAddress, port))) return port;
+    }
+    throw new DockerError('failed-precondition', `no free SSH port left in ${first}-${last}`);
+  }
+
+  async createContainer(request: CreateContainerRequest, logger: Logger): Promise<{ container: ContainerView; created: boolean }> {
+    const { config, docker } = this.options;
+    const projectId = parseId(request.projectId, 'project_id');
+    const name = parseProjectContainerName(request.name);
+    const domain = parseDomain(request.domain);
+    const image = parseImageReference(request.image);
+    const ownerUserId = parseId(request.ownerUserId, 'owner_user_id');
+    request.memberUserIds.forEach((id, index) => parseId(id, `member_user_ids[${index}]`));
+    const limit = (value: number | undefined, fallback: number, field: string): number => {
+      const number = Number(value ?? 0);
+      if (!Number.isSafeInteger(number) || number < 0) throw invalid(`limits.${field} must be 0 (the default) or a positive number`);
+      return number || fallback;
+    };
+    const limits = {
+      memoryBytes: limit(request.limits?.memoryBytes, config.containers.memoryBytes, 'memory_bytes'),
+      nanoCpus: limit(request.limits?.nanoCpus, config.containers.nanoCpus, 'nano_cpus'),
+      pids: limit(request.limits?.pids, config.containers.pids, 'pids'),
+    };
+
+    await docker.ensureNetwork();
+    const existing = await docker.find({ projectId });
+    if (existing) return { container: existing, created: false };
+    // Pulled outside the create queue: a slow pull must not hold up other projects' creates.
+    if (!(await docker.hasImage(image))) {
+      logger.info({ image, projectId }, 'pulling the image of a new container');
+      await docker.pull(image, () => undefined);
+    }
+
+    const run = async () => {
+      const raced = await docker.find({ projectId });
+      if (raced) return { container: raced, created: false };
+      let ssh: { sshPort: number; authorizedKeysDir: string } | undefined;
+      if (request.ssh) {
+        const sshPort = await this.pickSshPort();
+        // An empty key file first: the bind mount needs the folder, and no key means no login.
+        await writeAuthorizedKeys(config.dataDir, projectId, []);
+        // Docker takes absolute host paths only.
+        ssh = { sshPort, authorizedKeysDir: path.resolve(authorizedKeysDir(config.dataDir, projectId)) };
+      }
+      const container = await docker.create({ projectId, name, domain, image, ownerUserId, ssh: request.ssh, wordpress: request.wordpress, limits, ...ssh });
+      logger.info({ projectId, name, containerId: container.id, image }, 'created a project container');
+      await this.refreshRoute(container, logger);
+      return { container, created: true };
+    };
+    const result = this.createQueue.then(run, run);
+    this.createQueue = result.catch(() => undefined);
+    return result;
+  }
+
+  async changeState(ref: ContainerRef | undefined, action: ContainerAction, logger: Logger): Promise<ContainerView> {
+    const lifecycle = actions[action];
+    if (!lifecycle) throw invalid(`unknown action ${String(action)}: expected start, stop, pause, unpause or restart`);
+    const container = await this.resolve(ref);
+    const after = await this.options.docker.act(container.id, lifecycle);
+    if (routeActions.has(lifecycle)) await this.refreshRoute(after, logger);
+    return after;
+  }
+
+  async removeContainer(ref: ContainerRef | undefined, logger: Logger): Promise<boolean> {
+    let container: ContainerView;
+    try {
+      container = await this.resolve(ref);
+    } catch (error) {
+      if (error instanceof DockerError && error.kind === 'not-found') return false;
+      throw error;
+    }
+    const removed = await this.options.docker.remove(container.id);
+    if (container.labels[LABELS.managed] === 'true') {
+      if (container.domain) {
+        await this.options.proxy.removeRoute(container.domain).catch((error: unknown) => {
+          logger.warn({ err: error, domain: container.domain }, 'could not remove the proxy route; the route keeper will retry');
+        });
+      }
+      if (container.projectId > 0) await removeAuthorizedKeys(this.options.config.dataDir, container.projectId);
+    }
+    if (removed) logger.info({ containerId: container.id, name: container.names[0], projectId: container.projectId }, 'removed a container');
+    return removed;
+  }
+
+  async listContainers(projectIds: number[], includeUnmanaged: boolean): Promise<ContainerView[]> {
+    const ids = projectIds.map((id, index) => parseId(id, `project_ids[${index}]`));
+    return this.options.docker.list({ projectIds: ids, includeUnmanaged });
+  }
+
+  async getLogs(ref: ContainerRef | undefined, tailInput: number): Promise<DecodedLogLine[]> {
+    const tail = tailOf(tailInput, DEFAULT_TAIL);
+    const container = await this.resolve(ref);
+    return this.options.docker.logs(container.id, tail);
+  }
+
+  async resetWordpressPassword(ref: ContainerRef | undefined, usernameInput: string, logger: Logger): Promise<{ username: string; password: string }> {
+    const given = usernameInput.trim();
+    if (given && !wordpressLogin.test(given)) throw invalid('username is not a WordPress login');
+    const container = await this.resolve(ref);
+    if (container.labels[LABELS.wordpress] !== 'true') {
+      throw new DockerError('failed-precondition', `container ${container.names[0]?.replace(/^\//, '') ?? container.id} is not a WordPress container`);
+    }
+    if (container.state !== 'running') throw new DockerError('failed-precondition', `the container is ${container.state || 'not running'}; start it first`);
+    const { docker } = this.options;
+    let username = given;
+    if (!username) {
+      const listed = await docker.exec(container.id, ['wp', 'user', 'list', '--role=administrator', '--field=user_login', '--allow-root']);
+      if (listed.exitCode !== 0) {
+        logger.error({ exitCode: listed.exitCode, stderr: listed.stderr.slice(0, 2000) }, 'wp user list failed');
+        throw new Error('wp user list failed');
+      }
+      username = listed.stdout.split('\n').map((line) => line.trim()).find(Boolean) ?? '';
+      if (!username) throw new DockerError('failed-precondition', 'this WordPress site has no administrator');
+    }
+    const password = strongPassword();
+    const updated = await docker.exec(container.id, ['wp', 'user', 'update', username, `--user_pass=${password}`, '--skip-email', '--allow-root']);
+    if (updated.exitCode !== 0) {
+      if (/invalid user|not found|doesn.t exist/i.test(updated.stderr + updated.stdout)) throw new DockerError('not-found', `WordPress user ${username} does not exist`);
+      logger.error({ exitCode: updated.exitCode, stderr: updated.stderr.slice(0, 2000) }, 'wp user update failed');
+      throw new Error('wp user update failed');
+    }
+    logger.info({ containerId: container.id, username }, 'reset a WordPress password');
+    return { username, password };
+  }
+
   addToServer(server: grpc.Server): void {
+    const { logger, docker } = this.options;
+    const fail = (call: { metadata: grpc.Metadata }, error: unknown, what: string) => {
+      const status = toStatus(error, what);
+      if (status.internal) callLogger(logger, call).error({ err: error }, `${what} failed`);
+      return { code: status.code, details: status.details };
+    };
+    const reply = <T>(call: { metadata: grpc.Metadata }, callback: grpc.sendUnaryData<T>, work: (log: Logger) => Promise<T>, what: string): void => {
+      work(callLogger(logger, call)).then(
+        (response) => callback(null, response),
+        (error: unknown) => callback(fail(call, error, what)),
+      );
+    };
+    /** Runs a server stream: aborts when the client cancels, ends it or fails it with a status. */
+    const stream = <Req, Res>(call: grpc.ServerWritableStream<Req, Res>, work: (signal: AbortSignal) => Promise<void>, what: string): void => {
+      const controller = new AbortController();
+      call.once('cancelled', () => controller.abort());
+      work(controller.signal).then(
+        () => {
+          if (!controller.signal.aborted) call.end();
+        },
+        (error: unknown) => {
+          if (!controller.signal.aborted) call.emit('error', fail(call, error, what));
+        },
+      );
+    };
+
     const handlers: ContainerServiceServer = {
-      createContainer: unimplementedUnary(pending('createContainer')),
-      changeContainerState: unimplementedUnary(pending('changeContainerState')),
-      removeContainer: unimplementedUnary(pending('removeContainer')),
-      listContainers: unimplementedUnary(pending('listContainers')),
-      getContainerLogs: unimplementedUnary(pending('getContainerLogs')),
-      followContainerLogs: unimplementedServerStream(pending('followContainerLogs')),
-      pullImage: unimplementedServerStream(pending('pullImage')),
-      watchContainerEvents: unimplementedServerStream(pending('watchContainerEvents')),
-      execWordpressPasswordReset: unimplementedUnary(pending('execWordpressPasswordReset')),
+      createContainer: (call, callback) =>
+        reply(
+          call,
+          callback,
+          async (log) => {
+            const { container, created } = await this.createContainer(call.request, log);
+            return { container: toContainer(container), created };
+          },
+          'CreateContainer',
+        ),
+      changeContainerState: (call, callback) =>
+        reply(call, callback, async (log) => ({ container: toContainer(await this.changeState(call.request.container, call.request.action, log)) }), 'ChangeContainerState'),
+      removeContainer: (call, callback) => reply(call, callback, async (log) => ({ removed: await this.removeContainer(call.request.container, log) }), 'RemoveContainer'),
+      listContainers: (call, callback) =>
+        reply(
+          call,
+          callback,
+          async () => ({ containers: (await this.listContainers(call.request.projectIds, call.request.includeUnmanaged)).map(toContainer) }),
+          'ListContainers',
+        ),
+      getContainerLogs: (call, callback) =>
+        reply(call, callback, async () => ({ lines: (await this.getLogs(call.request.container, call.request.tail)).map(toLogLine) }), 'GetContainerLogs'),
+      followContainerLogs: (call) =>
+        stream(
+          call,
+          async (signal) => {
+            const tail = tailOf(call.request.tail, 0);
+            const container = await this.resolve(call.request.container);
+            await docker.followLogs(container.id, tail, (line) => call.write({ line: toLogLine(line) }), signal);
+          },
+          'FollowContainerLogs',
+        ),
+      pullImage: (call) =>
+        stream(
+          call,
+          async (signal) => {
+            const image = parseImageReference(call.request.image);
+            callLogger(logger, call).info({ image, projectId: call.request.projectId }, 'pulling an image');
+            await docker.pull(image, (event) => call.write(event satisfies PullImageResponse), signal);
+          },
+          'PullImage',
+        ),
+      watchContainerEvents: (call) =>
+        stream(
+          call,
+          async (signal) => {
+            const projectIds = call.request.projectIds.map((id, index) => parseId(id, `project_ids[${index}]`));
+            const filter = { projectIds, includeUnmanaged: call.request.includeUnmanaged, since: call.request.since };
+            await docker.watchEvents(filter, (event) => call.write({ event: toEvent(event) }), signal);
+            // The engine ended the stream (it stopped or restarted): the client should reconnect.
+            if (!signal.aborted) throw new DockerError('unavailable', 'the Docker engine ended the event stream');
+          },
+          'WatchContainerEvents',
+        ),
+      execWordpressPasswordReset: (call, callback) =>
+        reply(call, callback, (log) => this.resetWordpressPassword(call.request.container, call.request.username, log), 'ExecWordpressPasswordReset'),
     };
     server.addService(ContainerServiceService, handlers);
   }

@@ -1,16 +1,149 @@
-import type * as grpc from '@grpc/grpc-js';
-import { SshAccessServiceService, type SshAccessServiceServer } from '@devplein/proto/ssh_access';
-import { unimplementedUnary } from './unimplemented.ts';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import type Docker from 'dockerode';
+import type { Logger } from 'pino';
+import { type AuthorizedKey, type SshAccess, SshAccessServiceService, type SshAccessServiceServer } from '@devplein/proto/ssh_access';
+import type { AgentConfig } from '../config.ts';
+import { type AuthorizedKeyLine, authorizedKeysDir, writeAuthorizedKeys } from '../drivers/ssh/authorized-keys.ts';
+import { callLogger } from '../interceptors/logging.ts';
 
-const capability = 'SSH access (authorized keys in containers)';
-const pending = (method: keyof typeof SshAccessServiceService) => ({ path: SshAccessServiceService[method].path, capability });
+/** Login name inside every SSH-enabled project container. */
+const SSH_USER = 'student';
 
-/** SshAccessService: SSH keys and ports of project containers. Every RPC answers UNIMPLEMENTED for now. */
+/** Key types OpenSSH accepts in authorized_keys (certificates and DSA left out on purpose). */
+const keyTypes = new Set([
+  'ssh-ed25519',
+  'ssh-rsa',
+  'ecdsa-sha2-nistp256',
+  'ecdsa-sha2-nistp384',
+  'ecdsa-sha2-nistp521',
+  'sk-ssh-ed25519@openssh.com',
+  'sk-ecdsa-sha2-nistp256@openssh.com',
+]);
+
+/** The caller's mistake or the project's state, with the gRPC code it maps to. */
+class SshAccessError extends Error {
+  constructor(
+    readonly code: grpc.status,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A key as OpenSSH would take it: one line "<type> <base64> [comment]" whose base64 decodes to
+ * a blob that starts with the same type name (catches truncated or pasted-wrong keys here,
+ * instead of sshd silently ignoring the line). The comment is dropped: the file gets our own.
+ */
+export function checkAuthorizedKey(key: AuthorizedKey, index: number): AuthorizedKeyLine {
+  const fail = (why: string): never => {
+    throw new SshAccessError(grpc.status.INVALID_ARGUMENT, `keys[${index}]: ${why}`);
+  };
+  const userId = Number(key.userId);
+  if (!Number.isSafeInteger(userId) || userId <= 0) fail('user_id must be a positive number');
+  if (/[\r\n\0]/.test(key.publicKey)) fail('a public key must be a single line');
+  const [type = '', body = ''] = key.publicKey.trim().split(/\s+/);
+  if (!keyTypes.has(type)) fail(`unsupported key type ${JSON.stringify(type.slice(0, 40))}`);
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(body)) fail('the key data is not base64');
+  const blob = Buffer.from(body, 'base64');
+  const nameLength = blob.length >= 4 ? blob.readUInt32BE(0) : -1;
+  if (nameLength !== type.length || blob.subarray(4, 4 + nameLength).toString('latin1') !== type) fail(`the key data is not a ${type} key`);
+  return { publicKey: `${type} ${body}`, userId };
+}
+
+function checkProjectId(value: number): number {
+  const projectId = Number(value);
+  if (!Number.isSafeInteger(projectId) || projectId <= 0) throw new SshAccessError(grpc.status.INVALID_ARGUMENT, 'project_id must be a positive number');
+  return projectId;
+}
+
+/** The Docker engine is not there (socket missing, refused): UNAVAILABLE, not INTERNAL. */
+function isDockerUnreachable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && ['ECONNREFUSED', 'ENOENT', 'EACCES', 'ECONNRESET', 'EPIPE'].includes(code);
+}
+
+export interface SshAccessServiceOptions {
+  docker: Docker;
+  config: Pick<AgentConfig, 'dataDir' | 'ssh'>;
+  logger: Logger;
+}
+
+/**
+ * SshAccessService: the members' keys into a project's container (a file in the agent's data
+ * folder, bind-mounted read-only at /home/student/.ssh, so a change needs no restart) and where
+ * to log in. The container is found by its project label; its SSH flag and port are labels the
+ * container service set at create.
+ */
 export class SshAccessServiceImpl {
+  constructor(private readonly options: SshAccessServiceOptions) {}
+
+  /** The project's container with SSH, or the reason there is none. */
+  private async sshContainer(projectId: number): Promise<{ port: number }> {
+    const containers = await this.options.docker.listContainers({
+      all: true,
+      filters: { label: ['devplein.managed=true', `devplein.project-id=${projectId}`] },
+    });
+    const container = containers[0];
+    if (!container) throw new SshAccessError(grpc.status.NOT_FOUND, `project ${projectId} has no container`);
+    if (container.Labels['devplein.ssh'] !== 'true') {
+      throw new SshAccessError(grpc.status.FAILED_PRECONDITION, `the container of project ${projectId} has no SSH (its image has no ssh flag)`);
+    }
+    const port = Number(container.Labels['devplein.ssh-port']);
+    if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+      throw new SshAccessError(grpc.status.FAILED_PRECONDITION, `the container of project ${projectId} has no SSH port`);
+    }
+    return { port };
+  }
+
+  private async keyCount(projectId: number): Promise<number> {
+    try {
+      const text = await readFile(join(authorizedKeysDir(this.options.config.dataDir, projectId), 'authorized_keys'), 'utf8');
+      return text.split('\n').filter((line) => line.trim() !== '').length;
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ENOENT') return 0;
+      throw error;
+    }
+  }
+
+  private access(port: number, keyCount: number): SshAccess {
+    return { host: this.options.config.ssh.host, port, user: SSH_USER, keyCount };
+  }
+
+  /** Replaces the keys (all members' keys; empty locks SSH) and says where to log in. */
+  async setAuthorizedKeys(projectIdInput: number, keys: AuthorizedKey[]): Promise<SshAccess> {
+    const projectId = checkProjectId(projectIdInput);
+    const lines = keys.map(checkAuthorizedKey);
+    const { port } = await this.sshContainer(projectId);
+    await writeAuthorizedKeys(this.options.config.dataDir, projectId, lines);
+    return this.access(port, lines.length);
+  }
+
+  async getSshAccess(projectIdInput: number): Promise<SshAccess> {
+    const projectId = checkProjectId(projectIdInput);
+    const { port } = await this.sshContainer(projectId);
+    return this.access(port, await this.keyCount(projectId));
+  }
+
   addToServer(server: grpc.Server): void {
+    const { logger } = this.options;
+    const reply = <T>(call: { metadata: grpc.Metadata }, callback: grpc.sendUnaryData<T>, work: () => Promise<T>, what: string): void => {
+      work().then(
+        (response) => callback(null, response),
+        (error: unknown) => {
+          if (error instanceof SshAccessError) return callback({ code: error.code, details: error.message });
+          if (isDockerUnreachable(error)) return callback({ code: grpc.status.UNAVAILABLE, details: 'the Docker engine does not answer' });
+          callLogger(logger, call).error({ err: error }, `${what} failed`);
+          callback({ code: grpc.status.INTERNAL, details: `${what} failed; see the agent log` });
+        },
+      );
+    };
     const handlers: SshAccessServiceServer = {
-      setAuthorizedKeys: unimplementedUnary(pending('setAuthorizedKeys')),
-      getSshAccess: unimplementedUnary(pending('getSshAccess')),
+      setAuthorizedKeys: (call, callback) =>
+        reply(call, callback, async () => ({ access: await this.setAuthorizedKeys(call.request.projectId, call.request.keys) }), 'SetAuthorizedKeys'),
+      getSshAccess: (call, callback) => reply(call, callback, async () => ({ access: await this.getSshAccess(call.request.projectId) }), 'GetSshAccess'),
     };
     server.addService(SshAccessServiceService, handlers);
   }

@@ -17,6 +17,9 @@ import {
 } from '../../../../web/src/validation/projectRequest.ts';
 import { auditSnapshot, loadProject, loadProjects } from '../project-requests/project-queries.ts';
 import { projectIdParams } from '../project-requests/schema.ts';
+import { notifyContainer, removeProjectContainer } from '../../commands/user-dockers.ts';
+import { mayHaveContainer } from '../../commands/docker-projects.ts';
+import { NOT_CREATED, REJECTED } from '../../commands/container-states.ts';
 
 const listQuery = z.object({
   all: z.enum(['true', 'false', '1', '0'], { error: "Gebruik all=true of laat all weg." }).optional(),
@@ -41,7 +44,8 @@ const PROJECT_NOT_FOUND = 'Dit project bestaat niet.';
  * approved projects), PUT /api/admin/projects/{id} (approve/reject toggle), DELETE.
  */
 export function adminProjectRoutes(deps: AppDeps): AppRouter {
-  const { knex } = deps;
+  const { knex, agent } = deps;
+  const realtime = { realtime: deps.realtime, logger: deps.logger };
   const router: AppRouter = new Router();
 
   router.get('/api/admin/projects', async (ctx) => {
@@ -63,12 +67,13 @@ export function adminProjectRoutes(deps: AppDeps): AppRouter {
     const { id } = parseInput(ctx, projectIdParams, 'params');
     const { git } = parseInput(ctx, decisionBody, 'body');
 
-    const validated = await knex.transaction(async (trx) => {
+    const { validated, name, approvedBefore } = await knex.transaction(async (trx) => {
       const project = await trx('projects')
         .where('id', id)
         .forUpdate()
-        .first<{ id: number; validated: boolean | null; docker_image_id: number | null; repro: string | null } | undefined>(
+        .first<{ id: number; name: string; validated: boolean | null; docker_image_id: number | null; repro: string | null } | undefined>(
           'id',
+          'name',
           'validated',
           'docker_image_id',
           'repro',
@@ -80,6 +85,8 @@ export function adminProjectRoutes(deps: AppDeps): AppRouter {
       if (next && (imageId === OTHER_DOCKER_IMAGE || imageId === NO_DOCKER_IMAGE)) {
         throw new HttpError(422, PICK_IMAGE_FIRST, { errors: { docker_id: [PICK_IMAGE_FIRST] } });
       }
+      // A project approved before may still have its container: then its Docker state stands.
+      const approvedBefore = next ? await mayHaveContainer(trx, project) : false;
       const changes: Record<string, unknown> = { validated: next, updated_at: trx.fn.now() };
       if (git !== null) changes.repro = git;
       await trx('projects').where('id', id).update(changes);
@@ -91,9 +98,12 @@ export function adminProjectRoutes(deps: AppDeps): AppRouter {
         before: { validated: project.validated, repro: project.repro },
         after: { validated: next, repro: git ?? project.repro },
       });
-      return next;
+      return { validated: next, name: project.name, approvedBefore };
     });
     ctx.state.log.info({ userId: user.id, projectId: id, validated }, 'project decision');
+    // The members' dockers page follows the decision live (§4 states).
+    if (!validated) await notifyContainer(realtime, name, REJECTED);
+    else if (!approvedBefore) await notifyContainer(realtime, name, NOT_CREATED);
     ctx.body = { validated };
   });
 
@@ -101,7 +111,10 @@ export function adminProjectRoutes(deps: AppDeps): AppRouter {
     const user = activeUser(ctx);
     if (!mayDecideOnProjects(user)) throw forbidden();
     const { id } = parseInput(ctx, projectIdParams, 'params');
-    // Containers come with the hosting issue: for now deleting a project deletes its row.
+    const found = await loadProject(knex, id);
+    if (!found) throw notFound(PROJECT_NOT_FOUND);
+    // The container goes first, outside the transaction; agent down → 503, the project stays.
+    await removeProjectContainer({ knex, agent }, found);
     await knex.transaction(async (trx) => {
       const before = await loadProject(trx, id);
       if (!before) throw notFound(PROJECT_NOT_FOUND);

@@ -13,6 +13,7 @@ import { presentProject, type DockerImageOptionJson, type ProjectRow } from '../
 import { problemsByField, projectRequestSchema, type ProjectRequestData } from '../../../../web/src/validation/projectRequest.ts';
 import type { AppContext } from '../../app-context.ts';
 import { auditSnapshot, loadProject, uniqueViolationOf } from './project-queries.ts';
+import { removeProjectContainer } from '../../commands/user-dockers.ts';
 import { projectIdParams } from './schema.ts';
 
 const NAME_TAKEN = 'Deze naam is al in gebruik. Kies een andere naam.';
@@ -98,7 +99,7 @@ async function replaceMembers(db: Knex.Transaction, projectId: number, memberIds
  * options GET /api/dockers. The rules of §5 are the shared schema the form uses too.
  */
 export function projectRequestRoutes(deps: AppDeps): AppRouter {
-  const { knex, config } = deps;
+  const { knex, config, agent } = deps;
   const router: AppRouter = new Router();
   const schema = projectRequestSchema(config.SITE_DOMAIN);
 
@@ -189,14 +190,16 @@ export function projectRequestRoutes(deps: AppDeps): AppRouter {
     ctx.body = row ? presentProject(row) : { id };
   });
 
-  // Containers come with the hosting issue: for now a project is only a row, so deleting it
-  // deletes the row (its members and thumbnail go with it by cascade).
+  // The container goes first (outside any transaction); the agent not answering → 503 and the
+  // project stays. Then the row (its members and thumbnail go with it by cascade).
   router.delete('/api/user/project/:id', async (ctx) => {
     const user = activeUser(ctx);
     const { id } = parseInput(ctx, projectIdParams, 'params');
     const before = await loadProject(knex, id);
     const memberIds = before?.users.map((member) => member.id) ?? [];
     if (!before || !mayChangeProject(user, memberIds)) throw notFound(PROJECT_NOT_FOUND);
+    const removed = await removeProjectContainer({ knex, agent }, before);
+    if (removed) ctx.state.log.info({ userId: user.id, projectId: id }, 'container removed with its project');
     await knex.transaction(async (trx) => {
       await trx('projects').where('id', id).delete();
       // An admin deleting someone else's project is an admin write.

@@ -10,6 +10,8 @@ import { presentSshKey, type SshKeyJson, type SshKeyRow } from '../../presenters
 import { parseSshPublicKey } from '../../ssh/ssh-public-key.ts';
 import { DUPLICATE_SSH_KEY_MESSAGE, INVALID_SSH_KEY_MESSAGE } from '../../../../web/src/validation/sshKeyFormat.ts';
 import { newSshKeyBody, sshKeyIdParams } from './schema.ts';
+import type { AppDeps } from '../../app.ts';
+import { syncUserSshKeys } from '../../commands/sync-user-ssh-keys.ts';
 
 /** A 422 about the key field, with the message the form shows as-is. */
 const sshKeyRefused = (message: string): HttpError => new HttpError(422, message, { errors: { sshKey: [message] } });
@@ -33,9 +35,11 @@ const isUniqueViolation = (error: unknown): boolean =>
   typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 
 /** Routes of SSH keys of the signed-in developer (/api/user/ssh_keys). */
-export function sshKeyRoutes(deps: { knex: Knex }): AppRouter {
+export function sshKeyRoutes(deps: Pick<AppDeps, 'knex' | 'agent' | 'logger'>): AppRouter {
   const { knex } = deps;
   const router: AppRouter = new Router();
+  // The containers follow in the background: the key change does not wait for (or fail on) the agent.
+  const syncContainers = (userId: number): void => void syncUserSshKeys({ knex, agent: deps.agent, logger: deps.logger.child({ component: 'ssh-key-sync' }) }, userId);
 
   router.get('/api/user/ssh_keys', async (ctx) => {
     const user = developer(ctx);
@@ -71,6 +75,7 @@ export function sshKeyRoutes(deps: { knex: Knex }): AppRouter {
       throw error;
     }
     ctx.state.log.info({ userId: user.id, fingerprint: key.fingerprint }, 'ssh key added');
+    syncContainers(user.id);
     ctx.body = await listKeys(knex, user.id);
   });
 
@@ -81,6 +86,7 @@ export function sshKeyRoutes(deps: { knex: Knex }): AppRouter {
     if (!key || !ownsSshKey(user, key)) throw notFound('Deze SSH key bestaat niet.');
     await knex('ssh_keys').where({ id: key.id, user_id: user.id }).delete();
     ctx.state.log.info({ userId: user.id, sshKeyId: key.id }, 'ssh key removed');
+    syncContainers(user.id);
     ctx.body = await listKeys(knex, user.id);
   });
 

@@ -1,0 +1,108 @@
+import * as grpc from '@grpc/grpc-js';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { AgentError } from './agent-error.ts';
+import { createContainerEventRelay } from './container-event-relay.ts';
+import type { ContainerEventView, ContainerView } from './container-views.ts';
+import type { ContainerApi } from './host-apis.ts';
+
+const event = (containerName: string, action: string, state: string): ContainerEventView => ({
+  containerId: 'c1',
+  containerName,
+  projectId: 1,
+  action,
+  state,
+  status: '',
+  time: null,
+  attributes: {},
+});
+
+const container = (name: string, state: string): ContainerView => ({
+  id: 'c1',
+  names: [`/${name}`],
+  name,
+  image: 'x',
+  state,
+  status: '',
+  labels: {},
+  createdAt: null,
+  projectId: 1,
+  domain: '',
+  managed: true,
+});
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(condition()).toBe(true);
+}
+
+/** An agent whose event streams are scripted: each call to watchEvents takes the next script. */
+function scriptedAgent(scripts: Array<{ events: ContainerEventView[]; thenFail?: boolean; hang?: boolean }>, listed: ContainerView[] = []) {
+  let calls = 0;
+  const containers = {
+    list: () => Promise.resolve(listed),
+    watchEvents: (_filter: unknown, options?: { signal?: AbortSignal }) => {
+      const script = scripts[Math.min(calls, scripts.length - 1)] ?? { events: [], hang: true };
+      calls += 1;
+      return (async function* () {
+        for (const item of script.events) yield item;
+        if (script.thenFail) throw new AgentError(grpc.status.UNAVAILABLE, 'gone');
+        if (script.hang) {
+          await new Promise<void>((resolve) => options?.signal?.addEventListener('abort', () => resolve(), { once: true }));
+        }
+      })();
+    },
+  } as unknown as ContainerApi;
+  return { agent: { containers }, calls: () => calls };
+}
+
+describe('container event relay', () => {
+  it('sends each event as DockerEventSent {message: state}, destroy as Nog niet gecreëerd', async () => {
+    const sent: Array<[string, string, unknown]> = [];
+    const { agent } = scriptedAgent([{ events: [event('blog', 'start', 'running'), event('blog', 'destroy', '')], hang: true }]);
+    const relay = createContainerEventRelay({
+      agent,
+      realtime: { trigger: (channel, name, data) => (sent.push([channel, name, data]), Promise.resolve()) },
+      logger: pino({ level: 'silent' }),
+    });
+    relay.start();
+    await until(() => sent.length === 2);
+    relay.stop();
+    expect(sent).toEqual([
+      ['private-container.blog', 'DockerEventSent', { message: 'running' }],
+      ['private-container.blog', 'DockerEventSent', { message: 'Nog niet gecreëerd' }],
+    ]);
+  });
+
+  it('reconnects with backoff after a failure and resyncs what changed meanwhile', async () => {
+    const sent: string[] = [];
+    const { agent, calls } = scriptedAgent(
+      [{ events: [event('blog', 'start', 'running'), event('shop', 'start', 'running')], thenFail: true }, { events: [], hang: true }],
+      [container('blog', 'exited')],
+    );
+    const relay = createContainerEventRelay({
+      agent,
+      realtime: { trigger: (channel, _name, data) => (sent.push(`${channel}=${(data as { message: string }).message}`), Promise.resolve()) },
+      logger: pino({ level: 'silent' }),
+      backoff: { initialMs: 5, maxMs: 10, jitter: 0 },
+    });
+    relay.start();
+    await until(() => calls() === 2 && sent.length === 4);
+    relay.stop();
+    expect(sent.slice(2).sort()).toEqual(['private-container.blog=exited', 'private-container.shop=Nog niet gecreëerd']);
+    expect(relay.connections).toBe(2);
+  });
+
+  it('survives a realtime server that fails', async () => {
+    let attempts = 0;
+    const { agent } = scriptedAgent([{ events: [event('a', 'start', 'running'), event('b', 'start', 'running')], hang: true }]);
+    const relay = createContainerEventRelay({
+      agent,
+      realtime: { trigger: () => (attempts++, Promise.reject(new Error('soketi down'))) },
+      logger: pino({ level: 'silent' }),
+    });
+    relay.start();
+    await until(() => attempts === 2);
+    relay.stop();
+  });
+});

@@ -1,0 +1,142 @@
+import type { Logger } from 'pino';
+import { containerChannel, DOCKER_EVENT, NOT_CREATED } from '../commands/container-states.ts';
+import type { AgentClient } from './agent-client.ts';
+import { defaultBackoff } from './agent-client.ts';
+import { toAgentError } from './agent-error.ts';
+import { type BackoffPolicy, backoffDelay } from './backoff.ts';
+import type { ContainerEventView } from './container-views.ts';
+
+/** Sends one realtime event; the pusher server library's trigger has this shape. */
+export interface RealtimeTrigger {
+  trigger(channel: string, event: string, data: unknown): Promise<unknown>;
+}
+
+export interface ContainerEventRelayOptions {
+  agent: Pick<AgentClient, 'containers'>;
+  realtime: RealtimeTrigger;
+  logger: Logger;
+  backoff?: Partial<BackoffPolicy>;
+  /** A stream that lived this long counts as healthy: the next failure starts the backoff anew. */
+  healthyAfterMs?: number;
+}
+
+/** What the relay does for the app: start at start-up, stop at shutdown. */
+export interface ContainerEventRelay {
+  start(): void;
+  stop(): void;
+  /** Streams opened so far (for tests and logs). */
+  readonly connections: number;
+}
+
+/**
+ * Relays the agent's container events to the browsers: one WatchContainerEvents stream (managed
+ * containers only) for the whole control plane; each event becomes `DockerEventSent {message:
+ * state}` on `private-container.{name}` ('Nog niet gecreëerd' after destroy). When the stream
+ * breaks it reconnects with the link's backoff and resyncs with ListContainers (events missed
+ * meanwhile are not replayed). Nothing here throws: failures are logged and retried.
+ */
+export function createContainerEventRelay(options: ContainerEventRelayOptions): ContainerEventRelay {
+  const policy: BackoffPolicy = { ...defaultBackoff, ...options.backoff };
+  const healthyAfterMs = options.healthyAfterMs ?? 30_000;
+  const logger = options.logger;
+  /** Last state sent per container name, so a resync only sends what changed. */
+  const lastState = new Map<string, string>();
+  let running = false;
+  let generation = 0;
+  let controller: AbortController | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let wake: (() => void) | null = null;
+  let connections = 0;
+
+  async function send(name: string, state: string): Promise<void> {
+    lastState.set(name, state);
+    try {
+      await options.realtime.trigger(containerChannel(name), DOCKER_EVENT, { message: state });
+    } catch (error) {
+      logger.warn({ err: error, container: name }, 'realtime trigger failed');
+    }
+  }
+
+  async function relay(event: ContainerEventView): Promise<void> {
+    if (!event.containerName) return;
+    if (event.action === 'destroy') {
+      await send(event.containerName, NOT_CREATED);
+      return;
+    }
+    if (event.state) await send(event.containerName, event.state);
+  }
+
+  /** After a reconnect: send the states that changed while the stream was down. */
+  async function resync(): Promise<void> {
+    try {
+      const containers = await options.agent.containers.list({ includeUnmanaged: false });
+      const present = new Set<string>();
+      for (const container of containers) {
+        present.add(container.name);
+        if (lastState.get(container.name) !== container.state) await send(container.name, container.state);
+      }
+      for (const [name, state] of [...lastState]) {
+        if (!present.has(name) && state !== NOT_CREATED) await send(name, NOT_CREATED);
+      }
+    } catch (error) {
+      logger.warn({ error: toAgentError(error).message }, 'container resync failed');
+    }
+  }
+
+  const sleep = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      wake = resolve;
+      timer = setTimeout(resolve, ms);
+      timer.unref();
+    });
+
+  async function loop(myGeneration: number): Promise<void> {
+    let failures = 0;
+    while (running && myGeneration === generation) {
+      const openedAt = Date.now();
+      controller = new AbortController();
+      const reconnect = connections > 0;
+      connections += 1;
+      try {
+        const events = options.agent.containers.watchEvents({ includeUnmanaged: false }, { signal: controller.signal });
+        if (reconnect) void resync();
+        for await (const event of events) {
+          failures = 0;
+          await relay(event);
+        }
+        if (running && myGeneration === generation) logger.info('container event stream ended; reconnecting');
+      } catch (error) {
+        const agentError = toAgentError(error);
+        // Once per streak of failures at warn level; the retries after it at debug.
+        const log = failures === 0 ? logger.warn.bind(logger) : logger.debug.bind(logger);
+        log({ code: agentError.code, details: agentError.details }, 'container event stream failed');
+      }
+      if (!running || myGeneration !== generation) return;
+      if (Date.now() - openedAt >= healthyAfterMs) failures = 0;
+      failures += 1;
+      await sleep(backoffDelay(failures, policy));
+    }
+  }
+
+  return {
+    get connections() {
+      return connections;
+    },
+    start() {
+      if (running) return;
+      running = true;
+      generation += 1;
+      const myGeneration = generation;
+      loop(myGeneration).catch((error: unknown) => logger.error({ err: error }, 'container event relay stopped unexpectedly'));
+    },
+    stop() {
+      running = false;
+      generation += 1;
+      controller?.abort();
+      if (timer) clearTimeout(timer);
+      wake?.();
+      timer = null;
+      wake = null;
+    },
+  };
+}

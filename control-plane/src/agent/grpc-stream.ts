@@ -1,0 +1,51 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { Logger } from 'pino';
+import { toAgentError } from './agent-error.ts';
+
+/** Options of one server-streaming call. */
+export interface StreamCallOptions {
+  /** Cancels the call; the iteration then ends quietly (no error). */
+  signal?: AbortSignal;
+  /** Deadline of the whole stream; none when absent (the stream lives until cancelled). */
+  deadlineMs?: number;
+  requestId?: string;
+}
+
+type StreamOpener<Message> = (metadata: grpc.Metadata, options: Partial<grpc.CallOptions>) => grpc.ClientReadableStream<Message>;
+
+/**
+ * A server-streaming gRPC call as an async iterable of plain views. The call opens on the first
+ * next(); breaking out of a for-await loop, returning the iterator or aborting `signal` cancels
+ * it. Failures become AgentError; a cancellation we asked for ends the iteration without one.
+ */
+export async function* streamCall<Message, View>(
+  rpc: string,
+  open: StreamOpener<Message>,
+  map: (message: Message) => View,
+  metadata: grpc.Metadata,
+  options: StreamCallOptions,
+  logger: Logger,
+): AsyncGenerator<View, void, undefined> {
+  if (options.signal?.aborted) return;
+  const callOptions: Partial<grpc.CallOptions> = options.deadlineMs ? { deadline: new Date(Date.now() + options.deadlineMs) } : {};
+  const call = open(metadata, callOptions);
+  let cancelledByUs = false;
+  const cancel = (): void => {
+    cancelledByUs = true;
+    call.cancel();
+  };
+  options.signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    for await (const message of call as AsyncIterable<Message>) yield map(message);
+  } catch (error) {
+    if (cancelledByUs || options.signal?.aborted) return;
+    const agentError = toAgentError(error, rpc);
+    logger.debug({ rpc, code: agentError.code, details: agentError.details }, 'agent stream failed');
+    throw agentError;
+  } finally {
+    options.signal?.removeEventListener('abort', cancel);
+    // The consumer may have stopped early: do not leave the call open.
+    cancelledByUs = true;
+    call.cancel();
+  }
+}

@@ -1,0 +1,51 @@
+import type { StreamCallOptions } from './grpc-stream.ts';
+import type {
+  ContainerActionName,
+  ContainerEventView,
+  ContainerTarget,
+  ContainerView,
+  CreateContainerInput,
+  LogLineView,
+  PullProgressView,
+  RouteView,
+  SshAccessView,
+} from './container-views.ts';
+
+export type { StreamCallOptions } from './grpc-stream.ts';
+
+/** Per-call options of unary calls. */
+export interface AgentCallOptions {
+  /** Request id sent as `x-request-id` (a new one when absent), so both logs show one id. */
+  requestId?: string;
+  deadlineMs?: number;
+}
+
+/**
+ * ContainerService as the control plane uses it. Every method rejects with AgentError
+ * (`unreachable` when the agent did not answer); streams are async iterables that end when
+ * the agent ends them or when `signal` aborts.
+ */
+export interface ContainerApi {
+  create(input: CreateContainerInput, options?: AgentCallOptions): Promise<{ container: ContainerView | null; created: boolean }>;
+  changeState(target: ContainerTarget, action: ContainerActionName, options?: AgentCallOptions): Promise<ContainerView | null>;
+  remove(target: ContainerTarget, options?: AgentCallOptions): Promise<{ removed: boolean }>;
+  list(filter: { projectIds?: number[]; includeUnmanaged?: boolean }, options?: AgentCallOptions): Promise<ContainerView[]>;
+  logs(target: ContainerTarget, tail: number, options?: AgentCallOptions): Promise<LogLineView[]>;
+  followLogs(target: ContainerTarget, tail: number, options?: StreamCallOptions): AsyncIterable<LogLineView>;
+  pullImage(image: string, projectId: number, options?: StreamCallOptions): AsyncIterable<PullProgressView>;
+  watchEvents(filter: { projectIds?: number[]; includeUnmanaged?: boolean; since?: Date }, options?: StreamCallOptions): AsyncIterable<ContainerEventView>;
+  wordpressPasswordReset(target: ContainerTarget, username?: string, options?: AgentCallOptions): Promise<{ username: string; password: string }>;
+}
+
+/** ProxyService: repairs and reconciling of the reverse proxy routes. */
+export interface ProxyApi {
+  upsertRoute(route: RouteView, options?: AgentCallOptions): Promise<{ route: RouteView; created: boolean }>;
+  removeRoute(domain: string, options?: AgentCallOptions): Promise<{ removed: boolean }>;
+  listRoutes(options?: AgentCallOptions): Promise<RouteView[]>;
+}
+
+/** SshAccessService: the members' keys in a project's container, and where to log in. */
+export interface SshApi {
+  setAuthorizedKeys(projectId: number, keys: Array<{ publicKey: string; userId: number }>, options?: AgentCallOptions): Promise<SshAccessView>;
+  getAccess(projectId: number, options?: AgentCallOptions): Promise<SshAccessView>;
+}

@@ -1,0 +1,158 @@
+import type { Knex } from 'knex';
+import type { AgentClient } from '../agent/agent-client.ts';
+import type { ContainerActionName, ContainerView } from '../agent/container-views.ts';
+import { recordAudit } from '../audit/record-audit.ts';
+import { HttpError, notFound } from '../errors.ts';
+import { presentAdminDocker, type AdminDockerJson } from '../presenters/present-admin-docker.ts';
+import { agentFailure, callAgent } from './agent-failure.ts';
+import { loadDockerProjects } from './docker-projects.ts';
+
+export interface AdminDockerDeps {
+  knex: Knex;
+  agent: AgentClient;
+}
+
+const CONTAINER_NOT_FOUND = 'Deze container bestaat niet.';
+export const ALREADY_OWNED_MESSAGE = 'Deze container hoort al bij een project.';
+
+/** The project (and its first member) of each container: by the project-id label, else by name. */
+async function presentAll(knex: Knex, containers: ContainerView[]): Promise<AdminDockerJson[]> {
+  const ids = containers.map((container) => container.projectId).filter((id) => id > 0);
+  const names = containers.map((container) => container.name);
+  const projects =
+    containers.length === 0
+      ? []
+      : await loadDockerProjects(knex, (query) => void query.where((where) => void where.whereIn('p.id', ids).orWhereIn('p.name', names)));
+  const byId = new Map(projects.map((project) => [project.id, project]));
+  const byName = new Map(projects.map((project) => [project.name, project]));
+  return containers.map((container) => {
+    const project = (container.projectId > 0 ? byId.get(container.projectId) : undefined) ?? byName.get(container.name) ?? null;
+    return presentAdminDocker(container, project ? { id: project.id, owner: project.users[0] ?? null } : null);
+  });
+}
+
+/** GET /api/admin/dockers: every container of the host, unmanaged ones included. */
+export async function listAdminDockers(deps: AdminDockerDeps): Promise<AdminDockerJson[]> {
+  const containers = await callAgent(() => deps.agent.containers.list({ includeUnmanaged: true }));
+  return presentAll(deps.knex, containers);
+}
+
+/** One container by name (404 when the host has none). */
+export async function findContainer(deps: AdminDockerDeps, name: string): Promise<ContainerView> {
+  const containers = await callAgent(() => deps.agent.containers.list({ includeUnmanaged: true }));
+  const container = containers.find((candidate) => candidate.name === name);
+  if (!container) throw notFound(CONTAINER_NOT_FOUND);
+  return container;
+}
+
+export async function adminDockerOf(deps: AdminDockerDeps, container: ContainerView): Promise<AdminDockerJson> {
+  const [row] = await presentAll(deps.knex, [container]);
+  return row as AdminDockerJson;
+}
+
+/** A lifecycle action on any container, recorded in the audit trail. */
+export async function changeAdminDocker(deps: AdminDockerDeps, actorId: number, name: string, action: ContainerActionName): Promise<AdminDockerJson> {
+  const container = await callAgent(() => deps.agent.containers.changeState({ name }, action));
+  if (!container) throw notFound(CONTAINER_NOT_FOUND);
+  await recordAudit(deps.knex, {
+    actorId,
+    action: `container.${action}`,
+    subjectType: 'container',
+    subjectId: name,
+    after: { state: container.state, status: container.status },
+  });
+  return adminDockerOf(deps, container);
+}
+
+/** Removes any container (its project, if any, stays: 'Nog niet gecreëerd'), recorded in the audit trail. */
+export async function removeAdminDocker(deps: AdminDockerDeps, actorId: number, name: string): Promise<{ removed: boolean }> {
+  const result = await callAgent(() => deps.agent.containers.remove({ name }));
+  await recordAudit(deps.knex, { actorId, action: 'container.delete', subjectType: 'container', subjectId: name, after: { removed: result.removed } });
+  return result;
+}
+
+/** One container's outcome in a bulk action. */
+export interface BulkResult {
+  name: string;
+  ok: boolean;
+  State?: string;
+  Status?: string;
+  message?: string;
+}
+
+/** Runs one action on each container on its own; a failure is that container's result only. */
+export async function bulkAdminDockers(deps: AdminDockerDeps, actorId: number, names: string[], action: ContainerActionName | 'delete'): Promise<BulkResult[]> {
+  const results: BulkResult[] = [];
+  for (const name of names) {
+    try {
+      if (action === 'delete') {
+        const { removed } = await removeAdminDocker(deps, actorId, name);
+        results.push(removed ? { name, ok: true } : { name, ok: false, message: CONTAINER_NOT_FOUND });
+      } else {
+        const row = await changeAdminDocker(deps, actorId, name, action);
+        results.push({ name, ok: true, State: row.State, Status: row.Status });
+      }
+    } catch (error) {
+      const mapped = agentFailure(error);
+      const message = mapped instanceof HttpError ? mapped.message : 'Er ging iets mis met deze container.';
+      results.push({ name, ok: false, message });
+    }
+  }
+  return results;
+}
+
+/**
+ * Adopts an unmanaged container: a project row named after it (approved, domain
+ * `{name}.{siteDomain}`, the user as only member, the image option whose reference matches)
+ * that the container is linked to by name. 409 when a project already claims it.
+ */
+export async function adoptAdminDocker(
+  deps: AdminDockerDeps & { siteDomain: string },
+  actorId: number,
+  name: string,
+  userId: number,
+): Promise<AdminDockerJson> {
+  const container = await findContainer(deps, name);
+  if (container.managed || container.projectId > 0) throw new HttpError(409, ALREADY_OWNED_MESSAGE);
+  const domain = `${name}.${deps.siteDomain}`.toLowerCase();
+  await insertAdoptedProject(deps, actorId, container, domain, userId).catch((error: unknown) => {
+    // Two adoptions at once: the unique name/domain of projects decides, the loser gets the 409.
+    if (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505') throw new HttpError(409, ALREADY_OWNED_MESSAGE);
+    throw error;
+  });
+  return adminDockerOf(deps, container);
+}
+
+async function insertAdoptedProject(deps: AdminDockerDeps, actorId: number, container: ContainerView, domain: string, userId: number): Promise<void> {
+  const name = container.name;
+  await deps.knex.transaction(async (trx) => {
+    const user = await trx('users').where('id', userId).whereNotNull('email_verified_at').whereNull('disabled_at').first('id');
+    if (!user) {
+      const message = 'Deze gebruiker bestaat niet of is niet geactiveerd.';
+      throw new HttpError(422, message, { errors: { user: [message] } });
+    }
+    const taken = await trx('projects').where('name', name).orWhere('domain', domain).first('id');
+    if (taken) throw new HttpError(409, ALREADY_OWNED_MESSAGE);
+    const image = await trx('docker_images').where('image', container.image).orderBy('id').first<{ id: number } | undefined>('id');
+    const [inserted] = await trx('projects')
+      .insert({
+        name,
+        domain,
+        description: `Bestaande container ${name}, overgenomen door een beheerder.`,
+        visible: false,
+        docker_image_id: image?.id ?? null,
+        validated: true,
+        created_by: actorId,
+      })
+      .returning<{ id: number }[]>('id');
+    const projectId = Number(inserted?.id);
+    await trx('project_user').insert({ project_id: projectId, user_id: userId, position: 0 });
+    await recordAudit(trx, {
+      actorId,
+      action: 'container.adopt',
+      subjectType: 'project',
+      subjectId: projectId,
+      after: { container: name, user: userId, domain, docker_image_id: image?.id ?? null },
+    });
+  });
+}

@@ -1,0 +1,23 @@
+/**
+ * The product's own container states (spec §4) beside Docker's: what the dockers page shows
+ * when there is no Docker state to show. `UNREACHABLE` is never read as stopped: the agent did
+ * not answer, so the container's state is unknown.
+ */
+export const AWAITING_APPROVAL = 'Nog niet goed gekeurd!';
+export const REJECTED = 'Afgekeurd';
+export const NOT_CREATED = 'Nog niet gecreëerd';
+export const UNREACHABLE = 'onbereikbaar';
+/** The realtime message that marks a card busy while an action runs. */
+export const ACTION_BUSY = 'action';
+
+/** Status texts that go with the product states. */
+export const STATUS_TEXT = {
+  [AWAITING_APPROVAL]: 'Dit project wacht op goedkeuring door een docent.',
+  [REJECTED]: 'Dit project is afgekeurd.',
+  [NOT_CREATED]: 'De container is nog niet aangemaakt.',
+  [UNREACHABLE]: 'De dockerserver is op dit moment niet bereikbaar.',
+} as const;
+
+/** The realtime event and channel of a container (DESIGN: private-container.{name}, DockerEventSent). */
+export const DOCKER_EVENT = 'DockerEventSent';
+export const containerChannel = (name: string): string => `private-container.${name}`;

@@ -1,0 +1,134 @@
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { AgentClient } from '../agent/agent-client.ts';
+import type { ContainerActionName, ContainerView } from '../agent/container-views.ts';
+import { HttpError } from '../errors.ts';
+import { presentUserDocker, type UserDockerJson } from '../presenters/present-user-docker.ts';
+import { agentFailure, callAgent, isUnreachable } from './agent-failure.ts';
+import { ACTION_BUSY, AWAITING_APPROVAL, containerChannel, DOCKER_EVENT, NOT_CREATED, REJECTED, UNREACHABLE } from './container-states.ts';
+import { type DockerProjectRow, loadMemberDockerProjects, mayHaveContainer, sshKeysOf } from './docker-projects.ts';
+import type { SshCommandResolver } from './ssh-command.ts';
+import type { RealtimeTrigger } from '../agent/container-event-relay.ts';
+
+export interface ContainerCommandDeps {
+  knex: Knex;
+  agent: AgentClient;
+  realtime: RealtimeTrigger;
+  logger: Logger;
+  sshCommands: SshCommandResolver;
+}
+
+export const NOT_APPROVED_MESSAGE = 'Dit project is nog niet goedgekeurd.';
+export const NO_IMAGE_MESSAGE = 'Dit project heeft nog geen image. Vraag een docent er een te kiezen.';
+
+/** A product state for a project without a Docker state to show (none for approved projects). */
+function productState(project: DockerProjectRow): typeof AWAITING_APPROVAL | typeof REJECTED | null {
+  if (project.validated === null) return AWAITING_APPROVAL;
+  if (project.validated === false) return REJECTED;
+  return null;
+}
+
+/** The card of one project given its container (or none). */
+export async function userDockerOf(deps: ContainerCommandDeps, project: DockerProjectRow, container: ContainerView | null): Promise<UserDockerJson> {
+  const state = productState(project);
+  if (state) return presentUserDocker(project, { kind: 'state', state });
+  if (!container) return presentUserDocker(project, { kind: 'state', state: NOT_CREATED });
+  const sshCommand = project.ssh ? await deps.sshCommands.command(container) : null;
+  return presentUserDocker(project, { kind: 'container', container, sshCommand });
+}
+
+/**
+ * GET /api/user/dockers: the user's projects, newest first, each with its container's state.
+ * One ListContainers call for all approved projects; when the agent does not answer, approved
+ * projects show 'onbereikbaar' (never 'exited') and the others their product state.
+ */
+export async function listUserDockers(deps: ContainerCommandDeps, userId: number): Promise<UserDockerJson[]> {
+  const projects = await loadMemberDockerProjects(deps.knex, userId);
+  const approvedIds = projects.filter((project) => project.validated === true).map((project) => project.id);
+  let containers: ContainerView[] | null = [];
+  if (approvedIds.length > 0) {
+    try {
+      containers = await deps.agent.containers.list({ projectIds: approvedIds });
+    } catch (error) {
+      if (!isUnreachable(error)) throw agentFailure(error);
+      deps.logger.warn({ err: error }, 'agent unreachable while listing containers');
+      containers = null;
+    }
+  }
+  const byProject = new Map<number, ContainerView>((containers ?? []).map((container) => [container.projectId, container]));
+  const sshCommands = await deps.sshCommands.commands(
+    projects.filter((project) => project.ssh && byProject.has(project.id)).map((project) => byProject.get(project.id) as ContainerView),
+  );
+  return projects.map((project) => {
+    const state = productState(project);
+    if (state) return presentUserDocker(project, { kind: 'state', state });
+    if (containers === null) return presentUserDocker(project, { kind: 'state', state: UNREACHABLE });
+    const container = byProject.get(project.id);
+    if (!container) return presentUserDocker(project, { kind: 'state', state: NOT_CREATED });
+    return presentUserDocker(project, { kind: 'container', container, sshCommand: sshCommands.get(project.id) ?? null });
+  });
+}
+
+/** Sends a DockerEventSent; a realtime failure is logged, never fatal. */
+export async function notifyContainer(deps: Pick<ContainerCommandDeps, 'realtime' | 'logger'>, name: string, message: string): Promise<void> {
+  try {
+    await deps.realtime.trigger(containerChannel(name), DOCKER_EVENT, { message });
+  } catch (error) {
+    deps.logger.warn({ err: error, container: name }, 'realtime trigger failed');
+  }
+}
+
+/**
+ * Puts the members' SSH keys (their union) into the project's container. Failures are logged:
+ * a container without keys locks SSH, it does not break the project.
+ */
+export async function syncAuthorizedKeys(deps: Pick<ContainerCommandDeps, 'knex' | 'agent' | 'logger'>, project: Pick<DockerProjectRow, 'id' | 'users'>): Promise<void> {
+  try {
+    const keys = await sshKeysOf(deps.knex, project.users.map((user) => user.id));
+    await deps.agent.ssh.setAuthorizedKeys(project.id, keys);
+  } catch (error) {
+    deps.logger.warn({ err: error, projectId: project.id }, 'setting authorized keys failed');
+  }
+}
+
+/**
+ * POST /api/user/dockers: creates the project's container (idempotent at the agent) from its
+ * image option, limits left to the agent's defaults; then the members' SSH keys for ssh images.
+ */
+export async function createUserDocker(deps: ContainerCommandDeps, project: DockerProjectRow): Promise<UserDockerJson> {
+  if (project.validated !== true) throw new HttpError(409, NOT_APPROVED_MESSAGE);
+  if (!project.image) throw new HttpError(409, NO_IMAGE_MESSAGE);
+  const memberIds = project.users.map((user) => user.id);
+  const { container } = await callAgent(() =>
+    deps.agent.containers.create({
+      projectId: project.id,
+      name: project.name,
+      domain: project.domain,
+      image: project.image as string,
+      ownerUserId: memberIds[0] ?? 0,
+      memberUserIds: memberIds,
+      ssh: project.ssh,
+      wordpress: project.wordpress,
+    }),
+  );
+  if (project.ssh) await syncAuthorizedKeys(deps, project);
+  return userDockerOf(deps, project, container);
+}
+
+/** PUT /api/user/dockers/{id}?action=: marks the card busy first, then asks the agent. */
+export async function changeUserDocker(deps: ContainerCommandDeps, project: DockerProjectRow, action: ContainerActionName): Promise<UserDockerJson> {
+  await notifyContainer(deps, project.name, ACTION_BUSY);
+  const container = await callAgent(() => deps.agent.containers.changeState({ projectId: project.id }, action));
+  return userDockerOf(deps, project, container);
+}
+
+/**
+ * Before a project row is deleted: its container goes first. The agent not answering → 503 and
+ * the caller keeps the project (nothing is deleted because the agent was down). A project that
+ * can have no container skips the agent.
+ */
+export async function removeProjectContainer(deps: Pick<ContainerCommandDeps, 'knex' | 'agent'>, project: { id: number; validated: boolean | null }): Promise<boolean> {
+  if (!(await mayHaveContainer(deps.knex, project))) return false;
+  const { removed } = await callAgent(() => deps.agent.containers.remove({ projectId: project.id }));
+  return removed;
+}

@@ -1,0 +1,44 @@
+import type { ContainerView } from '../agent/container-views.ts';
+import type { DockerProjectRow } from '../commands/docker-projects.ts';
+import { STATUS_TEXT } from '../commands/container-states.ts';
+
+/** One card of the dockers page (brief: exact shape, Docker's capitalised keys as the old API had). */
+export interface UserDockerJson {
+  Id: string | null;
+  Names: string[];
+  Image: string;
+  State: string;
+  Status: string;
+  Labels: { projectId: number };
+  project: { id: number; name: string; validated: boolean | null; docker_id: number | null };
+  Users: Array<{ id: number; name: string }>;
+  description: string;
+  domain: string;
+  ssh: boolean;
+  sshCommand: string | null;
+  wordpress: boolean;
+}
+
+/** What is known about the project's container: Docker's view, or one of the product states. */
+export type ContainerSituation =
+  | { kind: 'container'; container: ContainerView; sshCommand: string | null }
+  | { kind: 'state'; state: keyof typeof STATUS_TEXT };
+
+export function presentUserDocker(project: DockerProjectRow, situation: ContainerSituation): UserDockerJson {
+  const container = situation.kind === 'container' ? situation.container : null;
+  return {
+    Id: container?.id ?? null,
+    Names: [`/${project.name}`],
+    Image: project.image ?? container?.image ?? '',
+    State: container ? container.state : situation.kind === 'state' ? situation.state : '',
+    Status: container ? container.status : situation.kind === 'state' ? STATUS_TEXT[situation.state] : '',
+    Labels: { projectId: project.id },
+    project: { id: project.id, name: project.name, validated: project.validated, docker_id: project.docker_image_id },
+    Users: project.users.map((user) => ({ id: user.id, name: user.name })),
+    description: project.description,
+    domain: project.domain,
+    ssh: project.ssh,
+    sshCommand: situation.kind === 'container' ? situation.sshCommand : null,
+    wordpress: project.wordpress,
+  };
+}

@@ -1,0 +1,89 @@
+import Router from '@koa/router';
+import type { AppContext, AppRouter } from '../../app-context.ts';
+import type { AppDeps } from '../../app.ts';
+import type { CurrentUser } from '../../auth/current-user.ts';
+import { activeUser } from '../../middlewares/authenticate.ts';
+import { parseInput } from '../../middlewares/validate.ts';
+import { forbidden, notFound } from '../../errors.ts';
+import { mayManageContainers } from '../../policies/container-policy.ts';
+import {
+  adminDockerOf,
+  adoptAdminDocker,
+  bulkAdminDockers,
+  changeAdminDocker,
+  findContainer,
+  listAdminDockers,
+  removeAdminDocker,
+} from '../../commands/admin-dockers.ts';
+import { adminActionQuery, adminContainerParams, bulkBody, ownerBody } from './schema.ts';
+
+/** The admin, or 401/403. */
+function admin(ctx: AppContext): CurrentUser {
+  const user = activeUser(ctx);
+  if (!mayManageContainers(user)) throw forbidden();
+  return user;
+}
+
+/** :name, except the image options' path segment (its own router answers those). */
+function containerName(ctx: AppContext): string {
+  const { name } = parseInput(ctx, adminContainerParams, 'params');
+  if (name === 'images' || name === 'bulk') throw notFound('Deze container bestaat niet.');
+  return name;
+}
+
+/**
+ * The admin dockers screen (spec §2, §7): every container of the host incl. unmanaged ones,
+ * actions, removal, adopting an unmanaged container for a user, and bulk actions. Admins only;
+ * every write is in the audit trail. Agent down → 503.
+ */
+export function adminDockerRoutes(deps: AppDeps): AppRouter {
+  const router: AppRouter = new Router();
+  const commandDeps = { knex: deps.knex, agent: deps.agent, siteDomain: deps.config.SITE_DOMAIN };
+
+  router.get('/api/admin/dockers', async (ctx) => {
+    admin(ctx);
+    ctx.body = await listAdminDockers(commandDeps);
+  });
+
+  router.post('/api/admin/dockers/bulk', async (ctx) => {
+    const user = admin(ctx);
+    const { names, action } = parseInput(ctx, bulkBody, 'body');
+    const results = await bulkAdminDockers(commandDeps, user.id, [...new Set(names)], action);
+    ctx.state.log.info({ userId: user.id, action, count: names.length }, 'bulk container action');
+    ctx.body = { results };
+  });
+
+  router.get('/api/admin/dockers/:name', async (ctx) => {
+    admin(ctx);
+    const name = containerName(ctx);
+    ctx.body = await adminDockerOf(commandDeps, await findContainer(commandDeps, name));
+  });
+
+  router.put('/api/admin/dockers/:name', async (ctx) => {
+    const user = admin(ctx);
+    const name = containerName(ctx);
+    const { action } = parseInput(ctx, adminActionQuery, 'query');
+    const row = await changeAdminDocker(commandDeps, user.id, name, action);
+    ctx.state.log.info({ userId: user.id, container: name, action }, 'admin container action');
+    ctx.body = [row];
+  });
+
+  router.delete('/api/admin/dockers/:name', async (ctx) => {
+    const user = admin(ctx);
+    const name = containerName(ctx);
+    const result = await removeAdminDocker(commandDeps, user.id, name);
+    ctx.state.log.info({ userId: user.id, container: name, removed: result.removed }, 'admin container removed');
+    ctx.body = { removed: result.removed };
+  });
+
+  router.put('/api/admin/dockers/:name/owner', async (ctx) => {
+    const user = admin(ctx);
+    const name = containerName(ctx);
+    const { user: ownerId } = parseInput(ctx, ownerBody, 'body');
+    const row = await adoptAdminDocker(commandDeps, user.id, name, ownerId);
+    ctx.state.log.info({ userId: user.id, container: name, ownerId }, 'container adopted');
+    ctx.body = row;
+  });
+
+  return router;
+}

@@ -1,0 +1,28 @@
+import { PassThrough } from 'node:stream';
+import type { AppContext } from '../../app-context.ts';
+
+/**
+ * Answers with a stream the handler keeps writing to after the route returned (server-sent
+ * events, NDJSON). `signal` aborts when the client leaves, so the agent call behind it is
+ * cancelled too.
+ */
+export function openResponseStream(ctx: AppContext, contentType: string): { stream: PassThrough; signal: AbortSignal } {
+  const controller = new AbortController();
+  const stream = new PassThrough();
+  ctx.req.socket.setTimeout(0);
+  ctx.req.socket.setNoDelay(true);
+  ctx.set('Cache-Control', 'no-cache, no-transform');
+  ctx.set('X-Accel-Buffering', 'no');
+  ctx.type = contentType;
+  ctx.status = 200;
+  ctx.body = stream;
+  const abort = (): void => controller.abort();
+  ctx.res.once('close', abort);
+  stream.once('close', abort);
+  return { stream, signal: controller.signal };
+}
+
+/** Writes unless the client is gone. */
+export function writeLine(stream: PassThrough, text: string): void {
+  if (!stream.destroyed && !stream.writableEnded) stream.write(text);
+}

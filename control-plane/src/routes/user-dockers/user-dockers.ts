@@ -1,0 +1,193 @@
+import Router from '@koa/router';
+import type { AppContext, AppRouter } from '../../app-context.ts';
+import type { AppDeps } from '../../app.ts';
+import type { CurrentUser } from '../../auth/current-user.ts';
+import { activeUser } from '../../middlewares/authenticate.ts';
+import { parseInput } from '../../middlewares/validate.ts';
+import { HttpError, notFound, serviceUnavailable } from '../../errors.ts';
+import { mayPullImage, mayUseProjectContainer } from '../../policies/container-policy.ts';
+import { AgentError } from '../../agent/agent-error.ts';
+import { AGENT_UNREACHABLE_MESSAGE, callAgent, isUnreachable } from '../../commands/agent-failure.ts';
+import { type DockerProjectRow, loadDockerProject, loadDockerProjectByName } from '../../commands/docker-projects.ts';
+import { changeUserDocker, type ContainerCommandDeps, createUserDocker, listUserDockers } from '../../commands/user-dockers.ts';
+import { SshCommandResolver } from '../../commands/ssh-command.ts';
+import type { LogLineView, PullProgressView } from '../../agent/container-views.ts';
+import { recordAudit } from '../../audit/record-audit.ts';
+import { isAdmin } from '../../policies/roles.ts';
+import { actionQuery, containerNameParams, createDockerBody, followQuery, logsQuery, projectIdParams, pullBody } from './schema.ts';
+import { openResponseStream, writeLine } from './streams.ts';
+
+const PROJECT_NOT_FOUND = 'Dit project bestaat niet.';
+
+/** The project, when the user may use its container; otherwise 404 as if it did not exist. */
+export function authorizeProject(user: CurrentUser, project: DockerProjectRow | undefined): DockerProjectRow {
+  if (!project || !mayUseProjectContainer(user, project.users.map((member) => member.id))) throw notFound(PROJECT_NOT_FOUND);
+  return project;
+}
+
+/** An admin acting on a project they are not a member of is an admin write: audited. */
+async function auditAdminAct(deps: AppDeps, user: CurrentUser, project: DockerProjectRow, action: string, after: Record<string, unknown>): Promise<void> {
+  if (!isAdmin(user) || project.users.some((member) => member.id === user.id)) return;
+  await recordAudit(deps.knex, { actorId: user.id, action, subjectType: 'project', subjectId: project.id, after: { container: project.name, ...after } });
+}
+
+/** Shared by the container routers: the command deps, built once per app. */
+export function containerCommandDeps(deps: AppDeps): ContainerCommandDeps {
+  return {
+    knex: deps.knex,
+    agent: deps.agent,
+    realtime: deps.realtime,
+    logger: deps.logger.child({ component: 'containers' }),
+    sshCommands: new SshCommandResolver(deps.agent, deps.logger.child({ component: 'ssh-commands' })),
+  };
+}
+
+const logLineJson = (line: LogLineView) => ({ stream: line.stream, text: line.text, time: line.time });
+
+const pullLineJson = (event: PullProgressView) => ({
+  status: event.status,
+  layerId: event.layerId,
+  current: event.current,
+  total: event.total,
+  progress: event.progress,
+});
+
+/** Dutch text of a failed pull, for the NDJSON error line. */
+async function pullErrorMessage(deps: ContainerCommandDeps, image: string, error: unknown): Promise<string> {
+  const agentError = error instanceof AgentError ? error : null;
+  if (agentError?.code === 'NOT_FOUND') return `Image ${image} bestaat niet.`;
+  if (agentError?.code === 'INVALID_ARGUMENT') return `${image} is geen geldige image-naam.`;
+  if (agentError?.unreachable) {
+    // The agent answers UNAVAILABLE for an unreachable registry too: ask whether the agent itself is there.
+    try {
+      await deps.agent.info({ deadlineMs: 2_000 });
+      return `De registry van ${image} is niet bereikbaar.`;
+    } catch {
+      return AGENT_UNREACHABLE_MESSAGE;
+    }
+  }
+  return `Het downloaden van ${image} is mislukt.`;
+}
+
+/**
+ * The student's container calls (spec §7): GET/POST /api/user/dockers, PUT
+ * /api/user/dockers/{projectId}?action=, GET /api/user/container/{name} (logs; /follow as
+ * server-sent events) and POST /api/user/dockers_images (pull progress as NDJSON). Members of
+ * the project and admins only; everyone else gets 404.
+ */
+export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDeps = containerCommandDeps(deps)): AppRouter {
+  const { knex } = deps;
+  const router: AppRouter = new Router();
+
+  router.get('/api/user/dockers', async (ctx) => {
+    const user = activeUser(ctx);
+    ctx.body = await listUserDockers(commandDeps, user.id);
+  });
+
+  router.post('/api/user/dockers', async (ctx) => {
+    const user = activeUser(ctx);
+    const { id } = parseInput(ctx, createDockerBody, 'body');
+    const project = authorizeProject(user, await loadDockerProject(knex, id));
+    const docker = await createUserDocker(commandDeps, project);
+    await auditAdminAct(deps, user, project, 'container.create', { state: docker.State });
+    ctx.state.log.info({ userId: user.id, projectId: id }, 'container created');
+    ctx.body = [docker];
+  });
+
+  router.put('/api/user/dockers/:projectId', async (ctx) => {
+    const user = activeUser(ctx);
+    const { projectId } = parseInput(ctx, projectIdParams, 'params');
+    const { action } = parseInput(ctx, actionQuery, 'query');
+    const project = authorizeProject(user, await loadDockerProject(knex, projectId));
+    const docker = await changeUserDocker(commandDeps, project, action);
+    await auditAdminAct(deps, user, project, `container.${action}`, { state: docker.State });
+    ctx.state.log.info({ userId: user.id, projectId, action }, 'container action');
+    ctx.body = [docker];
+  });
+
+  const containerProject = async (ctx: AppContext): Promise<DockerProjectRow> => {
+    const user = activeUser(ctx);
+    const { name } = parseInput(ctx, containerNameParams, 'params');
+    return authorizeProject(user, await loadDockerProjectByName(knex, name));
+  };
+
+  router.get('/api/user/container/:name', async (ctx) => {
+    const project = await containerProject(ctx);
+    const { tail, format, download } = parseInput(ctx, logsQuery, 'query');
+    const lines = await callAgent(() => deps.agent.containers.logs({ projectId: project.id }, tail, { requestId: ctx.state.requestId }));
+    if (download) ctx.attachment(`${project.name}.log`);
+    if (format === 'json') {
+      ctx.body = { lines: lines.map(logLineJson) };
+      return;
+    }
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.body = lines.map((line) => line.text).join('\n') + (lines.length > 0 ? '\n' : '');
+  });
+
+  router.get('/api/user/container/:name/follow', async (ctx) => {
+    const project = await containerProject(ctx);
+    const { tail } = parseInput(ctx, followQuery, 'query');
+    const { stream, signal } = openResponseStream(ctx, 'text/event-stream; charset=utf-8');
+    const log = ctx.state.log;
+    writeLine(stream, ': verbonden\n\n');
+    void (async () => {
+      try {
+        for await (const line of deps.agent.containers.followLogs({ projectId: project.id }, tail, { signal, requestId: ctx.state.requestId })) {
+          writeLine(stream, `data: ${JSON.stringify(logLineJson(line))}\n\n`);
+        }
+      } catch (error) {
+        const message = isUnreachable(error) ? AGENT_UNREACHABLE_MESSAGE : 'De logs konden niet gevolgd worden.';
+        log.warn({ err: error, projectId: project.id }, 'following logs failed');
+        writeLine(stream, `event: error\ndata: ${JSON.stringify({ message })}\n\n`);
+      } finally {
+        if (!stream.writableEnded) stream.end();
+      }
+    })();
+  });
+
+  router.post('/api/user/dockers_images', async (ctx) => {
+    const user = activeUser(ctx);
+    const { image, project_id } = parseInput(ctx, pullBody, 'body');
+    const project = authorizeProject(user, await loadDockerProject(knex, project_id));
+    if (!mayPullImage(user, project.image, image)) {
+      const message = 'Je mag alleen de image van je eigen project downloaden.';
+      throw new HttpError(422, message, { errors: { image: [message] } });
+    }
+    const cancel = new AbortController();
+    const iterator = deps.agent.containers.pullImage(image, project.id, { requestId: ctx.state.requestId, signal: cancel.signal })[Symbol.asyncIterator]();
+    // The first step decides the answer: an agent that is not there is a 503, not a stream.
+    let first: IteratorResult<PullProgressView>;
+    try {
+      first = await iterator.next();
+    } catch (error) {
+      const message = await pullErrorMessage(commandDeps, image, error);
+      if (message === AGENT_UNREACHABLE_MESSAGE) throw serviceUnavailable(message);
+      ctx.type = 'application/x-ndjson; charset=utf-8';
+      ctx.body = `${JSON.stringify({ error: message })}\n`;
+      return;
+    }
+    const { stream, signal } = openResponseStream(ctx, 'application/x-ndjson; charset=utf-8');
+    signal.addEventListener('abort', () => cancel.abort(), { once: true });
+    const log = ctx.state.log;
+    log.info({ userId: user.id, projectId: project.id, image }, 'image pull');
+    void (async () => {
+      try {
+        let step = first;
+        while (!step.done) {
+          writeLine(stream, `${JSON.stringify(pullLineJson(step.value))}\n`);
+          step = await iterator.next();
+        }
+        writeLine(stream, `${JSON.stringify({ done: true })}\n`);
+      } catch (error) {
+        if (!signal.aborted) {
+          log.warn({ err: error, image }, 'image pull failed');
+          writeLine(stream, `${JSON.stringify({ error: await pullErrorMessage(commandDeps, image, error) })}\n`);
+        }
+      } finally {
+        if (!stream.writableEnded) stream.end();
+      }
+    })();
+  });
+
+  return router;
+}

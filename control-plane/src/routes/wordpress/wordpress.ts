@@ -1,0 +1,34 @@
+import Router from '@koa/router';
+import type { AppRouter } from '../../app-context.ts';
+import type { AppDeps } from '../../app.ts';
+import { activeUser } from '../../middlewares/authenticate.ts';
+import { parseInput } from '../../middlewares/validate.ts';
+import { HttpError } from '../../errors.ts';
+import { callAgent } from '../../commands/agent-failure.ts';
+import { loadDockerProject, loadDockerProjectByName } from '../../commands/docker-projects.ts';
+import { authorizeProject } from '../user-dockers/user-dockers.ts';
+import { wordpressProjectParams } from './schema.ts';
+
+export const NOT_WORDPRESS_MESSAGE = 'Dit project is geen WordPress-project.';
+
+/**
+ * GET /api/wordpress/passwordreset/{project}: a new password for the WordPress administrator of
+ * the project's container, shown once (the agent and the control plane keep no copy).
+ */
+export function wordpressRoutes(deps: AppDeps): AppRouter {
+  const router: AppRouter = new Router();
+
+  router.get('/api/wordpress/passwordreset/:project', async (ctx) => {
+    const user = activeUser(ctx);
+    const { project: ref } = parseInput(ctx, wordpressProjectParams, 'params');
+    const row = ref.id !== undefined ? await loadDockerProject(deps.knex, ref.id) : await loadDockerProjectByName(deps.knex, ref.name ?? '');
+    const project = authorizeProject(user, row);
+    if (!project.wordpress) throw new HttpError(409, NOT_WORDPRESS_MESSAGE);
+    const reset = await callAgent(() => deps.agent.containers.wordpressPasswordReset({ projectId: project.id }, undefined, { requestId: ctx.state.requestId }));
+    ctx.state.log.info({ userId: user.id, projectId: project.id }, 'wordpress password reset');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { username: reset.username, password: reset.password };
+  });
+
+  return router;
+}

@@ -1,0 +1,83 @@
+import type Docker from 'dockerode';
+import { describe, expect, it } from 'vitest';
+import { DockerError, translateDockerError } from './docker-errors.ts';
+import { DockerodeDriver, matchesFilter, pullFailure, toContainerView } from './dockerode-driver.ts';
+
+const config = { network: 'devplein-net', httpPort: 80, publishAddress: '127.0.0.1', sshBindAddress: '0.0.0.0' };
+const driver = new DockerodeDriver({} as Docker, config);
+const limits = { memoryBytes: 256 * 1024 * 1024, nanoCpus: 500_000_000, pids: 128 };
+const base = { projectId: 7, name: 'blog', domain: 'blog.dev.test', image: 'devplein/php:8.3', ownerUserId: 3, ssh: false, wordpress: false, limits };
+
+describe('createOptions', () => {
+  it('labels, limits and locks down a project container and publishes its HTTP port on an ephemeral loopback port', () => {
+    const options = driver.createOptions(base);
+    expect(options.name).toBe('blog');
+    expect(options.Labels).toEqual({
+      'devplein.managed': 'true',
+      'devplein.project-id': '7',
+      'devplein.domain': 'blog.dev.test',
+      'devplein.owner-id': '3',
+      'devplein.ssh': 'false',
+      'devplein.wordpress': 'false',
+      'devplein.http-port': '80',
+    });
+    expect(options.HostConfig).toMatchObject({
+      Init: true,
+      Memory: limits.memoryBytes,
+      NanoCpus: limits.nanoCpus,
+      PidsLimit: 128,
+      Privileged: false,
+      RestartPolicy: { Name: 'unless-stopped' },
+      NetworkMode: 'devplein-net',
+      PortBindings: { '80/tcp': [{ HostIp: '127.0.0.1', HostPort: '' }] },
+      Binds: [],
+    });
+    expect(JSON.stringify(options)).not.toContain('docker.sock');
+  });
+
+  it('adds the SSH port and the read-only authorized_keys mount for SSH images', () => {
+    const options = driver.createOptions({ ...base, ssh: true, sshPort: 2201, authorizedKeysDir: '/var/lib/devplein-agent/ssh/7' });
+    expect(options.Labels).toMatchObject({ 'devplein.ssh': 'true', 'devplein.ssh-port': '2201' });
+    expect(options.HostConfig?.PortBindings).toMatchObject({ '22/tcp': [{ HostIp: '0.0.0.0', HostPort: '2201' }] });
+    expect(options.HostConfig?.Binds).toEqual(['/var/lib/devplein-agent/ssh/7:/home/student/.ssh:ro']);
+  });
+});
+
+describe('views and filters', () => {
+  const info = (labels: Record<string, string>) =>
+    ({ Id: 'abc', Names: ['/blog'], Image: 'x', State: 'running', Status: 'Up 3 seconds', Labels: labels, Created: 1_700_000_000 }) as Docker.ContainerInfo;
+
+  it('reads the project only from managed containers', () => {
+    expect(toContainerView(info({ 'devplein.managed': 'true', 'devplein.project-id': '7', 'devplein.domain': 'a.nl' }))).toMatchObject({ projectId: 7, domain: 'a.nl', state: 'running', status: 'Up 3 seconds' });
+    expect(toContainerView(info({ 'devplein.project-id': '7', 'devplein.domain': 'a.nl' }))).toMatchObject({ projectId: 0, domain: '' });
+  });
+
+  it('filters by managed and project ids', () => {
+    const managed = { labels: { 'devplein.managed': 'true' }, projectId: 7 };
+    const unmanaged = { labels: {}, projectId: 0 };
+    expect(matchesFilter(managed, { projectIds: [], includeUnmanaged: false })).toBe(true);
+    expect(matchesFilter(managed, { projectIds: [8], includeUnmanaged: true })).toBe(false);
+    expect(matchesFilter(unmanaged, { projectIds: [], includeUnmanaged: false })).toBe(false);
+    expect(matchesFilter(unmanaged, { projectIds: [], includeUnmanaged: true })).toBe(true);
+  });
+});
+
+describe('errors', () => {
+  it('maps engine answers to contract kinds', () => {
+    const kind = (error: unknown) => (translateDockerError(error, 'x') as DockerError).kind;
+    expect(kind({ statusCode: 404, json: { message: 'No such container' } })).toBe('not-found');
+    expect(kind({ statusCode: 409, json: { message: 'Container abc is not running' } })).toBe('failed-precondition');
+    expect(kind({ statusCode: 400, json: { message: 'bad' } })).toBe('invalid-argument');
+    expect(kind(Object.assign(new Error('connect ENOENT /var/run/docker.sock'), { code: 'ENOENT' }))).toBe('unavailable');
+    const internal = { statusCode: 500, json: { message: 'boom' } };
+    expect(translateDockerError(internal, 'x')).toBe(internal);
+  });
+
+  it('tells an unknown image from an unreachable registry', () => {
+    expect((pullFailure('127.0.0.1:5000/nope:1', 'manifest for 127.0.0.1:5000/nope:1 not found: manifest unknown') as DockerError).kind).toBe('not-found');
+    const away = pullFailure('127.0.0.1:1/x:1', 'Get "http://127.0.0.1:1/v2/": dial tcp 127.0.0.1:1: connect: connection refused') as DockerError;
+    expect(away.kind).toBe('unavailable');
+    expect(away.message).toContain('127.0.0.1:1');
+    expect(pullFailure('x', 'disk full')).not.toBeInstanceOf(DockerError);
+  });
+});

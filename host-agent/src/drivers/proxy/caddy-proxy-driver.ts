@@ -1,0 +1,135 @@
+import type { AgentConfig } from '../../config.ts';
+import { CaddyAdminClient } from './caddy-admin-client.ts';
+import {
+  CATCH_ALL_ID,
+  type CaddyRouteJson,
+  catchAllRoute,
+  fromCaddyRoute,
+  parseDomain,
+  parseRoute,
+  routeId,
+  toCaddyRoute,
+} from './caddy-route.ts';
+import type { ProxyDriver, ProxyRoute } from './proxy-driver.ts';
+
+export interface CaddyProxyDriverOptions {
+  /** Base URL of Caddy's admin API. */
+  adminUrl: string;
+  /** Name of the HTTP server (under apps.http.servers) whose routes the agent manages. */
+  server: string;
+  /** Listen address used only when the agent has to create that server, e.g. ":80". */
+  listen: string;
+  /** Per admin request; default 5 s. */
+  timeoutMs?: number;
+}
+
+/** Most duplicates of one `@id` removeRoute clears (Caddy accepts duplicates silently). */
+const MAX_DUPLICATES = 20;
+
+/**
+ * ProxyDriver on Caddy 2.6's admin API. Each project route carries an `@id` derived from its
+ * domain, so it is read, replaced (PATCH) and deleted through `/id/…` without knowing its index;
+ * new routes go in at index 0, ahead of the final catch-all 404. Changes are serialised in this
+ * process: Caddy would happily store two routes with the same `@id` when two upserts race.
+ */
+export class CaddyProxyDriver implements ProxyDriver {
+  private readonly admin: CaddyAdminClient;
+  private readonly serverPath: string;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: CaddyProxyDriverOptions) {
+    this.admin = new CaddyAdminClient({ adminUrl: options.adminUrl, timeoutMs: options.timeoutMs ?? 5_000 });
+    this.serverPath = `/config/apps/http/servers/${encodeURIComponent(options.server)}`;
+  }
+
+  ensureServer(): Promise<void> {
+    return this.serialised(() => this.ensureServerNow());
+  }
+
+  upsertRoute(input: ProxyRoute): Promise<{ created: boolean }> {
+    const route = parseRoute(input);
+    return this.serialised(async () => {
+      const path = `/id/${routeId(route.domain)}`;
+      const existing = await this.admin.request('GET', path, undefined, [404]);
+      if (existing.status === 200) {
+        await this.admin.request('PATCH', path, toCaddyRoute(route));
+        return { created: false };
+      }
+      await this.ensureServerNow();
+      await this.admin.request('PUT', `${this.serverPath}/routes/0`, toCaddyRoute(route));
+      return { created: true };
+    });
+  }
+
+  removeRoute(input: string): Promise<boolean> {
+    const domain = parseDomain(input);
+    return this.serialised(async () => {
+      let removed = false;
+      for (let attempt = 0; attempt < MAX_DUPLICATES; attempt += 1) {
+        const answer = await this.admin.request('DELETE', `/id/${routeId(domain)}`, undefined, [404]);
+        if (answer.status === 404) break;
+        removed = true;
+      }
+      return removed;
+    });
+  }
+
+  async listRoutes(): Promise<ProxyRoute[]> {
+    const routes = await this.readRoutes();
+    return routes.map(fromCaddyRoute).filter((route): route is ProxyRoute => route !== undefined);
+  }
+
+  /** The server's config; undefined when Caddy has no such server (reading a path under it would be a 400). */
+  private async readServer(): Promise<{ routes?: unknown } | undefined> {
+    const answer = await this.admin.request('GET', this.serverPath);
+    return typeof answer.body === 'object' && answer.body !== null ? (answer.body as { routes?: unknown }) : undefined;
+  }
+
+  private async readRoutes(): Promise<CaddyRouteJson[]> {
+    const routes = (await this.readServer())?.routes;
+    return Array.isArray(routes) ? (routes as CaddyRouteJson[]) : [];
+  }
+
+  /**
+   * Creates the server when Caddy has none by that name (listen address from config, automatic
+   * HTTPS off: TLS for the dev domain is the sysadmin's business) or adds a missing catch-all.
+   */
+  private async ensureServerNow(): Promise<void> {
+    const server = await this.readServer();
+    if (server === undefined) {
+      await this.admin.request('PUT', this.serverPath, {
+        listen: [this.options.listen],
+        automatic_https: { disable: true },
+        routes: [catchAllRoute()],
+      });
+      return;
+    }
+    // Caddy refuses to POST into a missing key and to PUT at index 0 of an empty list: a server
+    // without routes gets a list holding just the catch-all; otherwise it is appended.
+    if (!Array.isArray(server.routes)) {
+      await this.admin.request('PUT', `${this.serverPath}/routes`, [catchAllRoute()]);
+    } else if (!(server.routes as CaddyRouteJson[]).some((route) => route['@id'] === CATCH_ALL_ID)) {
+      await this.admin.request('POST', `${this.serverPath}/routes`, catchAllRoute());
+    }
+  }
+
+  private serialised<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(work, work);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+}
+
+/**
+ * The agent's one Caddy driver, built from its config. server.ts makes one and hands the same
+ * instance to every user (proxy service, route keeper, container service), so their changes
+ * go through one queue.
+ */
+export function createCaddyProxyDriver(config: Pick<AgentConfig, 'caddyAdminUrl' | 'caddy' | 'probeTimeoutMs'>): CaddyProxyDriver {
+  return new CaddyProxyDriver({
+    adminUrl: config.caddyAdminUrl,
+    server: config.caddy.server,
+    listen: config.caddy.listen,
+    timeoutMs: Math.max(config.probeTimeoutMs, 5_000),
+  });
+}

@@ -1,0 +1,135 @@
+import type Docker from 'dockerode';
+
+/**
+ * What the route keeper needs from Docker, and no more: the managed containers with the
+ * upstream each one's route should dial, removing a half-made one, and the engine's container
+ * events. Implemented on dockerode here so the keeper does not depend on the container
+ * service's driver.
+ */
+
+/** One container carrying `devplein.managed=true`. */
+export interface ManagedContainer {
+  id: string;
+  name: string;
+  /** From `devplein.project-id`; 0 when the label is missing or not a number. */
+  projectId: number;
+  /** From `devplein.domain`; '' when missing. */
+  domain: string;
+  /** Docker's State: running, paused, exited, created, restarting, dead. */
+  state: string;
+  /** "address:port" of the published HTTP port; null when it is not published (not running). */
+  upstream: string | null;
+  createdAt: Date;
+}
+
+/** One container event of a managed container. */
+export interface ManagedContainerEvent {
+  /** Docker's Action: start, die, stop, destroy, unpause, restart, ... */
+  action: string;
+  containerId: string;
+  /** The container's `devplein.domain` label ('' when missing). */
+  domain: string;
+}
+
+export interface ManagedContainers {
+  list(): Promise<ManagedContainer[]>;
+  /** Removes a container and its anonymous volumes, running or not. */
+  remove(id: string): Promise<void>;
+  /**
+   * Calls `onEvent` for each event until the engine ends the stream (resolves) or `signal`
+   * aborts (resolves); rejects when the stream cannot be opened or breaks.
+   */
+  watch(onEvent: (event: ManagedContainerEvent) => void, signal: AbortSignal): Promise<void>;
+}
+
+/** Events after which a container's route may have to change. */
+export const ROUTE_EVENTS = ['start', 'unpause', 'restart', 'die', 'stop', 'destroy', 'kill', 'pause'] as const;
+
+const managedFilter = 'devplein.managed=true';
+
+/** Loopback or any-address binds are dialled at the configured publish address. */
+function dialHost(ip: string | undefined, publishAddress: string): string {
+  if (!ip || ip === '0.0.0.0' || ip === '::') return publishAddress;
+  return ip.includes(':') ? `[${ip}]` : ip;
+}
+
+/**
+ * The upstream of a listed container: the host side of its HTTP port (`devplein.http-port`,
+ * else the configured default), IPv4 binding first.
+ */
+export function upstreamOf(info: Pick<Docker.ContainerInfo, 'Ports' | 'Labels'>, defaults: { httpPort: number; publishAddress: string }): string | null {
+  const httpPort = Number(info.Labels['devplein.http-port']) || defaults.httpPort;
+  const published = (info.Ports ?? []).filter((port) => port.PrivatePort === httpPort && port.Type === 'tcp' && port.PublicPort > 0);
+  const chosen = published.find((port) => !port.IP?.includes(':')) ?? published[0];
+  return chosen ? `${dialHost(chosen.IP, defaults.publishAddress)}:${chosen.PublicPort}` : null;
+}
+
+/**
+ * ManagedContainers on dockerode. Only containers on the agent's own network count: a second
+ * agent on the same engine (another test run, a staging agent) never touches this one's.
+ */
+export function dockerManagedContainers(
+  docker: Docker,
+  defaults: { httpPort: number; publishAddress: string; network: string },
+): ManagedContainers {
+  return {
+    async list() {
+      const containers = await docker.listContainers({ all: true, filters: { label: [managedFilter], network: [defaults.network] } });
+      return containers.map((info) => ({
+        id: info.Id,
+        name: (info.Names[0] ?? info.Id).replace(/^\//, ''),
+        projectId: Number(info.Labels['devplein.project-id']) || 0,
+        domain: info.Labels['devplein.domain'] ?? '',
+        state: info.State,
+        upstream: upstreamOf(info, defaults),
+        createdAt: new Date(info.Created * 1000),
+      }));
+    },
+
+    async remove(id) {
+      await docker.getContainer(id).remove({ force: true, v: true });
+    },
+
+    async watch(onEvent, signal) {
+      const stream = (await docker.getEvents({
+        filters: { type: ['container'], label: [managedFilter], event: [...ROUTE_EVENTS] },
+      })) as NodeJS.ReadableStream & { destroy?: () => void };
+      await new Promise<void>((resolve, reject) => {
+        let pending = '';
+        const abort = () => {
+          stream.destroy?.();
+          resolve();
+        };
+        if (signal.aborted) return abort();
+        signal.addEventListener('abort', abort, { once: true });
+        stream.on('data', (chunk: Buffer) => {
+          pending += chunk.toString('utf8');
+          const lines = pending.split('\n');
+          pending = lines.pop() ?? '';
+          for (const line of lines) {
+            if (!line.trim()) continue;
+            try {
+              const event = JSON.parse(line) as { Action?: string; Actor?: { ID?: string; Attributes?: Record<string, string> } };
+              onEvent({
+                action: event.Action ?? '',
+                containerId: event.Actor?.ID ?? '',
+                domain: event.Actor?.Attributes?.['devplein.domain'] ?? '',
+              });
+            } catch {
+              // A line that is not JSON is not an event: skip it.
+            }
+          }
+        });
+        stream.on('end', () => {
+          signal.removeEventListener('abort', abort);
+          resolve();
+        });
+        stream.on('error', (error: Error) => {
+          signal.removeEventListener('abort', abort);
+          if (signal.aborted) resolve();
+          else reject(error);
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,165 @@
+import * as grpc from '@grpc/grpc-js';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContainerAction } from '@devplein/proto/container';
+import type { ContainerView, DockerDriver, LifecycleAction, NewContainer } from '../drivers/docker/docker-driver.ts';
+import { DockerError } from '../drivers/docker/docker-errors.ts';
+import { type ProxyDriver, type ProxyRoute, ProxyUnavailableError } from '../drivers/proxy/proxy-driver.ts';
+import { ContainerServiceImpl, strongPassword, toStatus } from './container-service.ts';
+
+/** An in-memory engine: enough of DockerDriver for the service's orchestration. */
+class MemoryDocker implements Partial<DockerDriver> {
+  containers = new Map<string, ContainerView>();
+  created: NewContainer[] = [];
+  private next = 1;
+
+  ensureNetwork = async () => undefined;
+  hasImage = async () => true;
+  usedSshPorts = async () => new Set([...this.containers.values()].map((view) => Number(view.labels['devplein.ssh-port'])).filter(Boolean));
+  upstream = async (id: string) => (this.containers.get(id)?.state === 'running' ? `127.0.0.1:${40_000 + Number(id)}` : null);
+
+  async find(lookup: { projectId: number } | { name: string }) {
+    return [...this.containers.values()].find((view) => ('projectId' in lookup ? view.projectId === lookup.projectId : view.names.includes(`/${lookup.name}`)));
+  }
+
+  async create(spec: NewContainer) {
+    // Yield like the real engine does, so concurrent creates interleave.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    if ([...this.containers.values()].some((view) => view.names.includes(`/${spec.name}`))) throw new DockerError('failed-precondition', 'name taken');
+    this.created.push(spec);
+    const id = String(this.next++);
+    const labels: Record<string, string> = { 'devplein.managed': 'true', 'devplein.project-id': String(spec.projectId), 'devplein.domain': spec.domain };
+    if (spec.sshPort) labels['devplein.ssh-port'] = String(spec.sshPort);
+    const view: ContainerView = { id, names: [`/${spec.name}`], image: spec.image, state: 'running', status: 'Up 1 second', labels, createdAt: new Date(), projectId: spec.projectId, domain: spec.domain };
+    this.containers.set(id, view);
+    return view;
+  }
+
+  async act(id: string, action: LifecycleAction) {
+    const view = this.containers.get(id);
+    if (!view) throw new DockerError('not-found', 'gone');
+    if (action === 'pause' && view.state !== 'running') throw new DockerError('failed-precondition', `Container ${id} is not running`);
+    view.state = { start: 'running', stop: 'exited', pause: 'paused', unpause: 'running', restart: 'running' }[action];
+    return view;
+  }
+
+  async remove(id: string) {
+    return this.containers.delete(id);
+  }
+}
+
+class RecordingProxy implements ProxyDriver {
+  routes = new Map<string, ProxyRoute>();
+  failing = false;
+  async ensureServer() {}
+  async upsertRoute(route: ProxyRoute) {
+    if (this.failing) throw new ProxyUnavailableError('Caddy does not answer');
+    const created = !this.routes.has(route.domain);
+    this.routes.set(route.domain, route);
+    return { created };
+  }
+  async removeRoute(domain: string) {
+    if (this.failing) throw new ProxyUnavailableError('Caddy does not answer');
+    return this.routes.delete(domain);
+  }
+  async listRoutes() {
+    return [...this.routes.values()];
+  }
+}
+
+const logger = pino({ level: 'silent' });
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'devplein-container-service-'));
+});
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function service(): { impl: ContainerServiceImpl; docker: MemoryDocker; proxy: RecordingProxy } {
+  const docker = new MemoryDocker();
+  const proxy = new RecordingProxy();
+  const config = {
+    dataDir,
+    containers: { network: 'n', memoryBytes: 512 * 1024 * 1024, nanoCpus: 1e9, pids: 256, httpPort: 80, publishAddress: '127.0.0.1' },
+    ssh: { host: 'localhost', bindAddress: '127.0.0.1', portRange: { first: 45_100, last: 45_140 } },
+  };
+  return { impl: new ContainerServiceImpl({ docker: docker as unknown as DockerDriver, proxy, config, logger }), docker, proxy };
+}
+
+const request = (projectId: number, name: string, extra: Record<string, unknown> = {}) => ({
+  projectId,
+  name,
+  domain: `${name}.dev.test`,
+  image: 'devplein/php:8.3',
+  ownerUserId: 1,
+  memberUserIds: [1],
+  ssh: false,
+  wordpress: false,
+  limits: undefined,
+  ...extra,
+});
+
+describe('ContainerServiceImpl', () => {
+  it('creates once per project, also when two creates race, and routes the domain', async () => {
+    const { impl, docker, proxy } = service();
+    const [a, b] = await Promise.all([impl.createContainer(request(1, 'blog'), logger), impl.createContainer(request(1, 'blog'), logger)]);
+    expect([a.created, b.created].sort()).toEqual([false, true]);
+    expect(a.container.id).toBe(b.container.id);
+    expect(docker.created).toHaveLength(1);
+    expect(docker.created[0]?.limits).toEqual({ memoryBytes: 512 * 1024 * 1024, nanoCpus: 1e9, pids: 256 });
+    expect(proxy.routes.get('blog.dev.test')).toEqual({ domain: 'blog.dev.test', upstream: '127.0.0.1:40001', projectId: 1 });
+  });
+
+  it('keeps the container when the proxy fails (the route keeper repairs the route later)', async () => {
+    const { impl, docker, proxy } = service();
+    proxy.failing = true;
+    const { created, container } = await impl.createContainer(request(2, 'shop'), logger);
+    expect(created).toBe(true);
+    expect(docker.containers.has(container.id)).toBe(true);
+    expect(await impl.removeContainer({ ref: { $case: 'projectId', value: 2 } }, logger)).toBe(true);
+    expect(docker.containers.size).toBe(0);
+  });
+
+  it('gives SSH containers distinct ports from the range and an empty authorized_keys, removed with the container', async () => {
+    const { impl, docker } = service();
+    await impl.createContainer(request(3, 'one', { ssh: true }), logger);
+    await impl.createContainer(request(4, 'two', { ssh: true }), logger);
+    const ports = docker.created.map((spec) => spec.sshPort);
+    expect(new Set(ports).size).toBe(2);
+    expect(docker.created[0]?.authorizedKeysDir).toBe(path.join(dataDir, 'ssh', '3'));
+    expect((await stat(path.join(dataDir, 'ssh', '3', 'authorized_keys'))).size).toBe(0);
+    await impl.removeContainer({ ref: { $case: 'projectId', value: 3 } }, logger);
+    await expect(stat(path.join(dataDir, 'ssh', '3'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('moves the route on start and refuses unknown actions and containers', async () => {
+    const { impl, proxy } = service();
+    await impl.createContainer(request(5, 'site'), logger);
+    proxy.routes.clear();
+    const ref = { ref: { $case: 'name' as const, value: 'site' } };
+    expect((await impl.changeState(ref, ContainerAction.CONTAINER_ACTION_STOP, logger)).state).toBe('exited');
+    expect(proxy.routes.size).toBe(0);
+    expect((await impl.changeState(ref, ContainerAction.CONTAINER_ACTION_START, logger)).state).toBe('running');
+    expect(proxy.routes.has('site.dev.test')).toBe(true);
+    await expect(impl.changeState(ref, ContainerAction.CONTAINER_ACTION_UNSPECIFIED, logger)).rejects.toMatchObject({ kind: 'invalid-argument' });
+    await expect(impl.changeState(undefined, ContainerAction.CONTAINER_ACTION_START, logger)).rejects.toMatchObject({ kind: 'invalid-argument' });
+    await expect(impl.changeState({ ref: { $case: 'projectId', value: 99 } }, ContainerAction.CONTAINER_ACTION_START, logger)).rejects.toMatchObject({ kind: 'not-found' });
+  });
+
+  it('maps failures to gRPC statuses and hides internal details', () => {
+    expect(toStatus(new DockerError('failed-precondition', 'Container x is not running'), 'Pause')).toMatchObject({ code: grpc.status.FAILED_PRECONDITION, details: 'Container x is not running' });
+    expect(toStatus(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), 'List').code).toBe(grpc.status.UNAVAILABLE);
+    expect(toStatus(new Error('secret internals'), 'List')).toEqual({ code: grpc.status.INTERNAL, details: 'List failed; see the agent log', internal: true });
+  });
+
+  it('makes strong passwords', () => {
+    const passwords = new Set(Array.from({ length: 50 }, () => strongPassword()));
+    expect(passwords.size).toBe(50);
+    for (const password of passwords) expect(password).toMatch(/^[A-Za-z0-9]{24}$/);
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * A throwaway Caddy (Debian's `caddy` 2.6) for tests: admin API and one HTTP server on free
+ * loopback ports, the server named like the agent's default (`devplein`) with the catch-all 404
+ * the agent expects. Config, data and autosave live in a temp dir; nothing outside it is touched.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import http from 'node:http';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CATCH_ALL_BODY, CATCH_ALL_ID } from '../../host-agent/src/drivers/proxy/caddy-route.ts';
+import { LineTail, forEachLine, isRunning, stopChild } from '../../scripts/lib/processes.ts';
+import { findFreePort, waitForHttp } from './ports.ts';
+
+export interface TestCaddy {
+  /** http://127.0.0.1:PORT of the admin API (AGENT_CADDY_ADMIN). */
+  adminUrl: string;
+  /** Port of the HTTP server sites are reached on (send a Host header). */
+  httpPort: number;
+  /** Name of the HTTP server (AGENT_CADDY_SERVER). */
+  serverName: string;
+  /** Caddy's output so far. */
+  output(): string;
+  /** Stops Caddy and removes its temp dir; routes added through the admin API are gone (nothing is persisted). */
+  stop(): Promise<void>;
+  /** Starts Caddy again on the same ports with the initial config only (as after a crash). */
+  start(): Promise<void>;
+}
+
+export interface StartCaddyOptions {
+  serverName?: string;
+  timeoutMs?: number;
+}
+
+/** Starts Caddy and waits until its admin API and HTTP server answer. */
+export async function startCaddy(options: StartCaddyOptions = {}): Promise<TestCaddy> {
+  const serverName = options.serverName ?? 'devplein';
+  const workDir = await mkdtemp(path.join(os.tmpdir(), 'devplein-caddy-'));
+  const adminPort = await findFreePort();
+  const httpPort = await findFreePort();
+  const adminUrl = `http://127.0.0.1:${adminPort}`;
+  const configPath = path.join(workDir, 'caddy.json');
+  const config = JSON.stringify({
+    admin: { listen: `127.0.0.1:${adminPort}`, config: { persist: false } },
+    logging: { logs: { default: { level: 'WARN' } } },
+    apps: {
+      http: {
+        servers: {
+          [serverName]: {
+            listen: [`127.0.0.1:${httpPort}`],
+            automatic_https: { disable: true },
+            routes: [
+              {
+                '@id': CATCH_ALL_ID,
+                handle: [{ handler: 'static_response', status_code: 404, body: CATCH_ALL_BODY }],
+              },
+            ],
+          },
+        },
+      },
+    },
+  });
+
+  const tail = new LineTail();
+  let child: ChildProcess | undefined;
+
+  async function start(): Promise<void> {
+    if (child && isRunning(child)) return;
+    await mkdir(workDir, { recursive: true });
+    await writeFile(configPath, config);
+    const process_ = spawn('caddy', ['run', '--config', configPath], {
+      cwd: workDir,
+      env: { ...process.env, HOME: workDir, XDG_CONFIG_HOME: path.join(workDir, 'config'), XDG_DATA_HOME: path.join(workDir, 'data') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = process_;
+    let spawnError: Error | undefined;
+    process_.once('error', (error) => {
+      spawnError = error;
+    });
+    if (process_.stdout) forEachLine(process_.stdout, (line) => tail.push(line));
+    if (process_.stderr) forEachLine(process_.stderr, (line) => tail.push(line));
+    try {
+      await waitForHttp(`${adminUrl}/config/`, {
+        description: `Caddy's admin API on ${adminUrl}`,
+        timeoutMs: options.timeoutMs ?? 20_000,
+        giveUpIf: () => {
+          if (spawnError) return `could not start caddy (apt-get install caddy): ${spawnError.message}`;
+          if (!isRunning(process_)) return `caddy exited (code ${process_.exitCode ?? process_.signalCode})`;
+          return undefined;
+        },
+      });
+      await waitForHttp(`http://127.0.0.1:${httpPort}/`, { description: `Caddy's HTTP server on ${httpPort}`, accept: (status) => status === 404 });
+    } catch (error) {
+      await stopChild(process_, 2_000);
+      const message = error instanceof Error ? error.message : String(error);
+      throw new Error(`${message}\n--- caddy output ---\n${tail.toString()}`, { cause: error });
+    }
+  }
+
+  async function stopCaddy(): Promise<void> {
+    if (child) await stopChild(child, 5_000);
+    await rm(workDir, { recursive: true, force: true });
+  }
+
+  await start();
+  return {
+    adminUrl,
+    httpPort,
+    serverName,
+    output: () => tail.toString(),
+    start,
+    stop: stopCaddy,
+  };
+}
+
+// `npx tsx tests/support/caddy.ts`: start one, show it, stop it (a smoke test by hand).
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const caddy = await startCaddy();
+  console.log(`caddy ready: admin ${caddy.adminUrl}, http 127.0.0.1:${caddy.httpPort}`);
+  await caddy.stop();
+  console.log('caddy stopped');
+}
+
+/** GET / on a Caddy HTTP server as a browser asking for `host` would (fetch cannot set Host). */
+export function visitSite(port: number, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get({ host: '127.0.0.1', port, path: '/', headers: { Host: host }, timeout: 5_000 }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on('timeout', () => request.destroy(new Error(`GET ${host} timed out`)));
+    request.on('error', reject);
+  });
+}

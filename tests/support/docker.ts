@@ -1,0 +1,250 @@
+/**
+ * The Docker engine for tests, and the local test images the container tests run.
+ *
+ * ensureDockerEngine (called once by the global setup): uses a running engine (the socket
+ * answers), else starts `dockerd` as root with its log in a temp file and stops it at teardown,
+ * else explains how to get one. Nothing is ever pulled from a public registry: the images are
+ * made here from Debian's static busybox with `docker import`.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { chmod, copyFile, mkdir, mkdtemp, open, rm, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import Docker from 'dockerode';
+import { stopChild } from '../../scripts/lib/processes.ts';
+import { findExecutable } from './system-deps.ts';
+import { waitFor } from './ports.ts';
+
+const execFileAsync = promisify(execFile);
+
+/** The engine's socket (dockerd's default; the only one the tests use). */
+export const DOCKER_SOCKET = '/var/run/docker.sock';
+
+/** Static busybox from Debian's busybox-static package. */
+export const BUSYBOX_BINARY = '/bin/busybox';
+
+/** busybox httpd on :80 serving /www; on start it writes one line to stdout and one to stderr. */
+export const WEB_IMAGE = 'devplein-test/web:1';
+/** Like WEB_IMAGE plus a stand-in wp-cli at /usr/local/bin/wp (administrator `admin`). */
+export const WORDPRESS_IMAGE = 'devplein-test/wordpress:1';
+
+/** The lines WEB_IMAGE writes when it starts. */
+export const WEB_STDOUT_LINE = 'devplein-test web: serving /www on port 80';
+export const WEB_STDERR_LINE = 'devplein-test web: this line goes to stderr';
+
+/** A dockerode client on the test engine. */
+export function testDocker(): Docker {
+  return new Docker({ socketPath: DOCKER_SOCKET });
+}
+
+async function engineAnswers(): Promise<boolean> {
+  if (!existsSync(DOCKER_SOCKET)) return false;
+  try {
+    await testDocker().ping();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A running engine: `stop` is set only when this call started it. */
+export interface DockerEngine {
+  socket: string;
+  stop?: () => Promise<void>;
+}
+
+/** Uses the running engine or starts one (as root); throws a message naming the package otherwise. */
+export async function ensureDockerEngine(): Promise<DockerEngine> {
+  if (await engineAnswers()) return { socket: DOCKER_SOCKET };
+  const dockerd = findExecutable('dockerd', ['/usr/sbin', '/usr/bin']);
+  if (!dockerd) {
+    throw new Error('the Docker engine is not running and dockerd is not installed: apt-get install -y docker.io (as root), or start your Docker engine');
+  }
+  if (process.getuid?.() !== 0) {
+    throw new Error(`the Docker engine is not running (no answer on ${DOCKER_SOCKET}); start it (as root: dockerd &), then run the tests again`);
+  }
+  const logDir = await mkdtemp(path.join(os.tmpdir(), 'devplein-dockerd-'));
+  const logPath = path.join(logDir, 'dockerd.log');
+  const log = await open(logPath, 'a');
+  const child: ChildProcess = spawn(dockerd, ['--host', `unix://${DOCKER_SOCKET}`], { stdio: ['ignore', log.fd, log.fd] });
+  let exited: string | undefined;
+  child.once('exit', (code, signal) => {
+    exited = `dockerd exited with ${code ?? signal}; see ${logPath}`;
+  });
+  child.once('error', (error) => {
+    exited = `could not start dockerd: ${error.message}`;
+  });
+  try {
+    await waitFor(engineAnswers, { description: `dockerd to answer on ${DOCKER_SOCKET} (log: ${logPath})`, timeoutMs: 60_000, intervalMs: 200, giveUpIf: () => exited });
+  } catch (error) {
+    await stopChild(child, 10_000);
+    await log.close();
+    throw error;
+  }
+  return {
+    socket: DOCKER_SOCKET,
+    stop: async () => {
+      await stopChild(child, 20_000);
+      await log.close();
+      await rm(logDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Fails with the reason the global setup recorded when it could not provide an engine, so a
+ * container test says why instead of timing out.
+ */
+export function requireDockerEngine(): void {
+  const problem = process.env.TEST_DOCKER_UNAVAILABLE;
+  if (problem) throw new Error(`these tests need the Docker engine: ${problem}`);
+}
+
+export async function imageExists(name: string): Promise<boolean> {
+  try {
+    await testDocker().getImage(name).inspect();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `docker` and returns its stdout (its stderr in the error). */
+export async function dockerCli(args: string[]): Promise<string> {
+  try {
+    const { stdout } = await execFileAsync('docker', args, { maxBuffer: 16 * 1024 * 1024 });
+    return stdout;
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr ?? '';
+    throw new Error(`docker ${args.join(' ')} failed: ${stderr || String(error)}`, { cause: error });
+  }
+}
+
+/** A busybox root filesystem in `rootfs`: applet links, a `student` user, /www with index.html. */
+async function busyboxRootfs(rootfs: string): Promise<void> {
+  for (const folder of ['bin', 'etc', 'tmp', 'www', 'home/student', 'root', 'proc', 'sys', 'dev', 'usr/local/bin']) {
+    await mkdir(path.join(rootfs, folder), { recursive: true });
+  }
+  await copyFile(BUSYBOX_BINARY, path.join(rootfs, 'bin/busybox'));
+  await chmod(path.join(rootfs, 'bin/busybox'), 0o755);
+  const { stdout } = await execFileAsync(BUSYBOX_BINARY, ['--list']);
+  for (const applet of stdout.split('\n').filter((name) => /^[\w.[-]+$/.test(name) && name !== 'busybox')) {
+    await symlink('busybox', path.join(rootfs, 'bin', applet)).catch(() => undefined);
+  }
+  await writeFile(path.join(rootfs, 'etc/passwd'), 'root:x:0:0:root:/root:/bin/sh\nstudent:x:1000:1000:student:/home/student:/bin/sh\n');
+  // Locked passwords (SSH logins use keys only) and a valid shell: dropbear checks both.
+  await writeFile(path.join(rootfs, 'etc/shadow'), 'root:*:19000:0:99999:7:::\nstudent:*:19000:0:99999:7:::\n', { mode: 0o600 });
+  await writeFile(path.join(rootfs, 'etc/group'), 'root:x:0:\nstudent:x:1000:\n');
+  await writeFile(path.join(rootfs, 'etc/shells'), '/bin/sh\n');
+  await writeFile(path.join(rootfs, 'www/index.html'), 'devplein test page\n');
+  await chmod(path.join(rootfs, 'tmp'), 0o1777);
+}
+
+/** `docker import`s a root filesystem as `image` with the given CMD. */
+async function importRootfs(rootfs: string, image: string, cmd: string[]): Promise<void> {
+  await execFileAsync('bash', [
+    '-c',
+    // Files belong to root, the student's home to the student (uid 1000).
+    'set -euo pipefail; tar -C "$1" --owner=0 --group=0 --exclude=./home/student -c . > "$1.tar"; ' +
+      'if [ -d "$1/home/student" ]; then tar -C "$1" --owner=1000 --group=1000 -r -f "$1.tar" ./home/student; fi; ' +
+      'docker import --change "$3" - "$2" < "$1.tar" >/dev/null; rm -f "$1.tar"',
+    'import',
+    rootfs,
+    image,
+    `CMD ${JSON.stringify(cmd)}`,
+  ]);
+}
+
+/**
+ * Builds an image from a busybox root filesystem unless it exists (parallel builders: last tag
+ * wins). `extra` adds files to the root filesystem before it is imported.
+ */
+export async function ensureBusyboxImage(image: string, cmd: string[], extra: (rootfs: string) => Promise<void> = async () => undefined): Promise<string> {
+  if (await imageExists(image)) return image;
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'devplein-image-'));
+  try {
+    const rootfs = path.join(dir, 'rootfs');
+    await busyboxRootfs(rootfs);
+    await extra(rootfs);
+    await importRootfs(rootfs, image, cmd);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  return image;
+}
+
+const webStart = `echo '${WEB_STDOUT_LINE}'; echo '${WEB_STDERR_LINE}' >&2; exec httpd -f -p 80 -h /www`;
+
+/** WEB_IMAGE, built when missing. */
+export function ensureWebImage(): Promise<string> {
+  return ensureBusyboxImage(WEB_IMAGE, ['/bin/sh', '-c', webStart]);
+}
+
+/**
+ * A stand-in for wp-cli: `wp user list --role=administrator --field=user_login` prints `admin`;
+ * `wp user update admin --user_pass=X ...` stores X in /tmp/wp-password-admin and prints
+ * Success; an unknown login fails like wp-cli does ("Invalid user ID, email or login").
+ */
+const fakeWp = `#!/bin/sh
+log=/tmp/wp-calls
+echo "$*" | sed 's/--user_pass=[^ ]*/--user_pass=***/' >> "$log"
+case "$1 $2" in
+  "user list")
+    echo admin
+    exit 0 ;;
+  "user update")
+    login="$3"
+    if [ "$login" != "admin" ]; then
+      echo "Error: Invalid user ID, email or login: '$login'" >&2
+      exit 1
+    fi
+    for arg in "$@"; do
+      case "$arg" in --user_pass=*) printf '%s' "\${arg#--user_pass=}" > "/tmp/wp-password-$login" ;; esac
+    done
+    echo "Success: Updated user 1."
+    exit 0 ;;
+esac
+echo "Error: unsupported stand-in command: $*" >&2
+exit 1
+`;
+
+/** WORDPRESS_IMAGE, built when missing. */
+export function ensureWordpressImage(): Promise<string> {
+  return ensureBusyboxImage(WORDPRESS_IMAGE, ['/bin/sh', '-c', webStart], async (rootfs) => {
+    await writeFile(path.join(rootfs, 'usr/local/bin/wp'), fakeWp, { mode: 0o755 });
+    // busybox sh has no PATH entry for /usr/local/bin unless told: Docker's default PATH has it.
+  });
+}
+
+/**
+ * A tiny image no other test has (a random file in an otherwise empty layer): pushing it to a
+ * registry and removing it locally gives a pull that really downloads a layer.
+ */
+export async function makeUniqueImage(image: string): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'devplein-unique-'));
+  try {
+    const rootfs = path.join(dir, 'rootfs');
+    await mkdir(rootfs);
+    await writeFile(path.join(rootfs, 'unique.txt'), `${image} ${Date.now()} ${Math.random()}\n`);
+    await importRootfs(rootfs, image, ['/unique.txt']);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  return image;
+}
+
+/** A random suffix for container and network names, so parallel test files never collide. */
+export function randomSuffix(): string {
+  return Math.random().toString(36).slice(2, 8).replace(/[^a-z]/g, 'x');
+}
+
+// `npx tsx tests/support/docker.ts`: check the engine and build the test images by hand.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const engine = await ensureDockerEngine();
+  console.log(`engine on ${engine.socket}${engine.stop ? ' (started here)' : ''}`);
+  console.log(await ensureWebImage(), await ensureWordpressImage());
+  await engine.stop?.();
+}

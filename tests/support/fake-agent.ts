@@ -1,0 +1,415 @@
+/**
+ * A fake host agent for control-plane tests: a real gRPC server with mutual TLS (the test
+ * certificates of makeTestCerts) that implements the generated InfoService, ContainerService,
+ * ProxyService and SshAccessService in memory. Containers live in a map, events go to every open
+ * WatchContainerEvents stream, logs and pull progress are scripted. Switches make it slow,
+ * failing or unavailable; stop()/start() take it off the network and back on the same port.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import * as grpc from '@grpc/grpc-js';
+import {
+  type Container,
+  ContainerAction,
+  type ContainerEvent,
+  type ContainerRef,
+  type ContainerServiceServer,
+  ContainerServiceService,
+  type LogLine,
+  LogStream,
+  type WatchContainerEventsResponse,
+} from '@devplein/proto/container';
+import { HealthStatus, type InfoServiceServer, InfoServiceService } from '@devplein/proto/info';
+import { type ProxyServiceServer, ProxyServiceService, type Route } from '@devplein/proto/proxy';
+import { type SshAccessServiceServer, SshAccessServiceService } from '@devplein/proto/ssh_access';
+import type { TestCerts } from './agent.ts';
+
+/** How the fake answers: normally, after a delay, with INTERNAL, or with UNAVAILABLE. */
+export type FakeAgentMode = 'ok' | 'slow' | 'failing' | 'unavailable';
+
+export interface FakeContainer {
+  id: string;
+  name: string;
+  image: string;
+  state: string;
+  status: string;
+  labels: Record<string, string>;
+  projectId: number;
+  domain: string;
+  createdAt: Date;
+  logs: LogLine[];
+}
+
+export interface FakeCall {
+  method: string;
+  request: unknown;
+}
+
+export interface FakeAgentOptions {
+  certs: TestCerts;
+  /** Images a pull finds (others: NOT_FOUND). */
+  pullableImages?: string[];
+  /** Registries (the part before the first '/') that do not answer: a pull fails with UNAVAILABLE. */
+  unreachableRegistries?: string[];
+  /** SSH host name GetSshAccess reports. */
+  sshHost?: string;
+}
+
+type Sink = grpc.ServerWritableStream<unknown, WatchContainerEventsResponse>;
+
+const statusOf = (state: string): string =>
+  ({
+    running: 'Up Less than a second',
+    paused: 'Up Less than a second (Paused)',
+    exited: 'Exited (0) Less than a second ago',
+    created: 'Created',
+  })[state] ?? state;
+
+/** Ends a server stream with an error status (grpc-js turns an 'error' event into the status). */
+function failStream(call: { emit(event: 'error', error: unknown): boolean }, error: Partial<grpc.ServiceError>): void {
+  call.emit('error', error);
+}
+
+const serviceError = (code: grpc.status, details: string): Partial<grpc.ServiceError> => ({ code, details, message: details });
+
+export class FakeAgent {
+  readonly containers = new Map<string, FakeContainer>();
+  readonly authorizedKeys = new Map<number, Array<{ publicKey: string; userId: number }>>();
+  readonly routes = new Map<string, Route>();
+  readonly calls: FakeCall[] = [];
+  mode: FakeAgentMode = 'ok';
+  /** Delay of every answer in 'slow' mode. */
+  slowMs = 5_000;
+  /** Methods that fail with INTERNAL even in 'ok' mode (e.g. 'changeContainerState'). */
+  readonly failingMethods = new Set<string>();
+  readonly pullableImages: Set<string>;
+  private readonly unreachableRegistries: Set<string>;
+  private readonly sshHost: string;
+  private readonly watchers = new Set<Sink>();
+  private readonly followers = new Map<string, Set<grpc.ServerWritableStream<unknown, { line: LogLine }>>>();
+  private server: grpc.Server | null = null;
+  private nextSshPort = 22_000;
+  port = 0;
+
+  constructor(private readonly options: FakeAgentOptions) {
+    this.pullableImages = new Set(options.pullableImages ?? []);
+    this.unreachableRegistries = new Set(options.unreachableRegistries ?? []);
+    this.sshHost = options.sshHost ?? 'dev.devplein.test';
+  }
+
+  get address(): string {
+    return `localhost:${this.port}`;
+  }
+
+  /** Open WatchContainerEvents streams. */
+  get watcherCount(): number {
+    return this.watchers.size;
+  }
+
+  async start(): Promise<void> {
+    const { certs } = this.options;
+    const [ca, cert, key] = await Promise.all([readFile(certs.ca), readFile(certs.agentCert), readFile(certs.agentKey)]);
+    const server = new grpc.Server();
+    server.addService(InfoServiceService, this.info());
+    server.addService(ContainerServiceService, this.containerService());
+    server.addService(ProxyServiceService, this.proxyService());
+    server.addService(SshAccessServiceService, this.sshService());
+    this.port = await new Promise<number>((resolve, reject) =>
+      server.bindAsync(`127.0.0.1:${this.port}`, grpc.ServerCredentials.createSsl(ca, [{ private_key: key, cert_chain: cert }], true), (error, port) =>
+        error ? reject(error) : resolve(port),
+      ),
+    );
+    this.server = server;
+  }
+
+  /** Takes the agent off the network at once (open streams break). */
+  async stop(): Promise<void> {
+    this.watchers.clear();
+    this.server?.forceShutdown();
+    this.server = null;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
+  /** A container that exists on the host without the agent having made it. */
+  addUnmanaged(name: string, image = 'devplein-test/legacy:1', state = 'running'): FakeContainer {
+    const container = this.makeContainer({ name, image, state, labels: {}, projectId: 0, domain: '' });
+    this.containers.set(name, container);
+    return container;
+  }
+
+  /** Appends a log line (and sends it to followers). */
+  log(name: string, text: string, stream: 'stdout' | 'stderr' = 'stdout'): void {
+    const container = this.containers.get(name);
+    if (!container) throw new Error(`no container ${name}`);
+    const line: LogLine = { stream: stream === 'stderr' ? LogStream.LOG_STREAM_STDERR : LogStream.LOG_STREAM_STDOUT, text, time: new Date() };
+    container.logs.push(line);
+    for (const follower of this.followers.get(name) ?? []) follower.write({ line });
+  }
+
+  /** Sends an event to every watcher as Docker would after a change of `name`. */
+  emit(name: string, action: string): void {
+    const container = this.containers.get(name);
+    const event: ContainerEvent = {
+      containerId: container?.id ?? '',
+      containerName: name,
+      projectId: container?.projectId ?? 0,
+      action,
+      state: action === 'destroy' ? '' : (container?.state ?? ''),
+      status: action === 'destroy' ? '' : (container?.status ?? ''),
+      time: new Date(),
+      attributes: {},
+    };
+    for (const sink of this.watchers) {
+      if (container && container.projectId === 0 && !(sink.request as { includeUnmanaged?: boolean }).includeUnmanaged) continue;
+      sink.write({ event });
+    }
+  }
+
+  callsOf(method: string): FakeCall[] {
+    return this.calls.filter((call) => call.method === method);
+  }
+
+  private makeContainer(input: Omit<FakeContainer, 'id' | 'status' | 'createdAt' | 'logs'>): FakeContainer {
+    return { ...input, id: randomBytes(32).toString('hex'), status: statusOf(input.state), createdAt: new Date(), logs: [] };
+  }
+
+  private find(ref: ContainerRef | undefined): FakeContainer | undefined {
+    const target = ref?.ref;
+    if (!target) return undefined;
+    if (target.$case === 'name') return this.containers.get(target.value);
+    return [...this.containers.values()].find((container) => container.projectId === target.value);
+  }
+
+  private setState(container: FakeContainer, state: string, action: string): void {
+    container.state = state;
+    container.status = statusOf(state);
+    this.emit(container.name, action);
+    if (state !== 'running' && state !== 'paused') {
+      for (const follower of this.followers.get(container.name) ?? []) follower.end();
+      this.followers.delete(container.name);
+    }
+  }
+
+  private toProto(container: FakeContainer): Container {
+    return {
+      id: container.id,
+      names: [`/${container.name}`],
+      image: container.image,
+      state: container.state,
+      status: container.status,
+      labels: { ...container.labels },
+      createdAt: container.createdAt,
+      projectId: container.projectId,
+      domain: container.domain,
+    };
+  }
+
+  /** The common gate of every call: records it, then applies the mode. Returns an error or null. */
+  private async gate(method: string, request: unknown): Promise<Partial<grpc.ServiceError> | null> {
+    this.calls.push({ method, request });
+    if (this.mode === 'unavailable') return serviceError(grpc.status.UNAVAILABLE, 'fake agent: unavailable');
+    if (this.mode === 'failing' || this.failingMethods.has(method)) return serviceError(grpc.status.INTERNAL, `fake agent: ${method} failed`);
+    if (this.mode === 'slow') await new Promise((resolve) => setTimeout(resolve, this.slowMs));
+    return null;
+  }
+
+  private unary<Request, Response>(
+    method: string,
+    handle: (request: Request) => Response | Partial<grpc.ServiceError>,
+  ): grpc.handleUnaryCall<Request, Response> {
+    return (call, callback) => {
+      void this.gate(method, call.request).then((failure) => {
+        if (failure) return callback(failure as grpc.ServiceError, null);
+        const result = handle(call.request);
+        if (result && typeof result === 'object' && 'code' in result && typeof (result as { code: unknown }).code === 'number') {
+          return callback(result as grpc.ServiceError, null);
+        }
+        callback(null, result as Response);
+      });
+    };
+  }
+
+  private info(): InfoServiceServer {
+    return {
+      getInfo: this.unary('getInfo', () => ({
+        agentVersion: '0.0.0-fake',
+        contractVersion: '1.0.0',
+        hostname: 'fake-agent',
+        startedAt: new Date(),
+        capabilities: {
+          docker: { available: true, detail: 'fake' },
+          proxy: { available: true, detail: 'fake' },
+          mysql: { available: false, detail: 'fake' },
+          chromium: { available: false, detail: 'fake' },
+          wireguard: { available: false, detail: 'fake' },
+        },
+      })),
+      health: this.unary('health', () => ({ status: HealthStatus.HEALTH_STATUS_SERVING })),
+    };
+  }
+
+  private containerService(): ContainerServiceServer {
+    return {
+      createContainer: this.unary('createContainer', (request) => {
+        const existing = [...this.containers.values()].find((container) => container.projectId === request.projectId);
+        if (existing) return { container: this.toProto(existing), created: false };
+        if (this.containers.has(request.name)) return serviceError(grpc.status.ALREADY_EXISTS, `name ${request.name} is taken`);
+        const labels: Record<string, string> = {
+          'devplein.managed': 'true',
+          'devplein.project-id': String(request.projectId),
+          'devplein.domain': request.domain,
+          'devplein.owner-id': String(request.ownerUserId),
+          'devplein.ssh': String(request.ssh),
+          'devplein.wordpress': String(request.wordpress),
+          'devplein.http-port': '80',
+        };
+        if (request.ssh) labels['devplein.ssh-port'] = String(this.nextSshPort++);
+        const container = this.makeContainer({ name: request.name, image: request.image, state: 'running', labels, projectId: request.projectId, domain: request.domain });
+        this.containers.set(container.name, container);
+        container.logs.push(
+          { stream: LogStream.LOG_STREAM_STDOUT, text: `${container.name} started`, time: new Date() },
+          { stream: LogStream.LOG_STREAM_STDERR, text: `${container.name} warming up`, time: new Date() },
+        );
+        this.emit(container.name, 'create');
+        this.emit(container.name, 'start');
+        return { container: this.toProto(container), created: true };
+      }),
+      changeContainerState: this.unary('changeContainerState', (request) => {
+        const container = this.find(request.container);
+        if (!container) return serviceError(grpc.status.NOT_FOUND, 'no such container');
+        const transitions: Partial<Record<ContainerAction, { from: string[]; to: string; event: string }>> = {
+          [ContainerAction.CONTAINER_ACTION_START]: { from: ['exited', 'created', 'running'], to: 'running', event: 'start' },
+          [ContainerAction.CONTAINER_ACTION_STOP]: { from: ['running', 'exited', 'paused'], to: 'exited', event: 'stop' },
+          [ContainerAction.CONTAINER_ACTION_PAUSE]: { from: ['running'], to: 'paused', event: 'pause' },
+          [ContainerAction.CONTAINER_ACTION_UNPAUSE]: { from: ['paused'], to: 'running', event: 'unpause' },
+          [ContainerAction.CONTAINER_ACTION_RESTART]: { from: ['running', 'exited'], to: 'running', event: 'restart' },
+        };
+        const transition = transitions[request.action];
+        if (!transition) return serviceError(grpc.status.INVALID_ARGUMENT, 'unknown action');
+        if (!transition.from.includes(container.state)) return serviceError(grpc.status.FAILED_PRECONDITION, `cannot ${transition.event} a ${container.state} container`);
+        this.setState(container, transition.to, transition.event);
+        return { container: this.toProto(container) };
+      }),
+      removeContainer: this.unary('removeContainer', (request) => {
+        const container = this.find(request.container);
+        if (!container) return { removed: false };
+        this.setState(container, 'exited', 'die');
+        this.containers.delete(container.name);
+        this.emit(container.name, 'destroy');
+        return { removed: true };
+      }),
+      listContainers: this.unary('listContainers', (request) => ({
+        containers: [...this.containers.values()]
+          .filter((container) => request.includeUnmanaged || container.labels['devplein.managed'] === 'true')
+          .filter((container) => request.projectIds.length === 0 || request.projectIds.includes(container.projectId))
+          .map((container) => this.toProto(container)),
+      })),
+      getContainerLogs: this.unary('getContainerLogs', (request) => {
+        const container = this.find(request.container);
+        if (!container) return serviceError(grpc.status.NOT_FOUND, 'no such container');
+        return { lines: container.logs.slice(-(request.tail || 500)) };
+      }),
+      followContainerLogs: (call) => {
+        void this.gate('followContainerLogs', call.request).then((failure) => {
+          if (failure) return failStream(call, Object.assign(new Error(failure.details), failure));
+          const container = this.find(call.request.container);
+          if (!container) return failStream(call, Object.assign(new Error('no such container'), serviceError(grpc.status.NOT_FOUND, 'no such container')));
+          if (call.request.tail > 0) for (const line of container.logs.slice(-call.request.tail)) call.write({ line });
+          if (container.state !== 'running' && container.state !== 'paused') return call.end();
+          const set = this.followers.get(container.name) ?? new Set();
+          set.add(call);
+          this.followers.set(container.name, set);
+          call.on('cancelled', () => set.delete(call));
+        });
+      },
+      pullImage: (call) => {
+        void this.gate('pullImage', call.request).then(async (failure) => {
+          if (failure) return failStream(call, Object.assign(new Error(failure.details), failure));
+          const image = call.request.image;
+          const registry = image.includes('/') ? (image.split('/')[0] ?? '') : '';
+          if (this.unreachableRegistries.has(registry)) {
+            call.write({ status: `Pulling from ${image}`, layerId: '', currentBytes: 0, totalBytes: 0, progress: '' });
+            return failStream(call, Object.assign(new Error('registry unreachable'), serviceError(grpc.status.UNAVAILABLE, `registry ${registry} unreachable`)));
+          }
+          if (!this.pullableImages.has(image)) {
+            return failStream(call, Object.assign(new Error('not found'), serviceError(grpc.status.NOT_FOUND, `manifest for ${image} not found`)));
+          }
+          const layer = 'a1b2c3d4e5f6';
+          const steps = [
+            { status: `Pulling from ${image}`, layerId: '', currentBytes: 0, totalBytes: 0, progress: '' },
+            { status: 'Downloading', layerId: layer, currentBytes: 512, totalBytes: 1024, progress: '[=====>     ]' },
+            { status: 'Downloading', layerId: layer, currentBytes: 1024, totalBytes: 1024, progress: '[==========>]' },
+            { status: 'Pull complete', layerId: layer, currentBytes: 0, totalBytes: 0, progress: '' },
+            { status: `Status: Downloaded newer image for ${image}`, layerId: '', currentBytes: 0, totalBytes: 0, progress: '' },
+          ];
+          for (const step of steps) {
+            call.write(step);
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          }
+          call.end();
+        });
+      },
+      watchContainerEvents: (call) => {
+        void this.gate('watchContainerEvents', call.request).then((failure) => {
+          if (failure) return failStream(call, Object.assign(new Error(failure.details), failure));
+          this.watchers.add(call as unknown as Sink);
+          call.on('cancelled', () => this.watchers.delete(call as unknown as Sink));
+          call.on('close', () => this.watchers.delete(call as unknown as Sink));
+          // Headers now, so the client sees the stream open before the first event.
+          call.sendMetadata(new grpc.Metadata());
+        });
+      },
+      execWordpressPasswordReset: this.unary('execWordpressPasswordReset', (request) => {
+        const container = this.find(request.container);
+        if (!container) return serviceError(grpc.status.NOT_FOUND, 'no such container');
+        if (container.labels['devplein.wordpress'] !== 'true') return serviceError(grpc.status.FAILED_PRECONDITION, 'not a wordpress container');
+        return { username: request.username || 'admin', password: randomBytes(12).toString('base64url') };
+      }),
+    };
+  }
+
+  private proxyService(): ProxyServiceServer {
+    return {
+      upsertRoute: this.unary('upsertRoute', (request) => {
+        const route = request.route ?? { domain: '', upstream: '', projectId: 0 };
+        const created = !this.routes.has(route.domain);
+        this.routes.set(route.domain, route);
+        return { route, created };
+      }),
+      removeRoute: this.unary('removeRoute', (request) => ({ removed: this.routes.delete(request.domain) })),
+      listRoutes: this.unary('listRoutes', () => ({ routes: [...this.routes.values()] })),
+    };
+  }
+
+  private sshService(): SshAccessServiceServer {
+    const access = (projectId: number) => {
+      const container = [...this.containers.values()].find((candidate) => candidate.projectId === projectId);
+      if (!container) return serviceError(grpc.status.NOT_FOUND, 'no container for project');
+      if (container.labels['devplein.ssh'] !== 'true') return serviceError(grpc.status.FAILED_PRECONDITION, 'image has no ssh');
+      return {
+        access: {
+          host: this.sshHost,
+          port: Number(container.labels['devplein.ssh-port']),
+          user: 'student',
+          keyCount: this.authorizedKeys.get(projectId)?.length ?? 0,
+        },
+      };
+    };
+    return {
+      setAuthorizedKeys: this.unary('setAuthorizedKeys', (request) => {
+        const answer = access(request.projectId);
+        if ('code' in answer) return answer;
+        this.authorizedKeys.set(request.projectId, request.keys.map((key) => ({ publicKey: key.publicKey, userId: Number(key.userId) })));
+        return access(request.projectId);
+      }),
+      getSshAccess: this.unary('getSshAccess', (request) => access(request.projectId)),
+    };
+  }
+}
+
+/** Starts a fake agent on a free loopback port. */
+export async function startFakeAgent(options: FakeAgentOptions): Promise<FakeAgent> {
+  const agent = new FakeAgent(options);
+  await agent.start();
+  return agent;
+}

@@ -1,0 +1,132 @@
+/**
+ * The stack of the container-hosting API tests: a seeded test database, a fake agent over mTLS
+ * and the real control plane pointing at it (and at the test soketi), plus sessions per role and
+ * a project factory. One per test file; stop() in afterAll.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import { createTestDatabase } from './database.ts';
+import { seedDemoData } from '../../control-plane/src/db/seed.ts';
+import { startControlPlane, type RunningControlPlane } from './control-plane.ts';
+import { HttpSession } from './http-session.ts';
+import { makeTestCerts } from './agent.ts';
+import { startFakeAgent, type FakeAgent, type FakeAgentOptions } from './fake-agent.ts';
+import { testSoketi } from './services.ts';
+import { waitFor } from './ports.ts';
+import { subscribeContainerChannel, type ContainerChannel } from './container-channel.ts';
+
+export const SITE = 'dev.devplein.test';
+export const ADMIN = 'admin@devplein.test';
+export const DOCENT = 'docent@devplein.test';
+export const DEVELOPER = 'ontwikkelaar@devplein.test';
+export const STUDENT = 'student@devplein.test';
+export const NO_GROUP = 'zonderklas@devplein.test';
+export const NOT_ACTIVATED = 'nieuw@devplein.test';
+
+/** Seeded image options (by name → id) the tests use. */
+export const IMAGE = { php: 2, node: 3, wordpress: 4, static: 5 } as const;
+
+export interface HostingStack {
+  database: { url: string; knex: Knex; destroy: () => Promise<void> };
+  agent: FakeAgent;
+  app: RunningControlPlane;
+  as(email: string): Promise<HttpSession>;
+  anonymous(): Promise<HttpSession>;
+  userId(email: string): Promise<number>;
+  /** Inserts a project (validated true by default) with these members, first = owner. */
+  project(input: { name: string; image?: number | null; validated?: boolean | null; members: string[] }): Promise<{ id: number; name: string }>;
+  /** A pusher-js client subscribed to private-container.{name} as `session`; collects DockerEventSent messages. */
+  subscribe(session: HttpSession, name: string): Promise<ContainerChannel>;
+  /** Restarts the fake agent and waits until the control plane's channel to it works again. */
+  restartAgent(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startHostingStack(options: Omit<FakeAgentOptions, 'certs'> & { env?: Record<string, string> } = {}): Promise<HostingStack> {
+  const certDir = mkdtempSync(path.join(os.tmpdir(), 'devplein-hosting-'));
+  const certs = await makeTestCerts(certDir);
+  const database = await createTestDatabase();
+  await seedDemoData(database.knex);
+  const agent = await startFakeAgent({ certs, ...options });
+  const app = await startControlPlane({
+    databaseUrl: database.url,
+    env: {
+      SITE_DOMAIN: SITE,
+      AGENT_ADDRESS: agent.address,
+      AGENT_TLS_CA: certs.ca,
+      AGENT_TLS_CERT: certs.clientCert,
+      AGENT_TLS_KEY: certs.clientKey,
+      ...options.env,
+    },
+  });
+  const sessions = new Map<string, HttpSession>();
+  const clients: Array<{ disconnect(): void }> = [];
+
+  const stack: HostingStack = {
+    database,
+    agent,
+    app,
+    async as(email) {
+      const existing = sessions.get(email);
+      if (existing) return existing;
+      const session = new HttpSession(app.url);
+      const landing = await session.signIn(email);
+      if (landing.status !== 200) throw new Error(`sign-in of ${email} answered ${landing.status}`);
+      sessions.set(email, session);
+      return session;
+    },
+    async anonymous() {
+      const session = new HttpSession(app.url);
+      await session.primeCsrf();
+      return session;
+    },
+    async userId(email) {
+      const row = await database.knex('users').where({ email }).first<{ id: number }>('id');
+      return row.id;
+    },
+    async project(input) {
+      const [row] = await database
+        .knex('projects')
+        .insert({
+          name: input.name,
+          domain: `${input.name}.${SITE}`,
+          description: `Testproject ${input.name} voor de container-hosting tests van devplein.`,
+          visible: false,
+          docker_image_id: input.image === undefined ? IMAGE.php : input.image,
+          validated: input.validated === undefined ? true : input.validated,
+        })
+        .returning<{ id: number }[]>('id');
+      const id = Number(row?.id);
+      let position = 0;
+      for (const email of input.members) {
+        await database.knex('project_user').insert({ project_id: id, user_id: await stack.userId(email), position: position++ });
+      }
+      return { id, name: input.name };
+    },
+    async subscribe(session, name) {
+      const channel = await subscribeContainerChannel({ session, name, soketi: testSoketi() });
+      clients.push({ disconnect: () => channel.close() });
+      return channel;
+    },
+    async restartAgent() {
+      await agent.stop();
+      await agent.start();
+      const admin = await stack.as(ADMIN);
+      await waitFor(async () => (await admin.json<{ state: string }>('GET', '/api/admin/agent')).body.state === 'reachable', {
+        description: 'the control plane reaching the fake agent again',
+        timeoutMs: 30_000,
+        intervalMs: 250,
+      });
+    },
+    async stop() {
+      for (const client of clients) client.disconnect();
+      await app.stop();
+      await agent.stop();
+      await database.destroy();
+      rmSync(certDir, { recursive: true, force: true });
+    },
+  };
+  return stack;
+}

@@ -1,0 +1,40 @@
+/**
+ * The SSH test image: the busybox web image of tests/support/docker.ts plus Debian's dropbear
+ * server with its libraries, so a test can log in as `student` with a key the agent placed.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, copyFile, mkdir, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ensureBusyboxImage } from './docker.ts';
+
+const execFileAsync = promisify(execFile);
+
+/** busybox httpd on :80 plus Debian's dropbear SSH server on :22 (keys only, host keys made at start). */
+export const SSH_IMAGE = 'devplein-test/ssh:1';
+
+/** Where Debian's dropbear-bin puts the server; undefined when the package is not installed. */
+export function dropbearPath(): string | undefined {
+  return existsSync('/usr/sbin/dropbear') ? '/usr/sbin/dropbear' : undefined;
+}
+
+/**
+ * Builds SSH_IMAGE from the host's dropbear (apt-get install dropbear-bin) and the shared
+ * libraries ldd names for it, copied to the same paths.
+ */
+export function ensureSshImage(): Promise<string> {
+  // dropbear: -R host keys on first use, -s no passwords, -E log to stderr; it forks to the background.
+  const dropbear = dropbearPath();
+  if (!dropbear) return Promise.reject(new Error('the SSH test image needs Debian\'s dropbear server: apt-get install dropbear-bin'));
+  return ensureBusyboxImage(SSH_IMAGE, ['/bin/sh', '-c', `${dropbear} -R -s -E -p 22 && exec /bin/httpd -f -p 80 -h /www`], async (rootfs) => {
+    const { stdout } = await execFileAsync('ldd', [dropbear]);
+    const libraries = [...stdout.matchAll(/(\/\S+\.so[.\d]*)/g)].map((match) => match[1] ?? '');
+    for (const file of [dropbear, ...libraries]) {
+      await mkdir(path.join(rootfs, path.dirname(file)), { recursive: true });
+      await copyFile(await realpath(file), path.join(rootfs, file));
+      await chmod(path.join(rootfs, file), 0o755);
+    }
+    await mkdir(path.join(rootfs, 'etc/dropbear'), { recursive: true });
+  });
+}

@@ -1,0 +1,186 @@
+import useSWR from 'swr';
+import { api, apiFetcher } from '../client.ts';
+import { DOCKER_IMAGES_KEY } from './projects.ts';
+
+/** Every container on the dockerserver, managed or not (GET /api/admin/dockers). */
+export interface AdminDocker {
+  Id: string;
+  Names: string[];
+  Image: string;
+  State: string;
+  /** Docker's Status text: 'Up 3 minutes', 'Up 2 hours (Paused)', 'Exited (0) 5 minutes ago', … */
+  Status: string;
+  /** The owner's name, or NO_OWNER. */
+  user: string;
+  userId: number | null;
+  projectId: number | null;
+  managed: boolean;
+}
+
+/** The owner text of a container no project claims (spec §2: clickable to pick an owner). */
+export const NO_OWNER = 'NO OWNER';
+
+export type AdminContainerAction = 'start' | 'stop' | 'pause' | 'unpause' | 'restart';
+
+/** Button labels of spec §2 admin Dockers ('herstart' is unpause there). */
+export const ADMIN_ACTION_LABELS: Record<AdminContainerAction, string> = {
+  start: 'Start',
+  stop: 'Stop',
+  pause: 'Pauze',
+  restart: 'Restart',
+  unpause: 'Herstart',
+};
+
+/** Spec §4 admin: Exited → start; Up (not paused) → stop, pause, restart; Paused → unpause. */
+export function adminActionsFor(status: string): AdminContainerAction[] {
+  if (/paused/i.test(status)) return ['unpause'];
+  if (/^up\b/i.test(status.trim())) return ['stop', 'pause', 'restart'];
+  if (/exited|created/i.test(status)) return ['start'];
+  return [];
+}
+
+/** The container name shown and used in paths: the first of Names without the slash. */
+export function adminContainerName(docker: Pick<AdminDocker, 'Names' | 'Id'>): string {
+  const first = docker.Names[0];
+  return first === undefined ? docker.Id.slice(0, 12) : first.replace(/^\//, '');
+}
+
+export const ADMIN_DOCKERS_KEY = '/api/admin/dockers';
+
+/** Admins: every container. A 503 (dockerserver unreachable) comes back as the swr error. */
+export function useAdminDockers() {
+  return useSWR<AdminDocker[]>(ADMIN_DOCKERS_KEY, apiFetcher, { shouldRetryOnError: false });
+}
+
+const containerPath = (name: string) => `${ADMIN_DOCKERS_KEY}/${encodeURIComponent(name)}`;
+
+/** PUT /api/admin/dockers/{name}?action=…; answers `[AdminDocker]` with the new state. */
+export function adminContainerAction(name: string, action: AdminContainerAction): Promise<AdminDocker[]> {
+  return api.put<AdminDocker[]>(containerPath(name), undefined, { query: { action } });
+}
+
+/** DELETE /api/admin/dockers/{name}: removes the container; a project behind it stays ('Nog niet gecreëerd'). */
+export function adminDeleteContainer(name: string): Promise<{ removed: boolean }> {
+  return api.delete<{ removed: boolean }>(containerPath(name));
+}
+
+/** PUT /api/admin/dockers/{name}/owner {user}: adopts an unmanaged container for that user. */
+export function adoptContainer(name: string, userId: number): Promise<AdminDocker> {
+  return api.put<AdminDocker>(`${containerPath(name)}/owner`, { user: userId });
+}
+
+/** One container's outcome of a bulk action. */
+export interface BulkResult {
+  name: string;
+  ok: boolean;
+  State?: string;
+  Status?: string;
+  message?: string;
+}
+
+/** The server takes at most this many names per bulk call. */
+export const BULK_MAX_NAMES = 200;
+
+/**
+ * POST /api/admin/dockers/bulk: each container on its own; one failure does not stop the rest.
+ * A larger selection goes in batches of BULK_MAX_NAMES, one after the other.
+ */
+export async function bulkContainerAction(names: string[], action: 'start' | 'stop'): Promise<BulkResult[]> {
+  const results: BulkResult[] = [];
+  for (let start = 0; start < names.length; start += BULK_MAX_NAMES) {
+    const batch = names.slice(start, start + BULK_MAX_NAMES);
+    const body = await api.post<{ results: BulkResult[] }>(`${ADMIN_DOCKERS_KEY}/bulk`, { names: batch, action });
+    results.push(...body.results);
+  }
+  return results;
+}
+
+/* ---------- table: sorting and filtering ---------- */
+
+export type AdminDockerColumn = 'name' | 'user' | 'image' | 'status';
+
+export type AdminDockerFilters = Record<AdminDockerColumn, string>;
+
+export const EMPTY_FILTERS: AdminDockerFilters = { name: '', user: '', image: '', status: '' };
+
+export interface AdminDockerSort {
+  column: AdminDockerColumn;
+  direction: 'asc' | 'desc';
+}
+
+/** A row with its lowercased column texts, computed once per list so filtering 400 rows stays instant. */
+export interface IndexedAdminDocker {
+  docker: AdminDocker;
+  name: string;
+  text: Record<AdminDockerColumn, string>;
+}
+
+export function indexAdminDockers(dockers: readonly AdminDocker[]): IndexedAdminDocker[] {
+  return dockers.map((docker) => {
+    const name = adminContainerName(docker);
+    return {
+      docker,
+      name,
+      text: {
+        name: name.toLowerCase(),
+        user: docker.user.toLowerCase(),
+        image: docker.Image.toLowerCase(),
+        status: docker.Status.toLowerCase(),
+      },
+    };
+  });
+}
+
+const collator = new Intl.Collator('nl', { numeric: true, sensitivity: 'base' });
+
+/** The rows every filter lets through (substring, case-insensitive), in the chosen order. */
+export function filterAndSortAdminDockers(
+  rows: readonly IndexedAdminDocker[],
+  filters: AdminDockerFilters,
+  sort: AdminDockerSort,
+): IndexedAdminDocker[] {
+  const active = (Object.keys(filters) as AdminDockerColumn[])
+    .map((column) => [column, filters[column].trim().toLowerCase()] as const)
+    .filter(([, value]) => value !== '');
+  const kept = active.length === 0 ? [...rows] : rows.filter((row) => active.every(([column, value]) => row.text[column].includes(value)));
+  const sign = sort.direction === 'asc' ? 1 : -1;
+  return kept.sort((a, b) => sign * collator.compare(a.text[sort.column], b.text[sort.column]) || collator.compare(a.name, b.name));
+}
+
+/* ---------- image options ---------- */
+
+/** An image option students pick in the request form, with how many projects use it. */
+export interface AdminDockerImage {
+  id: number;
+  name: string;
+  image: string;
+  ssh: boolean;
+  wordpress: boolean;
+  projects: number;
+}
+
+export interface DockerImageInput {
+  name: string;
+  image: string;
+  ssh: boolean;
+  wordpress: boolean;
+}
+
+export const ADMIN_DOCKER_IMAGES_KEY = '/api/admin/dockers/images';
+
+export function useAdminDockerImages() {
+  return useSWR<AdminDockerImage[]>(ADMIN_DOCKER_IMAGES_KEY, apiFetcher);
+}
+
+/** POST: the created option; a 422 carries field errors (name, image, …). */
+export function createDockerImage(input: DockerImageInput): Promise<AdminDockerImage> {
+  return api.post<AdminDockerImage>(ADMIN_DOCKER_IMAGES_KEY, input);
+}
+
+/** DELETE: 204; 409 with a Dutch message while projects still use the option. */
+export function deleteDockerImage(id: number): Promise<void> {
+  return api.delete<void>(`${ADMIN_DOCKER_IMAGES_KEY}/${id}`);
+}
+
+/** The request form's options list (GET /api/dockers) changes with every add or delete here. */
+export const REQUEST_FORM_IMAGES_KEY = DOCKER_IMAGES_KEY;

@@ -1,0 +1,65 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PullError, pullImage, pullProgressTracker, type PullEvent } from './dockers.ts';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+/** A fetch answer whose NDJSON body arrives in the given chunks (split mid-line on purpose). */
+function streamingFetch(chunks: string[], status = 200) {
+  return vi.fn(async () => {
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
+        controller.close();
+      },
+    });
+    return new Response(body, { status, headers: { 'Content-Type': 'application/x-ndjson' } });
+  });
+}
+
+describe('pullImage', () => {
+  it('reads the NDJSON stream line by line, also across chunk borders, until done', async () => {
+    const fetch = streamingFetch([
+      '{"status":"Pulling fs layer","layerId":"a1"}\n{"status":"Downlo',
+      'ading","layerId":"a1","current":5,"total":10}\n',
+      '{"done":true}\n',
+    ]);
+    vi.stubGlobal('fetch', fetch);
+    const events: PullEvent[] = [];
+    await pullImage({ image: 'devplein-test/web:1', project_id: 7 }, (event) => events.push(event));
+    expect(events).toEqual([
+      { status: 'Pulling fs layer', layerId: 'a1' },
+      { status: 'Downloading', layerId: 'a1', current: 5, total: 10 },
+      { done: true },
+    ]);
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/user/dockers_images');
+    expect(JSON.parse(init.body as string)).toEqual({ image: 'devplein-test/web:1', project_id: 7 });
+  });
+
+  it('rejects with the Dutch message of an error line', async () => {
+    vi.stubGlobal('fetch', streamingFetch(['{"status":"Pulling"}\n{"error":"Image x:1 bestaat niet."}\n']));
+    await expect(pullImage({ image: 'x:1', project_id: 7 }, () => {})).rejects.toEqual(new PullError('Image x:1 bestaat niet.'));
+  });
+
+  it('rejects with the server message of a 422', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ message: 'Ongeldig', errors: { image: ['Dit image mag je niet ophalen.'] } }), { status: 422 })),
+    );
+    await expect(pullImage({ image: 'x:1', project_id: 7 }, () => {})).rejects.toMatchObject({ status: 422, fieldErrors: { image: ['Dit image mag je niet ophalen.'] } });
+  });
+});
+
+describe('pullProgressTracker', () => {
+  it('sums bytes over layers and keeps the last status', () => {
+    const track = pullProgressTracker();
+    expect(track({ status: 'Pulling from devplein/php' })).toEqual({ status: 'Pulling from devplein/php', fraction: null });
+    track({ status: 'Downloading', layerId: 'a', current: 10, total: 100 });
+    expect(track({ status: 'Downloading', layerId: 'b', current: 50, total: 100 })).toEqual({ status: 'Downloading (b)', fraction: 0.3 });
+    expect(track({ status: 'Pull complete', layerId: 'a' })).toEqual({ status: 'Pull complete (a)', fraction: 0.75 });
+  });
+});

@@ -1,0 +1,313 @@
+import useSWR, { type KeyedMutator } from 'swr';
+import { ApiError, NetworkError, api, apiFetcher } from '../client.ts';
+
+/**
+ * One of the signed-in user's projects with its container (GET /api/user/dockers). `State` is
+ * Docker's state or one of the product states below; `Names[0]` is '/' + the project name.
+ */
+export interface UserDocker {
+  /** Docker id; null while no container exists. */
+  Id: string | null;
+  Names: string[];
+  /** Image reference of the project's image option ('' when none is chosen yet). */
+  Image: string;
+  State: string;
+  /** Docker's Status text, or a Dutch explanation for the product states. */
+  Status: string;
+  Labels: { projectId: number };
+  project: { id: number; name: string; validated: boolean | null; docker_id: number | null };
+  Users: Array<{ id: number; name: string }>;
+  description: string;
+  domain: string;
+  ssh: boolean;
+  /** 'ssh student@{host} -p {port}' when the image has SSH and a container exists. */
+  sshCommand: string | null;
+  wordpress: boolean;
+}
+
+/** Product states of a card besides Docker's own (spec §4, brief). */
+export const STATE_AWAITING = 'Nog niet goed gekeurd!';
+export const STATE_REJECTED = 'Afgekeurd';
+export const STATE_NOT_CREATED = 'Nog niet gecreëerd';
+export const STATE_UNREACHABLE = 'onbereikbaar';
+
+/** What a card can ask the server to do with its container. */
+export type ContainerAction = 'start' | 'stop' | 'pause' | 'unpause' | 'restart';
+/** Every button a card may show: the container actions plus create and delete (the project). */
+export type CardAction = ContainerAction | 'create' | 'delete';
+
+/** Dutch labels, the same everywhere on the page. */
+export const CARD_ACTION_LABELS: Record<CardAction, string> = {
+  start: 'Starten',
+  stop: 'Stoppen',
+  pause: 'Pauzeren',
+  unpause: 'Hervatten',
+  restart: 'Herstarten',
+  create: 'Aanmaken',
+  delete: 'Verwijderen',
+};
+
+/**
+ * Spec §4: the actions a card offers in a state. States the spec does not name get what Docker
+ * allows ('created' can be started, 'restarting' stopped, 'dead' only removed).
+ */
+export function actionsForState(state: string): CardAction[] {
+  switch (state) {
+    case 'exited':
+      return ['start', 'delete'];
+    case 'running':
+      return ['stop', 'pause', 'restart'];
+    case 'paused':
+      return ['unpause'];
+    case STATE_NOT_CREATED:
+      return ['create', 'delete'];
+    case STATE_AWAITING:
+    case STATE_REJECTED:
+      return ['delete'];
+    case 'created':
+      return ['start', 'delete'];
+    case 'restarting':
+      return ['stop'];
+    case 'dead':
+      return ['delete'];
+    default:
+      return [];
+  }
+}
+
+/** Spec §4: no logs without a container (and none while the dockerserver is unreachable). */
+export function showsLogs(state: string): boolean {
+  return ![STATE_NOT_CREATED, STATE_AWAITING, STATE_REJECTED, STATE_UNREACHABLE].includes(state);
+}
+
+/** The container name: the first of Names without Docker's leading slash. */
+export function containerName(docker: Pick<UserDocker, 'Names' | 'project'>): string {
+  const first = docker.Names[0];
+  return first === undefined ? docker.project.name : first.replace(/^\//, '');
+}
+
+export const USER_DOCKERS_KEY = '/api/user/dockers';
+
+/** How often the dockers page asks again while the dockerserver is unreachable. */
+const UNREACHABLE_RETRY_MS = 5_000;
+
+export interface UserDockersQuery {
+  dockers: UserDocker[] | undefined;
+  error: unknown;
+  isLoading: boolean;
+  mutate: KeyedMutator<UserDocker[]>;
+}
+
+/** The signed-in user's projects with their containers, newest first. */
+export function useUserDockers(): UserDockersQuery {
+  const { data, error, isLoading, mutate } = useSWR<UserDocker[]>(USER_DOCKERS_KEY, apiFetcher<UserDocker[]>, {
+    // No events come while the agent is away: ask again until it answers, then stop asking.
+    refreshInterval: (latest) => (latest?.some((docker) => docker.State === STATE_UNREACHABLE) ? UNREACHABLE_RETRY_MS : 0),
+  });
+  return { dockers: data, error, isLoading, mutate };
+}
+
+/** POST /api/user/dockers {id}: makes the project's container (idempotent); the list's first item is the new state. */
+export function createContainer(projectId: number): Promise<UserDocker[]> {
+  return api.post<UserDocker[]>(USER_DOCKERS_KEY, { id: projectId });
+}
+
+/** PUT /api/user/dockers/{projectId}?action=…; the list's first item carries the new State and Status. */
+export function runContainerAction(projectId: number, action: ContainerAction): Promise<UserDocker[]> {
+  return api.put<UserDocker[]>(`${USER_DOCKERS_KEY}/${projectId}`, undefined, { query: { action } });
+}
+
+/** DELETE /api/user/project/{id}: removes the container first, then the project (503 keeps both). */
+export function deleteUserProject(projectId: number): Promise<void> {
+  return api.delete<void>(`/api/user/project/${projectId}`);
+}
+
+/** One line of a container's log (GET /api/user/container/{name}?format=json, or one follow event). */
+export interface LogLine {
+  stream: 'stdout' | 'stderr';
+  text: string;
+  time: string;
+}
+
+/** The server's limits for `?tail=`. */
+export const LOG_TAIL_DEFAULT = 500;
+export const LOG_TAIL_MAX = 5000;
+
+export function containerLogsPath(name: string): string {
+  return `/api/user/container/${encodeURIComponent(name)}`;
+}
+
+/** The last `tail` lines, stdout and stderr interleaved. */
+export async function fetchContainerLogs(name: string, tail: number, signal?: AbortSignal): Promise<LogLine[]> {
+  const body = await api.get<{ lines: LogLine[] }>(containerLogsPath(name), { query: { format: 'json', tail }, signal });
+  return body.lines;
+}
+
+/** The whole log as a `{name}.log` attachment. */
+export function containerLogsDownloadUrl(name: string): string {
+  return `${containerLogsPath(name)}?download=1`;
+}
+
+/** The server-sent-events stream of new lines; ends when the container stops. */
+export function containerLogsFollowUrl(name: string): string {
+  return `${containerLogsPath(name)}/follow`;
+}
+
+/** Parses one follow event's data; null for anything that is not a log line. */
+export function parseLogEvent(data: string): LogLine | null {
+  try {
+    const value = JSON.parse(data) as Partial<LogLine>;
+    if (typeof value.text !== 'string') return null;
+    return { stream: value.stream === 'stderr' ? 'stderr' : 'stdout', text: value.text, time: typeof value.time === 'string' ? value.time : '' };
+  } catch {
+    return null;
+  }
+}
+
+/** GET /api/wordpress/passwordreset/{project}: a fresh password for the WordPress admin, shown once. */
+export function resetWordpressPassword(project: string | number): Promise<{ username: string; password: string }> {
+  return api.get<{ username: string; password: string }>(`/api/wordpress/passwordreset/${encodeURIComponent(String(project))}`);
+}
+
+/** One line of the pull stream (POST /api/user/dockers_images). */
+export interface PullEvent {
+  status?: string;
+  layerId?: string;
+  current?: number;
+  total?: number;
+  progress?: string;
+  done?: boolean;
+  error?: string;
+}
+
+/** What a card shows while the image is pulled: the last status and a 0..1 fraction (null: unknown). */
+export interface PullProgress {
+  status: string;
+  fraction: number | null;
+}
+
+/**
+ * Folds pull events into one progress: bytes done over bytes known, summed over the layers seen.
+ * Returns a reducer so the caller keeps no layer bookkeeping itself.
+ */
+export function pullProgressTracker(): (event: PullEvent) => PullProgress {
+  const layers = new Map<string, { current: number; total: number }>();
+  let status = 'Image ophalen…';
+  return (event) => {
+    if (typeof event.status === 'string' && event.status !== '') {
+      status = event.layerId ? `${event.status} (${event.layerId})` : event.status;
+    }
+    if (event.layerId && typeof event.total === 'number' && event.total > 0) {
+      layers.set(event.layerId, { current: Math.min(event.current ?? 0, event.total), total: event.total });
+    } else if (event.layerId && /complete|already exists/i.test(event.status ?? '')) {
+      const layer = layers.get(event.layerId);
+      if (layer) layer.current = layer.total;
+    }
+    let current = 0;
+    let total = 0;
+    for (const layer of layers.values()) {
+      current += layer.current;
+      total += layer.total;
+    }
+    return { status, fraction: total > 0 ? current / total : null };
+  };
+}
+
+/**
+ * POST /api/user/dockers_images {image, project_id}: pulls the image and reads the NDJSON answer
+ * line by line, calling `onEvent` for each. Resolves on `{done:true}` (or the end of the stream);
+ * rejects with the server's Dutch message on an `{error}` line or an HTTP error.
+ */
+export async function pullImage(
+  input: { image: string; project_id: number },
+  onEvent: (event: PullEvent) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const headers = new Headers({
+    Accept: 'application/x-ndjson, application/json',
+    'Content-Type': 'application/json',
+    'X-Requested-With': 'XMLHttpRequest',
+  });
+  const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content;
+  if (csrf) headers.set('X-CSRF-TOKEN', csrf);
+  let response: Response;
+  try {
+    response = await fetch('/api/user/dockers_images', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(input),
+      credentials: 'same-origin',
+      signal,
+    });
+  } catch (error) {
+    throw new NetworkError('Image ophalen mislukt: geen verbinding', signal?.aborted ?? false, { cause: error });
+  }
+  if (!response.ok) {
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text) as unknown;
+    } catch {
+      // not JSON: keep the text
+    }
+    const message =
+      typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string'
+        ? (body as { message: string }).message
+        : `HTTP ${response.status}`;
+    throw new ApiError(response.status, message, body);
+  }
+  const handle = (line: string): boolean => {
+    if (line.trim() === '') return false;
+    let event: PullEvent;
+    try {
+      event = JSON.parse(line) as PullEvent;
+    } catch {
+      return false;
+    }
+    if (typeof event.error === 'string') throw new PullError(event.error);
+    onEvent(event);
+    return event.done === true;
+  };
+  if (response.body === null) {
+    for (const line of (await response.text()).split('\n')) if (handle(line)) return;
+    return;
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let newline = buffer.indexOf('\n');
+    while (newline >= 0) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      if (handle(line)) {
+        await reader.cancel();
+        return;
+      }
+      newline = buffer.indexOf('\n');
+    }
+  }
+  handle(buffer);
+}
+
+/** An `{error}` line of the pull stream: the message is Dutch and meant for the student. */
+export class PullError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PullError';
+  }
+}
+
+/** The Dutch text a card shows for a failed call: the server's message where it gave one. */
+export function failureMessage(failure: unknown, fallback = 'Dat lukte niet. Probeer het nog eens.'): string {
+  if (failure instanceof PullError) return failure.message;
+  if (failure instanceof ApiError) {
+    if (failure.status === 422) return failure.fieldMessages() || failure.message;
+    if (failure.status === 503 || failure.status === 409 || failure.status === 404) return failure.message;
+    return failure.message || fallback;
+  }
+  if (failure instanceof NetworkError) return 'Geen verbinding met de server. Probeer het zo opnieuw.';
+  return fallback;
+}

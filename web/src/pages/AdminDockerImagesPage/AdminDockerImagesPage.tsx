@@ -1,0 +1,93 @@
+import { useState } from 'react';
+import { useSWRConfig } from 'swr';
+import { ApiError, type FieldErrors } from '../../api/client.ts';
+import {
+  REQUEST_FORM_IMAGES_KEY,
+  createDockerImage,
+  deleteDockerImage,
+  useAdminDockerImages,
+  type AdminDockerImage,
+  type DockerImageInput,
+} from '../../api/queries/adminDockers.ts';
+import { failureMessage } from '../../api/queries/dockers.ts';
+import { AdminDockerImagesPageView } from './AdminDockerImagesPageView.tsx';
+
+const EMPTY_FORM: DockerImageInput = { name: '', image: '', ssh: false, wordpress: false };
+
+/**
+ * /admin/dockers/images: admins keep the list of image options. Every change also refreshes the
+ * request form's options (GET /api/dockers) in this tab.
+ */
+export function AdminDockerImagesPage() {
+  const { data, error, mutate } = useAdminDockerImages();
+  const { mutate: mutateKey } = useSWRConfig();
+  const [confirmingDelete, setConfirmingDelete] = useState<number | null>(null);
+  const [deletingId, setDeletingId] = useState<number | null>(null);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [form, setForm] = useState<DockerImageInput>(EMPTY_FORM);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const remove = async (image: AdminDockerImage) => {
+    setDeletingId(image.id);
+    setMessage(null);
+    try {
+      await deleteDockerImage(image.id);
+      await mutate((current) => current?.filter((item) => item.id !== image.id), { revalidate: false });
+      void mutateKey(REQUEST_FORM_IMAGES_KEY);
+      setMessage({ ok: true, text: `${image.name} is verwijderd.` });
+    } catch (failure) {
+      setMessage({ ok: false, text: `${image.name}: ${failureMessage(failure, 'Verwijderen lukte niet. Probeer het nog eens.')}` });
+    } finally {
+      setDeletingId(null);
+      setConfirmingDelete(null);
+    }
+  };
+
+  const submit = async () => {
+    setSaving(true);
+    setFieldErrors({});
+    setFormError(null);
+    setMessage(null);
+    try {
+      const created = await createDockerImage({ ...form, name: form.name.trim(), image: form.image.trim() });
+      await mutate((current) => [...(current ?? []), created], { revalidate: false });
+      void mutateKey(REQUEST_FORM_IMAGES_KEY);
+      setForm(EMPTY_FORM);
+      setMessage({ ok: true, text: `${created.name} is toegevoegd.` });
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 422 && Object.keys(failure.fieldErrors).length > 0) {
+        setFieldErrors(failure.fieldErrors);
+      } else {
+        setFormError(failureMessage(failure, 'Opslaan lukte niet. Probeer het nog eens.'));
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <AdminDockerImagesPageView
+      images={data}
+      loadFailed={error !== undefined && data === undefined}
+      confirmingDelete={confirmingDelete}
+      deletingId={deletingId}
+      message={message}
+      onAskDelete={(id) => {
+        setConfirmingDelete(id);
+        setMessage(null);
+      }}
+      onConfirmDelete={(image) => void remove(image)}
+      form={form}
+      fieldErrors={fieldErrors}
+      formError={formError}
+      saving={saving}
+      onFormChange={(next) => {
+        setForm(next);
+        setFormError(null);
+      }}
+      onSubmit={() => void submit()}
+    />
+  );
+}

@@ -1,0 +1,77 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import type { AdminDockerImage } from '../../api/queries/adminDockers.ts';
+import { AdminDockerImagesPageView, type AdminDockerImagesPageViewProps } from './AdminDockerImagesPageView.tsx';
+
+afterEach(cleanup);
+
+const images: AdminDockerImage[] = [
+  { id: 2, name: 'PHP 8.3', image: 'devplein/php:8.3', ssh: true, wordpress: false, projects: 12 },
+  { id: 3, name: 'WordPress', image: 'devplein/wordpress:6', ssh: false, wordpress: true, projects: 0 },
+];
+
+function renderView(overrides: Partial<AdminDockerImagesPageViewProps> = {}) {
+  const props: AdminDockerImagesPageViewProps = {
+    images,
+    loadFailed: false,
+    confirmingDelete: null,
+    deletingId: null,
+    message: null,
+    onAskDelete: vi.fn(),
+    onConfirmDelete: vi.fn(),
+    form: { name: '', image: '', ssh: false, wordpress: false },
+    fieldErrors: {},
+    formError: null,
+    saving: false,
+    onFormChange: vi.fn(),
+    onSubmit: vi.fn(),
+    ...overrides,
+  };
+  render(
+    <MemoryRouter>
+      <AdminDockerImagesPageView {...props} />
+    </MemoryRouter>,
+  );
+  return props;
+}
+
+describe('AdminDockerImagesPageView', () => {
+  it('lists name, image, ssh, wordpress and the number of projects', () => {
+    renderView();
+    const rows = screen.getAllByTestId('docker-image-row');
+    expect(rows).toHaveLength(2);
+    expect(within(rows[0]!).getAllByRole('cell').map((cell) => cell.textContent)).toEqual([
+      'PHP 8.3',
+      'devplein/php:8.3',
+      'Ja',
+      'Nee',
+      '12',
+      'Verwijder',
+    ]);
+  });
+
+  it('asks before deleting and shows the 409 refusal', () => {
+    const props = renderView({ message: { ok: false, text: 'Deze image wordt nog door 12 projecten gebruikt.' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verwijder PHP 8.3' }));
+    expect(props.onAskDelete).toHaveBeenCalledWith(2);
+    expect(screen.getByRole('alert').textContent).toBe('Deze image wordt nog door 12 projecten gebruikt.');
+    cleanup();
+    const confirming = renderView({ confirmingDelete: 3 });
+    fireEvent.click(screen.getByRole('button', { name: 'Ja, verwijder' }));
+    expect(confirming.onConfirmDelete).toHaveBeenCalledWith(images[1]);
+  });
+
+  it('has the form with name, image, ssh and wordpress, and shows the 422 field errors', () => {
+    const props = renderView({ fieldErrors: { image: ['Dit is geen geldige image-naam.'], name: ['Naam is verplicht.'] } });
+    fireEvent.change(screen.getByLabelText('Image'), { target: { value: 'devplein/node:22' } });
+    expect(props.onFormChange).toHaveBeenCalledWith({ name: '', image: 'devplein/node:22', ssh: false, wordpress: false });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'SSH-toegang' }));
+    expect(props.onFormChange).toHaveBeenCalledWith({ name: '', image: '', ssh: true, wordpress: false });
+    expect(screen.getByText('Dit is geen geldige image-naam.')).toBeTruthy();
+    expect(screen.getByLabelText('Naam').getAttribute('aria-invalid')).toBe('true');
+    fireEvent.click(screen.getByRole('button', { name: 'Toevoegen' }));
+    expect(props.onSubmit).toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,208 @@
+import { useId, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import type { FieldErrors } from '../../api/client.ts';
+import type { AdminDockerImage, DockerImageInput } from '../../api/queries/adminDockers.ts';
+import { pathTo } from '../../routePaths.ts';
+import '../../styles/admin-levels.css';
+import '../../styles/dockers.css';
+
+export interface AdminDockerImagesPageViewProps {
+  images: AdminDockerImage[] | undefined;
+  loadFailed: boolean;
+  /** The image option whose removal waits for confirmation. */
+  confirmingDelete: number | null;
+  deletingId: number | null;
+  /** The last outcome above the list: a 409 refusal, or '… is verwijderd.' */
+  message: { ok: boolean; text: string } | null;
+  onAskDelete: (id: number | null) => void;
+  onConfirmDelete: (image: AdminDockerImage) => void;
+  form: DockerImageInput;
+  fieldErrors: FieldErrors;
+  formError: string | null;
+  saving: boolean;
+  onFormChange: (form: DockerImageInput) => void;
+  onSubmit: () => void;
+}
+
+const yesNo = (value: boolean) => <span className={value ? 'badge badge-yes' : 'badge'}>{value ? 'Ja' : 'Nee'}</span>;
+
+/**
+ * /admin/dockers/images: the image options students choose from in the request form, with how
+ * many projects use each, delete (refused while in use) and a form to add one.
+ */
+export function AdminDockerImagesPageView(props: AdminDockerImagesPageViewProps) {
+  const { images, loadFailed, confirmingDelete, deletingId, message, form, fieldErrors } = props;
+  const ids = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    props.onSubmit();
+  };
+  const fieldError = (field: keyof DockerImageInput) =>
+    fieldErrors[field]?.map((text) => (
+      <p key={text} className="field-error" id={`${ids}-${field}-error`}>
+        {text}
+      </p>
+    ));
+
+  return (
+    <div className="page admin-page admin-docker-images-page">
+      <header className="admin-page-header">
+        <h1>Image-opties</h1>
+        <Link className="button button-secondary button-small" to={pathTo('adminDockers')}>
+          Terug naar dockers
+        </Link>
+      </header>
+      <p className="admin-lead">Uit deze images kiezen studenten als ze een docker aanvragen.</p>
+
+      <div aria-live="polite">
+        {message !== null && (
+          <p className={message.ok ? 'card admin-dockers-message' : 'card admin-dockers-message error-text'} role={message.ok ? 'status' : 'alert'}>
+            {message.text}
+          </p>
+        )}
+      </div>
+
+      {loadFailed ? (
+        <p className="card error-text" role="alert">
+          De image-opties konden niet worden geladen. Probeer het later opnieuw.
+        </p>
+      ) : images === undefined ? (
+        <p className="page-message" role="status">
+          Image-opties laden…
+        </p>
+      ) : (
+        <div className="card table-card">
+          <div className="table-scroll">
+            <table className="data-table docker-table">
+              <thead>
+                <tr>
+                  <th scope="col">Naam</th>
+                  <th scope="col">Image</th>
+                  <th scope="col">SSH</th>
+                  <th scope="col">WordPress</th>
+                  <th scope="col" className="numeric">
+                    Projecten
+                  </th>
+                  <th scope="col" className="options-column">
+                    Opties
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {images.length === 0 ? (
+                  <tr>
+                    <td colSpan={6} className="muted">
+                      Er zijn nog geen image-opties.
+                    </td>
+                  </tr>
+                ) : (
+                  images.map((image) => (
+                    <tr key={image.id} data-testid="docker-image-row">
+                      <td className="docker-name">{image.name}</td>
+                      <td className="docker-image">{image.image === '' ? <span className="muted">geen image</span> : image.image}</td>
+                      <td>{yesNo(image.ssh)}</td>
+                      <td>{yesNo(image.wordpress)}</td>
+                      <td className="numeric">{image.projects}</td>
+                      <td className="options-column">
+                        {confirmingDelete === image.id ? (
+                          <div className="row-actions" role="group" aria-label={`Verwijderen van ${image.name} bevestigen`}>
+                            <span>Zeker?</span>
+                            <button
+                              type="button"
+                              className="button button-danger button-small"
+                              disabled={deletingId === image.id}
+                              onClick={() => props.onConfirmDelete(image)}
+                            >
+                              Ja, verwijder
+                            </button>
+                            <button type="button" className="button button-secondary button-small" onClick={() => props.onAskDelete(null)}>
+                              Nee
+                            </button>
+                          </div>
+                        ) : (
+                          <button
+                            type="button"
+                            className="button button-danger button-small"
+                            aria-label={`Verwijder ${image.name}`}
+                            onClick={() => props.onAskDelete(image.id)}
+                          >
+                            Verwijder
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  ))
+                )}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      )}
+
+      <form className="card image-form" onSubmit={submit} noValidate aria-labelledby={`${ids}-form-heading`}>
+        <h2 id={`${ids}-form-heading`}>Image-optie toevoegen</h2>
+        <div className="field">
+          <label className="field-label" htmlFor={`${ids}-name`}>
+            Naam
+          </label>
+          <input
+            id={`${ids}-name`}
+            type="text"
+            name="name"
+            placeholder="bijv. PHP 8.3 met Apache"
+            value={form.name}
+            aria-invalid={fieldErrors.name !== undefined}
+            aria-describedby={fieldErrors.name ? `${ids}-name-error` : undefined}
+            onChange={(event) => props.onFormChange({ ...form, name: event.target.value })}
+          />
+          {fieldError('name')}
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor={`${ids}-image`}>
+            Image
+          </label>
+          <input
+            id={`${ids}-image`}
+            type="text"
+            name="image"
+            placeholder="registry.example:5000/devplein/php:8.3"
+            spellCheck={false}
+            autoCapitalize="off"
+            value={form.image}
+            aria-invalid={fieldErrors.image !== undefined}
+            aria-describedby={fieldErrors.image ? `${ids}-image-error` : undefined}
+            onChange={(event) => props.onFormChange({ ...form, image: event.target.value })}
+          />
+          {fieldError('image')}
+        </div>
+        <div className="image-flags">
+          <label className="checkbox-field">
+            <input type="checkbox" name="ssh" checked={form.ssh} onChange={(event) => props.onFormChange({ ...form, ssh: event.target.checked })} />
+            SSH-toegang
+          </label>
+          <label className="checkbox-field">
+            <input
+              type="checkbox"
+              name="wordpress"
+              checked={form.wordpress}
+              onChange={(event) => props.onFormChange({ ...form, wordpress: event.target.checked })}
+            />
+            WordPress
+          </label>
+          {fieldError('ssh')}
+          {fieldError('wordpress')}
+        </div>
+        {props.formError !== null && (
+          <p className="field-error" role="alert">
+            {props.formError}
+          </p>
+        )}
+        <div className="form-actions">
+          <button type="submit" className="button button-primary" disabled={props.saving}>
+            {props.saving ? 'Bezig met opslaan…' : 'Toevoegen'}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,152 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import type { UserDocker } from '../../api/queries/dockers.ts';
+import { DockerCardView, type DockerCardViewProps } from './DockerCardView.tsx';
+
+afterEach(cleanup);
+
+function userDocker(overrides: Partial<UserDocker> = {}): UserDocker {
+  return {
+    Id: 'abc123',
+    Names: ['/webshop'],
+    Image: '127.0.0.1:5000/devplein/php:8.3',
+    State: 'running',
+    Status: 'Up 3 minutes',
+    Labels: { projectId: 7 },
+    project: { id: 7, name: 'webshop', validated: true, docker_id: 2 },
+    Users: [
+      { id: 4, name: 'Sam Student' },
+      { id: 5, name: 'Olga Ontwikkelaar' },
+    ],
+    description: 'Een webshop voor tweedehands fietsen, gebouwd met Laravel en Vue.',
+    domain: 'webshop.dev.devplein.test',
+    ssh: false,
+    sshCommand: null,
+    wordpress: false,
+    ...overrides,
+  };
+}
+
+function renderCard(overrides: Partial<DockerCardViewProps> = {}) {
+  const props: DockerCardViewProps = {
+    docker: userDocker(),
+    busy: false,
+    pull: null,
+    error: null,
+    password: null,
+    confirmingDelete: false,
+    onAction: vi.fn(),
+    onCancelDelete: vi.fn(),
+    onConfirmDelete: vi.fn(),
+    onShowLogs: vi.fn(),
+    onResetPassword: vi.fn(),
+    onDismissPassword: vi.fn(),
+    ...overrides,
+  };
+  render(
+    <MemoryRouter>
+      <ul>
+        <DockerCardView {...props} />
+      </ul>
+    </MemoryRouter>,
+  );
+  return props;
+}
+
+const buttonNames = () =>
+  within(screen.getByTestId('docker-card'))
+    .queryAllByRole('button')
+    .map((button) => button.textContent);
+
+describe('DockerCardView', () => {
+  it('shows the name without the slash, the domain link in a new tab, image, members, description, State and Status', () => {
+    renderCard();
+    const card = screen.getByTestId('docker-card');
+    expect(within(card).getByRole('heading', { name: 'webshop' })).toBeTruthy();
+    const link = within(card).getByRole('link', { name: 'webshop.dev.devplein.test' });
+    expect(link.getAttribute('href')).toBe('http://webshop.dev.devplein.test');
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(within(card).getByText('127.0.0.1:5000/devplein/php:8.3')).toBeTruthy();
+    expect(within(card).getByText('Sam Student, Olga Ontwikkelaar')).toBeTruthy();
+    expect(within(card).getByText(/tweedehands fietsen/)).toBeTruthy();
+    expect(card.dataset.state).toBe('running');
+    expect(within(card).getByTestId('docker-state').textContent).toBe('Draait');
+    expect(within(card).getByTestId('docker-status').textContent).toBe('Up 3 minutes');
+  });
+
+  it.each([
+    ['exited', ['Starten', 'Verwijderen', 'Logs']],
+    ['running', ['Stoppen', 'Pauzeren', 'Herstarten', 'Logs']],
+    ['paused', ['Hervatten', 'Logs']],
+    ['Nog niet gecreëerd', ['Aanmaken', 'Verwijderen']],
+    ['Nog niet goed gekeurd!', ['Verwijderen']],
+    ['Afgekeurd', ['Verwijderen']],
+    ['onbereikbaar', []],
+  ])('in state %s offers exactly %j', (State, expected) => {
+    renderCard({ docker: userDocker({ State, Status: 'x' }) });
+    expect(buttonNames()).toEqual(expected);
+  });
+
+  it('maps the buttons to the container actions', () => {
+    const props = renderCard();
+    fireEvent.click(screen.getByRole('button', { name: 'Pauzeren' }));
+    expect(props.onAction).toHaveBeenCalledWith('pause');
+    fireEvent.click(screen.getByRole('button', { name: 'Logs' }));
+    expect(props.onShowLogs).toHaveBeenCalled();
+  });
+
+  it('explains in Dutch that the dockerserver cannot be reached', () => {
+    renderCard({ docker: userDocker({ State: 'onbereikbaar', Status: '' }) });
+    expect(screen.getByRole('status').textContent).toMatch(/dockerserver is op dit moment niet bereikbaar/);
+  });
+
+  it('pulses and disables the actions while busy', () => {
+    renderCard({ busy: true });
+    const card = screen.getByTestId('docker-card');
+    expect(card.className).toContain('docker-busy');
+    expect((screen.getByRole('button', { name: 'Stoppen' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('shows the pull progress and a server error on the card', () => {
+    renderCard({
+      docker: userDocker({ State: 'Nog niet gecreëerd' }),
+      pull: { status: 'Downloading (a1b2)', fraction: 0.5 },
+      error: 'Image 127.0.0.1:5000/devplein/php:8.3 bestaat niet.',
+    });
+    expect(screen.getByText('Downloading (a1b2)')).toBeTruthy();
+    expect((screen.getByLabelText('Voortgang image ophalen') as HTMLProgressElement).value).toBe(0.5);
+    expect(screen.getByRole('alert').textContent).toBe('Image 127.0.0.1:5000/devplein/php:8.3 bestaat niet.');
+  });
+
+  it('asks before deleting', () => {
+    const props = renderCard({ docker: userDocker({ State: 'exited' }), confirmingDelete: true });
+    const group = screen.getByRole('group', { name: 'Verwijderen van webshop bevestigen' });
+    expect(within(group).getByText(/Wil je/)).toBeTruthy();
+    fireEvent.click(within(group).getByRole('button', { name: 'Ja, verwijderen' }));
+    expect(props.onConfirmDelete).toHaveBeenCalled();
+    fireEvent.click(within(group).getByRole('button', { name: 'Nee' }));
+    expect(props.onCancelDelete).toHaveBeenCalled();
+  });
+
+  it('shows the SSH command on ssh cards', () => {
+    renderCard({ docker: userDocker({ ssh: true, sshCommand: 'ssh student@dev.devplein.test -p 22001' }) });
+    expect(screen.getByTestId('docker-ssh-command').textContent).toBe('ssh student@dev.devplein.test -p 22001');
+    expect(screen.getByText(/Inloggen met SSH/)).toBeTruthy();
+  });
+
+  it('offers a new WordPress password on running WordPress cards and shows it once', () => {
+    const props = renderCard({ docker: userDocker({ wordpress: true }), password: { username: 'admin', password: 'Zr8-fjeQ-91' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Nieuw WordPress-wachtwoord' }));
+    expect(props.onResetPassword).toHaveBeenCalled();
+    expect(screen.getByTestId('wordpress-password').textContent).toBe('Zr8-fjeQ-91');
+    fireEvent.click(screen.getByRole('button', { name: 'Verbergen' }));
+    expect(props.onDismissPassword).toHaveBeenCalled();
+  });
+
+  it('has no WordPress button on other cards', () => {
+    renderCard();
+    expect(screen.queryByRole('button', { name: 'Nieuw WordPress-wachtwoord' })).toBeNull();
+  });
+});

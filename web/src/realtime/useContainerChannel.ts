@@ -1,0 +1,59 @@
+import { useEffect, useRef } from 'react';
+import { containerChannelName, DOCKER_EVENT, sharedRealtimeClient } from './client.ts';
+
+/**
+ * Listens to DockerEventSent on `private-container.{name}` while the component is mounted and
+ * hands each event's message to `onMessage` ('action' while someone acts, else the new State).
+ * Without realtime configured it does nothing: the page then just shows what it loaded.
+ */
+export function useContainerChannel(name: string | null, onMessage: (message: string) => void): void {
+  const handler = useRef(onMessage);
+  useEffect(() => {
+    handler.current = onMessage;
+  });
+
+  useEffect(() => {
+    if (name === null || name === '') return;
+    const client = sharedRealtimeClient();
+    if (client === null) return;
+    const channelName = containerChannelName(name);
+    const channel = client.subscribe(channelName);
+    const listener = (data: unknown) => {
+      const message = typeof data === 'object' && data !== null ? (data as { message?: unknown }).message : undefined;
+      if (typeof message === 'string') handler.current(message);
+    };
+    channel.bind(DOCKER_EVENT, listener);
+    return () => {
+      channel.unbind(DOCKER_EVENT, listener);
+      client.unsubscribe(channelName);
+    };
+  }, [name]);
+}
+
+/**
+ * Calls `onReconnect` when the realtime connection comes back after a loss: events sent in
+ * between were missed, so the page reloads its data quietly.
+ */
+export function useRealtimeReconnect(onReconnect: () => void): void {
+  const handler = useRef(onReconnect);
+  useEffect(() => {
+    handler.current = onReconnect;
+  });
+
+  useEffect(() => {
+    const client = sharedRealtimeClient();
+    if (client === null) return;
+    let wasConnected = client.connection.state === 'connected';
+    const listener = ({ current }: { previous: string; current: string }) => {
+      if (current === 'connected') {
+        if (wasConnected) handler.current();
+        wasConnected = true;
+      }
+    };
+    // 'connected' after an earlier 'connected' means a reconnect; the first one is the start.
+    client.connection.bind('state_change', listener);
+    return () => {
+      client.connection.unbind('state_change', listener);
+    };
+  }, []);
+}
