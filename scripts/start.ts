@@ -5,8 +5,11 @@
  *   2. makes development mTLS certificates in data/certs when they are missing;
  *   3. migrates the database and seeds demo data into an empty one (PGlite in data/ unless
  *      DATABASE_URL is set);
- *   4. runs soketi (:6001), the host agent (:7443) and the control plane (:8080) with their logs
- *      prefixed [soketi], [agent] and [web], and prints the URL and the demo accounts.
+ *   4. checks the Docker engine (and makes the demo image of the 'Statische site' option from
+ *      Debian's static busybox when it is missing, so a student site runs without any registry);
+ *   5. runs Caddy (admin on :2020, student sites on :8088) when it is installed, soketi (:6001),
+ *      the host agent (:7443) and the control plane (:8080) with their logs prefixed [proxy],
+ *      [soketi], [agent] and [web], and prints the URL and the demo accounts.
  *
  * Ctrl-C stops everything (SIGTERM, SIGKILL after 5 s) and exits 0. When the agent or soketi
  * dies, that is reported and the rest keeps running; when the control plane dies, everything
@@ -24,6 +27,9 @@ import { forEachLine, isRunning, stopChild } from './lib/processes.ts';
 import { findFreePort, waitFor } from './lib/net.ts';
 import { formatDuration, heading, repoRoot, runCommand } from './lib/run.ts';
 import { soketiLaunch } from './lib/soketi.ts';
+import { BUSYBOX_BINARY, ensureBusyboxImage, hasLocalImage } from './lib/busybox-image.ts';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 
 const envFile = join(repoRoot, '.env');
 if (existsSync(envFile)) process.loadEnvFile(envFile); // never overrides what the shell already set
@@ -45,6 +51,11 @@ const realtime = {
   secret: env.REALTIME_SECRET ?? 'devplein-secret',
   port: Number(env.REALTIME_PORT ?? 6001),
 };
+const proxyPort = Number(env.PROXY_PORT ?? 8088);
+const proxyAdminPort = Number(env.PROXY_ADMIN_PORT ?? 2020);
+const dockerSocket = env.AGENT_DOCKER_SOCKET ?? '/var/run/docker.sock';
+/** The image of the seeded 'Statische site' option (control-plane/src/db/seed.ts). */
+const demoImage = 'devplein/static:latest';
 const tsxNode = ['--import', 'tsx', '--conditions=development'];
 const demoAccounts: Array<[email: string, role: string]> = [
   ['admin@devplein.test', 'admin and developer (first team: team 1)'],
@@ -56,6 +67,10 @@ const demoAccounts: Array<[email: string, role: string]> = [
 ];
 
 class StartError extends Error {}
+
+/** Caddy from Debian's packages routes the student sites; without it everything else still runs. */
+const caddyInstalled = (env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, 'caddy')));
+let proxyStarted = false;
 
 // ---------------------------------------------------------------------------------------------
 // Preparation
@@ -108,6 +123,51 @@ async function migrateAndSeed(): Promise<void> {
   }
 }
 
+/** Whether the Docker engine answers on its socket (GET /_ping). */
+async function dockerAnswers(): Promise<boolean> {
+  if (!existsSync(dockerSocket)) return false;
+  const { request } = await import('node:http');
+  return new Promise((resolvePromise) => {
+    const probe = request({ socketPath: dockerSocket, path: '/_ping', timeout: 2_000 }, (response) => {
+      response.resume();
+      resolvePromise(response.statusCode === 200);
+    });
+    probe.once('error', () => resolvePromise(false));
+    probe.once('timeout', () => probe.destroy());
+    probe.end();
+  });
+}
+
+/**
+ * Docker: say clearly when it is missing (the app runs; containers then show as
+ * 'onbereikbaar'), and make the demo image of 'Statische site' when it is not there yet.
+ */
+async function checkDocker(): Promise<void> {
+  if (!(await dockerAnswers())) {
+    console.log(
+      `The Docker engine does not answer on ${dockerSocket}: everything else runs, and containers show as 'onbereikbaar'.\n` +
+        'Install and start it (Debian: apt-get install docker.io, then dockerd or systemctl start docker), then restart npm start.',
+    );
+    return;
+  }
+  if (await hasLocalImage(demoImage)) {
+    console.log(`Docker engine: ok; demo image ${demoImage} present`);
+    return;
+  }
+  if (!existsSync(BUSYBOX_BINARY)) {
+    console.log(`Docker engine: ok; no ${demoImage} and no static busybox to make it (apt-get install busybox-static)`);
+    return;
+  }
+  await ensureBusyboxImage(demoImage, ['/bin/httpd', '-f', '-p', '80', '-h', '/www'], async (rootfs) => {
+    await writeFile(
+      join(rootfs, 'www/index.html'),
+      '<!doctype html><html lang="nl"><meta charset="utf-8"><title>devplein</title>' +
+        '<h1>Deze site draait op devplein</h1><p>Zet je eigen bestanden in <code>/www</code>.</p></html>\n',
+    );
+  });
+  console.log(`Docker engine: ok; made the demo image ${demoImage} (busybox httpd) for 'Statische site'`);
+}
+
 /** Fails early with a clear message instead of three processes fighting over a port. */
 async function ensurePortFree(portNumber: number, what: string, variable: string): Promise<void> {
   const free = await new Promise<boolean>((resolvePromise) => {
@@ -138,7 +198,7 @@ const finished = new Promise<number>((resolvePromise) => {
   finish = resolvePromise;
 });
 
-const colors: Record<string, string> = { web: '\x1b[36m', agent: '\x1b[35m', soketi: '\x1b[33m' };
+const colors: Record<string, string> = { web: '\x1b[36m', agent: '\x1b[35m', soketi: '\x1b[33m', proxy: '\x1b[32m' };
 const labelWidth = Math.max(...Object.keys(colors).map((name) => name.length)) + 2;
 
 function labelFor(name: string): string {
@@ -195,7 +255,7 @@ async function stopAll(exitCode: number): Promise<void> {
   if (stopping) return;
   stopping = true;
   // The control plane first (it talks to the others), then the agent and soketi.
-  const order = ['web', 'agent', 'soketi'];
+  const order = ['web', 'agent', 'soketi', 'proxy'];
   const inOrder = [...running].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
   for (const managed of inOrder) {
     if (isRunning(managed.child)) process.stdout.write(`${managed.label} stopping\n`);
@@ -225,6 +285,29 @@ function startSoketi(clusterPort: number, metricsPort: number): Managed {
   });
 }
 
+/** Caddy with only its admin API on loopback: the agent creates the sites server itself. */
+function startProxy(): Managed {
+  const caddyDir = join(dataDir, 'caddy');
+  mkdirSync(caddyDir, { recursive: true });
+  const configPath = join(caddyDir, 'caddy.json');
+  writeFileSync(configPath, JSON.stringify(
+      {
+        admin: { listen: `127.0.0.1:${proxyAdminPort}`, config: { persist: false } },
+        // Caddy logs every admin request at INFO: only warnings and errors here.
+        logging: { logs: { default: { level: 'WARN' } } },
+      },
+      null,
+      2,
+    ));
+  return startProcess({
+    name: 'proxy',
+    command: 'caddy',
+    args: ['run', '--config', configPath],
+    env: { ...env, XDG_DATA_HOME: caddyDir, XDG_CONFIG_HOME: caddyDir },
+    onUnexpectedExit: 'report',
+  });
+}
+
 function startAgent(): Managed {
   return startProcess({
     name: 'agent',
@@ -236,6 +319,11 @@ function startAgent(): Managed {
       AGENT_TLS_CA: join(certDir, 'ca.pem'),
       AGENT_TLS_CERT: join(certDir, 'agent.pem'),
       AGENT_TLS_KEY: join(certDir, 'agent-key.pem'),
+      AGENT_DATA_DIR: env.AGENT_DATA_DIR ?? join(dataDir, 'agent'),
+      AGENT_CADDY_ADMIN: env.AGENT_CADDY_ADMIN ?? `http://127.0.0.1:${proxyAdminPort}`,
+      AGENT_CADDY_LISTEN: env.AGENT_CADDY_LISTEN ?? `127.0.0.1:${proxyPort}`,
+      // On a laptop nothing is published beyond loopback.
+      AGENT_SSH_BIND_ADDRESS: env.AGENT_SSH_BIND_ADDRESS ?? '127.0.0.1',
     },
     onUnexpectedExit: 'report',
   });
@@ -311,6 +399,9 @@ function printWelcome(health: Health | undefined): void {
     `  ${appUrl}/auth/${providerName}?login_hint=student@devplein.test`,
     '',
     `Realtime (soketi) on 127.0.0.1:${realtime.port}, host agent on ${agentListen} (mTLS, certificates in ${certDir}).`,
+    proxyStarted
+      ? `Student sites through Caddy on http://127.0.0.1:${proxyPort} (by host name: curl -H 'Host: NAME.${env.SITE_DOMAIN ?? 'dev.devplein.test'}' http://127.0.0.1:${proxyPort}/).`
+      : 'Caddy is not installed (apt-get install caddy): containers run, but no site is routed.',
     `Health: ${health?.status ?? 'unknown'}; agent ${health?.agent?.state ?? 'unknown'} (details: ${appUrl}/healthz).`,
     'Press Ctrl-C to stop.',
     '',
@@ -334,13 +425,22 @@ async function main(): Promise<number> {
     await ensurePortFree(port, 'control plane', 'PORT');
     await ensurePortFree(realtime.port, 'soketi', 'REALTIME_PORT');
     await ensurePortFree(agentPort, 'host agent', 'AGENT_LISTEN');
-    console.log(`free: ${port}, ${realtime.port}, ${agentPort}`);
+    if (caddyInstalled) {
+      await ensurePortFree(proxyPort, 'student sites (Caddy)', 'PROXY_PORT');
+      await ensurePortFree(proxyAdminPort, 'Caddy admin API', 'PROXY_ADMIN_PORT');
+    }
+    console.log(`free: ${[port, realtime.port, agentPort, ...(caddyInstalled ? [proxyPort, proxyAdminPort] : [])].join(', ')}`);
   });
   await prepare('Web app', buildWebIfStale);
   await prepare('Certificates for the agent link', makeCertificatesIfMissing);
   await prepare('Database', migrateAndSeed);
+  await prepare('Docker engine', checkDocker);
 
-  console.log(heading('Starting soketi, the host agent and the control plane'));
+  console.log(heading(`Starting ${caddyInstalled ? 'Caddy, ' : ''}soketi, the host agent and the control plane`));
+  if (caddyInstalled) {
+    startProxy();
+    proxyStarted = true;
+  }
   startSoketi(await findFreePort(), await findFreePort());
   startAgent();
   const controlPlane = startControlPlane();

@@ -1,27 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpSession } from '../support/http-session.ts';
+import type { AdminDocker, DockerImageOption } from '../../web/src/api/contracts/dockers.ts';
 import { ADMIN, DEVELOPER, DOCENT, IMAGE, NO_GROUP, NOT_ACTIVATED, SITE, STUDENT, startHostingStack, type HostingStack } from '../support/hosting-stack.ts';
 
-interface AdminDocker {
-  Id: string;
-  Names: string[];
-  Image: string;
-  State: string;
-  Status: string;
-  user: string;
-  userId: number | null;
-  projectId: number | null;
-  managed: boolean;
-}
 
-interface ImageOption {
-  id: number;
-  name: string;
-  image: string;
-  ssh: boolean;
-  wordpress: boolean;
-  projects: number;
-}
+type ImageOption = DockerImageOption;
 
 const UNREACHABLE_MESSAGE = 'De dockerserver is op dit moment niet bereikbaar. Probeer het zo opnieuw.';
 

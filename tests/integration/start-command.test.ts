@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { visitSite } from '../support/caddy.ts';
+import { dockerCli } from '../support/docker.ts';
 import { HttpSession } from '../support/http-session.ts';
 import { findFreePort, waitFor } from '../support/ports.ts';
 
@@ -15,7 +17,11 @@ import { findFreePort, waitFor } from '../support/ports.ts';
 let child: ChildProcess | undefined;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'devplein-start-'));
 
-afterAll(() => {
+/** A seeded 'Statische site' project: its container runs the demo image npm start makes. */
+const demoProject = 'daan-portfolio';
+const network = `devplein-start-${process.pid}`;
+
+afterAll(async () => {
   // The whole process group, as a closed terminal would: nothing of this run outlives the test.
   if (child?.pid && child.exitCode === null) {
     try {
@@ -25,6 +31,8 @@ afterAll(() => {
     }
   }
   rmSync(dataDir, { recursive: true, force: true });
+  await dockerCli(['rm', '-f', demoProject]).catch(() => undefined);
+  await dockerCli(['network', 'rm', network]).catch(() => undefined);
 });
 
 function processGroupAlive(group: number): boolean {
@@ -38,7 +46,13 @@ function processGroupAlive(group: number): boolean {
 
 describe('npm start', () => {
   it('starts the whole system on the embedded default, signs a demo user in, and stops cleanly on Ctrl-C', async () => {
-    const [port, realtimePort, agentPort] = [await findFreePort(), await findFreePort(), await findFreePort()];
+    const [port, realtimePort, agentPort, proxyPort, proxyAdminPort] = [
+      await findFreePort(),
+      await findFreePort(),
+      await findFreePort(),
+      await findFreePort(),
+      await findFreePort(),
+    ];
     const url = `http://localhost:${port}`;
     let output = '';
     child = spawn('npm', ['start'], {
@@ -48,6 +62,10 @@ describe('npm start', () => {
         PORT: String(port),
         REALTIME_PORT: String(realtimePort),
         AGENT_LISTEN: `127.0.0.1:${agentPort}`,
+        PROXY_PORT: String(proxyPort),
+        PROXY_ADMIN_PORT: String(proxyAdminPort),
+        AGENT_DOCKER_NETWORK: network,
+        SITE_DOMAIN: 'dev.devplein.test',
         DATA_DIR: dataDir,
         DATABASE_URL: '',
         APP_URL: '',
@@ -86,6 +104,21 @@ describe('npm start', () => {
     expect(landing.status).toBe(200);
     const me = await session.json<{ email: string }>('GET', '/api/user');
     expect(me.body.email).toBe('student@devplein.test');
+
+    // A student site runs and is routed: the demo image, the agent, Docker and Caddy together.
+    const admin = new HttpSession(url);
+    await admin.signIn('admin@devplein.test');
+    const projects = await admin.json<Array<{ id: number; name: string }>>('GET', '/api/admin/projects?all=true');
+    const demo = projects.body.find((project) => project.name === demoProject);
+    expect(demo).toBeDefined();
+    const created = await admin.json<Array<{ State: string }>>('POST', '/api/user/dockers', { id: demo!.id });
+    expect(created.status).toBe(200);
+    expect(created.body[0]?.State).toBe('running');
+    await waitFor(async () => (await visitSite(proxyPort, `${demoProject}.dev.devplein.test`)).status === 200, {
+      description: 'Caddy to route the demo site',
+      timeoutMs: 15_000,
+    });
+    expect((await visitSite(proxyPort, `${demoProject}.dev.devplein.test`)).body).toContain('Deze site draait op devplein');
 
     // Ctrl-C in a terminal sends SIGINT to the whole foreground process group.
     const group = child.pid as number;

@@ -11,23 +11,9 @@ import {
   startHostingStack,
   type HostingStack,
 } from '../support/hosting-stack.ts';
+import type { UserDocker } from '../../web/src/api/contracts/dockers.ts';
 import { generateSshKeys } from '../../control-plane/src/ssh/ssh-keygen-fixtures.ts';
 
-interface UserDocker {
-  Id: string | null;
-  Names: string[];
-  Image: string;
-  State: string;
-  Status: string;
-  Labels: { projectId: number };
-  project: { id: number; name: string; validated: boolean | null; docker_id: number | null };
-  Users: Array<{ id: number; name: string }>;
-  description: string;
-  domain: string;
-  ssh: boolean;
-  sshCommand: string | null;
-  wordpress: boolean;
-}
 
 const UNREACHABLE_MESSAGE = 'De dockerserver is op dit moment niet bereikbaar. Probeer het zo opnieuw.';
 const OWN_IMAGE = 'devplein/php:8.3';

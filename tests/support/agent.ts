@@ -3,7 +3,7 @@
  * agent started as its own process (as `npm start` runs it) on a free loopback port.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -166,12 +166,18 @@ export async function startTestAgent(options: TestAgentOptions): Promise<TestAge
     process_.once('exit', (code, signal) => {
       exitReason = `the agent exited with ${code ?? signal}`;
     });
-    await waitFor(() => listening !== undefined, {
-      description: `the host agent to listen on 127.0.0.1:${port || '(any port)'}`,
-      timeoutMs: 30_000,
-      intervalMs: 50,
-      giveUpIf: () => (exitReason ? `${exitReason}\n${output}` : undefined),
-    });
+    try {
+      await waitFor(() => listening !== undefined, {
+        description: `the host agent to listen on 127.0.0.1:${port || '(any port)'}`,
+        timeoutMs: 30_000,
+        intervalMs: 50,
+        giveUpIf: () => (exitReason ? `${exitReason}\n${output}` : undefined),
+      });
+    } catch (error) {
+      // Never leave an agent behind that did not say it listens (e.g. LOG_LEVEL hid the line).
+      process_.kill('SIGKILL');
+      throw error;
+    }
     port = listening ?? port;
   }
 
@@ -197,7 +203,10 @@ export async function startTestAgent(options: TestAgentOptions): Promise<TestAge
       return port;
     },
     output: () => output,
-    stop: () => signalAndWait('SIGTERM', 10_000),
+    async stop() {
+      await signalAndWait('SIGTERM', 10_000);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
     kill: () => signalAndWait('SIGKILL', 0),
     async restart() {
       await signalAndWait('SIGTERM', 10_000);

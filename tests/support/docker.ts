@@ -7,7 +7,7 @@
  * made here from Debian's static busybox with `docker import`.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { chmod, copyFile, mkdir, mkdtemp, open, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import Docker from 'dockerode';
 import { stopChild } from '../../scripts/lib/processes.ts';
 import { findExecutable } from './system-deps.ts';
+import { BUSYBOX_BINARY, ensureBusyboxImage, importRootfs } from '../../scripts/lib/busybox-image.ts';
 import { waitFor } from './ports.ts';
 
 const execFileAsync = promisify(execFile);
@@ -23,8 +24,6 @@ const execFileAsync = promisify(execFile);
 /** The engine's socket (dockerd's default; the only one the tests use). */
 export const DOCKER_SOCKET = '/var/run/docker.sock';
 
-/** Static busybox from Debian's busybox-static package. */
-export const BUSYBOX_BINARY = '/bin/busybox';
 
 /** busybox httpd on :80 serving /www; on start it writes one line to stdout and one to stderr. */
 export const WEB_IMAGE = 'devplein-test/web:1';
@@ -123,59 +122,6 @@ export async function dockerCli(args: string[]): Promise<string> {
   }
 }
 
-/** A busybox root filesystem in `rootfs`: applet links, a `student` user, /www with index.html. */
-async function busyboxRootfs(rootfs: string): Promise<void> {
-  for (const folder of ['bin', 'etc', 'tmp', 'www', 'home/student', 'root', 'proc', 'sys', 'dev', 'usr/local/bin']) {
-    await mkdir(path.join(rootfs, folder), { recursive: true });
-  }
-  await copyFile(BUSYBOX_BINARY, path.join(rootfs, 'bin/busybox'));
-  await chmod(path.join(rootfs, 'bin/busybox'), 0o755);
-  const { stdout } = await execFileAsync(BUSYBOX_BINARY, ['--list']);
-  for (const applet of stdout.split('\n').filter((name) => /^[\w.[-]+$/.test(name) && name !== 'busybox')) {
-    await symlink('busybox', path.join(rootfs, 'bin', applet)).catch(() => undefined);
-  }
-  await writeFile(path.join(rootfs, 'etc/passwd'), 'root:x:0:0:root:/root:/bin/sh\nstudent:x:1000:1000:student:/home/student:/bin/sh\n');
-  // Locked passwords (SSH logins use keys only) and a valid shell: dropbear checks both.
-  await writeFile(path.join(rootfs, 'etc/shadow'), 'root:*:19000:0:99999:7:::\nstudent:*:19000:0:99999:7:::\n', { mode: 0o600 });
-  await writeFile(path.join(rootfs, 'etc/group'), 'root:x:0:\nstudent:x:1000:\n');
-  await writeFile(path.join(rootfs, 'etc/shells'), '/bin/sh\n');
-  await writeFile(path.join(rootfs, 'www/index.html'), 'devplein test page\n');
-  await chmod(path.join(rootfs, 'tmp'), 0o1777);
-}
-
-/** `docker import`s a root filesystem as `image` with the given CMD. */
-async function importRootfs(rootfs: string, image: string, cmd: string[]): Promise<void> {
-  await execFileAsync('bash', [
-    '-c',
-    // Files belong to root, the student's home to the student (uid 1000).
-    'set -euo pipefail; tar -C "$1" --owner=0 --group=0 --exclude=./home/student -c . > "$1.tar"; ' +
-      'if [ -d "$1/home/student" ]; then tar -C "$1" --owner=1000 --group=1000 -r -f "$1.tar" ./home/student; fi; ' +
-      'docker import --change "$3" - "$2" < "$1.tar" >/dev/null; rm -f "$1.tar"',
-    'import',
-    rootfs,
-    image,
-    `CMD ${JSON.stringify(cmd)}`,
-  ]);
-}
-
-/**
- * Builds an image from a busybox root filesystem unless it exists (parallel builders: last tag
- * wins). `extra` adds files to the root filesystem before it is imported.
- */
-export async function ensureBusyboxImage(image: string, cmd: string[], extra: (rootfs: string) => Promise<void> = async () => undefined): Promise<string> {
-  if (await imageExists(image)) return image;
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'devplein-image-'));
-  try {
-    const rootfs = path.join(dir, 'rootfs');
-    await busyboxRootfs(rootfs);
-    await extra(rootfs);
-    await importRootfs(rootfs, image, cmd);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-  return image;
-}
-
 const webStart = `echo '${WEB_STDOUT_LINE}'; echo '${WEB_STDERR_LINE}' >&2; exec httpd -f -p 80 -h /www`;
 
 /** WEB_IMAGE, built when missing. */
@@ -210,6 +156,8 @@ esac
 echo "Error: unsupported stand-in command: $*" >&2
 exit 1
 `;
+
+export { BUSYBOX_BINARY, ensureBusyboxImage };
 
 /** WORDPRESS_IMAGE, built when missing. */
 export function ensureWordpressImage(): Promise<string> {

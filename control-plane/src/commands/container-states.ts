@@ -1,12 +1,14 @@
+import { STATE_AWAITING, STATE_NOT_CREATED, STATE_REJECTED, STATE_UNREACHABLE } from '../../../web/src/api/contracts/dockers.ts';
+
 /**
  * The product's own container states (spec §4) beside Docker's: what the dockers page shows
  * when there is no Docker state to show. `UNREACHABLE` is never read as stopped: the agent did
  * not answer, so the container's state is unknown.
  */
-export const AWAITING_APPROVAL = 'Nog niet goed gekeurd!';
-export const REJECTED = 'Afgekeurd';
-export const NOT_CREATED = 'Nog niet gecreëerd';
-export const UNREACHABLE = 'onbereikbaar';
+export const AWAITING_APPROVAL = STATE_AWAITING;
+export const REJECTED = STATE_REJECTED;
+export const NOT_CREATED = STATE_NOT_CREATED;
+export const UNREACHABLE = STATE_UNREACHABLE;
 /** The realtime message that marks a card busy while an action runs. */
 export const ACTION_BUSY = 'action';
 

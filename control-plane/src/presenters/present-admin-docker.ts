@@ -1,20 +1,9 @@
 import type { ContainerView } from '../agent/container-views.ts';
+import { NO_OWNER, type AdminDocker } from '../../../web/src/api/contracts/dockers.ts';
 
-/** One row of the admin dockers table (brief: exact shape). */
-export interface AdminDockerJson {
-  Id: string;
-  Names: string[];
-  Image: string;
-  State: string;
-  Status: string;
-  /** The owner's name, or 'NO OWNER'. */
-  user: string;
-  userId: number | null;
-  projectId: number | null;
-  managed: boolean;
-}
-
-export const NO_OWNER = 'NO OWNER';
+/** One row of the admin dockers table (the shared contract of web/src/api/contracts/dockers.ts). */
+export type AdminDockerJson = AdminDocker;
+export { NO_OWNER };
 
 /** `owner` is the first member of the project the container belongs to (by label or by name). */
 export function presentAdminDocker(container: ContainerView, project: { id: number; owner: { id: number; name: string } | null } | null): AdminDockerJson {

@@ -1,23 +1,10 @@
 import type { ContainerView } from '../agent/container-views.ts';
 import type { DockerProjectRow } from '../commands/docker-projects.ts';
 import { STATUS_TEXT } from '../commands/container-states.ts';
+import type { UserDocker } from '../../../web/src/api/contracts/dockers.ts';
 
-/** One card of the dockers page (brief: exact shape, Docker's capitalised keys as the old API had). */
-export interface UserDockerJson {
-  Id: string | null;
-  Names: string[];
-  Image: string;
-  State: string;
-  Status: string;
-  Labels: { projectId: number };
-  project: { id: number; name: string; validated: boolean | null; docker_id: number | null };
-  Users: Array<{ id: number; name: string }>;
-  description: string;
-  domain: string;
-  ssh: boolean;
-  sshCommand: string | null;
-  wordpress: boolean;
-}
+/** One card of the dockers page (the shared contract of web/src/api/contracts/dockers.ts). */
+export type UserDockerJson = UserDocker;
 
 /** What is known about the project's container: Docker's view, or one of the product states. */
 export type ContainerSituation =

@@ -9,17 +9,10 @@ import { recordAudit } from '../../audit/record-audit.ts';
 import { mayManageContainers } from '../../policies/container-policy.ts';
 import { OTHER_DOCKER_IMAGE } from '../../../../web/src/validation/projectRequest.ts';
 import { imageOptionBody, imageOptionParams } from './schema.ts';
+import type { DockerImageOption } from '../../../../web/src/api/contracts/dockers.ts';
 
 /** An image option as the admin images page shows it. */
-export interface ImageOptionJson {
-  id: number;
-  name: string;
-  image: string;
-  ssh: boolean;
-  wordpress: boolean;
-  /** Projects that use this option (delete is refused while > 0). */
-  projects: number;
-}
+export type ImageOptionJson = DockerImageOption;
 
 interface ImageOptionRow {
   id: number;

@@ -79,9 +79,11 @@ export class CaddyProxyDriver implements ProxyDriver {
     return routes.map(fromCaddyRoute).filter((route): route is ProxyRoute => route !== undefined);
   }
 
-  /** The server's config; undefined when Caddy has no such server (reading a path under it would be a 400). */
+  /** The server's config; undefined when Caddy has no such server. */
   private async readServer(): Promise<{ routes?: unknown } | undefined> {
-    const answer = await this.admin.request('GET', this.serverPath);
+    // A path through a missing key (no http app yet) is a 400 "invalid traversal path".
+    const answer = await this.admin.request('GET', this.serverPath, undefined, [400, 404]);
+    if (answer.status !== 200) return undefined;
     return typeof answer.body === 'object' && answer.body !== null ? (answer.body as { routes?: unknown }) : undefined;
   }
 
@@ -97,11 +99,19 @@ export class CaddyProxyDriver implements ProxyDriver {
   private async ensureServerNow(): Promise<void> {
     const server = await this.readServer();
     if (server === undefined) {
-      await this.admin.request('PUT', this.serverPath, {
-        listen: [this.options.listen],
-        automatic_https: { disable: true },
-        routes: [catchAllRoute()],
-      });
+      const fresh = { listen: [this.options.listen], automatic_https: { disable: true }, routes: [catchAllRoute()] };
+      // A Caddy with only its admin API has no http app (or no apps) yet: PUT at the deepest
+      // level that exists, since Caddy refuses paths through missing keys.
+      const apps = (await this.admin.request('GET', '/config/apps')).body;
+      if (typeof apps !== 'object' || apps === null) {
+        await this.admin.request('PUT', '/config/apps', { http: { servers: { [this.options.server]: fresh } } });
+      } else if (!('http' in apps) || typeof apps.http !== 'object' || apps.http === null) {
+        await this.admin.request('PUT', '/config/apps/http', { servers: { [this.options.server]: fresh } });
+      } else if (!('servers' in apps.http) || typeof apps.http.servers !== 'object' || apps.http.servers === null) {
+        await this.admin.request('PUT', '/config/apps/http/servers', { [this.options.server]: fresh });
+      } else {
+        await this.admin.request('PUT', this.serverPath, fresh);
+      }
       return;
     }
     // Caddy refuses to POST into a missing key and to PUT at index 0 of an empty list: a server

@@ -2,23 +2,9 @@ import useSWR from 'swr';
 import { api, apiFetcher } from '../client.ts';
 import { DOCKER_IMAGES_KEY } from './projects.ts';
 
-/** Every container on the dockerserver, managed or not (GET /api/admin/dockers). */
-export interface AdminDocker {
-  Id: string;
-  Names: string[];
-  Image: string;
-  State: string;
-  /** Docker's Status text: 'Up 3 minutes', 'Up 2 hours (Paused)', 'Exited (0) 5 minutes ago', … */
-  Status: string;
-  /** The owner's name, or NO_OWNER. */
-  user: string;
-  userId: number | null;
-  projectId: number | null;
-  managed: boolean;
-}
+import { NO_OWNER, type AdminDocker, type DockerImageOption } from '../contracts/dockers.ts';
 
-/** The owner text of a container no project claims (spec §2: clickable to pick an owner). */
-export const NO_OWNER = 'NO OWNER';
+export { NO_OWNER, type AdminDocker };
 
 export type AdminContainerAction = 'start' | 'stop' | 'pause' | 'unpause' | 'restart';
 
@@ -150,14 +136,7 @@ export function filterAndSortAdminDockers(
 /* ---------- image options ---------- */
 
 /** An image option students pick in the request form, with how many projects use it. */
-export interface AdminDockerImage {
-  id: number;
-  name: string;
-  image: string;
-  ssh: boolean;
-  wordpress: boolean;
-  projects: number;
-}
+export type AdminDockerImage = DockerImageOption;
 
 export interface DockerImageInput {
   name: string;

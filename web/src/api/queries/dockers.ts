@@ -1,35 +1,15 @@
 import useSWR, { type KeyedMutator } from 'swr';
 import { ApiError, NetworkError, api, apiFetcher } from '../client.ts';
 
-/**
- * One of the signed-in user's projects with its container (GET /api/user/dockers). `State` is
- * Docker's state or one of the product states below; `Names[0]` is '/' + the project name.
- */
-export interface UserDocker {
-  /** Docker id; null while no container exists. */
-  Id: string | null;
-  Names: string[];
-  /** Image reference of the project's image option ('' when none is chosen yet). */
-  Image: string;
-  State: string;
-  /** Docker's Status text, or a Dutch explanation for the product states. */
-  Status: string;
-  Labels: { projectId: number };
-  project: { id: number; name: string; validated: boolean | null; docker_id: number | null };
-  Users: Array<{ id: number; name: string }>;
-  description: string;
-  domain: string;
-  ssh: boolean;
-  /** 'ssh student@{host} -p {port}' when the image has SSH and a container exists. */
-  sshCommand: string | null;
-  wordpress: boolean;
-}
+import {
+  STATE_AWAITING,
+  STATE_NOT_CREATED,
+  STATE_REJECTED,
+  STATE_UNREACHABLE,
+  type UserDocker,
+} from '../contracts/dockers.ts';
 
-/** Product states of a card besides Docker's own (spec §4, brief). */
-export const STATE_AWAITING = 'Nog niet goed gekeurd!';
-export const STATE_REJECTED = 'Afgekeurd';
-export const STATE_NOT_CREATED = 'Nog niet gecreëerd';
-export const STATE_UNREACHABLE = 'onbereikbaar';
+export { STATE_AWAITING, STATE_NOT_CREATED, STATE_REJECTED, STATE_UNREACHABLE, type UserDocker };
 
 /** What a card can ask the server to do with its container. */
 export type ContainerAction = 'start' | 'stop' | 'pause' | 'unpause' | 'restart';

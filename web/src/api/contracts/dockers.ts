@@ -1,0 +1,64 @@
+/*
+ * The JSON of the container hosting API, one definition for both ends: the control plane's
+ * presenters build these shapes and the web app reads them (the capitalised keys are Docker's,
+ * as the original API had them).
+ */
+
+/** One of the signed-in user's projects with its container (GET /api/user/dockers). */
+export interface UserDocker {
+  /** Docker id; null while no container exists. */
+  Id: string | null;
+  /** ['/' + project name]. */
+  Names: string[];
+  /** Image reference of the project's image option ('' when none is chosen yet). */
+  Image: string;
+  /** Docker's state, or one of the product states below. */
+  State: string;
+  /** Docker's Status text, or a Dutch explanation for the product states. */
+  Status: string;
+  Labels: { projectId: number };
+  project: { id: number; name: string; validated: boolean | null; docker_id: number | null };
+  Users: Array<{ id: number; name: string }>;
+  description: string;
+  domain: string;
+  ssh: boolean;
+  /** 'ssh student@{host} -p {port}' when the image has SSH and a container exists. */
+  sshCommand: string | null;
+  wordpress: boolean;
+}
+
+/** Product states of a card besides Docker's own (spec §4). */
+export const STATE_AWAITING = 'Nog niet goed gekeurd!';
+export const STATE_REJECTED = 'Afgekeurd';
+export const STATE_NOT_CREATED = 'Nog niet gecreëerd';
+/** The agent did not answer: the container's state is unknown, never read as stopped. */
+export const STATE_UNREACHABLE = 'onbereikbaar';
+
+/** Every container on the dockerserver, managed or not (GET /api/admin/dockers). */
+export interface AdminDocker {
+  Id: string;
+  Names: string[];
+  Image: string;
+  State: string;
+  /** Docker's Status text: 'Up 3 minutes', 'Up 2 hours (Paused)', 'Exited (0) 5 minutes ago', … */
+  Status: string;
+  /** The owner's name, or NO_OWNER. */
+  user: string;
+  userId: number | null;
+  projectId: number | null;
+  managed: boolean;
+}
+
+/** The owner text of a container no project claims (spec §2: clickable to pick an owner). */
+export const NO_OWNER = 'NO OWNER';
+
+/** An image option as the admin images page shows it (GET /api/admin/dockers/images). */
+export interface DockerImageOption {
+  id: number;
+  name: string;
+  image: string;
+  ssh: boolean;
+  wordpress: boolean;
+  /** Projects that use this option (delete is refused while > 0). */
+  projects: number;
+}
