@@ -64,6 +64,7 @@ const adminRoutes = [
   '/admin/levels/categories/5',
   '/admin/dockers',
   '/admin/dockers/open',
+  '/admin/dockers/images',
   '/admin/licenses',
   '/admin/groups',
   '/admin/hangers',
@@ -132,13 +133,14 @@ describe('guards', () => {
 
   it('opens admin routes for admins', async () => {
     renderAt('/admin/users', demoUsers.teacherAdmin);
-    expect(await screen.findByRole('heading', { name: 'Gebruikers', level: 1 })).toBeTruthy();
+    // Admin pages are lazy chunks: allow for a busy machine importing them.
+    expect(await screen.findByRole('heading', { name: 'Gebruikers', level: 1 }, { timeout: 10_000 })).toBeTruthy();
     expect(screen.queryByTestId('no-access')).toBeNull();
   });
 
   it('opens /admin/projects for any signed-in user (the page itself says "Geen toegang" to non-admins)', async () => {
     const router = renderAt('/admin/projects', demoUsers.student);
-    expect(await screen.findByTestId('no-access')).toBeTruthy();
+    expect(await screen.findByTestId('no-access', {}, { timeout: 10_000 })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/admin/projects');
   });
 
