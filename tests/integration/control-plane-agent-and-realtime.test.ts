@@ -1,20 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
-import type * as PusherJs from 'pusher-js';
 import { createTestDatabase } from '../support/database.ts';
 import { seedDemoData } from '../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
 import { HttpSession } from '../support/http-session.ts';
 import { makeTestCerts, startTestAgent, type TestAgent } from '../support/agent.ts';
 import { testSoketi } from '../support/services.ts';
+import { subscribeContainerChannel } from '../support/container-channel.ts';
 import { waitFor } from '../support/ports.ts';
 
-// pusher-js's node build, loaded as in soketi.test.ts (its default export does not type-check under NodeNext).
-const Pusher = createRequire(import.meta.url)('pusher-js') as typeof PusherJs.default.default;
 
 let database: { url: string; knex: Knex; destroy: () => Promise<void> };
 let agent: TestAgent;
@@ -154,36 +151,15 @@ describe('POST /broadcasting/auth and /broadcasting/user-auth', () => {
       .select('p.name', 'u.email')
       .first<{ name: string; email: string }>();
     const member = await as(project.email);
-    const client = new Pusher(soketi.key, {
-      cluster: 'eu',
-      wsHost: soketi.host,
-      wsPort: soketi.port,
-      forceTLS: false,
-      enabledTransports: ['ws'],
-      channelAuthorization: {
-        endpoint: '/broadcasting/auth',
-        transport: 'ajax',
-        customHandler: (params, callback) => {
-          member
-            .json<{ auth: string }>('POST', '/broadcasting/auth', { socket_id: params.socketId, channel_name: params.channelName })
-            .then(({ status, body }) => (status === 200 ? callback(null, body) : callback(new Error(`status ${status}`), null)))
-            .catch((error: Error) => callback(error, null));
-        },
-      },
-    });
+    const channel = await subscribeContainerChannel({ session: member, name: project.name, soketi });
     try {
-      const channel = client.subscribe(`private-container.${project.name}`);
-      await new Promise<void>((resolve, reject) => {
-        channel.bind('pusher:subscription_succeeded', () => resolve());
-        channel.bind('pusher:subscription_error', (error: unknown) => reject(new Error(JSON.stringify(error))));
-      });
-      const received = new Promise<unknown>((resolve) => channel.bind('DockerEventSent', resolve));
       const { createRealtime } = await import('../../control-plane/src/realtime/pusher.ts');
       const server = createRealtime({ appId: soketi.appId, key: soketi.key, secret: soketi.secret, host: soketi.host, port: soketi.port, useTLS: false });
       await server.trigger(`private-container.${project.name}`, 'DockerEventSent', { message: 'running' });
-      expect(await received).toEqual({ message: 'running' });
+      await channel.waitFor('running');
+      expect(channel.messages).toEqual(['running']);
     } finally {
-      client.disconnect();
+      channel.close();
     }
   });
 });
