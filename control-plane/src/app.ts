@@ -40,6 +40,8 @@ import { wordpressRoutes } from './routes/wordpress/wordpress.ts';
 import { dockerImageRoutes } from './routes/docker-images/docker-images.ts';
 import { adminDockerRoutes } from './routes/admin-dockers/admin-dockers.ts';
 import { createContainerEventRelay } from './agent/container-event-relay.ts';
+import { databaseRoutes } from './routes/databases/databases.ts';
+import { vpnRoutes } from './routes/vpn/vpn.ts';
 
 export interface AppDeps {
   config: Config;
@@ -86,6 +88,8 @@ export function appRouters(deps: AppDeps): AppRouter[] {
     // Before adminDockerRoutes: its /api/admin/dockers/:name would take /api/admin/dockers/images.
     dockerImageRoutes(deps),
     adminDockerRoutes(deps),
+    databaseRoutes(deps),
+    vpnRoutes(deps),
   ];
 }
 

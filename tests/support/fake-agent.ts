@@ -1,11 +1,13 @@
 /**
  * A fake host agent for control-plane tests: a real gRPC server with mutual TLS (the test
  * certificates of makeTestCerts) that implements the generated InfoService, ContainerService,
- * ProxyService and SshAccessService in memory. Containers live in a map, events go to every open
- * WatchContainerEvents stream, logs and pull progress are scripted. Switches make it slow,
- * failing or unavailable; stop()/start() take it off the network and back on the same port.
+ * ProxyService, SshAccessService, DatabaseService and VpnService in memory. Containers live in a
+ * map, events go to every open WatchContainerEvents stream, logs and pull progress are scripted;
+ * databases and WireGuard peers live in maps too (peer addresses from a pool, lowest free first).
+ * Switches make it slow, failing or unavailable; stop()/start() take it off the network and back
+ * on the same port.
  */
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import * as grpc from '@grpc/grpc-js';
 import {
@@ -22,6 +24,8 @@ import {
 import { HealthStatus, type InfoServiceServer, InfoServiceService } from '@devplein/proto/info';
 import { type ProxyServiceServer, ProxyServiceService, type Route } from '@devplein/proto/proxy';
 import { type SshAccessServiceServer, SshAccessServiceService } from '@devplein/proto/ssh_access';
+import { type DatabaseServiceServer, DatabaseServiceService } from '@devplein/proto/database';
+import { type GetServerInfoResponse, type Peer, type VpnServiceServer, VpnServiceService } from '@devplein/proto/vpn';
 import type { TestCerts } from './agent.ts';
 
 /** How the fake answers: normally, after a delay, with INTERNAL, or with UNAVAILABLE. */
@@ -40,6 +44,14 @@ export interface FakeContainer {
   logs: LogLine[];
 }
 
+/** A database (and its account) the fake DatabaseService made. */
+export interface FakeDatabase {
+  name: string;
+  user: string;
+  password: string;
+  ownerUserId: number;
+}
+
 export interface FakeCall {
   method: string;
   request: unknown;
@@ -53,6 +65,8 @@ export interface FakeAgentOptions {
   unreachableRegistries?: string[];
   /** SSH host name GetSshAccess reports. */
   sshHost?: string;
+  /** Peer addresses: `10.8.0.{2..vpnPoolSize+1}/32` (the server has .1). Default 253. */
+  vpnPoolSize?: number;
 }
 
 type Sink = grpc.ServerWritableStream<unknown, WatchContainerEventsResponse>;
@@ -72,16 +86,45 @@ function failStream(call: { emit(event: 'error', error: unknown): boolean }, err
 
 const serviceError = (code: grpc.status, details: string): Partial<grpc.ServiceError> => ({ code, details, message: details });
 
+/** The agent contract's name rule for databases and accounts. */
+const DATABASE_NAME = /^[a-z0-9_]{1,64}$/;
+/** A WireGuard key: base64 of 32 bytes. */
+const WIREGUARD_KEY = /^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=$/;
+const PASSWORD_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+
+const randomPassword = (): string => [...randomBytes(24)].map((byte) => PASSWORD_ALPHABET[byte % PASSWORD_ALPHABET.length]).join('');
+
+/** A WireGuard public key (base64 of the raw 32 bytes), as the server's own key. */
+function wireguardPublicKey(): string {
+  const { publicKey } = generateKeyPairSync('x25519');
+  return Buffer.from(publicKey.export({ format: 'jwk' }).x ?? '', 'base64url').toString('base64');
+}
+
 export class FakeAgent {
   readonly containers = new Map<string, FakeContainer>();
   readonly authorizedKeys = new Map<number, Array<{ publicKey: string; userId: number }>>();
   readonly routes = new Map<string, Route>();
+  /** DatabaseService state, by database name. */
+  readonly databases = new Map<string, FakeDatabase>();
+  /** VpnService state, by public key. */
+  readonly peers = new Map<string, Peer>();
+  /** What GetServerInfo answers; tests may change it (e.g. a misconfigured allowed network). */
+  vpnServer: GetServerInfoResponse = {
+    publicKey: wireguardPublicKey(),
+    endpoint: 'localhost:51820',
+    allowedNetworks: ['10.8.0.1/32'],
+    addressPool: '10.8.0.0/24',
+    dnsServers: [],
+    interfaceName: 'wg0',
+  };
   readonly calls: FakeCall[] = [];
   mode: FakeAgentMode = 'ok';
   /** Delay of every answer in 'slow' mode. */
   slowMs = 5_000;
   /** Methods that fail with INTERNAL even in 'ok' mode (e.g. 'changeContainerState'). */
   readonly failingMethods = new Set<string>();
+  /** Methods that answer UNIMPLEMENTED, as a real agent does for a service it does not have yet. */
+  readonly unimplementedMethods = new Set<string>();
   readonly pullableImages: Set<string>;
   private readonly unreachableRegistries: Set<string>;
   private readonly sshHost: string;
@@ -89,12 +132,15 @@ export class FakeAgent {
   private readonly followers = new Map<string, Set<grpc.ServerWritableStream<unknown, { line: LogLine }>>>();
   private server: grpc.Server | null = null;
   private nextSshPort = 22_000;
+  /** How many peer addresses the pool has (tests may shrink it to see RESOURCE_EXHAUSTED). */
+  vpnPoolSize: number;
   port = 0;
 
   constructor(private readonly options: FakeAgentOptions) {
     this.pullableImages = new Set(options.pullableImages ?? []);
     this.unreachableRegistries = new Set(options.unreachableRegistries ?? []);
     this.sshHost = options.sshHost ?? 'dev.devplein.test';
+    this.vpnPoolSize = options.vpnPoolSize ?? 253;
   }
 
   get address(): string {
@@ -114,6 +160,8 @@ export class FakeAgent {
     server.addService(ContainerServiceService, this.containerService());
     server.addService(ProxyServiceService, this.proxyService());
     server.addService(SshAccessServiceService, this.sshService());
+    server.addService(DatabaseServiceService, this.databaseService());
+    server.addService(VpnServiceService, this.vpnService());
     this.port = await new Promise<number>((resolve, reject) =>
       server.bindAsync(`127.0.0.1:${this.port}`, grpc.ServerCredentials.createSsl(ca, [{ private_key: key, cert_chain: cert }], true), (error, port) =>
         error ? reject(error) : resolve(port),
@@ -209,6 +257,7 @@ export class FakeAgent {
     this.calls.push({ method, request });
     if (this.mode === 'unavailable') return serviceError(grpc.status.UNAVAILABLE, 'fake agent: unavailable');
     if (this.mode === 'failing' || this.failingMethods.has(method)) return serviceError(grpc.status.INTERNAL, `fake agent: ${method} failed`);
+    if (this.unimplementedMethods.has(method)) return serviceError(grpc.status.UNIMPLEMENTED, `fake agent: ${method} is not implemented`);
     if (this.mode === 'slow') await new Promise((resolve) => setTimeout(resolve, this.slowMs));
     return null;
   }
@@ -403,6 +452,78 @@ export class FakeAgent {
         return access(request.projectId);
       }),
       getSshAccess: this.unary('getSshAccess', (request) => access(request.projectId)),
+    };
+  }
+
+
+  private databaseService(): DatabaseServiceServer {
+    return {
+      createDatabase: this.unary('createDatabase', (request) => {
+        if (!DATABASE_NAME.test(request.name) || !DATABASE_NAME.test(request.user)) {
+          return serviceError(grpc.status.INVALID_ARGUMENT, `bad database or account name ${JSON.stringify(request.name)}`);
+        }
+        if (this.databases.has(request.name) || [...this.databases.values()].some((database) => database.user === request.user)) {
+          return serviceError(grpc.status.ALREADY_EXISTS, `database or account ${request.name} exists`);
+        }
+        const database: FakeDatabase = { name: request.name, user: request.user, password: randomPassword(), ownerUserId: Number(request.ownerUserId) };
+        this.databases.set(database.name, database);
+        return { database: { name: database.name, user: database.user }, password: database.password };
+      }),
+      dropDatabase: this.unary('dropDatabase', (request) => {
+        if (!DATABASE_NAME.test(request.name) || !DATABASE_NAME.test(request.user)) {
+          return serviceError(grpc.status.INVALID_ARGUMENT, `bad database or account name ${JSON.stringify(request.name)}`);
+        }
+        const database = this.databases.get(request.name);
+        const accountOwner = [...this.databases.values()].find((candidate) => candidate.user === request.user);
+        if (database) this.databases.delete(database.name);
+        if (accountOwner && accountOwner !== database) this.databases.delete(accountOwner.name);
+        return { databaseDropped: database !== undefined, userDropped: accountOwner !== undefined };
+      }),
+      listDatabases: this.unary('listDatabases', (request) => ({
+        databases: [...this.databases.values()]
+          .filter((database) => database.name.startsWith(request.namePrefix))
+          .map((database) => ({ name: database.name, user: database.user })),
+      })),
+    };
+  }
+
+  /** The lowest free pool address, or null when the pool is full. */
+  private freeAddress(): string | null {
+    const taken = new Set([...this.peers.values()].map((peer) => peer.address));
+    for (let host = 2; host < 2 + this.vpnPoolSize; host++) {
+      const address = `10.8.0.${host}/32`;
+      if (!taken.has(address)) return address;
+    }
+    return null;
+  }
+
+  private vpnService(): VpnServiceServer {
+    return {
+      createPeer: this.unary('createPeer', (request) => {
+        if (!WIREGUARD_KEY.test(request.publicKey)) return serviceError(grpc.status.INVALID_ARGUMENT, 'bad public key');
+        const existing = this.peers.get(request.publicKey);
+        if (existing) return { peer: existing, created: false };
+        let address = request.address;
+        if (address && [...this.peers.values()].some((peer) => peer.address === address)) {
+          return serviceError(grpc.status.ALREADY_EXISTS, `address ${address} belongs to another peer`);
+        }
+        address ||= this.freeAddress() ?? '';
+        if (!address) return serviceError(grpc.status.RESOURCE_EXHAUSTED, 'address pool exhausted');
+        const peer: Peer = {
+          publicKey: request.publicKey,
+          address,
+          identifier: request.identifier,
+          userId: Number(request.userId),
+          latestHandshake: undefined,
+          receivedBytes: 0,
+          sentBytes: 0,
+        };
+        this.peers.set(peer.publicKey, peer);
+        return { peer, created: true };
+      }),
+      removePeer: this.unary('removePeer', (request) => ({ removed: this.peers.delete(request.publicKey) })),
+      listPeers: this.unary('listPeers', () => ({ peers: [...this.peers.values()] })),
+      getServerInfo: this.unary('getServerInfo', () => ({ ...this.vpnServer, allowedNetworks: [...this.vpnServer.allowedNetworks], dnsServers: [...this.vpnServer.dnsServers] })),
     };
   }
 }

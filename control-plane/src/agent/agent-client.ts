@@ -16,6 +16,19 @@ import {
 } from '@devplein/proto/container';
 import { type ListRoutesResponse, ProxyServiceClient, type RemoveRouteResponse, type UpsertRouteResponse } from '@devplein/proto/proxy';
 import { type GetSshAccessResponse, type SetAuthorizedKeysResponse, SshAccessServiceClient } from '@devplein/proto/ssh_access';
+import {
+  type CreateDatabaseResponse,
+  DatabaseServiceClient,
+  type DropDatabaseResponse,
+  type ListDatabasesResponse,
+} from '@devplein/proto/database';
+import {
+  type CreatePeerResponse,
+  type GetServerInfoResponse,
+  type ListPeersResponse,
+  type RemovePeerResponse,
+  VpnServiceClient,
+} from '@devplein/proto/vpn';
 import { CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto/version';
 import { toAgentError } from './agent-error.ts';
 import {
@@ -29,7 +42,9 @@ import {
   sshAccessView,
 } from './container-views.ts';
 import { streamCall, type StreamCallOptions } from './grpc-stream.ts';
-import type { AgentCallOptions, ContainerApi, ProxyApi, SshApi } from './host-apis.ts';
+import type { AgentCallOptions, ContainerApi, DatabaseApi, ProxyApi, SshApi, VpnApi } from './host-apis.ts';
+import { databaseView } from './database-views.ts';
+import { peerView, vpnServerView } from './vpn-views.ts';
 import type { BackoffPolicy } from './backoff.ts';
 import {
   type AgentInfoView,
@@ -41,7 +56,7 @@ import {
 
 export { AgentError, type AgentErrorCode } from './agent-error.ts';
 export type { AgentInfoView, AgentStatus, CapabilityView } from './health-monitor.ts';
-export type { AgentCallOptions, ContainerApi, ProxyApi, SshApi } from './host-apis.ts';
+export type { AgentCallOptions, ContainerApi, DatabaseApi, ProxyApi, SshApi, VpnApi } from './host-apis.ts';
 
 /** Metadata key of the request id that follows a request across the gRPC hop. */
 export const REQUEST_ID_METADATA_KEY = 'x-request-id';
@@ -79,6 +94,10 @@ export interface AgentClient {
   proxy: ProxyApi;
   /** SshAccessService (authorized keys, login address). */
   ssh: SshApi;
+  /** DatabaseService (students' MySQL/MariaDB databases and accounts). */
+  databases: DatabaseApi;
+  /** VpnService (WireGuard peers and the server's side of a client configuration). */
+  vpn: VpnApi;
   /** Starts the health monitor (idempotent). */
   start(): void;
   /** Stops the monitor and closes the connection. */
@@ -147,6 +166,10 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
   const containerClient = new ContainerServiceClient(options.address, credentials, channelOptions);
   const proxyClient = new ProxyServiceClient(options.address, credentials, channelOptions);
   const sshClient = new SshAccessServiceClient(options.address, credentials, channelOptions);
+  const databaseClient = new DatabaseServiceClient(options.address, credentials, channelOptions);
+  const vpnClient = new VpnServiceClient(options.address, credentials, channelOptions);
+  // Creating or dropping a database and its account, or a peer, takes a few statements/commands.
+  const hostChangeDeadlineMs = Math.max(deadlineMs, 30_000);
   const createDeadlineMs = options.createDeadlineMs ?? 120_000;
   const pullDeadlineMs = options.pullDeadlineMs ?? 15 * 60_000;
 
@@ -305,6 +328,62 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     },
   };
 
+  const databases: DatabaseApi = {
+    async create(input, callOptions) {
+      const request = { name: input.name, user: input.user, ownerUserId: input.ownerUserId };
+      const response = await unary<CreateDatabaseResponse>(
+        'CreateDatabase',
+        (md, opts, cb) => databaseClient.createDatabase(request, md, opts, cb),
+        { deadlineMs: hostChangeDeadlineMs, ...callOptions },
+      );
+      return { database: databaseView(response.database, { name: input.name, user: input.user }), password: response.password };
+    },
+    async drop(target, callOptions) {
+      const response = await unary<DropDatabaseResponse>(
+        'DropDatabase',
+        (md, opts, cb) => databaseClient.dropDatabase({ name: target.name, user: target.user }, md, opts, cb),
+        { deadlineMs: hostChangeDeadlineMs, ...callOptions },
+      );
+      return { databaseDropped: response.databaseDropped, userDropped: response.userDropped };
+    },
+    async list(namePrefix, callOptions) {
+      const response = await unary<ListDatabasesResponse>(
+        'ListDatabases',
+        (md, opts, cb) => databaseClient.listDatabases({ namePrefix: namePrefix ?? '' }, md, opts, cb),
+        callOptions,
+      );
+      return response.databases.map((database) => databaseView(database, { name: '', user: '' }));
+    },
+  };
+
+  const vpn: VpnApi = {
+    async createPeer(input, callOptions) {
+      const request = { publicKey: input.publicKey, address: input.address ?? '', identifier: input.identifier, userId: input.userId };
+      const response = await unary<CreatePeerResponse>(
+        'CreatePeer',
+        (md, opts, cb) => vpnClient.createPeer(request, md, opts, cb),
+        { deadlineMs: hostChangeDeadlineMs, ...callOptions },
+      );
+      return { peer: response.peer ? peerView(response.peer) : null, created: response.created };
+    },
+    async removePeer(publicKey, callOptions) {
+      const response = await unary<RemovePeerResponse>(
+        'RemovePeer',
+        (md, opts, cb) => vpnClient.removePeer({ publicKey }, md, opts, cb),
+        { deadlineMs: hostChangeDeadlineMs, ...callOptions },
+      );
+      return { removed: response.removed };
+    },
+    async listPeers(callOptions) {
+      const response = await unary<ListPeersResponse>('ListPeers', (md, opts, cb) => vpnClient.listPeers({}, md, opts, cb), callOptions);
+      return response.peers.map(peerView);
+    },
+    async serverInfo(callOptions) {
+      const response = await unary<GetServerInfoResponse>('GetServerInfo', (md, opts, cb) => vpnClient.getServerInfo({}, md, opts, cb), callOptions);
+      return vpnServerView(response);
+    },
+  };
+
   const monitor = new AgentHealthMonitor({
     probe: () => getInfo(),
     intervalMs: options.monitorIntervalMs ?? 5_000,
@@ -328,6 +407,8 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     containers,
     proxy,
     ssh,
+    databases,
+    vpn,
     start: () => monitor.start(),
     close() {
       monitor.stop();
@@ -335,6 +416,8 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
       containerClient.close();
       proxyClient.close();
       sshClient.close();
+      databaseClient.close();
+      vpnClient.close();
     },
   };
 }

@@ -10,6 +10,8 @@ import type {
   RouteView,
   SshAccessView,
 } from './container-views.ts';
+import type { CreateDatabaseInput, CreatedDatabaseView, DatabaseView, DroppedDatabaseView } from './database-views.ts';
+import type { CreatePeerInput, PeerView, VpnServerView } from './vpn-views.ts';
 
 export type { StreamCallOptions } from './grpc-stream.ts';
 
@@ -48,4 +50,26 @@ export interface ProxyApi {
 export interface SshApi {
   setAuthorizedKeys(projectId: number, keys: Array<{ publicKey: string; userId: number }>, options?: AgentCallOptions): Promise<SshAccessView>;
   getAccess(projectId: number, options?: AgentCallOptions): Promise<SshAccessView>;
+}
+
+/**
+ * DatabaseService: one MySQL/MariaDB database plus an account with rights on it only. Rejects
+ * with AgentError: INVALID_ARGUMENT (bad name), ALREADY_EXISTS, UNAVAILABLE (agent or database
+ * server not answering).
+ */
+export interface DatabaseApi {
+  create(input: CreateDatabaseInput, options?: AgentCallOptions): Promise<CreatedDatabaseView>;
+  drop(target: { name: string; user: string }, options?: AgentCallOptions): Promise<DroppedDatabaseView>;
+  list(namePrefix?: string, options?: AgentCallOptions): Promise<DatabaseView[]>;
+}
+
+/**
+ * VpnService: WireGuard peers of the dev server's interface. Rejects with AgentError:
+ * INVALID_ARGUMENT, ALREADY_EXISTS (address taken), RESOURCE_EXHAUSTED (pool full), UNAVAILABLE.
+ */
+export interface VpnApi {
+  createPeer(input: CreatePeerInput, options?: AgentCallOptions): Promise<{ peer: PeerView | null; created: boolean }>;
+  removePeer(publicKey: string, options?: AgentCallOptions): Promise<{ removed: boolean }>;
+  listPeers(options?: AgentCallOptions): Promise<PeerView[]>;
+  serverInfo(options?: AgentCallOptions): Promise<VpnServerView>;
 }

@@ -34,6 +34,8 @@ export function createUnavailableAgentClient(reason: string): AgentClient {
     },
     proxy: { upsertRoute: fail, removeRoute: fail, listRoutes: fail },
     ssh: { setAuthorizedKeys: fail, getAccess: fail },
+    databases: { create: fail, drop: fail, list: fail },
+    vpn: { createPeer: fail, removePeer: fail, listPeers: fail, serverInfo: fail },
     start: () => undefined,
     close: () => undefined,
   };

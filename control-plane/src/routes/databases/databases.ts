@@ -1,0 +1,60 @@
+import Router from '@koa/router';
+import type { AppContext, AppRouter } from '../../app-context.ts';
+import type { AppDeps } from '../../app.ts';
+import type { CurrentUser } from '../../auth/current-user.ts';
+import { activeUser } from '../../middlewares/authenticate.ts';
+import { parseInput } from '../../middlewares/validate.ts';
+import { forbidden, notFound } from '../../errors.ts';
+import { mayUseDatabases, ownsDatabase } from '../../policies/database-policy.ts';
+import { createUserDatabase, type DatabaseCommandDeps, dropUserDatabase, listUserDatabases, loadDatabase } from '../../commands/user-databases.ts';
+import { databaseIdParams, newDatabaseBody } from './schema.ts';
+
+/** The signed-in developer, or 401/403 (spec §6: databases are for developers). */
+function developer(ctx: AppContext): CurrentUser {
+  const user = activeUser(ctx);
+  if (!mayUseDatabases(user)) throw forbidden('Databases zijn alleen voor ontwikkelaars.');
+  return user;
+}
+
+/** The list carries passwords: never cached by the browser or a proxy. */
+const noStore = (ctx: AppContext): void => {
+  ctx.set('Cache-Control', 'no-store');
+};
+
+/**
+ * The developer's own MySQL/MariaDB databases (spec §7): GET/POST /api/user/databases and
+ * DELETE /api/user/databases/{id}, each answering the updated list `[{id, name, user, password}]`.
+ */
+export function databaseRoutes(deps: Pick<AppDeps, 'knex' | 'agent' | 'secrets' | 'logger'>): AppRouter {
+  const commandDeps: DatabaseCommandDeps = {
+    knex: deps.knex,
+    agent: deps.agent,
+    secrets: deps.secrets,
+    logger: deps.logger.child({ component: 'databases' }),
+  };
+  const router: AppRouter = new Router();
+
+  router.get('/api/user/databases', async (ctx) => {
+    const user = developer(ctx);
+    noStore(ctx);
+    ctx.body = await listUserDatabases(commandDeps, user.id);
+  });
+
+  router.post('/api/user/databases', async (ctx) => {
+    const user = developer(ctx);
+    const { db } = parseInput(ctx, newDatabaseBody, 'body');
+    noStore(ctx);
+    ctx.body = await createUserDatabase(commandDeps, user.id, db, ctx.state.requestId);
+  });
+
+  router.delete('/api/user/databases/:id', async (ctx) => {
+    const user = developer(ctx);
+    const { id } = parseInput(ctx, databaseIdParams, 'params');
+    const database = await loadDatabase(deps.knex, id);
+    if (!database || !ownsDatabase(user, database)) throw notFound('Deze database bestaat niet.');
+    noStore(ctx);
+    ctx.body = await dropUserDatabase(commandDeps, database, ctx.state.requestId);
+  });
+
+  return router;
+}
