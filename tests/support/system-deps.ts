@@ -132,6 +132,24 @@ export const testSystemDependencies: SystemDependency[] = [
     locate: () => executable('ssh'),
   },
   {
+    name: 'WireGuard tools',
+    neededFor: 'checking the downloaded VPN configuration (wg-quick strip, wg setconf)',
+    debianPackages: ['wireguard-tools'],
+    locate: () => executable('wg-quick'),
+  },
+  {
+    name: 'wireguard-go',
+    neededFor: 'a userspace WireGuard interface for the VPN tests (no kernel module needed)',
+    debianPackages: ['wireguard-go'],
+    locate: () => executable('wireguard-go'),
+  },
+  {
+    name: 'iproute2',
+    neededFor: 'the network namespaces the VPN tests make (ip netns)',
+    debianPackages: ['iproute2'],
+    locate: () => executable('ip'),
+  },
+  {
     name: 'OpenSSL',
     neededFor: 'test certificates for the mTLS link to the host agent',
     debianPackages: ['openssl'],
