@@ -7,8 +7,9 @@
  *      DATABASE_URL is set);
  *   4. checks the Docker engine (and makes the demo image of the 'Statische site' option from
  *      Debian's static busybox when it is missing, so a student site runs without any registry);
- *   5. runs Caddy (admin on :2020, student sites on :8088) when it is installed, soketi (:6001),
- *      the host agent (:7443) and the control plane (:8080) with their logs prefixed [proxy],
+ *   5. runs Caddy (admin on :2020, student sites on :8088) and a private MariaDB for the students'
+ *      databases (data/mariadb, :3307) when they are installed, soketi (:6001), the host agent
+ *      (:7443) and the control plane (:8080) with their logs prefixed [proxy], [mysql],
  *      [soketi], [agent] and [web], and prints the URL and the demo accounts.
  *
  * Ctrl-C stops everything (SIGTERM, SIGKILL after 5 s) and exits 0. When the agent or soketi
@@ -28,6 +29,9 @@ import { findFreePort, waitFor } from './lib/net.ts';
 import { formatDuration, heading, repoRoot, runCommand } from './lib/run.ts';
 import { soketiLaunch } from './lib/soketi.ts';
 import { BUSYBOX_BINARY, ensureBusyboxImage, hasLocalImage } from './lib/busybox-image.ts';
+import { ensureAgentAccount, findMariaDbPrograms, initMariaDbDir, mariaDbLogTail, mariaDbServerArgs, socketConnection } from './lib/mariadb.ts';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 
@@ -54,6 +58,12 @@ const realtime = {
 const proxyPort = Number(env.PROXY_PORT ?? 8088);
 const proxyAdminPort = Number(env.PROXY_ADMIN_PORT ?? 2020);
 const dockerSocket = env.AGENT_DOCKER_SOCKET ?? '/var/run/docker.sock';
+const mariadbPort = Number(env.MARIADB_PORT ?? 3307);
+const mariadbDir = join(dataDir, 'mariadb');
+/** MariaDB from Debian's packages holds the students' databases; unless AGENT_MYSQL_URL names another server. */
+const mariadbPrograms = env.AGENT_MYSQL_URL ? undefined : findMariaDbPrograms();
+/** The agent's admin URL of the private MariaDB, once it runs. */
+let agentMysqlUrl = env.AGENT_MYSQL_URL;
 /** The image of the seeded 'Statische site' option (control-plane/src/db/seed.ts). */
 const demoImage = 'devplein/static:latest';
 const tsxNode = ['--import', 'tsx', '--conditions=development'];
@@ -198,7 +208,7 @@ const finished = new Promise<number>((resolvePromise) => {
   finish = resolvePromise;
 });
 
-const colors: Record<string, string> = { web: '\x1b[36m', agent: '\x1b[35m', soketi: '\x1b[33m', proxy: '\x1b[32m' };
+const colors: Record<string, string> = { web: '\x1b[36m', agent: '\x1b[35m', soketi: '\x1b[33m', proxy: '\x1b[32m', mysql: '\x1b[34m' };
 const labelWidth = Math.max(...Object.keys(colors).map((name) => name.length)) + 2;
 
 function labelFor(name: string): string {
@@ -255,7 +265,7 @@ async function stopAll(exitCode: number): Promise<void> {
   if (stopping) return;
   stopping = true;
   // The control plane first (it talks to the others), then the agent and soketi.
-  const order = ['web', 'agent', 'soketi', 'proxy'];
+  const order = ['web', 'agent', 'soketi', 'proxy', 'mysql'];
   const inOrder = [...running].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
   for (const managed of inOrder) {
     if (isRunning(managed.child)) process.stdout.write(`${managed.label} stopping\n`);
@@ -308,6 +318,42 @@ function startProxy(): Managed {
   });
 }
 
+/**
+ * The students' MariaDB in data/mariadb (made on first start), on loopback; the agent's admin
+ * account gets a password kept in data/mariadb/agent-password. Without MariaDB installed the
+ * databases page answers that the database server is not reachable.
+ */
+async function startStudentMariaDb(): Promise<void> {
+  if (!mariadbPrograms) return;
+  mkdirSync(mariadbDir, { recursive: true });
+  await initMariaDbDir(mariadbPrograms, mariadbDir);
+  const passwordFile = join(mariadbDir, 'agent-password');
+  if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
+  const password = readFileSync(passwordFile, 'utf8').trim();
+  const server = startProcess({
+    name: 'mysql',
+    command: mariadbPrograms.server,
+    args: mariaDbServerArgs({ dir: mariadbDir, port: mariadbPort }),
+    env,
+    onUnexpectedExit: 'report',
+  });
+  await waitFor(
+    async () => {
+      const connection = await socketConnection(mariadbDir);
+      await connection.end();
+      return true;
+    },
+    {
+      description: `MariaDB on 127.0.0.1:${mariadbPort}`,
+      timeoutMs: 60_000,
+      intervalMs: 200,
+      giveUpIf: () => (isRunning(server.child) ? undefined : `MariaDB stopped:\n${mariaDbLogTail(mariadbDir)}`),
+    },
+  );
+  await ensureAgentAccount(mariadbDir, { user: 'devplein_agent', host: '127.0.0.1', password });
+  agentMysqlUrl = `mysql://devplein_agent:${password}@127.0.0.1:${mariadbPort}/`;
+}
+
 function startAgent(): Managed {
   return startProcess({
     name: 'agent',
@@ -324,6 +370,11 @@ function startAgent(): Managed {
       AGENT_CADDY_LISTEN: env.AGENT_CADDY_LISTEN ?? `127.0.0.1:${proxyPort}`,
       // On a laptop nothing is published beyond loopback.
       AGENT_SSH_BIND_ADDRESS: env.AGENT_SSH_BIND_ADDRESS ?? '127.0.0.1',
+      ...(agentMysqlUrl ? { AGENT_MYSQL_URL: agentMysqlUrl } : {}),
+      AGENT_SITE_DOMAIN: env.AGENT_SITE_DOMAIN ?? env.SITE_DOMAIN ?? 'dev.devplein.test',
+      AGENT_SCREENSHOT_PROXY: env.AGENT_SCREENSHOT_PROXY ?? `127.0.0.1:${proxyPort}`,
+      // Not the machine's own wg0: the VPN of npm start (root with wireguard-go only) has its own interface.
+      AGENT_WG_INTERFACE: env.AGENT_WG_INTERFACE ?? 'dvpl0',
     },
     onUnexpectedExit: 'report',
   });
@@ -402,6 +453,9 @@ function printWelcome(health: Health | undefined): void {
     proxyStarted
       ? `Student sites through Caddy on http://127.0.0.1:${proxyPort} (by host name: curl -H 'Host: NAME.${env.SITE_DOMAIN ?? 'dev.devplein.test'}' http://127.0.0.1:${proxyPort}/).`
       : 'Caddy is not installed (apt-get install caddy): containers run, but no site is routed.',
+    agentMysqlUrl
+      ? `Student databases: ${env.AGENT_MYSQL_URL ? 'the MySQL server of AGENT_MYSQL_URL' : `MariaDB in ${mariadbDir} on 127.0.0.1:${mariadbPort}`}.`
+      : 'MariaDB is not installed (apt-get install mariadb-server): the databases page says the database server is not reachable.',
     `Health: ${health?.status ?? 'unknown'}; agent ${health?.agent?.state ?? 'unknown'} (details: ${appUrl}/healthz).`,
     'Press Ctrl-C to stop.',
     '',
@@ -425,6 +479,7 @@ async function main(): Promise<number> {
     await ensurePortFree(port, 'control plane', 'PORT');
     await ensurePortFree(realtime.port, 'soketi', 'REALTIME_PORT');
     await ensurePortFree(agentPort, 'host agent', 'AGENT_LISTEN');
+    if (mariadbPrograms) await ensurePortFree(mariadbPort, 'student databases (MariaDB)', 'MARIADB_PORT');
     if (caddyInstalled) {
       await ensurePortFree(proxyPort, 'student sites (Caddy)', 'PROXY_PORT');
       await ensurePortFree(proxyAdminPort, 'Caddy admin API', 'PROXY_ADMIN_PORT');
@@ -442,6 +497,11 @@ async function main(): Promise<number> {
     proxyStarted = true;
   }
   startSoketi(await findFreePort(), await findFreePort());
+  try {
+    await startStudentMariaDb();
+  } catch (error) {
+    console.log(`MariaDB for the student databases did not start (${error instanceof Error ? error.message : String(error)}); the rest runs without it.`);
+  }
   startAgent();
   const controlPlane = startControlPlane();
   try {

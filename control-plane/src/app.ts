@@ -42,6 +42,7 @@ import { adminDockerRoutes } from './routes/admin-dockers/admin-dockers.ts';
 import { createContainerEventRelay } from './agent/container-event-relay.ts';
 import { databaseRoutes } from './routes/databases/databases.ts';
 import { vpnRoutes } from './routes/vpn/vpn.ts';
+import { DB_ADMIN_SIGNON_PATH, dbAdminRoutes } from './routes/db-admin/db-admin.ts';
 
 export interface AppDeps {
   config: Config;
@@ -90,6 +91,7 @@ export function appRouters(deps: AppDeps): AppRouter[] {
     adminDockerRoutes(deps),
     databaseRoutes(deps),
     vpnRoutes(deps),
+    dbAdminRoutes(deps),
   ];
 }
 
@@ -143,7 +145,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     return parseBody(ctx, next);
   });
   if (deps.devIdentityProvider) app.use(deps.devIdentityProvider.middleware);
-  app.use(csrfProtection({ exempt: csrfExempt, secureCookie: secure }));
+  // The signon redeem is server to server: a shared secret instead of a session, so no CSRF token.
+  app.use(csrfProtection({ exempt: (path) => csrfExempt(path) || path === DB_ADMIN_SIGNON_PATH, secureCookie: secure }));
   app.use(loadUser(knex));
   app.use(schoolSignIn({ provider: deps.schoolProvider, appUrl: config.appUrl, knex, logger, secureCookies: secure }));
 
@@ -173,6 +176,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         port: config.REALTIME_PUBLIC_PORT ?? config.REALTIME_PORT,
         tls: config.REALTIME_TLS,
       },
+      database: { adminUrl: config.DB_ADMIN_URL, host: config.STUDENT_DB_HOST, signon: Boolean(config.DB_ADMIN_SIGNON_URL) },
     }),
   );
   return app;

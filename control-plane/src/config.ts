@@ -5,6 +5,11 @@ const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/** Where the databases page links to for database administration unless DB_ADMIN_URL says otherwise. */
+export const DEFAULT_DB_ADMIN_URL = '/phpmyadmin/';
+/** The dev server's address inside the VPN (the WireGuard server has .1 of the pool) unless STUDENT_DB_HOST says otherwise. */
+export const DEFAULT_STUDENT_DB_HOST = '10.8.0.1';
+
 /** Every setting of the control plane, parsed once from the environment at start-up. */
 export const configSchema = z
   .object({
@@ -47,6 +52,14 @@ export const configSchema = z
       .string()
       .regex(/^(?=.{1,200}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/, 'use a lowercase domain name such as dev.school.nl')
       .default('dev.devplein.test'),
+    /** Database administration (phpMyAdmin) of the dev server; the databases page links `{DB_ADMIN_URL}?db={name}&link=true`. */
+    DB_ADMIN_URL: z.string().min(1).default(DEFAULT_DB_ADMIN_URL),
+    /** The dev server's internal (VPN) address where MariaDB listens on port 3306; shown on the databases page. */
+    STUDENT_DB_HOST: z.string().min(1).default(DEFAULT_STUDENT_DB_HOST),
+    /** phpMyAdmin's signon script (deploy/phpmyadmin/devplein-signon.php); unset: the admin link goes straight to DB_ADMIN_URL. */
+    DB_ADMIN_SIGNON_URL: z.url({ protocol: /^https?$/, error: 'DB_ADMIN_SIGNON_URL must be an http(s):// URL' }).optional().or(z.literal('').transform(() => undefined)),
+    /** Shared with that script (its DEVPLEIN_SIGNON_SECRET); at least 32 characters. */
+    DB_ADMIN_SIGNON_SECRET: z.string().min(32, 'use at least 32 random characters').optional().or(z.literal('').transform(() => undefined)),
     /** Most projects a student may be a member of when requesting a new one (admins have no quota). */
     PROJECT_QUOTA: z.coerce.number().int().min(0).default(5),
     WEB_DIST: z.string().default('web/dist'),
@@ -66,6 +79,9 @@ export const configSchema = z
       }
       if (!env.ENCRYPTION_KEY) ctx.addIssue({ code: 'custom', path: ['ENCRYPTION_KEY'], message: 'required in production' });
       if (!env.APP_URL) ctx.addIssue({ code: 'custom', path: ['APP_URL'], message: 'required in production' });
+    }
+    if (env.DB_ADMIN_SIGNON_URL && !env.DB_ADMIN_SIGNON_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['DB_ADMIN_SIGNON_SECRET'], message: 'required with DB_ADMIN_SIGNON_URL (the signon script proves itself with it)' });
     }
     if (env.OIDC_ISSUER && (!env.OIDC_CLIENT_ID || !env.OIDC_CLIENT_SECRET)) {
       ctx.addIssue({

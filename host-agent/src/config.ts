@@ -34,8 +34,52 @@ const environmentSchema = z.object({
     .url({ protocol: /^(mysql|mariadb)$/, error: 'AGENT_MYSQL_URL must be a mysql:// URL' })
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  AGENT_MYSQL_USER_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.%:_-]{1,255}$/, 'a MySQL account host: %, localhost, an address or a pattern like 10.8.0.%')
+    .default('%'),
   AGENT_CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
   AGENT_WG_BINARY: z.string().min(1).default('wg'),
+  AGENT_WG_GO_BINARY: z.string().min(1).default('wireguard-go'),
+  AGENT_IPTABLES_BINARY: z.string().min(1).default('iptables'),
+  AGENT_WG_INTERFACE: z
+    .string()
+    .regex(/^[a-zA-Z0-9_=+.-]{1,15}$/, 'an interface name of at most 15 characters, e.g. wg0')
+    .default('wg0'),
+  AGENT_WG_LISTEN_PORT: z.coerce.number().int().min(1).max(65_535).default(51_820),
+  AGENT_WG_ENDPOINT: z
+    .string()
+    .trim()
+    .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'expected host or host:port clients dial, e.g. vpn.school.nl:51820')
+    .optional(),
+  AGENT_WG_ADDRESS_POOL: z
+    .string()
+    .trim()
+    .regex(/^\d{1,3}(\.\d{1,3}){3}\/(1[6-9]|2[0-9]|30)$/, 'an IPv4 network /16-/30, e.g. 10.8.0.0/24')
+    .default('10.8.0.0/24'),
+  AGENT_WG_ALLOWED_NETWORKS: z
+    .string()
+    .optional()
+    .transform((value) => (value ?? '').split(',').map((part) => part.trim()).filter(Boolean))
+    .refine(
+      (networks) => networks.every((network) => /^\d{1,3}(\.\d{1,3}){3}\/(8|9|[12][0-9]|3[0-2])$/.test(network)),
+      'a comma-separated list of IPv4 networks (CIDR), never 0.0.0.0/0',
+    ),
+  AGENT_WG_DNS: z
+    .string()
+    .optional()
+    .transform((value) => (value ?? '').split(',').map((part) => part.trim()).filter(Boolean)),
+  AGENT_WG_FIREWALL: z.enum(['iptables', 'off']).default('iptables'),
+  AGENT_SITE_DOMAIN: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'the dev domain project sites live under, e.g. dev.school.nl')
+    .default('dev.devplein.test'),
+  AGENT_SCREENSHOT_PROXY: hostPort.default('127.0.0.1:80'),
+  AGENT_SCREENSHOT_PAGES: z.coerce.number().int().min(1).max(16).default(4),
+  AGENT_SCREENSHOT_TIMEOUT_MS: milliseconds(15_000),
+  AGENT_SCREENSHOT_RECYCLE_AFTER: z.coerce.number().int().min(1).default(200),
   AGENT_DATA_DIR: z.string().trim().min(1).default('/var/lib/devplein-agent'),
   AGENT_DOCKER_NETWORK: z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/, 'a Docker network name').default('devplein'),
   AGENT_CONTAINER_MEMORY_MB: z.coerce.number().int().min(16).default(512),
@@ -71,9 +115,41 @@ export interface AgentConfig {
   caddyAdminUrl: string;
   /** Unset when this host has no MySQL for students. */
   mysqlUrl: string | undefined;
+  /** Host part of the students' MySQL accounts (`'u12_abc'@'{this}'`). */
+  mysqlUserHost: string;
   chromiumPath: string;
   /** `wg` command: an absolute path or a name looked up on PATH. */
   wgBinary: string;
+  /** Site thumbnails with the host's Chromium. */
+  screenshots: {
+    /** Only `http://{project}.{siteDomain}/` may be captured. */
+    siteDomain: string;
+    /** host:port of the reverse proxy's HTTP listener; every request of the browser goes there. */
+    proxy: string;
+    /** Pages captured in parallel. */
+    pages: number;
+    /** Default time limit of one capture. */
+    timeoutMs: number;
+    /** The browser is restarted after this many captures (memory stays bounded). */
+    recycleAfter: number;
+  };
+  /** The students' WireGuard server (see deploy/ for how to run it). */
+  vpn: {
+    /** `wireguard-go` command, used when the kernel has no WireGuard module. */
+    wireguardGoBinary: string;
+    iptablesBinary: string;
+    interfaceName: string;
+    listenPort: number;
+    /** `host:port` clients dial; unset: `localhost:{listenPort}` (fine for tests only). */
+    endpoint: string | undefined;
+    /** IPv4 CIDR the server (first host) and the peers take their addresses from. */
+    addressPool: string;
+    /** What peers may reach (their AllowedIPs); empty: the server's own tunnel address /32. */
+    allowedNetworks: string[];
+    dnsServers: string[];
+    /** `iptables`: the agent keeps peers inside allowedNetworks on the server side too. */
+    firewall: 'iptables' | 'off';
+  };
   probeTimeoutMs: number;
   shutdownTimeoutMs: number;
   /** The agent's own files (authorized_keys per project). */
@@ -131,8 +207,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dockerSocket: values.AGENT_DOCKER_SOCKET,
     caddyAdminUrl: values.AGENT_CADDY_ADMIN,
     mysqlUrl: values.AGENT_MYSQL_URL,
+    mysqlUserHost: values.AGENT_MYSQL_USER_HOST,
     chromiumPath: values.AGENT_CHROMIUM_PATH,
     wgBinary: values.AGENT_WG_BINARY,
+    screenshots: {
+      siteDomain: values.AGENT_SITE_DOMAIN,
+      proxy: values.AGENT_SCREENSHOT_PROXY,
+      pages: values.AGENT_SCREENSHOT_PAGES,
+      timeoutMs: values.AGENT_SCREENSHOT_TIMEOUT_MS,
+      recycleAfter: values.AGENT_SCREENSHOT_RECYCLE_AFTER,
+    },
+    vpn: {
+      wireguardGoBinary: values.AGENT_WG_GO_BINARY,
+      iptablesBinary: values.AGENT_IPTABLES_BINARY,
+      interfaceName: values.AGENT_WG_INTERFACE,
+      listenPort: values.AGENT_WG_LISTEN_PORT,
+      endpoint: values.AGENT_WG_ENDPOINT,
+      addressPool: values.AGENT_WG_ADDRESS_POOL,
+      allowedNetworks: values.AGENT_WG_ALLOWED_NETWORKS,
+      dnsServers: values.AGENT_WG_DNS,
+      firewall: values.AGENT_WG_FIREWALL,
+    },
     probeTimeoutMs: values.AGENT_PROBE_TIMEOUT_MS,
     shutdownTimeoutMs: values.AGENT_SHUTDOWN_TIMEOUT_MS,
     dataDir: values.AGENT_DATA_DIR,

@@ -102,11 +102,16 @@ export async function startAgentServer({ config, logger }: AgentServerOptions): 
   }).addToServer(server);
   new ProxyServiceImpl({ proxy, logger }).addToServer(server);
   new SshAccessServiceImpl({ docker, config, logger }).addToServer(server);
-  new DatabaseServiceImpl().addToServer(server);
-  new ScreenshotServiceImpl().addToServer(server);
-  new VpnServiceImpl().addToServer(server);
+  const databaseService = new DatabaseServiceImpl({ config, logger });
+  databaseService.addToServer(server);
+  const screenshotService = new ScreenshotServiceImpl({ config, logger });
+  screenshotService.addToServer(server);
+  const vpnService = new VpnServiceImpl({ config, logger });
+  vpnService.addToServer(server);
 
   const port = await bind(server, config.listen, credentials);
+  // A host whose VPN was in use gets its interface and peers back now, not on the first call.
+  void vpnService.start();
   try {
     routeKeeper.start();
   } catch (error) {
@@ -131,7 +136,9 @@ export async function startAgentServer({ config, logger }: AgentServerOptions): 
           resolve();
         });
       }),
-    ]).then(() => undefined);
+    ])
+      .then(() => Promise.all([databaseService.close(), screenshotService.close()]))
+      .then(() => undefined);
     return stopped;
   };
 

@@ -12,7 +12,6 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseServiceClient } from '@devplein/proto/database';
 import { type GetInfoResponse, InfoServiceClient } from '@devplein/proto/info';
-import { VpnServiceClient } from '@devplein/proto/vpn';
 import { CONTRACT_MAJOR, CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto/version';
 import { AgentError, type AgentClient, createAgentClient } from '../../control-plane/src/agent/agent-client.ts';
 import { toAgentError } from '../../control-plane/src/agent/agent-error.ts';
@@ -141,11 +140,10 @@ describe('agent link over mutual TLS', () => {
     expect(sameMajor.contractVersion).toBe(CONTRACT_VERSION);
   });
 
-  it('answers UNIMPLEMENTED, naming the capability, for RPCs of later issues', async () => {
+  it('answers UNAVAILABLE, naming the setting, when the host has no MySQL server for students', async () => {
     const credentials = grpc.credentials.createSsl(controlPlane.caPem, controlPlane.keyPem, controlPlane.certPem);
     const databases = new DatabaseServiceClient(agent.address, credentials);
-    const vpn = new VpnServiceClient(agent.address, credentials);
-    clients.push(databases, vpn);
+    clients.push(databases);
 
     const unary = await refusal(
       new Promise((resolve, reject) =>
@@ -154,16 +152,8 @@ describe('agent link over mutual TLS', () => {
         ),
       ),
     );
-    expect(unary.code).toBe('UNIMPLEMENTED');
-    expect(unary.details).toMatch(/DatabaseService\/ListDatabases .*later issue/);
-
-    const peers = await refusal(
-      new Promise((resolve, reject) =>
-        vpn.listPeers({}, versionMetadata(CONTRACT_VERSION), deadline(), (error, response) => (error ? reject(error) : resolve(response))),
-      ),
-    );
-    expect(peers.code).toBe('UNIMPLEMENTED');
-    expect(peers.details).toContain('WireGuard');
+    expect(unary.code).toBe('UNAVAILABLE');
+    expect(unary.details).toContain('AGENT_MYSQL_URL');
   });
 
   it('reports the agent unreachable while it is down and reachable again when it returns, with the same client', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_FAILED_MESSAGE } from '../../control-plane/src/middlewares/request-context.ts';
 import { waitFor } from '../support/ports.ts';
 import type { HttpSession } from '../support/http-session.ts';
 import {
@@ -402,12 +403,13 @@ describe('the agent unreachable', () => {
     }
   });
 
-  it('answers 500 (not a state) when the agent fails internally, and recovers', async () => {
+  it('answers 502 with a Dutch message (not a state, not a 500) when the agent fails internally, and recovers', async () => {
     const project = await stack.project({ name: 'kapotte-agent', members: [NO_GROUP] });
     const zoe = await stack.as(NO_GROUP);
     stack.agent.failingMethods.add('createContainer');
     try {
-      expect((await zoe.json('POST', '/api/user/dockers', { id: project.id })).status).toBe(500);
+      const failed = await zoe.json<{ message: string }>('POST', '/api/user/dockers', { id: project.id });
+      expect(failed).toEqual({ status: 502, body: { message: AGENT_FAILED_MESSAGE } });
     } finally {
       stack.agent.failingMethods.clear();
     }

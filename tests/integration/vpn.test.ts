@@ -216,12 +216,12 @@ describe('VPN API: a developer’s configuration', () => {
     expect((await download(await stack.anonymous(), identifier)).status).toBe(401);
   });
 
-  it('refuses a file that would route everything (a misconfigured agent): 500 with a Dutch message, no file', async () => {
+  it('refuses a file that would route everything (a misconfigured agent): 502 with a Dutch message, no file', async () => {
     const allowed = stack.agent.vpnServer.allowedNetworks;
     stack.agent.vpnServer.allowedNetworks = ['10.8.0.1/32', '0.0.0.0/0'];
     try {
       const response = await download(await stack.as(DEVELOPER), identifier);
-      expect(response.status).toBe(500);
+      expect(response.status).toBe(502);
       expect(response.headers.get('content-disposition')).toBeNull();
       expect(((await response.json()) as { message: string }).message).toContain('De VPN-server is niet goed ingesteld');
     } finally {
@@ -263,7 +263,7 @@ describe('VPN API: when the agent fails', () => {
     const anna = await stack.as(ADMIN);
     stack.agent.failingMethods.add('createPeer');
     try {
-      expect((await anna.json('POST', '/api/vpn')).status).toBe(500);
+      expect((await anna.json('POST', '/api/vpn')).status).toBe(502);
     } finally {
       stack.agent.failingMethods.delete('createPeer');
     }

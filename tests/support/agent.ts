@@ -44,10 +44,13 @@ function certPaths(dir: string): TestCerts {
   };
 }
 
-/** Runs deploy/certs/make-certs.sh into `dir` (a new CA unless `dir` already holds one). */
-export async function makeTestCerts(dir: string): Promise<TestCerts> {
+/**
+ * Runs deploy/certs/make-certs.sh into `dir` (a new CA unless `dir` already holds one);
+ * `agentHost` adds a name or address to the agent certificate (for an agent in a namespace).
+ */
+export async function makeTestCerts(dir: string, agentHost?: string): Promise<TestCerts> {
   try {
-    await execFileAsync('bash', [path.join(root, 'deploy/certs/make-certs.sh'), dir]);
+    await execFileAsync('bash', [path.join(root, 'deploy/certs/make-certs.sh'), dir, ...(agentHost ? [agentHost] : [])]);
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr ?? '';
     throw new Error(`make-certs.sh failed (is openssl installed?): ${stderr || String(error)}`, { cause: error });
@@ -96,6 +99,12 @@ export interface TestAgentOptions {
   port?: number;
   /** Extra environment for the agent process. */
   env?: Record<string, string>;
+  /** Run the agent inside this network namespace (`ip netns exec`), listening on `listenAddress`. */
+  netns?: string;
+  /** Address to listen on; default 127.0.0.1 (dialed as localhost). */
+  listenAddress?: string;
+  /** Data dir to use (kept on stop); default a new temporary one, removed on stop. */
+  dataDir?: string;
 }
 
 export interface TestAgent {
@@ -129,17 +138,20 @@ export async function startTestAgent(options: TestAgentOptions): Promise<TestAge
   let child: ChildProcess | undefined;
   let output = '';
   // Its own data dir (authorized_keys per project id): project ids repeat across test databases.
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'devplein-test-agent-'));
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'devplein-test-agent-'));
+  const listenAddress = options.listenAddress ?? '127.0.0.1';
+  const node = [process.execPath, '--import', 'tsx', '--conditions=development', 'host-agent/src/main.ts'];
+  const [command = process.execPath, ...args] = options.netns ? ['ip', 'netns', 'exec', options.netns, ...node] : node;
 
   async function launch(): Promise<void> {
     let listening: number | undefined;
     let exitReason: string | undefined;
     let pending = '';
-    const process_ = spawn(process.execPath, ['--import', 'tsx', '--conditions=development', 'host-agent/src/main.ts'], {
+    const process_ = spawn(command, args, {
       cwd: root,
       env: {
         ...process.env,
-        AGENT_LISTEN: `127.0.0.1:${port}`,
+        AGENT_LISTEN: `${listenAddress}:${port}`,
         AGENT_TLS_CA: certs.ca,
         AGENT_TLS_CERT: certs.agentCert,
         AGENT_TLS_KEY: certs.agentKey,
@@ -168,7 +180,7 @@ export async function startTestAgent(options: TestAgentOptions): Promise<TestAge
     });
     try {
       await waitFor(() => listening !== undefined, {
-        description: `the host agent to listen on 127.0.0.1:${port || '(any port)'}`,
+        description: `the host agent to listen on ${listenAddress}:${port || '(any port)'}`,
         timeoutMs: 30_000,
         intervalMs: 50,
         giveUpIf: () => (exitReason ? `${exitReason}\n${output}` : undefined),
@@ -197,7 +209,7 @@ export async function startTestAgent(options: TestAgentOptions): Promise<TestAge
   await launch();
   return {
     get address() {
-      return `localhost:${port}`;
+      return `${listenAddress === '127.0.0.1' ? 'localhost' : listenAddress}:${port}`;
     },
     get port() {
       return port;
@@ -205,7 +217,7 @@ export async function startTestAgent(options: TestAgentOptions): Promise<TestAge
     output: () => output,
     async stop() {
       await signalAndWait('SIGTERM', 10_000);
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
     kill: () => signalAndWait('SIGKILL', 0),
     async restart() {

@@ -150,6 +150,35 @@ export const testSystemDependencies: SystemDependency[] = [
     locate: () => executable('ip'),
   },
   {
+    name: 'MariaDB server',
+    neededFor: 'the throwaway database server the agent makes student databases in (mariadb-install-db, mariadbd)',
+    debianPackages: ['mariadb-server'],
+    locate: () => {
+      const server = executable('mariadbd', ['/usr/sbin']);
+      if ('problem' in server) return server;
+      const install = executable('mariadb-install-db');
+      return 'problem' in install ? install : { found: `${server.found}, ${install.found}` };
+    },
+  },
+  {
+    name: 'MariaDB client',
+    neededFor: 'connecting as a student from the "home" network namespace through the VPN',
+    debianPackages: ['mariadb-client'],
+    locate: () => executable('mariadb'),
+  },
+  {
+    name: 'iptables',
+    neededFor: 'the firewall rules the agent sets on the WireGuard interface (peers reach only the allowed networks)',
+    debianPackages: ['iptables'],
+    locate: () => executable('iptables', ['/usr/sbin']),
+  },
+  {
+    name: 'PHP (command line)',
+    neededFor: "running deploy/phpmyadmin/devplein-signon.php (phpMyAdmin's single sign-on script) in its test",
+    debianPackages: ['php-cli'],
+    locate: () => executable('php'),
+  },
+  {
     name: 'OpenSSL',
     neededFor: 'test certificates for the mTLS link to the host agent',
     debianPackages: ['openssl'],

@@ -1,6 +1,5 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
-import { NotYetAvailable } from './components/NotYetAvailable.tsx';
 import { AppLayout, type RouteHandle } from './layout/AppLayout.tsx';
 import { RouteGuard, type RouteAccess } from './layout/RouteGuard.tsx';
 import { HomePage } from './pages/HomePage/HomePage.tsx';
@@ -32,6 +31,8 @@ const AdminGroupsPage = lazy(() => import('./pages/AdminGroupsPage/AdminGroupsPa
 const AdminAuditPage = lazy(() => import('./pages/AdminAuditPage/AdminAuditPage.tsx').then((module) => ({ default: module.AdminAuditPage })));
 const AdminUsersPage = lazy(() => import('./pages/AdminUsersPage/AdminUsersPage.tsx').then((module) => ({ default: module.AdminUsersPage })));
 const AdminLicensesPage = lazy(() => import('./pages/AdminLicensesPage/AdminLicensesPage.tsx').then((module) => ({ default: module.AdminLicensesPage })));
+const DatabasesPage = lazy(() => import('./pages/DatabasesPage/DatabasesPage.tsx').then((module) => ({ default: module.DatabasesPage })));
+const VpnPage = lazy(() => import('./pages/VpnPage/VpnPage.tsx').then((module) => ({ default: module.VpnPage })));
 const AdminHangersPage = lazy(() => import('./pages/AdminHangersPage/AdminHangersPage.tsx').then((module) => ({ default: module.AdminHangersPage })));
 
 /** One screen of spec §2: its name, who may open it and what it shows. */
@@ -44,11 +45,9 @@ export interface AppRoute {
   tags?: readonly string[];
 }
 
-const later = (title: string) => <NotYetAvailable title={title} />;
-
 /**
- * Every route of spec §2 with its guard. Screens of later issues show a "nog niet beschikbaar"
- * notice; replace `later(...)` with the real page when its issue lands.
+ * Every route of spec §2 with its guard (components/NotYetAvailable stands in for a screen
+ * whose issue has not landed yet).
  * /admin/projects needs only login in the spec's route definition (not the admin flag).
  */
 export const appRoutes: readonly AppRoute[] = [
@@ -63,8 +62,8 @@ export const appRoutes: readonly AppRoute[] = [
   { name: 'exams', access: 'login', title: 'Examens', element: <ExamsPage /> },
   { name: 'dockersCreate', access: 'login', title: 'Docker aanvragen', element: <DockersCreatePage /> },
   { name: 'mydockers', access: 'login', title: 'Dockers', element: <DockersPage /> },
-  { name: 'databases', access: 'login', title: 'Databases', element: later('Databases') },
-  { name: 'vpn', access: 'login', title: 'VPN', element: later('VPN') },
+  { name: 'databases', access: 'login', title: 'Databases', element: <DatabasesPage /> },
+  { name: 'vpn', access: 'login', title: 'VPN', element: <VpnPage /> },
   { name: 'notVerified', access: 'public', title: 'Account niet geactiveerd', element: <NotVerifiedPage /> },
   { name: 'adminUsers', access: 'admin', title: 'Gebruikers', element: <AdminUsersPage /> },
   { name: 'adminTeams', access: 'admin', title: 'Teams', element: <AdminTeamsPage /> },

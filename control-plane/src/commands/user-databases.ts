@@ -55,6 +55,23 @@ function databaseAgentFailure(error: unknown): unknown {
 }
 
 /**
+ * The agent's create. ALREADY_EXISTS here means an orphan: the name scheme gives `u{userId}_…`
+ * to this user only and, under the per-user lock, the user has no row for it — a create whose
+ * answer was lost (deadline, restart). Nobody holds its password, so it is replaced once.
+ */
+async function createOnAgent(deps: DatabaseCommandDeps, name: string, userId: number, requestId?: string) {
+  const input = { name, user: name, ownerUserId: userId };
+  try {
+    return await deps.agent.databases.create(input, { requestId });
+  } catch (error) {
+    if (!(error instanceof AgentError) || error.code !== 'ALREADY_EXISTS') throw error;
+    deps.logger.warn({ userId, database: name }, 'replacing an orphaned database (no row for it; its create answer was lost)');
+    await deps.agent.databases.drop({ name, user: name }, { requestId });
+    return deps.agent.databases.create(input, { requestId });
+  }
+}
+
+/**
  * POST /api/user/databases: checks the name (§5, against the user's own names as §2 compares
  * them), asks the agent for the database and account, then stores the row with the password
  * sealed. A refused or failed agent call stores nothing; if storing fails after the agent made
@@ -71,7 +88,7 @@ export async function createUserDatabase(deps: DatabaseCommandDeps, userId: numb
     const name = databaseNameFor(userId, suffix);
     let created;
     try {
-      created = await deps.agent.databases.create({ name, user: name, ownerUserId: userId }, { requestId });
+      created = await createOnAgent(deps, name, userId, requestId);
     } catch (error) {
       throw databaseAgentFailure(error);
     }

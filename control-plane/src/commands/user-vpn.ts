@@ -141,7 +141,7 @@ export async function vpnConfigText(deps: VpnCommandDeps, config: StoredVpnConfi
   } catch (error) {
     if (!(error instanceof VpnConfigFileError)) throw error;
     deps.logger.error({ err: error, identifier: config.identifier }, 'the agent reports a VPN server setting the config file refuses');
-    throw new HttpError(500, MISCONFIGURED);
+    throw new HttpError(502, MISCONFIGURED);
   }
 }
 

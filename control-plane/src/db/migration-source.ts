@@ -5,6 +5,7 @@ import * as projects from './migrations/0003_projects.ts';
 import * as studentAccounts from './migrations/0004_student_accounts.ts';
 import * as sessionsAuditLog from './migrations/0005_sessions_audit_log.ts';
 import * as auditLogAppendOnly from './migrations/0006_audit_log_append_only.ts';
+import * as dbAdminSignons from './migrations/0007_db_admin_signons.ts';
 
 interface NamedMigration {
   name: string;
@@ -24,6 +25,7 @@ const migrations: readonly NamedMigration[] = [
   { name: '0004_student_accounts', migration: studentAccounts },
   { name: '0005_sessions_audit_log', migration: sessionsAuditLog },
   { name: '0006_audit_log_append_only', migration: auditLogAppendOnly },
+  { name: '0007_db_admin_signons', migration: dbAdminSignons },
 ];
 
 /** knex MigrationSource over the static list above. */

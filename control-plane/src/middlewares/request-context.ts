@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { AppMiddleware } from '../app-context.ts';
+import { AgentError } from '../agent/agent-error.ts';
 import { HttpError } from '../errors.ts';
+
+/** An agent failure no route turned into its own answer (spec: never a bare 500 for it). */
+export const AGENT_FAILED_MESSAGE = 'De ontwikkelserver kon dit nu niet uitvoeren. Probeer het later opnieuw of meld het bij een docent.';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
 /**
  * Gives every request an id (kept from X-Request-Id when sane), a child logger, one access log
- * line, and turns errors into JSON answers: HttpError as itself, anything else as a plain 500
- * without a stack trace (the stack goes to the log).
+ * line, and turns errors into JSON answers: HttpError as itself, an agent failure as 502, anything
+ * else as a plain 500 without a stack trace (the stack goes to the log).
  */
 export function requestContext(logger: Logger): AppMiddleware {
   return async (ctx, next) => {
@@ -25,6 +29,11 @@ export function requestContext(logger: Logger): AppMiddleware {
       if (error instanceof HttpError) {
         ctx.status = error.status;
         ctx.body = { message: error.message, ...error.extra };
+      } else if (error instanceof AgentError) {
+        // An agent failure no route maps (INTERNAL, UNKNOWN, …): the dev server failed, not us.
+        ctx.state.log.error({ err: error }, 'agent call failed');
+        ctx.status = 502;
+        ctx.body = { message: AGENT_FAILED_MESSAGE };
       } else if (isClientError(error)) {
         ctx.status = error.status;
         ctx.body = { message: error.expose ? error.message : 'Ongeldig verzoek.' };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import serve from 'koa-static';
 import type { AppMiddleware } from '../app-context.ts';
 import { csrfTokenOf } from '../auth/csrf.ts';
+import { DEFAULT_DB_ADMIN_URL, DEFAULT_STUDENT_DB_HOST } from '../config.ts';
 
 export interface PageSettings {
   webDist: string;
@@ -10,6 +11,23 @@ export interface PageSettings {
   /** The school's dev domain, under which project domains live (the docker form fills it in). */
   siteDomain: string;
   realtime: { key: string; host: string; port: number; tls: boolean };
+  /**
+   * What the databases page shows: the database administration address (DB_ADMIN_URL) and the
+   * dev server's internal host where MariaDB listens (STUDENT_DB_HOST). Defaults as in config.ts.
+   */
+  database?: { adminUrl: string; host: string; signon?: boolean };
+}
+
+/**
+ * Meta tags the page gets even when index.html has no placeholder for them: each is inserted
+ * before `</head>` unless the template already carries a tag of that name.
+ */
+function withMetaTags(html: string, tags: Record<string, string>): string {
+  const missing = Object.entries(tags)
+    .filter(([name]) => !html.includes(`name="${name}"`))
+    .map(([name, content]) => `<meta name="${name}" content="${escapeAttribute(content)}" />`);
+  if (missing.length === 0) return html;
+  return html.replace('</head>', `${missing.join('')}</head>`);
 }
 
 /** Paths the single-page app never answers: they belong to the server. */
@@ -25,6 +43,8 @@ const escapeAttribute = (value: string): string =>
 export function singlePageApp(settings: PageSettings): AppMiddleware {
   const indexPath = path.join(settings.webDist, 'index.html');
   let template: Promise<string> | null = null;
+  const dbAdminUrl = settings.database?.adminUrl ?? DEFAULT_DB_ADMIN_URL;
+  const dbHost = settings.database?.host ?? DEFAULT_STUDENT_DB_HOST;
   const files = serve(settings.webDist, {
     index: false,
     setHeaders: (res, filePath) => {
@@ -58,11 +78,18 @@ export function singlePageApp(settings: PageSettings): AppMiddleware {
       __REALTIME_HOST__: settings.realtime.host,
       __REALTIME_PORT__: String(settings.realtime.port),
       __REALTIME_TLS__: String(settings.realtime.tls),
+      __DB_ADMIN_URL__: dbAdminUrl,
+      __DB_HOST__: dbHost,
     };
     ctx.type = 'html';
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = html.replace(/__[A-Z_]+__/g, (placeholder) =>
+    const filled = html.replace(/__[A-Z_]+__/g, (placeholder) =>
       placeholder in values ? escapeAttribute(values[placeholder] ?? '') : placeholder,
     );
+    ctx.body = withMetaTags(filled, {
+      'db-admin-url': dbAdminUrl,
+      'db-host': dbHost,
+      'db-admin-signon': String(settings.database?.signon ?? false),
+    });
   };
 }

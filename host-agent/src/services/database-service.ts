@@ -1,18 +1,70 @@
-import type * as grpc from '@grpc/grpc-js';
+import * as grpc from '@grpc/grpc-js';
+import type { Logger } from 'pino';
 import { DatabaseServiceService, type DatabaseServiceServer } from '@devplein/proto/database';
-import { unimplementedUnary } from './unimplemented.ts';
+import type { AgentConfig } from '../config.ts';
+import { DatabaseServerUnavailableError, StudentDatabaseExistsError, StudentDatabases } from '../drivers/mysql/student-databases.ts';
+import { StudentNameError } from '../drivers/mysql/student-database-names.ts';
+import { callLogger } from '../interceptors/logging.ts';
 
-const capability = 'MySQL databases';
-const pending = (method: keyof typeof DatabaseServiceService) => ({ path: DatabaseServiceService[method].path, capability });
+export interface DatabaseServiceOptions {
+  config: Pick<AgentConfig, 'mysqlUrl' | 'mysqlUserHost'>;
+  logger: Logger;
+}
 
-/** DatabaseService: students' MySQL databases and accounts. Every RPC answers UNIMPLEMENTED for now. */
+/** The driver's refusals as gRPC codes (contract: INVALID_ARGUMENT, ALREADY_EXISTS, UNAVAILABLE). */
+function statusOf(error: unknown): grpc.status | undefined {
+  if (error instanceof StudentNameError) return grpc.status.INVALID_ARGUMENT;
+  if (error instanceof StudentDatabaseExistsError) return grpc.status.ALREADY_EXISTS;
+  if (error instanceof DatabaseServerUnavailableError) return grpc.status.UNAVAILABLE;
+  return undefined;
+}
+
+/**
+ * DatabaseService: students' MySQL databases and accounts on this dev server (see
+ * drivers/mysql/student-databases.ts for what a create and a drop do).
+ */
 export class DatabaseServiceImpl {
+  readonly databases: StudentDatabases;
+
+  constructor(private readonly options: DatabaseServiceOptions) {
+    this.databases = new StudentDatabases({ url: options.config.mysqlUrl, userHost: options.config.mysqlUserHost, logger: options.logger });
+  }
+
   addToServer(server: grpc.Server): void {
+    const { logger } = this.options;
+    const reply = <T>(call: { metadata: grpc.Metadata }, callback: grpc.sendUnaryData<T>, work: () => Promise<T>, what: string): void => {
+      // Synchronous throws (name checks) become rejections too.
+      Promise.resolve()
+        .then(work)
+        .then(
+          (response) => callback(null, response),
+          (error: unknown) => {
+            const code = statusOf(error);
+            if (code !== undefined) return callback({ code, details: (error as Error).message });
+            callLogger(logger, call).error({ err: error }, `${what} failed`);
+            callback({ code: grpc.status.INTERNAL, details: `${what} failed; see the agent log` });
+          },
+        );
+    };
     const handlers: DatabaseServiceServer = {
-      createDatabase: unimplementedUnary(pending('createDatabase')),
-      dropDatabase: unimplementedUnary(pending('dropDatabase')),
-      listDatabases: unimplementedUnary(pending('listDatabases')),
+      createDatabase: (call, callback) =>
+        reply(
+          call,
+          callback,
+          async () => {
+            const { database, password } = await this.databases.create(call.request.name, call.request.user);
+            callLogger(logger, call).info({ database: database.name, ownerUserId: call.request.ownerUserId }, 'database made for a student');
+            return { database, password };
+          },
+          'CreateDatabase',
+        ),
+      dropDatabase: (call, callback) => reply(call, callback, () => this.databases.drop(call.request.name, call.request.user), 'DropDatabase'),
+      listDatabases: (call, callback) => reply(call, callback, async () => ({ databases: await this.databases.list(call.request.namePrefix) }), 'ListDatabases'),
     };
     server.addService(DatabaseServiceService, handlers);
+  }
+
+  close(): Promise<void> {
+    return this.databases.close();
   }
 }

@@ -1,0 +1,198 @@
+import { randomInt } from 'node:crypto';
+import mysql from 'mysql2/promise';
+import type { Logger } from 'pino';
+import { checkDatabaseName, checkUserName, grantDatabasePattern, isSystemSchema, likePrefix, quotedIdentifier, STUDENT_NAME } from './student-database-names.ts';
+
+/** Letters and digits only: a password that survives every config file and shell a student pastes it in. */
+const PASSWORD_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+/** 24 characters of 56: about 139 bits. */
+export const PASSWORD_LENGTH = 24;
+
+export function randomPassword(length = PASSWORD_LENGTH): string {
+  let password = '';
+  for (let index = 0; index < length; index += 1) password += PASSWORD_ALPHABET[randomInt(PASSWORD_ALPHABET.length)];
+  return password;
+}
+
+/** The database or the account is already there (the caller decides what that means). */
+export class StudentDatabaseExistsError extends Error {
+  override name = 'StudentDatabaseExistsError';
+}
+
+/** The MySQL server is not configured or does not answer. */
+export class DatabaseServerUnavailableError extends Error {
+  override name = 'DatabaseServerUnavailableError';
+}
+
+export interface StudentDatabase {
+  name: string;
+  /** The account with privileges on this database only ('' when it is missing). */
+  user: string;
+}
+
+export interface StudentDatabasesOptions {
+  /** The admin account, mysql://user:password@host:port/ ; unset: every call is DatabaseServerUnavailableError. */
+  url: string | undefined;
+  /** Host part of the student accounts, e.g. '%' or '10.8.0.%'. */
+  userHost: string;
+  logger: Logger;
+  /** Connect timeout (ms). */
+  connectTimeoutMs?: number;
+}
+
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOENT',
+  'PROTOCOL_CONNECTION_LOST',
+  'ER_CON_COUNT_ERROR',
+  'ER_ACCESS_DENIED_ERROR',
+  'ER_SERVER_SHUTDOWN',
+]);
+
+/** True when the error means "the server is not there (for us)", not "this statement failed". */
+export function isServerUnreachable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && UNREACHABLE_CODES.has(code);
+}
+
+/**
+ * The students' databases on the dev server's MySQL/MariaDB, through one admin account. Every
+ * change runs in one queue (they are rare and must not interleave: the existence check, the
+ * CREATEs and the GRANT belong together). DDL commits on its own, so "nothing half-made" is done
+ * by hand: what this call created is dropped again when a later step fails.
+ */
+export class StudentDatabases {
+  private pool: mysql.Pool | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: StudentDatabasesOptions) {}
+
+  private connection(): mysql.Pool {
+    if (!this.options.url) throw new DatabaseServerUnavailableError('this agent has no MySQL server for students (AGENT_MYSQL_URL is not set)');
+    this.pool ??= mysql.createPool({
+      uri: this.options.url,
+      connectionLimit: 2,
+      connectTimeout: this.options.connectTimeoutMs ?? 5_000,
+      multipleStatements: false,
+      // Idle connections are dropped so a restarted server is met with a fresh one.
+      maxIdle: 0,
+      idleTimeout: 10_000,
+    });
+    return this.pool;
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(work);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private async run<T>(work: (db: mysql.Pool) => Promise<T>): Promise<T> {
+    const db = this.connection();
+    try {
+      return await work(db);
+    } catch (error) {
+      if (isServerUnreachable(error)) {
+        const code = (error as { code: string }).code;
+        throw new DatabaseServerUnavailableError(`the MySQL server does not answer (${code})`, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  private async schemaExists(db: mysql.Pool, name: string): Promise<boolean> {
+    const [rows] = await db.query<mysql.RowDataPacket[]>('SELECT 1 FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?', [name]);
+    return rows.length > 0;
+  }
+
+  private async userExists(db: mysql.Pool, user: string): Promise<boolean> {
+    const [rows] = await db.query<mysql.RowDataPacket[]>('SELECT 1 FROM mysql.user WHERE User = ? AND Host = ?', [user, this.options.userHost]);
+    return rows.length > 0;
+  }
+
+  /** Creates the database and its account (ALL on that database only, no GRANT OPTION); returns the password once. */
+  create(nameInput: string, userInput: string): Promise<{ database: StudentDatabase; password: string }> {
+    const name = checkDatabaseName(nameInput);
+    const user = checkUserName(userInput);
+    return this.serial(() =>
+      this.run(async (db) => {
+        const [schemaThere, userThere] = await Promise.all([this.schemaExists(db, name), this.userExists(db, user)]);
+        if (schemaThere) throw new StudentDatabaseExistsError(`database ${name} already exists`);
+        if (userThere) throw new StudentDatabaseExistsError(`account ${user}@${this.options.userHost} already exists`);
+        const password = randomPassword();
+        const made = { schema: false, user: false };
+        try {
+          await db.query(`CREATE DATABASE ${quotedIdentifier(name)} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+          made.schema = true;
+          await db.query('CREATE USER ?@? IDENTIFIED BY ?', [user, this.options.userHost, password]);
+          made.user = true;
+          await db.query(`GRANT ALL PRIVILEGES ON ${grantDatabasePattern(name)}.* TO ?@?`, [user, this.options.userHost]);
+        } catch (error) {
+          await this.undo(db, name, user, made);
+          throw error;
+        }
+        this.options.logger.info({ database: name, user, userHost: this.options.userHost }, 'student database created');
+        return { database: { name, user }, password };
+      }),
+    );
+  }
+
+  /** Best effort: removes what a failed create made (a second failure is logged, the first is what the caller sees). */
+  private async undo(db: mysql.Pool, name: string, user: string, made: { schema: boolean; user: boolean }): Promise<void> {
+    try {
+      if (made.user) await db.query('DROP USER IF EXISTS ?@?', [user, this.options.userHost]);
+      if (made.schema) await db.query(`DROP DATABASE IF EXISTS ${quotedIdentifier(name)}`);
+    } catch (error) {
+      this.options.logger.error({ err: error, database: name, user }, 'undoing a failed database create failed: remove it by hand');
+    }
+  }
+
+  /** Drops the account (ending its sessions) and the database; what is not there counts as dropped. */
+  drop(nameInput: string, userInput: string): Promise<{ databaseDropped: boolean; userDropped: boolean }> {
+    const name = checkDatabaseName(nameInput);
+    const user = checkUserName(userInput);
+    return this.serial(() =>
+      this.run(async (db) => {
+        const userDropped = await this.userExists(db, user);
+        if (userDropped) {
+          // A dropped account's open sessions would keep working until they disconnect.
+          const [sessions] = await db.query<mysql.RowDataPacket[]>('SELECT ID FROM information_schema.PROCESSLIST WHERE USER = ?', [user]);
+          for (const session of sessions) await db.query('KILL CONNECTION ?', [Number(session.ID)]).catch(() => undefined);
+          await db.query('DROP USER IF EXISTS ?@?', [user, this.options.userHost]);
+        }
+        const databaseDropped = await this.schemaExists(db, name);
+        if (databaseDropped) await db.query(`DROP DATABASE IF EXISTS ${quotedIdentifier(name)}`);
+        this.options.logger.info({ database: name, user, databaseDropped, userDropped }, 'student database dropped');
+        return { databaseDropped, userDropped };
+      }),
+    );
+  }
+
+  /** The student databases (names the agent would accept, system schemas left out), optionally by prefix. */
+  list(prefix = ''): Promise<StudentDatabase[]> {
+    return this.run(async (db) => {
+      const [schemas] = await db.query<mysql.RowDataPacket[]>(
+        'SELECT SCHEMA_NAME AS name FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE ? ORDER BY SCHEMA_NAME',
+        [likePrefix(prefix)],
+      );
+      const [users] = await db.query<mysql.RowDataPacket[]>('SELECT User AS user FROM mysql.user WHERE Host = ?', [this.options.userHost]);
+      const accounts = new Set(users.map((row) => String(row.user)));
+      return schemas
+        .map((row) => String(row.name))
+        .filter((name) => STUDENT_NAME.test(name) && !isSystemSchema(name))
+        .map((name) => ({ name, user: accounts.has(name) ? name : '' }));
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.end().catch(() => undefined);
+    this.pool = undefined;
+  }
+}

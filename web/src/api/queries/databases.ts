@@ -1,0 +1,55 @@
+import useSWR, { type KeyedMutator } from 'swr';
+import { api, apiFetcher } from '../client.ts';
+
+/** One of the developer's MySQL/MariaDB databases (spec §3: id, name, user, password). */
+export interface UserDatabase {
+  id: number;
+  /** `u{userId}_{abc}` (older databases may have a plain name). */
+  name: string;
+  /** The MariaDB account, same as the name. */
+  user: string;
+  /** Plain text: the list only ever goes to its owner. */
+  password: string;
+}
+
+export const DATABASES_KEY = '/api/user/databases';
+
+export interface DatabasesQuery {
+  databases: UserDatabase[] | undefined;
+  error: unknown;
+  mutate: KeyedMutator<UserDatabase[]>;
+}
+
+/**
+ * The signed-in developer's databases. `enabled` false (not a developer) asks nothing: the server
+ * would answer 403, and the API client sends the browser home on a 403.
+ */
+export function useDatabases(enabled = true): DatabasesQuery {
+  const { data, error, mutate } = useSWR<UserDatabase[]>(enabled ? DATABASES_KEY : null, apiFetcher<UserDatabase[]>);
+  return { databases: data, error, mutate };
+}
+
+/**
+ * POST /api/user/databases {db}: creates `u{id}_{db}` and its account; answers the updated list.
+ * 422 carries errors.db (spec §8), 503 when the database server does not answer, 501 when the
+ * dev server does not support databases yet.
+ */
+export function createDatabase(db: string): Promise<UserDatabase[]> {
+  return api.post<UserDatabase[]>(DATABASES_KEY, { db });
+}
+
+/** DELETE /api/user/databases/{id}: drops database and account; answers the updated list. */
+export function dropDatabase(id: number): Promise<UserDatabase[]> {
+  return api.delete<UserDatabase[]>(`${DATABASES_KEY}/${id}`);
+}
+
+/**
+ * The database administration link of spec §2: `{adminUrl}?db={name}&link=true`. With the
+ * phpMyAdmin sign-on on (meta db-admin-signon), the control plane's admin route instead: it signs
+ * the student in and then lands on that same address.
+ */
+export function databaseAdminHref(adminUrl: string, database: Pick<UserDatabase, 'id' | 'name'>, signon = false): string {
+  if (signon) return `/api/user/databases/${database.id}/admin`;
+  const separator = adminUrl.includes('?') ? '&' : '?';
+  return `${adminUrl}${separator}db=${encodeURIComponent(database.name)}&link=true`;
+}
