@@ -9,15 +9,14 @@
  * cannot break the page under measurement.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import Koa from 'koa';
 import autocannon from 'autocannon';
 import type { Server } from 'node:http';
-import type { Knex } from 'knex';
 import { createKnex, migrate } from '../control-plane/src/db/knex.ts';
-import { COHORTS, DEMO_SITE_DOMAIN, seedDemoData } from '../control-plane/src/db/seed.ts';
-import { slugifyName } from '../control-plane/src/models/User.ts';
+import { seedDemoData } from '../control-plane/src/db/seed.ts';
+import { seedSchoolScale } from './lib/school-scale.ts';
 import { startPostgres } from '../tests/support/postgres.ts';
 import { startControlPlane } from '../tests/support/control-plane.ts';
 import { HttpSession } from '../tests/support/http-session.ts';
@@ -26,78 +25,8 @@ import { launchBrowser } from '../tests/support/browser.ts';
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
-const EXTRA_USERS = 3000;
-const SITES = 1500;
 const BROWSER_RUNS = Number(process.env.BENCH_BROWSER_RUNS ?? 5);
 const root = path.resolve(import.meta.dirname, '..');
-
-/** Project names allow only a-z and hyphens: number → letters (0 → 'a', 26 → 'ba'). */
-function letters(index: number): string {
-  let text = '';
-  let rest = index;
-  do {
-    text = String.fromCharCode(97 + (rest % 26)) + text;
-    rest = Math.floor(rest / 26);
-  } while (rest > 0);
-  return text;
-}
-
-const FIRST_NAMES = ['Daan', 'Emma', 'Sem', 'Julia', 'Lucas', 'Mila', 'Finn', 'Tess', 'Noah', 'Sara', 'Liam', 'Zoë', 'Bram', 'Fenna'];
-const LAST_NAMES = ['de Jong', 'Jansen', 'de Vries', 'van den Berg', 'Bakker', 'Visser', 'Smit', 'Meijer', 'de Boer', 'Mulder'];
-
-/** Inserts rows in chunks; returns their ids in order. */
-async function insertAll(knex: Knex, table: string, rows: readonly object[]): Promise<number[]> {
-  const ids: number[] = [];
-  for (let start = 0; start < rows.length; start += 500) {
-    const inserted = (await knex(table).insert(rows.slice(start, start + 500)).returning('id')) as Array<{ id: number }>;
-    ids.push(...inserted.map((row) => row.id));
-  }
-  return ids;
-}
-
-/** 3,000 students over the seed's cohorts plus two more, a tenth without a group; 1,500 visible sites with 1–3 members. */
-async function seedSchoolScale(knex: Knex): Promise<void> {
-  const extraCohorts = ['SD24', 'SD25'];
-  await knex('groups').insert(extraCohorts.map((cohort) => ({ cohort })));
-  const groups = await knex('groups').whereIn('cohort', [...COHORTS, ...extraCohorts]).select<{ id: number }[]>('id');
-  const users = Array.from({ length: EXTRA_USERS }, (_, index) => {
-    const name = `${FIRST_NAMES[index % FIRST_NAMES.length]} ${LAST_NAMES[Math.floor(index / FIRST_NAMES.length) % LAST_NAMES.length]} ${letters(index)}`;
-    return {
-      name,
-      name_slug: slugifyName(name),
-      email: `bench.${index}@student.devplein.test`,
-      email_verified_at: '2024-09-02T08:00:00Z',
-      developer: index % 3 === 0,
-      group_id: index % 10 === 9 ? null : groups[index % groups.length]!.id,
-    };
-  });
-  const userIds = await insertAll(knex, 'users', users);
-
-  const projects = Array.from({ length: SITES }, (_, index) => {
-    const name = `site-${letters(index)}`;
-    return { name, domain: `${name}.${DEMO_SITE_DOMAIN}`, visible: true, validated: true, description: 'Benchmarkproject' };
-  });
-  const projectIds = await insertAll(knex, 'projects', projects);
-  const members = projectIds.flatMap((projectId, index) => {
-    const count = 1 + (index % 3);
-    return Array.from({ length: count }, (_, position) => ({
-      project_id: projectId,
-      // First members are users 0..1499 (spread over every cohort and no group); distinct per site.
-      user_id: userIds[(index + position * 1000) % userIds.length]!,
-      position,
-    }));
-  });
-  await knex.batchInsert('project_user', members, 1000);
-  const png = readFileSync(path.join(root, 'web/public/images/without-screen.png'));
-  const thumbnails = projectIds.map((projectId, index) => ({
-    project_id: projectId,
-    png,
-    etag: `bench-${index}`,
-    captured_at: new Date().toISOString(),
-  }));
-  await knex.batchInsert('thumbnails', thumbnails, 200);
-  await knex.raw('analyze');
-}
 
 async function load(url: string, headers: Record<string, string>, expectStatus = 200) {
   let unexpected = 0;

@@ -8,6 +8,8 @@ import type { AppMiddleware, AppRouter, AppState } from './app-context.ts';
 import type { Config } from './config.ts';
 import type { AgentClient } from './agent/agent-client.ts';
 import { requestContext } from './middlewares/request-context.ts';
+import { securityHeaders } from './middlewares/security-headers.ts';
+import { signInRateLimit, writeRateLimit } from './middlewares/rate-limit.ts';
 import { createSessionStore } from './auth/session-store.ts';
 import { csrfProtection } from './auth/csrf.ts';
 import { loadUser } from './middlewares/authenticate.ts';
@@ -42,7 +44,12 @@ import { adminDockerRoutes } from './routes/admin-dockers/admin-dockers.ts';
 import { createContainerEventRelay } from './agent/container-event-relay.ts';
 import { databaseRoutes } from './routes/databases/databases.ts';
 import { vpnRoutes } from './routes/vpn/vpn.ts';
+import type { ContainerApi } from './agent/host-apis.ts';
+import type { ContainerEventView } from './agent/container-views.ts';
+import { appThumbnailCapturer } from './commands/capture-thumbnail.ts';
+import { startThumbnailScheduler } from './jobs/thumbnail-scheduler.ts';
 import { DB_ADMIN_SIGNON_PATH, dbAdminRoutes } from './routes/db-admin/db-admin.ts';
+import { controlPlaneMetrics } from './metrics/metrics.ts';
 
 export interface AppDeps {
   config: Config;
@@ -100,28 +107,76 @@ export interface AppServices {
   stop(): void;
 }
 
+/** The container API with every event of watchEvents also handed to `tap` (the relay stays unaware). */
+function tappedContainers(containers: ContainerApi, tap: (event: ContainerEventView) => void): ContainerApi {
+  return {
+    ...containers,
+    watchEvents: (filter, options) => ({
+      async *[Symbol.asyncIterator]() {
+        for await (const event of containers.watchEvents(filter, options)) {
+          tap(event);
+          yield event;
+        }
+      },
+    }),
+  };
+}
+
 /**
  * Starts the app's background work: the container event relay (agent events → realtime
- * DockerEventSent). Never throws; the relay logs and reconnects on its own.
+ * DockerEventSent) and the thumbnail scheduler (nightly captures on THUMBNAIL_CRON, and a capture
+ * THUMBNAIL_AFTER_START_S after a container starts, fed by the relay's event stream). Never
+ * throws; the relay logs and reconnects on its own. The capturer is the one the admin route
+ * uses too (one per agent link), so a site is captured once at a time.
  */
-export function startAppServices(deps: Pick<AppDeps, 'agent' | 'realtime' | 'logger'>): AppServices {
+export function startAppServices(deps: Pick<AppDeps, 'agent' | 'realtime' | 'logger' | 'knex' | 'config'>): AppServices {
+  const { knex, config } = deps;
+  const scheduler = startThumbnailScheduler({
+    knex,
+    capturer: appThumbnailCapturer(deps),
+    logger: deps.logger.child({ component: 'thumbnail-scheduler' }),
+    cronExpression: config.THUMBNAIL_CRON,
+    afterStartMs: config.THUMBNAIL_AFTER_START_S * 1000,
+  });
   const relay = createContainerEventRelay({
-    agent: deps.agent,
+    agent: { containers: tappedContainers(deps.agent.containers, (event) => scheduler.onContainerEvent(event)) },
     realtime: deps.realtime,
     logger: deps.logger.child({ component: 'container-event-relay' }),
   });
   relay.start();
-  return { stop: () => relay.stop() };
+  return {
+    stop: () => {
+      relay.stop();
+      void scheduler.stop();
+    },
+  };
 }
 
 /** Builds the Koa application; main.ts owns the process around it. */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const { config, knex, logger } = deps;
   const secure = config.appUrl.startsWith('https://');
-  const app = new Koa<AppState>({ proxy: config.TRUST_PROXY, keys: [config.sessionSecret] });
+  // Behind one reverse proxy (TRUST_PROXY) the client is the last X-Forwarded-For entry: the one
+  // that proxy added. Earlier entries come from the client and could name any address.
+  const app = new Koa<AppState>({ proxy: config.TRUST_PROXY, maxIpsCount: 1, keys: [config.sessionSecret] });
   app.silent = true;
+  // Outermost: counts and times every request by route template (served on METRICS_LISTEN only).
+  app.use(controlPlaneMetrics.httpMiddleware() as unknown as AppMiddleware);
 
+  app.use(
+    securityHeaders({
+      appUrl: config.appUrl,
+      realtime: {
+        host: config.REALTIME_PUBLIC_HOST ?? config.REALTIME_HOST,
+        port: config.REALTIME_PUBLIC_PORT ?? config.REALTIME_PORT,
+        tls: config.REALTIME_TLS,
+      },
+      // oidc-provider's own sign-in and logout pages carry inline <style>; only there.
+      inlineStylePrefix: deps.devIdentityProvider ? DEV_IDP_PATH : undefined,
+    }),
+  );
   app.use(requestContext(logger));
+  app.use(signInRateLimit({ points: config.RATE_LIMIT_SIGNIN_PER_MINUTE }));
   app.use(
     session(
       {
@@ -138,7 +193,17 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       app as unknown as Koa,
     ) as unknown as AppMiddleware,
   );
-  const parseBody = bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '256kb', formLimit: '64kb' }) as unknown as AppMiddleware;
+  const parseBody = bodyParser({
+    enableTypes: ['json', 'form'],
+    jsonLimit: '256kb',
+    formLimit: '64kb',
+    // Bodies the parser refuses get a Dutch answer: too large → 413, unreadable JSON/form → 400.
+    onError: (error) => {
+      const type = (error as { type?: unknown }).type;
+      if (type === 'entity.too.large') throw new HttpError(413, 'Het verzoek is te groot.');
+      throw new HttpError(400, 'Het verzoek kon niet gelezen worden: ongeldige JSON of formuliergegevens.');
+    },
+  }) as unknown as AppMiddleware;
   app.use(async (ctx, next) => {
     // oidc-provider reads its own request bodies; its interaction form is ours.
     if (csrfExempt(ctx.path) && !ctx.path.startsWith(`${DEV_IDP_PATH}/interaction/`)) return next();
@@ -148,6 +213,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   // The signon redeem is server to server: a shared secret instead of a session, so no CSRF token.
   app.use(csrfProtection({ exempt: (path) => csrfExempt(path) || path === DB_ADMIN_SIGNON_PATH, secureCookie: secure }));
   app.use(loadUser(knex));
+  app.use(writeRateLimit({ points: config.RATE_LIMIT_WRITES_PER_MINUTE }));
   app.use(schoolSignIn({ provider: deps.schoolProvider, appUrl: config.appUrl, knex, logger, secureCookies: secure }));
 
   app.use(async (ctx, next) => {

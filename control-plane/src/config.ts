@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import cron from 'node-cron';
 import { deriveDevelopmentKey } from './crypto/secret-box.ts';
 
 const booleanFromEnv = z
@@ -62,8 +63,34 @@ export const configSchema = z
     DB_ADMIN_SIGNON_SECRET: z.string().min(32, 'use at least 32 random characters').optional().or(z.literal('').transform(() => undefined)),
     /** Most projects a student may be a member of when requesting a new one (admins have no quota). */
     PROJECT_QUOTA: z.coerce.number().int().min(0).default(5),
+    // --- Site thumbnails (screenshots by the agent's Chromium) ---
+    /** node-cron expression of the nightly capture of every visible site; 'off' disables it. */
+    THUMBNAIL_CRON: z
+      .string()
+      .default('0 3 * * *')
+      .refine((value) => value === 'off' || cron.validate(value), 'use a node-cron expression such as "0 3 * * *", or off'),
+    /** Seconds after a container starts before its site is captured (the site needs a moment to boot). */
+    THUMBNAIL_AFTER_START_S: z.coerce.number().min(0).max(3600).default(20),
+    /** Captures the control plane asks for at the same time (the agent has its own page pool). */
+    THUMBNAIL_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+    /** Time the agent allows a page to load, per capture. */
+    THUMBNAIL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
     WEB_DIST: z.string().default('web/dist'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // --- Rate limits (one in-memory store: one control-plane process); 0 turns a limit off ---
+    /** Sign-in starts (/auth/{provider}) per client address per minute; a class behind one NAT shares an address. */
+    RATE_LIMIT_SIGNIN_PER_MINUTE: z.coerce.number().int().min(0).default(120),
+    /** Unsafe API requests (POST/PUT/PATCH/DELETE) per signed-in user per minute. */
+    RATE_LIMIT_WRITES_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+    /**
+     * host:port of the separate metrics listener (GET /metrics in Prometheus format, GET /healthz);
+     * never the public app port. An empty value (METRICS_LISTEN=) turns it off.
+     */
+    METRICS_LISTEN: z
+      .string()
+      .trim()
+      .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, 'expected host:port, e.g. 127.0.0.1:9464 (empty: off)')
+      .default('127.0.0.1:9464'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production') {
@@ -103,6 +130,8 @@ export interface Config extends RawConfig {
   sessionMaxAgeMs: number;
   /** Key of the secret box (ENCRYPTION_KEY, or derived from the session secret outside production). */
   encryptionKey: Buffer;
+  /** host:port of the metrics listener; null when METRICS_LISTEN is set empty (off). */
+  metricsListen: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -127,5 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fallbackSecret?
     sessionSecret,
     sessionMaxAgeMs: raw.SESSION_MAX_AGE_HOURS * 3600_000,
     encryptionKey: raw.ENCRYPTION_KEY ? Buffer.from(raw.ENCRYPTION_KEY, 'base64') : deriveDevelopmentKey(sessionSecret),
+    // Empty values are dropped before parsing (they mean "unset"), but for this key empty means off.
+    metricsListen: env.METRICS_LISTEN !== undefined && env.METRICS_LISTEN.trim() === '' ? null : raw.METRICS_LISTEN,
   };
 }

@@ -15,6 +15,9 @@ import { createCourseFileStore } from './storage/course-file-store.ts';
 import { createSecretBox } from './crypto/secret-box.ts';
 import type { SchoolProvider } from './auth/school-login.ts';
 import type { Logger } from 'pino';
+import { controlPlaneMetrics } from './metrics/metrics.ts';
+import { startMetricsServer, type RunningMetricsServer } from './metrics/metrics-server.ts';
+import { controlPlaneHealth } from './metrics/health-report.ts';
 
 /** Outside production a random session secret is kept in the data dir, so sessions survive restarts. */
 function developmentSessionSecret(dataDir: string): string {
@@ -108,7 +111,25 @@ async function main(): Promise<void> {
     logger.info({ port, url: config.appUrl, devIdentityProvider: Boolean(devIdentityProvider) }, 'listening');
   });
   server.keepAliveTimeout = 65_000;
-  const services = startAppServices({ agent, realtime, logger });
+  const services = startAppServices({ agent, realtime, logger, knex, config });
+
+  // Prometheus metrics and /healthz on their own listener (never the public app port). A port
+  // that is taken is logged, not fatal: the app itself still serves.
+  let metricsServer: RunningMetricsServer | undefined;
+  if (config.metricsListen) {
+    try {
+      metricsServer = await startMetricsServer({
+        listen: config.metricsListen,
+        metrics: controlPlaneMetrics,
+        containers: agent.containers,
+        health: () => controlPlaneHealth({ knex, agent }),
+        logger: logger.child({ component: 'metrics' }),
+      });
+      logger.info({ listen: config.metricsListen, port: metricsServer.port }, 'metrics listening');
+    } catch (error) {
+      logger.error({ err: error, listen: config.metricsListen }, 'metrics listener could not start');
+    }
+  }
 
   const pruning = setInterval(() => {
     pruneExpiredSessions(knex).catch((error: unknown) => logger.warn({ err: error }, 'session pruning failed'));
@@ -117,6 +138,7 @@ async function main(): Promise<void> {
 
   installShutdown({ server, logger, close: async () => {
     clearInterval(pruning);
+    await metricsServer?.close();
     services.stop();
     agent.close();
     await knex.destroy();

@@ -101,6 +101,7 @@ const environmentSchema = z.object({
   AGENT_HALF_MADE_AFTER_S: z.coerce.number().int().min(1).default(120),
   AGENT_PROBE_TIMEOUT_MS: milliseconds(1_000),
   AGENT_SHUTDOWN_TIMEOUT_MS: milliseconds(10_000),
+  AGENT_METRICS_LISTEN: z.literal('').or(hostPort).default('127.0.0.1:9465'),
 });
 
 /** What the agent runs with; see `loadConfig`. */
@@ -152,6 +153,11 @@ export interface AgentConfig {
   };
   probeTimeoutMs: number;
   shutdownTimeoutMs: number;
+  /**
+   * host:port of the HTTP listener for GET /healthz and GET /metrics (Prometheus); loopback or a
+   * monitoring network only. Undefined when AGENT_METRICS_LISTEN is empty (off).
+   */
+  metricsListen: string | undefined;
   /** The agent's own files (authorized_keys per project). */
   dataDir: string;
   containers: {
@@ -230,6 +236,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     probeTimeoutMs: values.AGENT_PROBE_TIMEOUT_MS,
     shutdownTimeoutMs: values.AGENT_SHUTDOWN_TIMEOUT_MS,
+    metricsListen: values.AGENT_METRICS_LISTEN || undefined,
     dataDir: values.AGENT_DATA_DIR,
     containers: {
       network: values.AGENT_DOCKER_NETWORK,

@@ -12,6 +12,9 @@ import { createCaddyProxyDriver } from './drivers/proxy/caddy-proxy-driver.ts';
 import { clientIdentityInterceptor } from './interceptors/auth.ts';
 import { loggingInterceptor } from './interceptors/logging.ts';
 import { contractVersionInterceptor } from './interceptors/version.ts';
+import { metricsInterceptor } from './interceptors/metrics.ts';
+import { createAgentMetrics } from './metrics/metrics.ts';
+import { startAgentMetricsServer, type RunningAgentMetricsServer } from './metrics/metrics-server.ts';
 import { dockerManagedContainers } from './jobs/managed-containers.ts';
 import { RouteKeeper } from './jobs/route-keeper.ts';
 import { ContainerServiceImpl } from './services/container-service.ts';
@@ -52,14 +55,25 @@ function bind(server: grpc.Server, address: string, credentials: grpc.ServerCred
 
 /**
  * Builds the gRPC server with every contract service and starts listening. Interceptors, inner
- * to outer: logging (sees and logs every call, refused ones too), client identity, contract
- * version; a call reaches a service only when both checks pass.
+ * to outer: logging (sees and logs every call, refused ones too), metrics (counts them all too),
+ * client identity, contract version; a call reaches a service only when both checks pass. With
+ * AGENT_METRICS_LISTEN set it also serves /healthz and /metrics over plain HTTP there.
  */
 export async function startAgentServer({ config, logger }: AgentServerOptions): Promise<RunningAgentServer> {
   const credentials = await serverCredentials(config.tls);
   let shuttingDown = false;
+  const metrics = createAgentMetrics();
+  const probe = () =>
+    probeCapabilities({
+      dockerSocket: config.dockerSocket,
+      caddyAdminUrl: config.caddyAdminUrl,
+      mysqlUrl: config.mysqlUrl,
+      chromiumPath: config.chromiumPath,
+      wgBinary: config.wgBinary,
+      timeoutMs: config.probeTimeoutMs,
+    });
   const server = new grpc.Server({
-    interceptors: [loggingInterceptor(logger), clientIdentityInterceptor(config.allowedClients), contractVersionInterceptor()],
+    interceptors: [loggingInterceptor(logger), metricsInterceptor(metrics), clientIdentityInterceptor(config.allowedClients), contractVersionInterceptor()],
   });
   const docker = new Docker({ socketPath: config.dockerSocket });
   // One Caddy driver for everyone who changes routes: its changes go through one queue.
@@ -77,15 +91,7 @@ export async function startAgentServer({ config, logger }: AgentServerOptions): 
     contractVersion: CONTRACT_VERSION,
     hostname: os.hostname(),
     startedAt: new Date(),
-    probeCapabilities: () =>
-      probeCapabilities({
-        dockerSocket: config.dockerSocket,
-        caddyAdminUrl: config.caddyAdminUrl,
-        mysqlUrl: config.mysqlUrl,
-        chromiumPath: config.chromiumPath,
-        wgBinary: config.wgBinary,
-        timeoutMs: config.probeTimeoutMs,
-      }),
+    probeCapabilities: probe,
     isShuttingDown: () => shuttingDown,
     logger,
   }).addToServer(server);
@@ -119,6 +125,26 @@ export async function startAgentServer({ config, logger }: AgentServerOptions): 
     throw error;
   }
 
+  // /healthz and /metrics for operators (AGENT_METRICS_LISTEN). A taken port is logged, not
+  // fatal: the agent's real work is the gRPC service.
+  let metricsServer: RunningAgentMetricsServer | undefined;
+  if (config.metricsListen) {
+    try {
+      metricsServer = await startAgentMetricsServer({
+        listen: config.metricsListen,
+        metrics,
+        probe,
+        probeTimeoutMs: config.probeTimeoutMs + 1_000,
+        isShuttingDown: () => shuttingDown,
+        agentVersion: AGENT_VERSION,
+        logger,
+      });
+      logger.info({ listen: config.metricsListen, port: metricsServer.port }, 'metrics listening');
+    } catch (error) {
+      logger.error({ err: error, listen: config.metricsListen }, 'metrics listener could not start');
+    }
+  }
+
   let stopped: Promise<void> | undefined;
   const shutdown = (): Promise<void> => {
     stopped ??= Promise.all([
@@ -137,7 +163,7 @@ export async function startAgentServer({ config, logger }: AgentServerOptions): 
         });
       }),
     ])
-      .then(() => Promise.all([databaseService.close(), screenshotService.close()]))
+      .then(() => Promise.all([databaseService.close(), screenshotService.close(), metricsServer?.close()]))
       .then(() => undefined);
     return stopped;
   };

@@ -119,6 +119,8 @@ export interface TestAgent {
   kill(): Promise<void>;
   /** Starts the agent again on the same port (stops it first when it runs). */
   restart(): Promise<void>;
+  /** The process id while it runs (for memory readings in benchmarks). */
+  pid(): number | undefined;
 }
 
 /** Parses the port from the agent's pino `"msg":"listening"` line. */
@@ -161,6 +163,8 @@ export async function startTestAgent(options: TestAgentOptions): Promise<TestAge
         // Never a Caddy the developer runs on the default admin port: tests that need one pass their own.
         AGENT_CADDY_ADMIN: 'http://127.0.0.1:1',
         AGENT_DATA_DIR: dataDir,
+        // Parallel test agents must not race for the default metrics port: off unless a test asks.
+        AGENT_METRICS_LISTEN: '',
         ...options.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -220,6 +224,7 @@ export async function startTestAgent(options: TestAgentOptions): Promise<TestAge
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
     kill: () => signalAndWait('SIGKILL', 0),
+    pid: () => child?.pid,
     async restart() {
       await signalAndWait('SIGTERM', 10_000);
       await launch();

@@ -1,18 +1,10 @@
 import { chromium, type Browser } from 'playwright-core';
+import { BASE_CHROMIUM_ARGS } from '../../host-agent/src/drivers/browser/chromium-screenshotter.ts';
 
-/** Debian's Chromium, headless, with the flags that keep it off the (closed) network. */
+/** Debian's Chromium, headless, with the agent's flags that keep it off the (closed) network. */
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: [...BASE_CHROMIUM_ARGS],
   });
 }

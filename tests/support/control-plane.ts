@@ -19,6 +19,8 @@ export interface RunningControlPlane {
   output: () => string;
   stop: () => Promise<void>;
   restart: () => Promise<void>;
+  /** The process id while it runs (for memory readings in benchmarks). */
+  pid: () => number | undefined;
 }
 
 /**
@@ -54,6 +56,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<R
         WEB_DIST: path.join(root, 'web/dist'),
         LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
         DATA_DIR: path.join(root, '.tmp', `cp-${port}`),
+        // Parallel test processes must not race for the default metrics port: off unless a test asks.
+        METRICS_LISTEN: '',
         ...options.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -95,6 +99,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<R
     url,
     port,
     output: () => output,
+    pid: () => (child as ChildProcess | null)?.pid,
     stop,
     restart: async () => {
       await stop();

@@ -1,13 +1,14 @@
 /**
  * A fake host agent for control-plane tests: a real gRPC server with mutual TLS (the test
  * certificates of makeTestCerts) that implements the generated InfoService, ContainerService,
- * ProxyService, SshAccessService, DatabaseService and VpnService in memory. Containers live in a
+ * ProxyService, SshAccessService, DatabaseService, VpnService and ScreenshotService in memory. Containers live in a
  * map, events go to every open WatchContainerEvents stream, logs and pull progress are scripted;
  * databases and WireGuard peers live in maps too (peer addresses from a pool, lowest free first).
  * Switches make it slow, failing or unavailable; stop()/start() take it off the network and back
  * on the same port.
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
 import * as grpc from '@grpc/grpc-js';
 import {
@@ -26,6 +27,7 @@ import { type ProxyServiceServer, ProxyServiceService, type Route } from '@devpl
 import { type SshAccessServiceServer, SshAccessServiceService } from '@devplein/proto/ssh_access';
 import { type DatabaseServiceServer, DatabaseServiceService } from '@devplein/proto/database';
 import { type GetServerInfoResponse, type Peer, type VpnServiceServer, VpnServiceService } from '@devplein/proto/vpn';
+import { CaptureOutcome, type CaptureRequest, type CaptureResponse, type ScreenshotServiceServer, ScreenshotServiceService } from '@devplein/proto/screenshot';
 import type { TestCerts } from './agent.ts';
 
 /** How the fake answers: normally, after a delay, with INTERNAL, or with UNAVAILABLE. */
@@ -67,6 +69,56 @@ export interface FakeAgentOptions {
   sshHost?: string;
   /** Peer addresses: `10.8.0.{2..vpnPoolSize+1}/32` (the server has .1). Default 253. */
   vpnPoolSize?: number;
+  /** Captures are accepted only for `{label}.{siteDomain}` (default dev.devplein.test). */
+  siteDomain?: string;
+}
+
+/**
+ * How the fake ScreenshotService answers for one domain: an outcome (any number, so a newer
+ * value such as REDIRECTED_AWAY = 6 can be sent), or an RPC error; after an optional delay.
+ */
+export interface FakeScreenshot {
+  outcome?: CaptureOutcome | number;
+  errorReason?: string;
+  httpStatus?: number;
+  /** Answer with this gRPC error instead of a response. */
+  rpcError?: { code: grpc.status; details: string };
+  delayMs?: number;
+}
+
+/** A small solid-colour PNG (RGB, 8 bit), the colour derived from `seed`: distinct per site. */
+export function fakePng(seed: string, width = 320, height = 200): Buffer {
+  const [r = 0, g = 0, b = 0] = createHash('sha1').update(seed).digest();
+  const row = Buffer.alloc(1 + width * 3);
+  for (let x = 0; x < width; x++) row.set([r, g, b], 1 + x * 3);
+  const raw = Buffer.concat(Array.from({ length: height }, () => row));
+  const chunk = (type: string, data: Buffer): Buffer => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+function crc32(data: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of data) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return (crc ^ 0xffffffff) >>> 0;
 }
 
 type Sink = grpc.ServerWritableStream<unknown, WatchContainerEventsResponse>;
@@ -118,6 +170,14 @@ export class FakeAgent {
     interfaceName: 'wg0',
   };
   readonly calls: FakeCall[] = [];
+  /** ScreenshotService answers per domain; other domains get CAPTURED with fakePng(domain). */
+  readonly screenshots = new Map<string, FakeScreenshot>();
+  /** Delay of every capture without its own delayMs. */
+  screenshotDelayMs = 0;
+  /** Captures running now, per domain, and the most ever seen at once per domain and overall. */
+  readonly capturesInFlight = new Map<string, number>();
+  readonly peakCapturesPerDomain = new Map<string, number>();
+  peakCapturesInFlight = 0;
   mode: FakeAgentMode = 'ok';
   /** Delay of every answer in 'slow' mode. */
   slowMs = 5_000;
@@ -143,6 +203,18 @@ export class FakeAgent {
     this.vpnPoolSize = options.vpnPoolSize ?? 253;
   }
 
+  /** The test certificates this agent serves with (a test may build its own client from them). */
+  get certs(): TestCerts {
+    return this.options.certs;
+  }
+
+  /** Capture calls recorded so far, for one domain or all. */
+  capturesOf(domain?: string): CaptureRequest[] {
+    return this.callsOf('capture')
+      .map((call) => call.request as CaptureRequest)
+      .filter((request) => domain === undefined || request.domain === domain);
+  }
+
   get address(): string {
     return `localhost:${this.port}`;
   }
@@ -162,6 +234,7 @@ export class FakeAgent {
     server.addService(SshAccessServiceService, this.sshService());
     server.addService(DatabaseServiceService, this.databaseService());
     server.addService(VpnServiceService, this.vpnService());
+    server.addService(ScreenshotServiceService, this.screenshotService());
     this.port = await new Promise<number>((resolve, reject) =>
       server.bindAsync(`127.0.0.1:${this.port}`, grpc.ServerCredentials.createSsl(ca, [{ private_key: key, cert_chain: cert }], true), (error, port) =>
         error ? reject(error) : resolve(port),
@@ -182,6 +255,26 @@ export class FakeAgent {
   addUnmanaged(name: string, image = 'devplein-test/legacy:1', state = 'running'): FakeContainer {
     const container = this.makeContainer({ name, image, state, labels: {}, projectId: 0, domain: '' });
     this.containers.set(name, container);
+    return container;
+  }
+
+  /** A container of a project as if the agent had made it earlier (no events sent). */
+  addManaged(input: { name: string; projectId: number; domain: string; image?: string; state?: string }): FakeContainer {
+    const labels: Record<string, string> = {
+      'devplein.managed': 'true',
+      'devplein.project-id': String(input.projectId),
+      'devplein.domain': input.domain,
+      'devplein.http-port': '80',
+    };
+    const container = this.makeContainer({
+      name: input.name,
+      image: input.image ?? 'devplein/php:8.3',
+      state: input.state ?? 'running',
+      labels,
+      projectId: input.projectId,
+      domain: input.domain,
+    });
+    this.containers.set(container.name, container);
     return container;
   }
 
@@ -524,6 +617,50 @@ export class FakeAgent {
       removePeer: this.unary('removePeer', (request) => ({ removed: this.peers.delete(request.publicKey) })),
       listPeers: this.unary('listPeers', () => ({ peers: [...this.peers.values()] })),
       getServerInfo: this.unary('getServerInfo', () => ({ ...this.vpnServer, allowedNetworks: [...this.vpnServer.allowedNetworks], dnsServers: [...this.vpnServer.dnsServers] })),
+    };
+  }
+
+  private screenshotService(): ScreenshotServiceServer {
+    const siteDomain = this.options.siteDomain ?? 'dev.devplein.test';
+    const suffix = `.${siteDomain}`;
+    const label = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
+    return {
+      capture: (call, callback) => {
+        const request = call.request;
+        void this.gate('capture', request).then(async (failure) => {
+          if (failure) return callback(failure as grpc.ServiceError, null);
+          const domain = request.domain;
+          if (!domain.endsWith(suffix) || !label.test(domain.slice(0, -suffix.length))) {
+            return callback(serviceError(grpc.status.INVALID_ARGUMENT, `domain ${JSON.stringify(domain)} is not under ${siteDomain}`) as grpc.ServiceError, null);
+          }
+          const script = this.screenshots.get(domain) ?? {};
+          const running = (this.capturesInFlight.get(domain) ?? 0) + 1;
+          this.capturesInFlight.set(domain, running);
+          this.peakCapturesPerDomain.set(domain, Math.max(this.peakCapturesPerDomain.get(domain) ?? 0, running));
+          const total = [...this.capturesInFlight.values()].reduce((sum, count) => sum + count, 0);
+          this.peakCapturesInFlight = Math.max(this.peakCapturesInFlight, total);
+          try {
+            const delay = script.delayMs ?? this.screenshotDelayMs;
+            if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+          } finally {
+            const left = (this.capturesInFlight.get(domain) ?? 1) - 1;
+            if (left > 0) this.capturesInFlight.set(domain, left);
+            else this.capturesInFlight.delete(domain);
+          }
+          if (script.rpcError) return callback(serviceError(script.rpcError.code, script.rpcError.details) as grpc.ServiceError, null);
+          const outcome = script.outcome ?? CaptureOutcome.CAPTURE_OUTCOME_CAPTURED;
+          const rendered = outcome === CaptureOutcome.CAPTURE_OUTCOME_CAPTURED || outcome === CaptureOutcome.CAPTURE_OUTCOME_HTTP_ERROR;
+          const response: CaptureResponse = {
+            outcome,
+            errorReason: script.errorReason ?? (outcome === CaptureOutcome.CAPTURE_OUTCOME_CAPTURED ? '' : 'fake agent: capture failed'),
+            fullPng: rendered ? fakePng(`${domain}/full`, 1280, 800) : Buffer.alloc(0),
+            thumbnailPng: rendered ? fakePng(domain) : Buffer.alloc(0),
+            httpStatus: script.httpStatus ?? (rendered ? 200 : 0),
+            capturedAt: new Date(),
+          };
+          callback(null, response);
+        });
+      },
     };
   }
 }

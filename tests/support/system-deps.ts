@@ -179,6 +179,12 @@ export const testSystemDependencies: SystemDependency[] = [
     locate: () => executable('php'),
   },
   {
+    name: 'systemd-analyze',
+    neededFor: 'checking the systemd units in deploy/ (deploy-files test)',
+    debianPackages: ['systemd'],
+    locate: () => executable('systemd-analyze'),
+  },
+  {
     name: 'OpenSSL',
     neededFor: 'test certificates for the mTLS link to the host agent',
     debianPackages: ['openssl'],

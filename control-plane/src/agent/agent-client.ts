@@ -29,6 +29,7 @@ import {
   type RemovePeerResponse,
   VpnServiceClient,
 } from '@devplein/proto/vpn';
+import { type CaptureResponse, ScreenshotServiceClient } from '@devplein/proto/screenshot';
 import { CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto/version';
 import { toAgentError } from './agent-error.ts';
 import {
@@ -42,10 +43,12 @@ import {
   sshAccessView,
 } from './container-views.ts';
 import { streamCall, type StreamCallOptions } from './grpc-stream.ts';
-import type { AgentCallOptions, ContainerApi, DatabaseApi, ProxyApi, SshApi, VpnApi } from './host-apis.ts';
+import type { AgentCallOptions, ContainerApi, DatabaseApi, ProxyApi, ScreenshotApi, SshApi, VpnApi } from './host-apis.ts';
 import { databaseView } from './database-views.ts';
 import { peerView, vpnServerView } from './vpn-views.ts';
+import { captureView } from './screenshot-views.ts';
 import type { BackoffPolicy } from './backoff.ts';
+import { controlPlaneMetrics, type ControlPlaneMetrics } from '../metrics/metrics.ts';
 import {
   type AgentInfoView,
   type AgentStatus,
@@ -56,7 +59,7 @@ import {
 
 export { AgentError, type AgentErrorCode } from './agent-error.ts';
 export type { AgentInfoView, AgentStatus, CapabilityView } from './health-monitor.ts';
-export type { AgentCallOptions, ContainerApi, DatabaseApi, ProxyApi, SshApi, VpnApi } from './host-apis.ts';
+export type { AgentCallOptions, ContainerApi, DatabaseApi, ProxyApi, ScreenshotApi, SshApi, VpnApi } from './host-apis.ts';
 
 /** Metadata key of the request id that follows a request across the gRPC hop. */
 export const REQUEST_ID_METADATA_KEY = 'x-request-id';
@@ -80,6 +83,8 @@ export interface AgentClientOptions {
   backoff?: Partial<BackoffPolicy>;
   /** For tests: a fake clock for the health monitor. */
   clock?: MonitorClock;
+  /** Where unary calls are counted and timed (default: the process's metrics). */
+  metrics?: Pick<ControlPlaneMetrics, 'observeAgentCall'>;
 }
 
 /** The control plane's side of the agent link (one per agent). */
@@ -98,6 +103,8 @@ export interface AgentClient {
   databases: DatabaseApi;
   /** VpnService (WireGuard peers and the server's side of a client configuration). */
   vpn: VpnApi;
+  /** ScreenshotService (captures of project sites through the reverse proxy). */
+  screenshots: ScreenshotApi;
   /** Starts the health monitor (idempotent). */
   start(): void;
   /** Stops the monitor and closes the connection. */
@@ -109,6 +116,11 @@ type UnaryInvoker<Response> = (
   options: Partial<grpc.CallOptions>,
   callback: (error: grpc.ServiceError | null, response: Response) => void,
 ) => grpc.ClientUnaryCall;
+
+/** The agent's page time limit when a Capture asks for none (screenshot.proto). */
+const CAPTURE_DEFAULT_TIMEOUT_MS = 15_000;
+/** Capture's deadline beyond the page's time limit: browser (re)start, rendering, PNG encoding. */
+const CAPTURE_DEADLINE_SLACK_MS = 15_000;
 
 /** The link's backoff: health checks, the channel's reconnects and the event relay all use it. */
 export const defaultBackoff: BackoffPolicy = { initialMs: 500, maxMs: 10_000, factor: 2, jitter: 0.2 };
@@ -168,21 +180,27 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
   const sshClient = new SshAccessServiceClient(options.address, credentials, channelOptions);
   const databaseClient = new DatabaseServiceClient(options.address, credentials, channelOptions);
   const vpnClient = new VpnServiceClient(options.address, credentials, channelOptions);
+  const screenshotClient = new ScreenshotServiceClient(options.address, credentials, channelOptions);
   // Creating or dropping a database and its account, or a peer, takes a few statements/commands.
   const hostChangeDeadlineMs = Math.max(deadlineMs, 30_000);
   const createDeadlineMs = options.createDeadlineMs ?? 120_000;
   const pullDeadlineMs = options.pullDeadlineMs ?? 15 * 60_000;
+  const metrics = options.metrics ?? controlPlaneMetrics;
 
   function unary<Response>(rpc: string, invoke: UnaryInvoker<Response>, callOptions: AgentCallOptions = {}): Promise<Response> {
     const requestId = callOptions.requestId ?? randomUUID();
     const deadline = new Date(Date.now() + (callOptions.deadlineMs ?? deadlineMs));
+    const startedAt = performance.now();
     return new Promise((resolve, reject) => {
       invoke(callMetadata(requestId), { deadline }, (error, response) => {
+        const seconds = (performance.now() - startedAt) / 1000;
         if (error) {
           const agentError = toAgentError(error, rpc);
           logger.debug({ rpc, requestId, code: agentError.code, details: agentError.details }, 'agent call failed');
+          metrics.observeAgentCall(rpc, agentError.code, seconds);
           reject(agentError);
         } else {
+          metrics.observeAgentCall(rpc, 'ok', seconds);
           resolve(response);
         }
       });
@@ -384,6 +402,28 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     },
   };
 
+  const screenshots: ScreenshotApi = {
+    async capture(input, callOptions) {
+      const timeoutMs = input.timeoutMs ?? 0;
+      const request = {
+        domain: input.domain,
+        viewportWidth: input.viewportWidth ?? 0,
+        viewportHeight: input.viewportHeight ?? 0,
+        thumbnailWidth: input.thumbnailWidth ?? 0,
+        timeoutMs,
+      };
+      // The page's own time limit (the agent's default is 15 s) plus slack for a browser
+      // (re)start and encoding the PNGs: the agent answers TIMEOUT itself well before this.
+      const captureDeadlineMs = (timeoutMs > 0 ? timeoutMs : CAPTURE_DEFAULT_TIMEOUT_MS) + CAPTURE_DEADLINE_SLACK_MS;
+      const response = await unary<CaptureResponse>(
+        'Capture',
+        (md, opts, cb) => screenshotClient.capture(request, md, opts, cb),
+        { deadlineMs: Math.max(deadlineMs, captureDeadlineMs), ...callOptions },
+      );
+      return captureView(response);
+    },
+  };
+
   const monitor = new AgentHealthMonitor({
     probe: () => getInfo(),
     intervalMs: options.monitorIntervalMs ?? 5_000,
@@ -409,6 +449,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     ssh,
     databases,
     vpn,
+    screenshots,
     start: () => monitor.start(),
     close() {
       monitor.stop();
@@ -418,6 +459,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
       sshClient.close();
       databaseClient.close();
       vpnClient.close();
+      screenshotClient.close();
     },
   };
 }

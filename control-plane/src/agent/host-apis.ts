@@ -12,6 +12,7 @@ import type {
 } from './container-views.ts';
 import type { CreateDatabaseInput, CreatedDatabaseView, DatabaseView, DroppedDatabaseView } from './database-views.ts';
 import type { CreatePeerInput, PeerView, VpnServerView } from './vpn-views.ts';
+import type { CaptureInput, CaptureView } from './screenshot-views.ts';
 
 export type { StreamCallOptions } from './grpc-stream.ts';
 
@@ -72,4 +73,14 @@ export interface VpnApi {
   removePeer(publicKey: string, options?: AgentCallOptions): Promise<{ removed: boolean }>;
   listPeers(options?: AgentCallOptions): Promise<PeerView[]>;
   serverInfo(options?: AgentCallOptions): Promise<VpnServerView>;
+}
+
+/**
+ * ScreenshotService: renders a project's site through the host's reverse proxy. A site that does
+ * not load is a normal answer (see CaptureView.outcome); rejects with AgentError only for
+ * INVALID_ARGUMENT (a domain outside the dev domain), UNAVAILABLE (no browser, agent down) and the
+ * deadline (the capture's own timeout plus slack).
+ */
+export interface ScreenshotApi {
+  capture(input: CaptureInput, options?: AgentCallOptions): Promise<CaptureView>;
 }

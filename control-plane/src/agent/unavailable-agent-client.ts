@@ -36,6 +36,7 @@ export function createUnavailableAgentClient(reason: string): AgentClient {
     ssh: { setAuthorizedKeys: fail, getAccess: fail },
     databases: { create: fail, drop: fail, list: fail },
     vpn: { createPeer: fail, removePeer: fail, listPeers: fail, serverInfo: fail },
+    screenshots: { capture: fail },
     start: () => undefined,
     close: () => undefined,
   };

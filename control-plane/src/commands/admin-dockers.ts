@@ -6,17 +6,25 @@ import { HttpError, notFound } from '../errors.ts';
 import { presentAdminDocker, type AdminDockerJson } from '../presenters/present-admin-docker.ts';
 import { agentFailure, callAgent } from './agent-failure.ts';
 import { loadDockerProjects } from './docker-projects.ts';
+import { loadScreenshotStates, type ThumbnailCapturer } from './capture-thumbnail.ts';
+import type { ScreenshotState } from '../../../web/src/api/contracts/dockers.ts';
 
 export interface AdminDockerDeps {
   knex: Knex;
   agent: AgentClient;
+  /** The site thumbnail queue (capture state per row, 'ververs screenshot'); rows show no capture in flight without it. */
+  thumbnails?: ThumbnailCapturer;
 }
 
 const CONTAINER_NOT_FOUND = 'Deze container bestaat niet.';
 export const ALREADY_OWNED_MESSAGE = 'Deze container hoort al bij een project.';
 
-/** The project (and its first member) of each container: by the project-id label, else by name. */
-async function presentAll(knex: Knex, containers: ContainerView[]): Promise<AdminDockerJson[]> {
+/**
+ * The project (and its first member) of each container: by the project-id label, else by name;
+ * plus the project's site screenshot state.
+ */
+async function presentAll(deps: AdminDockerDeps, containers: ContainerView[]): Promise<AdminDockerJson[]> {
+  const { knex } = deps;
   const ids = containers.map((container) => container.projectId).filter((id) => id > 0);
   const names = containers.map((container) => container.name);
   const projects =
@@ -25,16 +33,22 @@ async function presentAll(knex: Knex, containers: ContainerView[]): Promise<Admi
       : await loadDockerProjects(knex, (query) => void query.where((where) => void where.whereIn('p.id', ids).orWhereIn('p.name', names)));
   const byId = new Map(projects.map((project) => [project.id, project]));
   const byName = new Map(projects.map((project) => [project.name, project]));
-  return containers.map((container) => {
+  const rows = containers.map((container) => {
     const project = (container.projectId > 0 ? byId.get(container.projectId) : undefined) ?? byName.get(container.name) ?? null;
     return presentAdminDocker(container, project ? { id: project.id, owner: project.users[0] ?? null } : null);
   });
+  const states = await loadScreenshotStates(
+    knex,
+    deps.thumbnails,
+    rows.flatMap((row) => (row.projectId === null ? [] : [row.projectId])),
+  );
+  return rows.map((row) => ({ ...row, screenshot: row.projectId === null ? null : (states.get(row.projectId) ?? null) }));
 }
 
 /** GET /api/admin/dockers: every container of the host, unmanaged ones included. */
 export async function listAdminDockers(deps: AdminDockerDeps): Promise<AdminDockerJson[]> {
   const containers = await callAgent(() => deps.agent.containers.list({ includeUnmanaged: true }));
-  return presentAll(deps.knex, containers);
+  return presentAll(deps, containers);
 }
 
 /** One container by name (404 when the host has none). */
@@ -46,7 +60,7 @@ export async function findContainer(deps: AdminDockerDeps, name: string): Promis
 }
 
 export async function adminDockerOf(deps: AdminDockerDeps, container: ContainerView): Promise<AdminDockerJson> {
-  const [row] = await presentAll(deps.knex, [container]);
+  const [row] = await presentAll(deps, [container]);
   return row as AdminDockerJson;
 }
 
@@ -155,4 +169,38 @@ async function insertAdoptedProject(deps: AdminDockerDeps, actorId: number, cont
       after: { container: name, user: userId, domain, docker_image_id: image?.id ?? null },
     });
   });
+}
+
+const PROJECT_NOT_FOUND = 'Dit project bestaat niet.';
+export const NOT_RUNNING_MESSAGE = 'Dit project heeft geen draaiende container: er valt niets te fotograferen. Start de container eerst.';
+
+/** A project's site screenshot state (404 for an unknown project). */
+export async function screenshotStateOf(deps: AdminDockerDeps, projectId: number): Promise<ScreenshotState> {
+  const project = await deps.knex('projects').where('id', projectId).first<{ id: number } | undefined>('id');
+  if (!project) throw notFound(PROJECT_NOT_FOUND);
+  const states = await loadScreenshotStates(deps.knex, deps.thumbnails, [projectId]);
+  return states.get(projectId) as ScreenshotState;
+}
+
+/**
+ * 'ververs screenshot': queues a capture of the project's site (joining one already in flight)
+ * and answers at once with the state from just before (inFlight true): a later state with another
+ * lastAttemptAt is the outcome; the same lastAttemptAt once inFlight is false means the agent
+ * could not run the capture at all (agent or browser down: nothing recorded). 404 for an unknown project, 409 when the
+ * agent says the project has no running container, 503 when the agent does not answer.
+ */
+export async function requestScreenshot(deps: AdminDockerDeps & { thumbnails: ThumbnailCapturer }, actorId: number, projectId: number): Promise<ScreenshotState> {
+  const project = await deps.knex('projects').where('id', projectId).first<{ id: number; name: string; domain: string } | undefined>('id', 'name', 'domain');
+  if (!project) throw notFound(PROJECT_NOT_FOUND);
+  if (!deps.thumbnails.isInFlight(projectId)) {
+    const containers = await callAgent(() => deps.agent.containers.list({ projectIds: [projectId] }));
+    const running = containers.some((container) => container.projectId === projectId && container.state === 'running');
+    if (!running) throw new HttpError(409, NOT_RUNNING_MESSAGE);
+    await recordAudit(deps.knex, { actorId, action: 'thumbnail.capture', subjectType: 'project', subjectId: projectId, after: { domain: project.domain } });
+  }
+  // The state as it was when the capture was asked for (so a caller can tell a new attempt by
+  // lastAttemptAt), with the capture now in flight.
+  const before = await screenshotStateOf(deps, projectId);
+  deps.thumbnails.capture(projectId).catch(() => undefined);
+  return { ...before, inFlight: true };
 }

@@ -14,8 +14,11 @@ import {
   findContainer,
   listAdminDockers,
   removeAdminDocker,
+  requestScreenshot,
+  screenshotStateOf,
 } from '../../commands/admin-dockers.ts';
-import { adminActionQuery, adminContainerParams, bulkBody, ownerBody } from './schema.ts';
+import { appThumbnailCapturer } from '../../commands/capture-thumbnail.ts';
+import { adminActionQuery, adminContainerParams, bulkBody, ownerBody, screenshotParams } from './schema.ts';
 
 /** The admin, or 401/403. */
 function admin(ctx: AppContext): CurrentUser {
@@ -34,11 +37,13 @@ function containerName(ctx: AppContext): string {
 /**
  * The admin dockers screen (spec §2, §7): every container of the host incl. unmanaged ones,
  * actions, removal, adopting an unmanaged container for a user, and bulk actions. Admins only;
- * every write is in the audit trail. Agent down → 503.
+ * every write is in the audit trail. Agent down → 503. Per project: the site screenshot state
+ * and 'ververs screenshot' (POST answers 202 at once; the capture runs in the background).
  */
 export function adminDockerRoutes(deps: AppDeps): AppRouter {
   const router: AppRouter = new Router();
-  const commandDeps = { knex: deps.knex, agent: deps.agent, siteDomain: deps.config.SITE_DOMAIN };
+  const thumbnails = appThumbnailCapturer(deps);
+  const commandDeps = { knex: deps.knex, agent: deps.agent, siteDomain: deps.config.SITE_DOMAIN, thumbnails };
 
   router.get('/api/admin/dockers', async (ctx) => {
     admin(ctx);
@@ -83,6 +88,21 @@ export function adminDockerRoutes(deps: AppDeps): AppRouter {
     const row = await adoptAdminDocker(commandDeps, user.id, name, ownerId);
     ctx.state.log.info({ userId: user.id, container: name, ownerId }, 'container adopted');
     ctx.body = row;
+  });
+
+  router.get('/api/admin/dockers/:id/screenshot', async (ctx) => {
+    admin(ctx);
+    const { id } = parseInput(ctx, screenshotParams, 'params');
+    ctx.body = await screenshotStateOf(commandDeps, id);
+  });
+
+  router.post('/api/admin/dockers/:id/screenshot', async (ctx) => {
+    const user = admin(ctx);
+    const { id } = parseInput(ctx, screenshotParams, 'params');
+    const state = await requestScreenshot(commandDeps, user.id, id);
+    ctx.state.log.info({ userId: user.id, projectId: id }, 'screenshot requested');
+    ctx.status = 202;
+    ctx.body = state;
   });
 
   return router;

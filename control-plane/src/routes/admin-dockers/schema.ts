@@ -27,3 +27,8 @@ export const bulkBody = z.object({
     .enum(['start', 'stop', 'pause', 'unpause', 'restart', 'delete'], { error: 'Kies start, stop, pause, unpause, restart of delete.' })
     .transform((value) => value as ContainerActionName | 'delete'),
 });
+
+/** :id of /api/admin/dockers/{id}/screenshot: a project id. */
+export const screenshotParams = z.object({
+  id: z.coerce.number({ error: 'Ongeldig project.' }).int('Ongeldig project.').positive('Ongeldig project.').max(2_147_483_647, 'Ongeldig project.'),
+});

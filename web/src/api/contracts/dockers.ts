@@ -47,6 +47,27 @@ export interface AdminDocker {
   userId: number | null;
   projectId: number | null;
   managed: boolean;
+  /**
+   * The site's screenshot state, for rows that belong to a project (null otherwise). Always
+   * sent by GET /api/admin/dockers and the row answers of its actions.
+   */
+  screenshot?: ScreenshotState | null;
+}
+
+/**
+ * A project's site thumbnail as the admin dockers table shows it (and the answer of
+ * POST/GET /api/admin/dockers/{projectId}/screenshot).
+ */
+export interface ScreenshotState {
+  projectId: number;
+  /** ISO time the stored thumbnail was taken; null when there is none yet. */
+  capturedAt: string | null;
+  /** ISO time of the last capture attempt, successful or not. */
+  lastAttemptAt: string | null;
+  /** Why the last capture failed (Dutch prefix + the agent's reason); null when it worked. */
+  lastError: string | null;
+  /** A capture is queued or running now. */
+  inFlight: boolean;
 }
 
 /** The owner text of a container no project claims (spec §2: clickable to pick an owner). */

@@ -2,9 +2,9 @@ import useSWR from 'swr';
 import { api, apiFetcher } from '../client.ts';
 import { DOCKER_IMAGES_KEY } from './projects.ts';
 
-import { NO_OWNER, type AdminDocker, type DockerImageOption } from '../contracts/dockers.ts';
+import { NO_OWNER, type AdminDocker, type DockerImageOption, type ScreenshotState } from '../contracts/dockers.ts';
 
-export { NO_OWNER, type AdminDocker };
+export { NO_OWNER, type AdminDocker, type ScreenshotState };
 
 export type AdminContainerAction = 'start' | 'stop' | 'pause' | 'unpause' | 'restart';
 
@@ -53,6 +53,35 @@ export function adminDeleteContainer(name: string): Promise<{ removed: boolean }
 /** PUT /api/admin/dockers/{name}/owner {user}: adopts an unmanaged container for that user. */
 export function adoptContainer(name: string, userId: number): Promise<AdminDocker> {
   return api.put<AdminDocker>(`${containerPath(name)}/owner`, { user: userId });
+}
+
+/* ---------- site screenshots ---------- */
+
+const screenshotPath = (projectId: number) => `${ADMIN_DOCKERS_KEY}/${projectId}/screenshot`;
+
+/**
+ * POST /api/admin/dockers/{projectId}/screenshot ('ververs screenshot'): 202 with the state at
+ * once (inFlight while the capture runs); 409 without a running container, 503 agent down.
+ */
+export function requestScreenshot(projectId: number): Promise<ScreenshotState> {
+  return api.post<ScreenshotState>(screenshotPath(projectId));
+}
+
+/** GET the same path: the current state (poll it until inFlight is false). */
+export function fetchScreenshotState(projectId: number): Promise<ScreenshotState> {
+  return api.get<ScreenshotState>(screenshotPath(projectId));
+}
+
+const dateTime = new Intl.DateTimeFormat('nl-NL', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+
+/** '24-11-2026 03:00': the Dutch date and time of an ISO time. */
+export function dutchDateTime(iso: string): string {
+  return dateTime.format(new Date(iso)).replace(',', '');
+}
+
+/** 'laatste screenshot: {datum tijd}' or 'nog geen screenshot'. */
+export function screenshotText(state: ScreenshotState | null | undefined): string {
+  return state?.capturedAt ? `laatste screenshot: ${dutchDateTime(state.capturedAt)}` : 'nog geen screenshot';
 }
 
 /** One container's outcome of a bulk action. */

@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import {
   ADMIN_ACTION_LABELS,
@@ -8,14 +8,17 @@ import {
   adminDeleteContainer,
   adoptContainer,
   bulkContainerAction,
+  fetchScreenshotState,
   filterAndSortAdminDockers,
   indexAdminDockers,
+  requestScreenshot,
   useAdminDockers,
   type AdminContainerAction,
   type AdminDocker,
   type AdminDockerColumn,
   type AdminDockerFilters,
   type AdminDockerSort,
+  type ScreenshotState,
 } from '../../api/queries/adminDockers.ts';
 import { failureMessage } from '../../api/queries/dockers.ts';
 import type { UserSearchHit } from '../../api/queries/userSearch.ts';
@@ -31,6 +34,11 @@ const DONE_TEXT: Record<AdminContainerAction, string> = {
   unpause: 'draait weer',
   restart: 'is herstart',
 };
+
+/** How often a running capture's state is asked for, and for how long at most. */
+const SCREENSHOT_POLL_MS = 1_000;
+const SCREENSHOT_POLL_LIMIT_MS = 120_000;
+export const SCREENSHOT_UNAVAILABLE_TEXT = 'de screenshotdienst van de dockerserver is niet bereikbaar. Probeer het later opnieuw.';
 
 const errorText = (failure: unknown): string =>
   failure instanceof ApiError && failure.status === 503 ? failure.message || UNAVAILABLE_TEXT : failureMessage(failure);
@@ -55,6 +63,14 @@ export function AdminDockersPage() {
   const [bulkBusy, setBulkBusy] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState<string | null>(null);
   const [pickingOwner, setPickingOwner] = useState<string | null>(null);
+  const [screenshotBusy, setScreenshotBusy] = useState<ReadonlySet<string>>(new Set());
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
 
   const markBusy = useCallback((name: string, on: boolean) => {
     setBusy((current) => {
@@ -186,6 +202,52 @@ export function AdminDockersPage() {
     [selected, patchRows],
   );
 
+  /** 'ververs screenshot': asks for a capture, then follows its state until it is done. */
+  const onScreenshot = useCallback(
+    async (name: string, projectId: number) => {
+      const put = (state: ScreenshotState) => patchRows((docker, rowName) => (rowName === name ? { ...docker, screenshot: state } : docker));
+      setScreenshotBusy((current) => new Set(current).add(name));
+      setResult(name, null);
+      try {
+        let state = await requestScreenshot(projectId);
+        // The answer is the state from just before the capture; one the agent could not run at
+        // all (agent or browser down) records nothing, so lastAttemptAt stays the same.
+        const attemptBefore = state.lastAttemptAt;
+        await put(state);
+        const giveUpAt = Date.now() + SCREENSHOT_POLL_LIMIT_MS;
+        while (state.inFlight && mounted.current && Date.now() < giveUpAt) {
+          await new Promise((resolve) => setTimeout(resolve, SCREENSHOT_POLL_MS));
+          state = await fetchScreenshotState(projectId);
+          await put(state);
+        }
+        if (!mounted.current) return;
+        if (!state.inFlight) {
+          setMessage(
+            state.lastAttemptAt === null || state.lastAttemptAt === attemptBefore
+              ? { ok: false, text: `Screenshot van ${name} kon niet worden gemaakt: ${SCREENSHOT_UNAVAILABLE_TEXT}` }
+              : state.lastError === null
+                ? { ok: true, text: `Nieuwe screenshot van ${name} gemaakt.` }
+                : { ok: false, text: `Screenshot van ${name} mislukt: ${state.lastError}` },
+          );
+        }
+      } catch (failure) {
+        if (!mounted.current) return;
+        const text = errorText(failure);
+        setResult(name, { ok: false, text: `Screenshot mislukt: ${text}` });
+        setMessage({ ok: false, text: `${name}: ${text}` });
+      } finally {
+        if (mounted.current) {
+          setScreenshotBusy((current) => {
+            const next = new Set(current);
+            next.delete(name);
+            return next;
+          });
+        }
+      }
+    },
+    [patchRows, setResult],
+  );
+
   const onSort = useCallback((column: AdminDockerColumn) => {
     setSort((current) =>
       current.column === column ? { column, direction: current.direction === 'asc' ? 'desc' : 'asc' } : { column, direction: 'asc' },
@@ -215,6 +277,7 @@ export function AdminDockersPage() {
   const runAction = useCallback((name: string, action: AdminContainerAction) => void onAction(name, action), [onAction]);
   const runDelete = useCallback((name: string) => void onConfirmDelete(name), [onConfirmDelete]);
   const runAdopt = useCallback((name: string, user: UserSearchHit) => void onOwnerPicked(name, user), [onOwnerPicked]);
+  const runScreenshot = useCallback((name: string, projectId: number) => void onScreenshot(name, projectId), [onScreenshot]);
 
   const loadError =
     data === undefined && error !== undefined
@@ -249,6 +312,8 @@ export function AdminDockersPage() {
       pickingOwner={pickingOwner}
       onPickOwner={setPickingOwner}
       onOwnerPicked={runAdopt}
+      screenshotBusy={screenshotBusy}
+      onScreenshot={runScreenshot}
     />
   );
 }

@@ -59,6 +59,8 @@ function renderView(overrides: Partial<AdminDockersPageViewProps> = {}) {
     pickingOwner: null,
     onPickOwner: vi.fn(),
     onOwnerPicked: vi.fn(),
+    screenshotBusy: new Set(),
+    onScreenshot: vi.fn(),
     ...overrides,
   };
   render(
@@ -128,9 +130,9 @@ describe('AdminDockersPageView', () => {
 
   it('offers the actions of each status plus delete', () => {
     renderView();
-    expect(rowButtons('webshop')).toEqual(['Stop', 'Pauze', 'Restart', 'Verwijder']);
-    expect(rowButtons('blog')).toEqual(['Start', 'Verwijder']);
-    expect(rowButtons('portfolio')).toEqual(['Herstart', 'Verwijder']);
+    expect(rowButtons('webshop')).toEqual(['ververs screenshot', 'Stop', 'Pauze', 'Restart', 'Verwijder']);
+    expect(rowButtons('blog')).toEqual(['ververs screenshot', 'Start', 'Verwijder']);
+    expect(rowButtons('portfolio')).toEqual(['ververs screenshot', 'Herstart', 'Verwijder']);
   });
 
   it('calls the right action and asks before deleting', () => {
@@ -181,6 +183,32 @@ describe('AdminDockersPageView', () => {
   it('disables the bulk buttons without a selection', () => {
     renderView();
     expect((screen.getByRole('button', { name: 'Start geselecteerde' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('shows per project when its site was last captured, why the last capture failed, and ververs screenshot', () => {
+    const withShots: AdminDocker[] = [
+      { ...container('webshop', 'Up 3 minutes'), projectId: 7, screenshot: { projectId: 7, capturedAt: '2026-11-24T02:05:00Z', lastAttemptAt: '2026-11-24T02:05:00Z', lastError: null, inFlight: false } },
+      {
+        ...container('blog', 'Up 1 minute'),
+        projectId: 8,
+        screenshot: { projectId: 8, capturedAt: null, lastAttemptAt: '2026-11-24T02:06:00Z', lastError: 'HTTP-fout 500 (the site answered 500)', inFlight: false },
+      },
+      { ...container('portfolio', 'Up 2 minutes'), projectId: 9, screenshot: { projectId: 9, capturedAt: null, lastAttemptAt: null, lastError: null, inFlight: true } },
+      container('oud-ding', 'Exited (137) 3 weeks ago', 'NO OWNER'),
+    ];
+    const props = renderView({ rows: filterAndSortAdminDockers(indexAdminDockers(withShots), EMPTY_FILTERS, { column: 'name', direction: 'asc' }) });
+    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toContain('Screenshot');
+    const cell = (name: string) => within(row(name)).getByTestId('screenshot-cell');
+    expect(cell('webshop').textContent).toMatch(/^laatste screenshot: \d{2}-11-2026 \d{2}:\d{2}/);
+    expect(cell('blog').textContent).toContain('nog geen screenshot');
+    expect(within(row('blog')).getByTestId('screenshot-error').textContent).toBe('HTTP-fout 500 (the site answered 500)');
+    expect(within(row('webshop')).queryByTestId('screenshot-error')).toBeNull();
+    const busy = within(row('portfolio')).getByRole('button', { name: 'Screenshot van portfolio wordt gemaakt' }) as HTMLButtonElement;
+    expect(busy.disabled).toBe(true);
+    expect(busy.textContent).toBe('bezig…');
+    expect(cell('oud-ding').textContent).toBe('geen project');
+    fireEvent.click(within(row('webshop')).getByRole('button', { name: 'ververs screenshot van webshop' }));
+    expect(props.onScreenshot).toHaveBeenCalledWith('webshop', 7);
   });
 
   it('shows the 503 notice and links to the image options', () => {

@@ -4,17 +4,21 @@ import {
   ADMIN_ACTION_LABELS,
   NO_OWNER,
   adminActionsFor,
+  dutchDateTime,
+  screenshotText,
   type AdminContainerAction,
   type AdminDockerColumn,
   type AdminDockerFilters,
   type AdminDockerSort,
   type IndexedAdminDocker,
+  type ScreenshotState,
 } from '../../api/queries/adminDockers.ts';
 import type { UserSearchHit } from '../../api/queries/userSearch.ts';
 import { UserSearch } from '../../components/UserSearch.tsx';
 import { pathTo } from '../../routePaths.ts';
 import '../../styles/admin-levels.css';
 import '../../styles/dockers.css';
+import './admin-dockers-screenshots.css';
 
 /** A row's last outcome (a bulk action or a failed row action), shown under its status. */
 export interface RowResult {
@@ -50,6 +54,9 @@ export interface AdminDockersPageViewProps {
   pickingOwner: string | null;
   onPickOwner: (name: string | null) => void;
   onOwnerPicked: (name: string, user: UserSearchHit) => void;
+  /** Containers whose 'ververs screenshot' is being sent or awaited. */
+  screenshotBusy: ReadonlySet<string>;
+  onScreenshot: (name: string, projectId: number) => void;
 }
 
 const COLUMNS: Array<{ column: AdminDockerColumn; label: string }> = [
@@ -62,7 +69,8 @@ const COLUMNS: Array<{ column: AdminDockerColumn; label: string }> = [
 /**
  * Spec §2 admin Dockers: every container in a table with sortable, filterable columns Naam,
  * Gebruiker, Type, Status and Opties; actions per status (§4), delete, owner picking for
- * 'NO OWNER', and start/stop for the selected rows.
+ * 'NO OWNER', and start/stop for the selected rows. Beyond the spec: a Screenshot column with
+ * when the site was last captured, why the last capture failed, and 'ververs screenshot'.
  */
 export function AdminDockersPageView(props: AdminDockersPageViewProps) {
   const { loading, loadError, rows, total, filters, sort, selected, message } = props;
@@ -150,6 +158,9 @@ export function AdminDockersPageView(props: AdminDockersPageViewProps) {
                         </button>
                       </th>
                     ))}
+                    <th scope="col" className="screenshot-column">
+                      Screenshot
+                    </th>
                     <th scope="col" className="options-column">
                       Opties
                     </th>
@@ -170,12 +181,13 @@ export function AdminDockersPageView(props: AdminDockersPageViewProps) {
                       </th>
                     ))}
                     <th />
+                    <th />
                   </tr>
                 </thead>
                 <tbody>
                   {rows.length === 0 ? (
                     <tr>
-                      <td colSpan={6} className="muted">
+                      <td colSpan={7} className="muted">
                         {total === 0 ? 'Er draaien geen dockers op de dockerserver.' : 'Geen dockers met deze filters.'}
                       </td>
                     </tr>
@@ -195,6 +207,8 @@ export function AdminDockersPageView(props: AdminDockersPageViewProps) {
                         onConfirmDelete={props.onConfirmDelete}
                         onPickOwner={props.onPickOwner}
                         onOwnerPicked={props.onOwnerPicked}
+                        screenshotBusy={props.screenshotBusy.has(row.name)}
+                        onScreenshot={props.onScreenshot}
                       />
                     ))
                   )}
@@ -223,6 +237,8 @@ interface AdminDockerRowProps {
   onConfirmDelete: (name: string) => void;
   onPickOwner: (name: string | null) => void;
   onOwnerPicked: (name: string, user: UserSearchHit) => void;
+  screenshotBusy: boolean;
+  onScreenshot: (name: string, projectId: number) => void;
 }
 
 /** One container; memoised so typing in a filter re-renders only the rows that change. */
@@ -273,6 +289,19 @@ const AdminDockerRow = memo(function AdminDockerRow(props: AdminDockerRowProps) 
           </span>
         )}
       </td>
+      <td className="screenshot-column" data-testid="screenshot-cell">
+        {docker.projectId === null ? (
+          <span className="muted">geen project</span>
+        ) : (
+          <ScreenshotCell
+            name={name}
+            projectId={docker.projectId}
+            screenshot={docker.screenshot ?? null}
+            busy={props.screenshotBusy || docker.screenshot?.inFlight === true}
+            onScreenshot={props.onScreenshot}
+          />
+        )}
+      </td>
       <td className="options-column">
         {confirming ? (
           <div className="row-actions" role="group" aria-label={`Verwijderen van ${name} bevestigen`}>
@@ -313,3 +342,41 @@ const AdminDockerRow = memo(function AdminDockerRow(props: AdminDockerRowProps) 
     </tr>
   );
 });
+
+/** When the site was last captured, why the last capture failed (if it did), and 'ververs screenshot'. */
+function ScreenshotCell(props: {
+  name: string;
+  projectId: number;
+  screenshot: ScreenshotState | null;
+  busy: boolean;
+  onScreenshot: (name: string, projectId: number) => void;
+}) {
+  const { name, projectId, screenshot, busy } = props;
+  return (
+    <div className="screenshot-state">
+      <span className="screenshot-when" title={screenshotText(screenshot)}>
+        {screenshot?.capturedAt ? (
+          <>
+            laatste screenshot: <time dateTime={screenshot.capturedAt}>{dutchDateTime(screenshot.capturedAt)}</time>
+          </>
+        ) : (
+          screenshotText(screenshot)
+        )}
+      </span>
+      {screenshot?.lastError ? (
+        <span className="row-result row-result-failed screenshot-error" data-testid="screenshot-error">
+          {screenshot.lastError}
+        </span>
+      ) : null}
+      <button
+        type="button"
+        className="button button-secondary button-small"
+        disabled={busy}
+        aria-label={busy ? `Screenshot van ${name} wordt gemaakt` : `ververs screenshot van ${name}`}
+        onClick={() => props.onScreenshot(name, projectId)}
+      >
+        {busy ? 'bezig…' : 'ververs screenshot'}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,236 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { AgentClient } from '../agent/agent-client.ts';
+import { AgentError } from '../agent/agent-error.ts';
+import type { CaptureOutcomeName, CaptureView } from '../agent/screenshot-views.ts';
+import type { ScreenshotState } from '../../../web/src/api/contracts/dockers.ts';
+import type { Config } from '../config.ts';
+import { countCaptureOutcome } from '../metrics/metrics.ts';
+
+/**
+ * Capturing a project's site and storing its thumbnail. One capturer per agent link: it runs at
+ * most `concurrency` captures at once, at most one per project (a second request while one is
+ * queued or running joins it), and records every outcome on the project's `thumbnails` row:
+ * a success replaces the png (etag = hash of the bytes, captured_at = when it was taken) and
+ * clears last_error; a failure keeps the old png and records a Dutch reason in last_error, which
+ * makes /misc/browserimg2/small/{name}_s.png answer 404 (site-policy isThumbnailServable).
+ */
+
+export interface ThumbnailCaptureSettings {
+  /** Captures in flight at most (THUMBNAIL_CONCURRENCY). */
+  concurrency: number;
+  /** Page time limit per capture (THUMBNAIL_TIMEOUT_MS). */
+  timeoutMs: number;
+}
+
+export interface ThumbnailCaptureDeps {
+  knex: Knex;
+  agent: Pick<AgentClient, 'screenshots'>;
+  logger: Logger;
+  settings: ThumbnailCaptureSettings;
+}
+
+/** How one capture of a project ended, for jobs, logs and tests. */
+export interface CaptureResult {
+  projectId: number;
+  /** True when a new thumbnail was stored. */
+  ok: boolean;
+  /**
+   * The agent's outcome, or: 'agent_error' (the agent refused the call, e.g. a domain outside the
+   * dev domain: recorded), 'agent_unreachable' (no answer, no browser or no screenshot service: NOT recorded, the last
+   * good thumbnail stays), 'missing' (the project no longer exists).
+   */
+  outcome: CaptureOutcomeName | 'agent_error' | 'agent_unreachable' | 'missing';
+  /** The Dutch reason stored in last_error (or logged, for agent_unreachable); null when ok. */
+  error: string | null;
+}
+
+/** Dutch prefixes of a failed capture's reason (the admin dockers table shows them). */
+const FAILURE_PREFIX: Record<Exclude<CaptureOutcomeName, 'captured'> | 'agent_error', string> = {
+  timeout: 'Time-out: de site laadde niet op tijd',
+  unreachable: 'Onbereikbaar: de site gaf geen antwoord',
+  http_error: 'HTTP-fout',
+  browser_error: 'Browserfout',
+  redirected_away: 'Doorgestuurd naar een ander domein',
+  unknown: 'Screenshot mislukt',
+  agent_error: 'De dockerserver weigerde de screenshot',
+};
+
+/** The reason stored in last_error: the Dutch prefix plus the agent's own (English) reason. */
+export function failureText(outcome: Exclude<CaptureOutcomeName, 'captured'> | 'agent_error', reason: string, httpStatus = 0): string {
+  const prefix = outcome === 'http_error' && httpStatus > 0 ? `${FAILURE_PREFIX.http_error} ${httpStatus}` : FAILURE_PREFIX[outcome];
+  const detail = reason.trim().slice(0, 500);
+  return detail ? `${prefix} (${detail})` : prefix;
+}
+
+/** The stored etag of a thumbnail: a hash of its bytes, so equal pictures keep their cache. */
+export const thumbnailEtag = (png: Buffer): string => createHash('sha256').update(png).digest('base64url').slice(0, 32);
+
+/** Upserts the project's thumbnail row after a capture (never inside a transaction around the agent call). */
+async function record(knex: Knex, projectId: number, attemptAt: Date, change: { png: Buffer; capturedAt: Date } | { error: string }): Promise<void> {
+  const values =
+    'png' in change
+      ? { png: change.png, etag: thumbnailEtag(change.png), captured_at: change.capturedAt, last_error: null, last_attempt_at: attemptAt }
+      : { last_error: change.error, last_attempt_at: attemptAt };
+  await knex('thumbnails')
+    .insert({ project_id: projectId, ...values })
+    .onConflict('project_id')
+    .merge(Object.keys(values));
+}
+
+/** A project's row as the capture needs it. */
+interface CaptureTarget {
+  id: number;
+  domain: string;
+}
+
+/**
+ * The one capture queue of an agent link. Keep one per process (thumbnailCapturerFor): the
+ * "one per project" and "bounded overall" promises hold only inside one queue.
+ */
+export class ThumbnailCapturer {
+  private readonly inFlight = new Map<number, Promise<CaptureResult>>();
+  private readonly waiting: Array<() => void> = [];
+  private running = 0;
+
+  constructor(readonly deps: ThumbnailCaptureDeps) {}
+
+  /** Projects queued or being captured now. */
+  get pending(): number {
+    return this.inFlight.size;
+  }
+
+  /** Captures running at this moment (never more than settings.concurrency). */
+  get active(): number {
+    return this.running;
+  }
+
+  isInFlight(projectId: number): boolean {
+    return this.inFlight.has(projectId);
+  }
+
+  /**
+   * Captures one project's site and records the outcome; joins a capture of that project that is
+   * already queued or running. Never rejects for the site's or the agent's failures (those are
+   * the result), only for a database failure.
+   */
+  capture(projectId: number): Promise<CaptureResult> {
+    const existing = this.inFlight.get(projectId);
+    if (existing) return existing;
+    const work = countCaptureOutcome(this.withSlot(() => this.captureNow(projectId))).finally(() => {
+      this.inFlight.delete(projectId);
+    });
+    this.inFlight.set(projectId, work);
+    return work;
+  }
+
+  private async withSlot<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.deps.settings.concurrency) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else {
+      this.running += 1;
+    }
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      // The slot passes straight to the next waiter; only without one does the count go down.
+      if (next) next();
+      else this.running -= 1;
+    }
+  }
+
+  private async captureNow(projectId: number): Promise<CaptureResult> {
+    const { knex, agent, logger, settings } = this.deps;
+    const project = await knex('projects').where('id', projectId).first<CaptureTarget | undefined>('id', 'domain');
+    if (!project) return { projectId, ok: false, outcome: 'missing', error: null };
+    const attemptAt = new Date();
+    let view: CaptureView;
+    try {
+      view = await agent.screenshots.capture({ domain: project.domain, timeoutMs: settings.timeoutMs });
+    } catch (error) {
+      if (error instanceof AgentError && !error.unreachable && error.code !== 'UNIMPLEMENTED') {
+        const text = failureText('agent_error', error.details);
+        await record(knex, projectId, attemptAt, { error: text });
+        logger.info({ projectId, domain: project.domain, code: error.code, details: error.details }, 'capture refused by the agent');
+        return { projectId, ok: false, outcome: 'agent_error', error: text };
+      }
+      // The agent (or its browser) is down or has no screenshot service: not the site's fault, so
+      // the last good thumbnail stays.
+      const detail = error instanceof AgentError ? `${error.code}: ${error.details}` : String(error);
+      logger.warn({ projectId, domain: project.domain, error: detail }, 'capture not possible: agent or browser unavailable');
+      return { projectId, ok: false, outcome: 'agent_unreachable', error: `De screenshotdienst is niet bereikbaar (${detail})` };
+    }
+    if (view.outcome === 'captured' && view.thumbnailPng.length > 0) {
+      await record(knex, projectId, attemptAt, { png: view.thumbnailPng, capturedAt: view.capturedAt ?? attemptAt });
+      logger.debug({ projectId, domain: project.domain, bytes: view.thumbnailPng.length }, 'thumbnail stored');
+      return { projectId, ok: true, outcome: 'captured', error: null };
+    }
+    const outcome = view.outcome === 'captured' ? 'unknown' : view.outcome;
+    const reason = view.outcome === 'captured' ? 'the agent sent no thumbnail' : view.outcome === 'unknown' ? `outcome ${view.outcomeCode}: ${view.errorReason}` : view.errorReason;
+    const text = failureText(outcome, reason, view.httpStatus);
+    await record(knex, projectId, attemptAt, { error: text });
+    logger.info({ projectId, domain: project.domain, outcome, reason }, 'capture failed');
+    return { projectId, ok: false, outcome, error: text };
+  }
+}
+
+const capturers = new WeakMap<object, ThumbnailCapturer>();
+
+/**
+ * The capturer of this agent link, made on first use. Routes (on-demand captures) and the
+ * scheduler (nightly, after a start) get the same one, so a project is captured once at a time.
+ */
+export function thumbnailCapturerFor(deps: ThumbnailCaptureDeps): ThumbnailCapturer {
+  const existing = capturers.get(deps.agent);
+  if (existing) return existing;
+  const capturer = new ThumbnailCapturer(deps);
+  capturers.set(deps.agent, capturer);
+  return capturer;
+}
+
+/** The capturer of an app: its agent link, database and THUMBNAIL_* settings. */
+export function appThumbnailCapturer(deps: {
+  agent: Pick<AgentClient, 'screenshots'>;
+  knex: Knex;
+  logger: Logger;
+  config: Pick<Config, 'THUMBNAIL_CONCURRENCY' | 'THUMBNAIL_TIMEOUT_MS'>;
+}): ThumbnailCapturer {
+  return thumbnailCapturerFor({
+    knex: deps.knex,
+    agent: deps.agent,
+    logger: deps.logger.child({ component: 'thumbnails' }),
+    settings: { concurrency: deps.config.THUMBNAIL_CONCURRENCY, timeoutMs: deps.config.THUMBNAIL_TIMEOUT_MS },
+  });
+}
+
+/** A thumbnails row's columns the capture state is made of. */
+export interface ThumbnailStateRow {
+  project_id: number;
+  captured_at: Date | string | null;
+  last_error: string | null;
+  last_attempt_at: Date | string | null;
+}
+
+const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
+
+/** The capture state of a project as the admin dockers table shows it. */
+export function screenshotState(projectId: number, row: ThumbnailStateRow | undefined, inFlight: boolean): ScreenshotState {
+  return {
+    projectId,
+    capturedAt: row ? iso(row.captured_at) : null,
+    lastAttemptAt: row ? iso(row.last_attempt_at) : null,
+    lastError: row?.last_error ?? null,
+    inFlight,
+  };
+}
+
+/** Capture states of these projects (one query). */
+export async function loadScreenshotStates(knex: Knex, capturer: ThumbnailCapturer | undefined, projectIds: readonly number[]): Promise<Map<number, ScreenshotState>> {
+  const ids = [...new Set(projectIds)];
+  if (ids.length === 0) return new Map();
+  const rows = await knex('thumbnails').whereIn('project_id', ids).select<ThumbnailStateRow[]>('project_id', 'captured_at', 'last_error', 'last_attempt_at');
+  const byProject = new Map(rows.map((row) => [Number(row.project_id), row]));
+  return new Map(ids.map((id) => [id, screenshotState(id, byProject.get(id), capturer?.isInFlight(id) ?? false)]));
+}

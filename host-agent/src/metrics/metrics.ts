@@ -1,0 +1,45 @@
+import * as grpc from '@grpc/grpc-js';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The agent's Prometheus metrics: default process metrics plus every gRPC call by method and
+ * status code (recorded by metricsInterceptor). Served by metrics-server.ts on
+ * AGENT_METRICS_LISTEN only, never on the gRPC port.
+ */
+export interface AgentMetrics {
+  registry: Registry;
+  /** One call ended: its full method path, its status code and its duration. */
+  observeCall(methodPath: string, code: grpc.status, seconds: number): void;
+}
+
+/** `/devplein.agent.v1.ContainerService/ListContainers` → `ContainerService/ListContainers`. */
+export function methodLabel(methodPath: string): string {
+  const match = /^\/(?:[\w.]+\.)?(\w+)\/(\w+)$/.exec(methodPath);
+  return match ? `${match[1]}/${match[2]}` : 'unknown';
+}
+
+export function createAgentMetrics(): AgentMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const calls = new Counter({
+    name: 'devplein_agent_grpc_calls_total',
+    help: 'gRPC calls the agent answered, by method and status code (refused ones too).',
+    labelNames: ['method', 'code'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'devplein_agent_grpc_call_duration_seconds',
+    help: 'Time from a gRPC call arriving to its status being sent, by method.',
+    labelNames: ['method'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 30, 60, 120],
+    registers: [registry],
+  });
+  return {
+    registry,
+    observeCall(methodPath, code, seconds) {
+      const method = methodLabel(methodPath);
+      calls.inc({ method, code: grpc.status[code] ?? String(code) });
+      duration.observe({ method }, seconds);
+    },
+  };
+}
