@@ -20,7 +20,7 @@ import { promisify } from 'node:util';
 import type { Knex } from 'knex';
 import { createKnex, migrate } from '../control-plane/src/db/knex.ts';
 import { seedDemoData } from '../control-plane/src/db/seed.ts';
-import { makeTestCerts, startTestAgent, type TestAgent } from '../tests/support/agent.ts';
+import { makeTestCerts, startTestAgent, type TestAgent, agentLinkEnv } from '../tests/support/agent.ts';
 import { startCaddy, visitSite, type TestCaddy } from '../tests/support/caddy.ts';
 import { subscribeContainerChannel, type ContainerChannel } from '../tests/support/container-channel.ts';
 import { startControlPlane, type RunningControlPlane } from '../tests/support/control-plane.ts';
@@ -313,10 +313,7 @@ async function main(): Promise<void> {
         LOG_LEVEL: 'warn',
         SITE_DOMAIN: SITE,
         DATA_DIR: path.join(workDir, 'control-plane-data'),
-        AGENT_ADDRESS: agent.address,
-        AGENT_TLS_CA: certs.ca,
-        AGENT_TLS_CERT: certs.clientCert,
-        AGENT_TLS_KEY: certs.clientKey,
+        ...agentLinkEnv(agent.address, certs),
         AGENT_DEADLINE_MS: '5000',
         REALTIME_HOST: soketi.host,
         REALTIME_PORT: String(soketi.port),

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createKnex, migrate } from '../control-plane/src/db/knex.ts';
 import { seedDemoData } from '../control-plane/src/db/seed.ts';
-import { makeTestCerts, startTestAgent } from '../tests/support/agent.ts';
+import { makeTestCerts, startTestAgent, agentLinkEnv } from '../tests/support/agent.ts';
 import { startControlPlane } from '../tests/support/control-plane.ts';
 import { HttpSession } from '../tests/support/http-session.ts';
 import { startPostgres } from '../tests/support/postgres.ts';
@@ -77,10 +77,7 @@ async function main(): Promise<void> {
       databaseUrl,
       env: {
         LOG_LEVEL: 'warn',
-        AGENT_ADDRESS: agent.address,
-        AGENT_TLS_CA: certs.ca,
-        AGENT_TLS_CERT: certs.clientCert,
-        AGENT_TLS_KEY: certs.clientKey,
+        ...agentLinkEnv(agent.address, certs),
         RATE_LIMIT_SIGNIN_PER_MINUTE: '0',
         RATE_LIMIT_WRITES_PER_MINUTE: '0',
         THUMBNAIL_CRON: 'off',

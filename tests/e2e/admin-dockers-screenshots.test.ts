@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CaptureOutcome } from '@devplein/proto/screenshot';
-import { makeTestCerts } from '../support/agent.ts';
+import { makeTestCerts, agentLinkEnv } from '../support/agent.ts';
 import { fakePng, startFakeAgent, type FakeAgent } from '../support/fake-agent.ts';
 import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
 
@@ -31,10 +31,7 @@ beforeAll(async () => {
   e2e = await startE2eApp({
     env: {
       SITE_DOMAIN: SITE,
-      AGENT_ADDRESS: agent.address,
-      AGENT_TLS_CA: certs.ca,
-      AGENT_TLS_CERT: certs.clientCert,
-      AGENT_TLS_KEY: certs.clientKey,
+      ...agentLinkEnv(agent.address, certs),
       THUMBNAIL_CRON: 'off',
     },
     beforeStart: async ({ database }) => {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { makeTestCerts } from '../support/agent.ts';
+import { makeTestCerts, agentLinkEnv } from '../support/agent.ts';
 import { startFakeAgent, type FakeAgent } from '../support/fake-agent.ts';
 import { E2E_TEST_TIMEOUT_MS, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
 
@@ -28,10 +28,7 @@ beforeAll(async () => {
   e2e = await startE2eApp({
     env: {
       SITE_DOMAIN: 'dev.devplein.test',
-      AGENT_ADDRESS: agent.address,
-      AGENT_TLS_CA: certs.ca,
-      AGENT_TLS_CERT: certs.clientCert,
-      AGENT_TLS_KEY: certs.clientKey,
+      ...agentLinkEnv(agent.address, certs),
     },
   });
 }, 120_000);

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { makeTestCerts, startTestAgent, type TestAgent, type TestCerts } from '../support/agent.ts';
+import { makeTestCerts, startTestAgent, type TestAgent, type TestCerts, agentLinkEnv } from '../support/agent.ts';
 import { startCaddy, visitSite, type TestCaddy } from '../support/caddy.ts';
 import { WEB_STDERR_LINE, WEB_STDOUT_LINE, dockerCli, ensureWebImage, randomSuffix, testDocker } from '../support/docker.ts';
 import { shotsDir, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
@@ -52,10 +52,7 @@ beforeAll(async () => {
   e2e = await startE2eApp({
     env: {
       SITE_DOMAIN: SITE,
-      AGENT_ADDRESS: agent.address,
-      AGENT_TLS_CA: certs.ca,
-      AGENT_TLS_CERT: certs.clientCert,
-      AGENT_TLS_KEY: certs.clientKey,
+      ...agentLinkEnv(agent.address, certs),
       AGENT_DEADLINE_MS: '3000',
     },
     // The 'Statische site' option runs the local test image: nothing is pulled from outside.

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../../control-plane/src/db/seed.ts';
 import { decodePng, distinctColours, readPngSize } from '../../host-agent/src/drivers/browser/png.ts';
-import { makeTestCerts, startTestAgent, type TestAgent } from '../support/agent.ts';
+import { makeTestCerts, startTestAgent, type TestAgent, agentLinkEnv } from '../support/agent.ts';
 import { startCaddy, type TestCaddy } from '../support/caddy.ts';
 import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -61,10 +61,7 @@ beforeAll(async () => {
     databaseUrl: database.url,
     env: {
       SITE_DOMAIN: SITE,
-      AGENT_ADDRESS: agent.address,
-      AGENT_TLS_CA: certs.ca,
-      AGENT_TLS_CERT: certs.clientCert,
-      AGENT_TLS_KEY: certs.clientKey,
+      ...agentLinkEnv(agent.address, certs),
       THUMBNAIL_AFTER_START_S: '1',
       THUMBNAIL_CRON: 'off',
     },

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../../control-plane/src/db/seed.ts';
-import { makeTestCerts, startTestAgent, type TestAgent } from '../support/agent.ts';
+import { makeTestCerts, startTestAgent, type TestAgent, agentLinkEnv } from '../support/agent.ts';
 import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { HttpSession } from '../support/http-session.ts';
@@ -111,7 +111,7 @@ beforeAll(async () => {
   await seedDemoData(database.knex);
   app = await startControlPlane({
     databaseUrl: database.url,
-    env: { AGENT_ADDRESS: agent.address, AGENT_TLS_CA: certs.ca, AGENT_TLS_CERT: certs.clientCert, AGENT_TLS_KEY: certs.clientKey },
+    env: agentLinkEnv(agent.address, certs),
   });
   cleanups.push(() => ignore(app.stop()));
 }, 180_000);

@@ -7,7 +7,7 @@ import { createTestDatabase } from '../support/database.ts';
 import { seedDemoData } from '../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
 import { HttpSession } from '../support/http-session.ts';
-import { makeTestCerts, startTestAgent, type TestAgent } from '../support/agent.ts';
+import { makeTestCerts, startTestAgent, type TestAgent, agentLinkEnv } from '../support/agent.ts';
 import { testSoketi } from '../support/services.ts';
 import { subscribeContainerChannel } from '../support/container-channel.ts';
 import { waitFor } from '../support/ports.ts';
@@ -37,10 +37,7 @@ beforeAll(async () => {
   app = await startControlPlane({
     databaseUrl: database.url,
     env: {
-      AGENT_ADDRESS: agent.address,
-      AGENT_TLS_CA: certs.ca,
-      AGENT_TLS_CERT: certs.clientCert,
-      AGENT_TLS_KEY: certs.clientKey,
+      ...agentLinkEnv(agent.address, certs),
     },
   });
 });

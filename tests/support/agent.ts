@@ -231,3 +231,8 @@ export async function startTestAgent(options: TestAgentOptions): Promise<TestAge
     },
   };
 }
+
+/** The control plane's settings for its link to an agent at `address` with the test certificates. */
+export function agentLinkEnv(address: string, certs: Pick<TestCerts, 'ca' | 'clientCert' | 'clientKey'>): Record<string, string> {
+  return { AGENT_ADDRESS: address, AGENT_TLS_CA: certs.ca, AGENT_TLS_CERT: certs.clientCert, AGENT_TLS_KEY: certs.clientKey };
+}

@@ -11,7 +11,7 @@ import { createTestDatabase } from './database.ts';
 import { seedDemoData } from '../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from './control-plane.ts';
 import { HttpSession } from './http-session.ts';
-import { makeTestCerts } from './agent.ts';
+import { agentLinkEnv, makeTestCerts } from './agent.ts';
 import { startFakeAgent, type FakeAgent, type FakeAgentOptions } from './fake-agent.ts';
 import { testSoketi } from './services.ts';
 import { waitFor } from './ports.ts';
@@ -54,10 +54,7 @@ export async function startHostingStack(options: Omit<FakeAgentOptions, 'certs'>
     databaseUrl: database.url,
     env: {
       SITE_DOMAIN: SITE,
-      AGENT_ADDRESS: agent.address,
-      AGENT_TLS_CA: certs.ca,
-      AGENT_TLS_CERT: certs.clientCert,
-      AGENT_TLS_KEY: certs.clientKey,
+      ...agentLinkEnv(agent.address, certs),
       ...options.env,
     },
   });
