@@ -33,8 +33,12 @@ export interface ManagedContainerEvent {
 
 export interface ManagedContainers {
   list(): Promise<ManagedContainer[]>;
-  /** Removes a container and its anonymous volumes, running or not. */
-  remove(id: string): Promise<void>;
+  /**
+   * Removes a container and its anonymous volumes if it is still only `created`; false when it
+   * has started meanwhile (a listing is stale by the time it is acted on: a slow `docker start`
+   * must never be answered with a removal) or is gone.
+   */
+  removeIfStillCreated(id: string): Promise<boolean>;
   /**
    * Calls `onEvent` for each event until the engine ends the stream (resolves) or `signal`
    * aborts (resolves); rejects when the stream cannot be opened or breaks.
@@ -86,8 +90,22 @@ export function dockerManagedContainers(
       }));
     },
 
-    async remove(id) {
-      await docker.getContainer(id).remove({ force: true, v: true });
+    async removeIfStillCreated(id) {
+      const container = docker.getContainer(id);
+      const state = await container.inspect().then(
+        (info) => info.State.Status,
+        () => undefined,
+      );
+      if (state !== 'created') return false;
+      try {
+        // Not forced: a container that started in the meantime makes Docker refuse (409), and it stays.
+        await container.remove({ v: true });
+        return true;
+      } catch (error) {
+        const status = (error as { statusCode?: unknown }).statusCode;
+        if (status === 409 || status === 404) return false;
+        throw error;
+      }
     },
 
     async watch(onEvent, signal) {

@@ -50,9 +50,10 @@ class FakeContainers implements ManagedContainers {
   async list(): Promise<ManagedContainer[]> {
     return this.containers;
   }
-  async remove(id: string): Promise<void> {
+  async removeIfStillCreated(id: string): Promise<boolean> {
     this.removed.push(id);
     this.containers = this.containers.filter((item) => item.id !== id);
+    return true;
   }
   watch(onEvent: (event: ManagedContainerEvent) => void, signal: AbortSignal): Promise<void> {
     this.onEvent = onEvent;

@@ -109,7 +109,7 @@ export class RouteKeeper {
     const stuckBefore = this.now().getTime() - (this.options.stuckCreatedMs ?? 120_000);
     for (const container of all) {
       if (container.state === 'created' && container.createdAt.getTime() < stuckBefore) {
-        await containers.remove(container.id);
+        if (!(await containers.removeIfStillCreated(container.id))) continue;
         outcome.removedContainers += 1;
         logger.warn({ container: container.name, projectId: container.projectId }, 'route keeper: removed a half-made container (created, never started)');
       }
