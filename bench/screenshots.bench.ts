@@ -3,10 +3,12 @@
  * node:http server that answers after a realistic delay (~300 ms, like a PHP page with a
  * database query) with a small HTML page. Captured three ways with the agent's own driver
  * (ChromiumScreenshotter, in this process, same flags, same capture code):
- *   1. warm pool   — one long-lived browser, 4 pages (the agent's default); browser started and
- *                    one warm-up capture done before the clock starts;
- *   2. cold, 1 at a time — a new browser per site (recycleAfter = 1), one site after another;
- *   3. cold, 4 at a time — a new browser per site, 4 sites at once (same concurrency as 1).
+ *   1. warm pool   — one long-lived browser, 4 tabs kept warm across captures (the agent's
+ *                    defaults); browser started and one warm-up capture done before the clock starts;
+ *   2. warm browser, new tab per capture (capturesPerTab = 1): what the pool did before tabs
+ *                    were reused, to show what reuse buys;
+ *   3. cold, 1 at a time — a new browser per site (recycleAfter = 1), one site after another;
+ *   4. cold, 4 at a time — a new browser per site, 4 sites at once (same concurrency as 1).
  * Prints thumbnails/minute for each, the warm/cold ratios (goal ≥ 3×), and the peak memory
  * during each run: this process's RSS plus every Chromium process's RSS, sampled from /proc
  * every 200 ms. `BENCH_SITES` and `BENCH_SITE_DELAY_MS` change the defaults.
@@ -112,13 +114,19 @@ interface RunResult {
   medianCaptureMs: number;
 }
 
-async function run(name: string, sites: Site[], caddy: TestCaddy, options: { pages: number; recycleAfter: number; warm: boolean }): Promise<RunResult> {
+async function run(
+  name: string,
+  sites: Site[],
+  caddy: TestCaddy,
+  options: { pages: number; recycleAfter: number; warm: boolean; capturesPerTab?: number },
+): Promise<RunResult> {
   const screenshotter = new ChromiumScreenshotter({
     chromiumPath: CHROMIUM,
     proxy: `127.0.0.1:${caddy.httpPort}`,
     siteDomain: SITE_DOMAIN,
     pages: options.pages,
     recycleAfter: options.recycleAfter,
+    ...(options.capturesPerTab ? { capturesPerTab: options.capturesPerTab } : {}),
     logger: pino({ level: 'warn' }),
   });
   const capture = (domain: string) => screenshotter.capture({ domain, viewport: VIEWPORT, thumbnailWidth: THUMBNAIL_WIDTH, timeoutMs: TIMEOUT_MS });
@@ -163,11 +171,12 @@ async function main(): Promise<void> {
     const load = () => os.loadavg().map((value) => value.toFixed(1)).join(' ');
     console.log(`${os.cpus().length} cores, load average ${load()} at the start`);
     console.log(`${SITES} sites behind Caddy, each answering after ~${DELAY_MS} ms; viewport ${VIEWPORT.width}×${VIEWPORT.height}, thumbnail ${THUMBNAIL_WIDTH} px wide`);
-    const warm = await run('warm pool, 4 pages', sites, caddy, { pages: 4, recycleAfter: 200, warm: true });
+    const warm = await run('warm pool, 4 tabs', sites, caddy, { pages: 4, recycleAfter: 200, warm: true });
+    const warmNewTabs = await run('warm browser, new tab per capture', sites, caddy, { pages: 4, recycleAfter: 200, warm: true, capturesPerTab: 1 });
     const coldSequential = await run('new browser per site, 1 at a time', sites, caddy, { pages: 1, recycleAfter: 1, warm: false });
     const coldParallel = await run('new browser per site, 4 at a time', sites, caddy, { pages: 4, recycleAfter: 1, warm: false });
 
-    const rows = [warm, coldSequential, coldParallel];
+    const rows = [warm, warmNewTabs, coldSequential, coldParallel];
     console.log(`load average ${load()} at the end (other work on this machine skews every figure)`);
     console.log('');
     console.log(
@@ -187,6 +196,7 @@ async function main(): Promise<void> {
     const ratioParallel = warm.perMinute / coldParallel.perMinute;
     console.log(`  warm pool vs new browser per site, 1 at a time: ${ratioSequential.toFixed(1)}× (goal ≥ 3×) ${ratioSequential >= 3 ? 'ok' : 'BELOW GOAL'}`);
     console.log(`  warm pool vs new browser per site, 4 at a time: ${ratioParallel.toFixed(1)}× (same concurrency)`);
+    console.log(`  warm tabs vs a new tab per capture in the same warm browser: ${(warm.perMinute / warmNewTabs.perMinute).toFixed(1)}×`);
     console.log(
       `  agent peak memory during the warm-pool run: ${mb(warm.memory.peakTotal)} RSS (node ${mb(warm.memory.peakNode)} + Chromium ${mb(warm.memory.peakChromium)}); ` +
         `Chromium PSS ${mb(warm.memory.peakChromiumPss)}`,

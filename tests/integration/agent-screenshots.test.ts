@@ -48,6 +48,10 @@ let proxyClient: ProxyServiceClient;
 let upstream: http.Server;
 const hangingSockets = new Set<Socket>();
 const upstreamHits: string[] = [];
+/** What the 'memory' site saw on each visit: the Cookie header and the localStorage value. */
+const memoryVisits: Array<{ cookie: string; stored: string }> = [];
+/** The Cookie header of the memory site's latest page request (the page's own fetch carries its fresh cookie). */
+let memoryDocumentCookie = '';
 
 const page = (background: readonly number[], body: string, head = '') =>
   `<!doctype html><html><head><meta charset="utf-8"><title>test</title>${head}</head>` +
@@ -86,6 +90,18 @@ function handle(request: http.IncomingMessage, response: http.ServerResponse): v
     case 'spin':
       // Loads fine, then its script never gives the renderer back: no frame can be painted.
       return html(200, page(GREEN, 'Oneindige lus', "<script>addEventListener('load', () => setTimeout(() => { for (;;) {} }, 0))</script>"));
+    case 'memory':
+      // Leaves a cookie and localStorage behind, and reports what an earlier visit left.
+      if (request.url?.startsWith('/seen')) {
+        memoryVisits.push({ cookie: memoryDocumentCookie, stored: new URL(request.url, 'http://x').searchParams.get('stored') ?? '' });
+        return html(200, 'ok');
+      }
+      memoryDocumentCookie = request.headers.cookie ?? '';
+      response.setHeader('Set-Cookie', 'bezoek=1; Path=/; Max-Age=3600');
+      return html(
+        200,
+        page(GREEN, 'Geheugen', "<script>fetch('/seen?stored=' + (localStorage.getItem('bezoek') ?? '')); localStorage.setItem('bezoek', 'ja');</script>"),
+      );
     case 'cdn':
       return html(200, page(ORANGE, 'Met CDN', '<script src="http://cdn.example.com/jquery.js"></script><link rel="stylesheet" href="https://fonts.example.net/x.css">'));
     default:
@@ -241,7 +257,7 @@ beforeAll(async () => {
   proxyClient = new ProxyServiceClient(agent.address, credentials);
   const target = `127.0.0.1:${(upstream.address() as AddressInfo).port}`;
   let projectId = 810_000;
-  for (const label of ['page', 'hang', 'away', 'fail', 'alert', 'busy', 'cdn', 'spin']) await addRoute(site(label), target, (projectId += 1));
+  for (const label of ['page', 'hang', 'away', 'fail', 'alert', 'busy', 'cdn', 'spin', 'memory']) await addRoute(site(label), target, (projectId += 1));
 });
 
 afterAll(async () => {
@@ -471,6 +487,24 @@ describe('ChromiumScreenshotter in this process (pool limits)', { timeout: 120_0
       const next = await pool.capture(request(site('page')));
       expect(next.reason).toBe('');
       expect(next.outcome).toBe('captured');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('reuses its tab for the next capture without carrying over cookies or storage', async () => {
+    const pool = screenshotter({ pages: 1, recycleAfter: 50 });
+    try {
+      memoryVisits.length = 0;
+      for (let visit = 0; visit < 3; visit += 1) {
+        const result = await pool.capture(request(site('memory')));
+        expect(`${result.outcome} ${result.reason}`).toBe('captured ');
+      }
+      // The script's report may still be on its way when the screenshot is taken.
+      await waitFor(() => memoryVisits.length === 3, { description: 'three reports of the memory site', timeoutMs: 10_000 });
+      expect(memoryVisits).toEqual(Array(3).fill({ cookie: '', stored: '' }));
+      // One browser, and one tab reused: no more launches than the first.
+      expect(pool.launchCount).toBe(1);
     } finally {
       await pool.close();
     }
