@@ -9,6 +9,7 @@ WORKDIR /opt/devplein
 # or a .env of the machine that builds.
 COPY package.json package-lock.json .npmrc tsconfig.json tsconfig.base.json ./
 COPY proto/ proto/
+COPY server-kit/ server-kit/
 COPY control-plane/ control-plane/
 COPY host-agent/package.json host-agent/package.json
 COPY web/ web/

@@ -1,14 +1,10 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
+import { type HealthReport, type RunningOperatorListener, startOperatorListener } from '@devplein/server-kit/operator-listener';
 import type { ContainerApi } from '../agent/host-apis.ts';
 import type { ControlPlaneMetrics } from './metrics.ts';
 
-/** What /healthz on the metrics port reports; main.ts passes the app's own health check. */
-export interface HealthReport {
-  healthy: boolean;
-  body: Record<string, unknown>;
-}
+export type { HealthReport } from '@devplein/server-kit/operator-listener';
+export { parseListen } from '@devplein/server-kit/operator-listener';
 
 export interface MetricsServerOptions {
   /** host:port (METRICS_LISTEN); port 0 takes a free one. */
@@ -22,19 +18,7 @@ export interface MetricsServerOptions {
   logger: Logger;
 }
 
-export interface RunningMetricsServer {
-  /** The port actually bound. */
-  port: number;
-  close(): Promise<void>;
-}
-
-/** Splits `host:port` (`[::1]:9464` too); throws on anything else. */
-export function parseListen(listen: string): { host: string; port: number } {
-  const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(listen.trim());
-  const port = Number(match?.[2]);
-  if (!match?.[1] || !(port >= 0 && port <= 65_535)) throw new Error(`expected host:port, got "${listen}"`);
-  return { host: match[1].replace(/^\[|\]$/g, ''), port };
-}
+export type RunningMetricsServer = RunningOperatorListener;
 
 /** Counts containers by Docker state. */
 export function countByState(containers: ReadonlyArray<{ state: string }>): Map<string, number> {
@@ -58,56 +42,15 @@ export async function refreshContainerStates(options: Pick<MetricsServerOptions,
 }
 
 /**
- * The control plane's second HTTP listener: GET /metrics (Prometheus text format) and GET
- * /healthz. Bind it to loopback or a monitoring network only; the public reverse proxy never
- * forwards to it. Anything else answers 404.
+ * The control plane's second HTTP listener: GET /metrics (the container counts are asked of the
+ * agent per scrape) and GET /healthz (the app's own health check).
  */
-export async function startMetricsServer(options: MetricsServerOptions): Promise<RunningMetricsServer> {
-  const { host, port } = parseListen(options.listen);
-  const server = http.createServer((request, response) => {
-    const path = (request.url ?? '/').split('?')[0];
-    const answer = (status: number, contentType: string, body: string): void => {
-      response.writeHead(status, { 'Content-Type': contentType, 'Cache-Control': 'no-store' });
-      response.end(request.method === 'HEAD' ? undefined : body);
-    };
-    if (request.method !== 'GET' && request.method !== 'HEAD') return answer(405, 'text/plain; charset=utf-8', 'method not allowed\n');
-    if (path === '/metrics') {
-      void refreshContainerStates(options)
-        .then(() => options.metrics.registry.metrics())
-        .then(
-          (text) => answer(200, options.metrics.registry.contentType, text),
-          (error: unknown) => {
-            options.logger.warn({ err: error }, 'metrics: collecting failed');
-            answer(500, 'text/plain; charset=utf-8', 'collecting metrics failed\n');
-          },
-        );
-      return;
-    }
-    if (path === '/healthz') {
-      void options.health().then(
-        (report) => answer(report.healthy ? 200 : 503, 'application/json', JSON.stringify(report.body)),
-        () => answer(503, 'application/json', JSON.stringify({ status: 'down' })),
-      );
-      return;
-    }
-    answer(404, 'text/plain; charset=utf-8', 'not found\n');
+export function startMetricsServer(options: MetricsServerOptions): Promise<RunningMetricsServer> {
+  return startOperatorListener({
+    listen: options.listen,
+    registry: options.metrics.registry,
+    beforeScrape: () => refreshContainerStates(options),
+    health: options.health,
+    logger: options.logger,
   });
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const bound = (server.address() as AddressInfo).port;
-  return {
-    port: bound,
-    close: () =>
-      new Promise<void>((resolve) => {
-        // A scrape in flight is not worth waiting for (Prometheus retries); keep-alive ones never end.
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
 }
