@@ -81,6 +81,12 @@ describe('control plane metrics (METRICS_LISTEN)', () => {
     expect(sample(body, 'devplein_containers', { state: 'running' })).toBe(running);
     expect(sample(body, 'devplein_containers', { state: 'exited' })).toBeGreaterThanOrEqual(1);
     expect(sample(body, 'devplein_agent_up')).toBe(1);
+    // The event relay's stream to the agent is open (and counted as such).
+    await waitFor(async () => sample((await text(`${metricsUrl}/metrics`)).body, 'devplein_agent_streams_open', { method: 'WatchContainerEvents' }) === 1, {
+      description: 'the event watch to count as one open stream',
+      timeoutMs: 20_000,
+      intervalMs: 200,
+    });
     // Default process metrics are there too.
     expect(body).toContain('process_cpu_user_seconds_total');
     expect(body).toContain('devplein_thumbnail_captures_total');
@@ -102,14 +108,29 @@ describe('control plane metrics (METRICS_LISTEN)', () => {
 
   it('leaves the container counts and reports devplein_agent_up 0 while the agent is down', async () => {
     const running = sample((await text(`${metricsUrl}/metrics`)).body, 'devplein_containers', { state: 'running' });
+    const watchesEnded = (body: string) => sample(body, 'devplein_agent_streams_total', { method: 'WatchContainerEvents' });
+    const endedBefore = watchesEnded((await text(`${metricsUrl}/metrics`)).body);
     await stack.agent.stop();
     try {
       const body = (await text(`${metricsUrl}/metrics`)).body;
       expect(sample(body, 'devplein_agent_up')).toBe(0);
       expect(sample(body, 'devplein_containers', { state: 'running' })).toBe(running);
+      // The event watch ended with the agent, as a failure, not as 'ok'.
+      await waitFor(async () => watchesEnded((await text(`${metricsUrl}/metrics`)).body) > endedBefore, {
+        description: 'the broken event watch to be counted',
+        timeoutMs: 20_000,
+        intervalMs: 200,
+      });
+      expect(sample((await text(`${metricsUrl}/metrics`)).body, 'devplein_agent_streams_total', { method: 'WatchContainerEvents', outcome: 'ok' })).toBe(0);
     } finally {
       await stack.agent.start();
     }
+    // The relay reconnects: one open watch again.
+    await waitFor(async () => sample((await text(`${metricsUrl}/metrics`)).body, 'devplein_agent_streams_open', { method: 'WatchContainerEvents' }) === 1, {
+      description: 'the event watch to be open again',
+      timeoutMs: 30_000,
+      intervalMs: 250,
+    });
   });
 
   it('never serves metrics on the public app port', async () => {

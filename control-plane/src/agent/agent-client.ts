@@ -83,8 +83,8 @@ export interface AgentClientOptions {
   backoff?: Partial<BackoffPolicy>;
   /** For tests: a fake clock for the health monitor. */
   clock?: MonitorClock;
-  /** Where unary calls are counted and timed (default: the process's metrics). */
-  metrics?: Pick<ControlPlaneMetrics, 'observeAgentCall'>;
+  /** Where calls are counted and timed (default: the process's metrics). */
+  metrics?: Pick<ControlPlaneMetrics, 'observeAgentCall' | 'streamOpened' | 'streamMessage' | 'streamEnded'>;
 }
 
 /** The control plane's side of the agent link (one per agent). */
@@ -215,7 +215,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     open: (md: grpc.Metadata, opts: Partial<grpc.CallOptions>) => grpc.ClientReadableStream<Message>,
     map: (message: Message) => View,
     streamOptions: StreamCallOptions = {},
-  ): AsyncIterable<View> => streamCall(rpc, open, map, callMetadata(streamOptions.requestId), streamOptions, logger);
+  ): AsyncIterable<View> => streamCall(rpc, open, map, callMetadata(streamOptions.requestId), streamOptions, logger, metrics);
 
   const containers: ContainerApi = {
     async create(input, callOptions) {

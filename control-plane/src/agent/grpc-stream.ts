@@ -11,6 +11,13 @@ export interface StreamCallOptions {
   requestId?: string;
 }
 
+/** Where stream calls are counted: opened, messages, and how each ended (ok, cancelled or the error code). */
+export interface StreamMetrics {
+  streamOpened(rpc: string): void;
+  streamMessage(rpc: string): void;
+  streamEnded(rpc: string, outcome: string): void;
+}
+
 type StreamOpener<Message> = (metadata: grpc.Metadata, options: Partial<grpc.CallOptions>) => grpc.ClientReadableStream<Message>;
 
 /**
@@ -25,6 +32,7 @@ export async function* streamCall<Message, View>(
   metadata: grpc.Metadata,
   options: StreamCallOptions,
   logger: Logger,
+  metrics?: StreamMetrics,
 ): AsyncGenerator<View, void, undefined> {
   if (options.signal?.aborted) return;
   const callOptions: Partial<grpc.CallOptions> = options.deadlineMs ? { deadline: new Date(Date.now() + options.deadlineMs) } : {};
@@ -35,14 +43,28 @@ export async function* streamCall<Message, View>(
     call.cancel();
   };
   options.signal?.addEventListener('abort', cancel, { once: true });
+  metrics?.streamOpened(rpc);
+  let outcome = 'ok';
+  let completed = false;
   try {
-    for await (const message of call as AsyncIterable<Message>) yield map(message);
+    for await (const message of call as AsyncIterable<Message>) {
+      metrics?.streamMessage(rpc);
+      yield map(message);
+    }
+    completed = true;
   } catch (error) {
-    if (cancelledByUs || options.signal?.aborted) return;
+    if (cancelledByUs || options.signal?.aborted) {
+      outcome = 'cancelled';
+      return;
+    }
     const agentError = toAgentError(error, rpc);
+    outcome = agentError.code;
     logger.debug({ rpc, code: agentError.code, details: agentError.details }, 'agent stream failed');
     throw agentError;
   } finally {
+    // A consumer that stops early (break, return) ends the stream from our side.
+    if (outcome === 'ok' && !completed) outcome = 'cancelled';
+    metrics?.streamEnded(rpc, outcome);
     options.signal?.removeEventListener('abort', cancel);
     // The consumer may have stopped early: do not leave the call open.
     cancelledByUs = true;

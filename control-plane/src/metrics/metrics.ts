@@ -1,12 +1,13 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Middleware } from 'koa';
+import type { StreamMetrics } from '../agent/grpc-stream.ts';
 
 /**
  * The control plane's Prometheus metrics. One registry per process (controlPlaneMetrics); it is
  * served only by the separate metrics listener (metrics-server.ts), never on the app port.
  * Labels have a small, fixed set of values: routes are koa-router templates, never raw paths.
  */
-export interface ControlPlaneMetrics {
+export interface ControlPlaneMetrics extends StreamMetrics {
   registry: Registry;
   /** Koa middleware counting and timing every request by method, route template and status. */
   httpMiddleware(): Middleware;
@@ -64,6 +65,24 @@ export function createControlPlaneMetrics(): ControlPlaneMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 30, 60, 120],
     registers: [registry],
   });
+  const agentStreamsOpen = new Gauge({
+    name: 'devplein_agent_streams_open',
+    help: 'Server-streaming calls to the host agent open now (event watch, log follow, image pull), by RPC method.',
+    labelNames: ['method'] as const,
+    registers: [registry],
+  });
+  const agentStreams = new Counter({
+    name: 'devplein_agent_streams_total',
+    help: 'Server-streaming calls to the host agent that ended, by RPC method and outcome (ok, cancelled or the error code).',
+    labelNames: ['method', 'outcome'] as const,
+    registers: [registry],
+  });
+  const agentStreamMessages = new Counter({
+    name: 'devplein_agent_stream_messages_total',
+    help: 'Messages received on server-streaming calls to the host agent, by RPC method.',
+    labelNames: ['method'] as const,
+    registers: [registry],
+  });
   const thumbnailCaptures = new Counter({
     name: 'devplein_thumbnail_captures_total',
     help: 'Site thumbnail captures by outcome (captured, or the reason it failed).',
@@ -106,6 +125,16 @@ export function createControlPlaneMetrics(): ControlPlaneMetrics {
     observeAgentCall(method, outcome, seconds) {
       agentCalls.inc({ method, outcome });
       agentCallDuration.observe({ method }, seconds);
+    },
+    streamOpened(method) {
+      agentStreamsOpen.inc({ method });
+    },
+    streamMessage(method) {
+      agentStreamMessages.inc({ method });
+    },
+    streamEnded(method, outcome) {
+      agentStreamsOpen.dec({ method });
+      agentStreams.inc({ method, outcome });
     },
     countThumbnailCapture(outcome) {
       thumbnailCaptures.inc({ outcome });
