@@ -166,11 +166,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(
     securityHeaders({
       appUrl: config.appUrl,
-      realtime: {
-        host: config.REALTIME_PUBLIC_HOST ?? config.REALTIME_HOST,
-        port: config.REALTIME_PUBLIC_PORT ?? config.REALTIME_PORT,
-        tls: config.REALTIME_TLS,
-      },
+      realtime: config.realtimePublic,
       // oidc-provider's own sign-in and logout pages carry inline <style>; only there.
       inlineStylePrefix: deps.devIdentityProvider ? DEV_IDP_PATH : undefined,
     }),
@@ -236,12 +232,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       webDist: config.WEB_DIST,
       ssoProvider: config.OIDC_PROVIDER_NAME,
       siteDomain: config.SITE_DOMAIN,
-      realtime: {
-        key: config.REALTIME_KEY,
-        host: config.REALTIME_PUBLIC_HOST ?? config.REALTIME_HOST,
-        port: config.REALTIME_PUBLIC_PORT ?? config.REALTIME_PORT,
-        tls: config.REALTIME_TLS,
-      },
+      realtime: { key: config.REALTIME_KEY, ...config.realtimePublic },
       database: { adminUrl: config.DB_ADMIN_URL, host: config.STUDENT_DB_HOST, signon: Boolean(config.DB_ADMIN_SIGNON_URL) },
     }),
   );

@@ -28,6 +28,16 @@ describe('loadConfig', () => {
     expect(config.useDevIdentityProvider).toBe(false);
   });
 
+  it('opens the browsers\' websocket at REALTIME_PUBLIC_* and falls back to REALTIME_HOST/PORT/TLS per value', () => {
+    const local = { SESSION_SECRET: 'x'.repeat(32), REALTIME_HOST: '127.0.0.1', REALTIME_PORT: '6001', REALTIME_TLS: 'false' };
+    expect(loadConfig(local).realtimePublic).toEqual({ host: '127.0.0.1', port: 6001, tls: false });
+    const behindCaddy = loadConfig({ ...local, REALTIME_PUBLIC_HOST: 'devplein.school.nl', REALTIME_PUBLIC_PORT: '443', REALTIME_PUBLIC_TLS: 'true' });
+    expect(behindCaddy.realtimePublic).toEqual({ host: 'devplein.school.nl', port: 443, tls: true });
+    // The control plane's own calls stay on loopback without TLS.
+    expect([behindCaddy.REALTIME_HOST, behindCaddy.REALTIME_PORT, behindCaddy.REALTIME_TLS]).toEqual(['127.0.0.1', 6001, false]);
+    expect(loadConfig({ ...local, REALTIME_PUBLIC_HOST: 'devplein.school.nl', REALTIME_PUBLIC_TLS: '' }).realtimePublic).toEqual({ host: 'devplein.school.nl', port: 6001, tls: false });
+  });
+
   it('treats empty values as unset', () => {
     const config = loadConfig({ DATABASE_URL: '', APP_URL: '', PORT: '' }, () => 'x'.repeat(40));
     expect(config.DATABASE_URL).toBeUndefined();

@@ -48,6 +48,7 @@ export const configSchema = z
     REALTIME_TLS: booleanFromEnv.default(false),
     REALTIME_PUBLIC_HOST: z.string().optional(),
     REALTIME_PUBLIC_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    REALTIME_PUBLIC_TLS: booleanFromEnv.optional(),
     /** Domain under which project and introducee sites live: `{name}.{SITE_DOMAIN}`. */
     SITE_DOMAIN: z
       .string()
@@ -132,6 +133,8 @@ export interface Config extends RawConfig {
   encryptionKey: Buffer;
   /** host:port of the metrics listener; null when METRICS_LISTEN is set empty (off). */
   metricsListen: string | null;
+  /** Where browsers open the realtime websocket: the REALTIME_PUBLIC_* values, else REALTIME_HOST/PORT/TLS. */
+  realtimePublic: { host: string; port: number; tls: boolean };
 }
 
 export class ConfigError extends Error {}
@@ -158,5 +161,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fallbackSecret?
     encryptionKey: raw.ENCRYPTION_KEY ? Buffer.from(raw.ENCRYPTION_KEY, 'base64') : deriveDevelopmentKey(sessionSecret),
     // Empty values are dropped before parsing (they mean "unset"), but for this key empty means off.
     metricsListen: env.METRICS_LISTEN !== undefined && env.METRICS_LISTEN.trim() === '' ? null : raw.METRICS_LISTEN,
+    realtimePublic: {
+      host: raw.REALTIME_PUBLIC_HOST ?? raw.REALTIME_HOST,
+      port: raw.REALTIME_PUBLIC_PORT ?? raw.REALTIME_PORT,
+      tls: raw.REALTIME_PUBLIC_TLS ?? raw.REALTIME_TLS,
+    },
   };
 }
