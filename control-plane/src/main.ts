@@ -18,6 +18,7 @@ import type { Logger } from 'pino';
 import { controlPlaneMetrics } from './metrics/metrics.ts';
 import { startMetricsServer, type RunningMetricsServer } from './metrics/metrics-server.ts';
 import { controlPlaneHealth } from './metrics/health-report.ts';
+import { endOpenResponseStreams } from './routes/user-dockers/streams.ts';
 
 /** Outside production a random session secret is kept in the data dir, so sessions survive restarts. */
 function developmentSessionSecret(dataDir: string): string {
@@ -136,7 +137,7 @@ async function main(): Promise<void> {
   }, 10 * 60_000);
   pruning.unref();
 
-  installShutdown({ server, logger, close: async () => {
+  installShutdown({ server, logger, endStreams: endOpenResponseStreams, close: async () => {
     clearInterval(pruning);
     await metricsServer?.close();
     services.stop();
@@ -145,8 +146,11 @@ async function main(): Promise<void> {
   } });
 }
 
-/** SIGTERM/SIGINT: stop accepting, let in-flight requests finish (10 s at most), then close the rest. */
-function installShutdown(options: { server: Server; logger: Logger; close: () => Promise<void> }): void {
+/**
+ * SIGTERM/SIGINT: stop accepting, end the open log/pull streams, let in-flight requests finish
+ * (10 s at most), then close the rest (event relay, agent link, database).
+ */
+function installShutdown(options: { server: Server; logger: Logger; endStreams: () => void; close: () => Promise<void> }): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -157,12 +161,17 @@ function installShutdown(options: { server: Server; logger: Logger; close: () =>
       options.server.closeAllConnections();
     }, 10_000);
     force.unref();
+    // Keep-alive connections become idle one by one as their last request ends; close each then,
+    // or server.close() waits for their keep-alive timeout.
+    const sweep = setInterval(() => options.server.closeIdleConnections(), 100);
     options.server.close(() => {
+      clearInterval(sweep);
       options
         .close()
         .catch((error: unknown) => options.logger.error({ err: error }, 'shutdown error'))
         .finally(() => process.exit(0));
     });
+    options.endStreams();
     options.server.closeIdleConnections();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));

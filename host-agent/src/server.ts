@@ -95,7 +95,7 @@ export async function startAgentServer({ config, logger }: AgentServerOptions): 
     isShuttingDown: () => shuttingDown,
     logger,
   }).addToServer(server);
-  new ContainerServiceImpl({
+  const containerService = new ContainerServiceImpl({
     docker: new DockerodeDriver(docker, {
       network: config.containers.network,
       httpPort: config.containers.httpPort,
@@ -105,7 +105,8 @@ export async function startAgentServer({ config, logger }: AgentServerOptions): 
     proxy,
     config,
     logger,
-  }).addToServer(server);
+  });
+  containerService.addToServer(server);
   new ProxyServiceImpl({ proxy, logger }).addToServer(server);
   new SshAccessServiceImpl({ docker, config, logger }).addToServer(server);
   const databaseService = new DatabaseServiceImpl({ config, logger });
@@ -151,6 +152,8 @@ export async function startAgentServer({ config, logger }: AgentServerOptions): 
       routeKeeper.stop().catch((error: unknown) => logger.warn({ err: error }, 'route keeper did not stop cleanly')),
       new Promise<void>((resolve) => {
         shuttingDown = true;
+        // Long-lived streams end now (clients reconnect); unary calls in flight may finish.
+        containerService.endStreams();
         const force = setTimeout(() => {
           logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'calls still running after the shutdown timeout; cutting them off');
           server.forceShutdown();

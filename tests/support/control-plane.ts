@@ -19,6 +19,8 @@ export interface RunningControlPlane {
   output: () => string;
   stop: () => Promise<void>;
   restart: () => Promise<void>;
+  /** Sends SIGTERM and resolves with how the process ended (it is SIGKILLed after 30 s). */
+  terminate: () => Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** The process id while it runs (for memory readings in benchmarks). */
   pid: () => number | undefined;
 }
@@ -101,6 +103,18 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<R
     output: () => output,
     pid: () => (child as ChildProcess | null)?.pid,
     stop,
+    terminate: () => {
+      const running = child as ChildProcess | null;
+      if (!running || running.exitCode !== null || running.signalCode !== null) return Promise.reject(new Error('the control plane is not running'));
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => running.kill('SIGKILL'), 30_000);
+        running.once('exit', (code, signal) => {
+          clearTimeout(timer);
+          resolve({ code, signal });
+        });
+        running.kill('SIGTERM');
+      });
+    },
     restart: async () => {
       await stop();
       await launch();

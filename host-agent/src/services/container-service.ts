@@ -123,8 +123,19 @@ export interface ContainerServiceOptions {
 export class ContainerServiceImpl {
   /** Creates run one at a time: idempotency per project and SSH port choice stay race-free. */
   private createQueue: Promise<unknown> = Promise.resolve();
+  /** Aborted at shutdown: every open stream then ends with UNAVAILABLE. */
+  private readonly shutdown = new AbortController();
 
   constructor(private readonly options: ContainerServiceOptions) {}
+
+  /**
+   * Ends every open stream (event watches, log follows, pulls) with UNAVAILABLE 'the agent is
+   * shutting down', so a graceful server shutdown is not held up by streams that never end by
+   * themselves, and clients reconnect to the next agent process. Unary calls are not touched.
+   */
+  endStreams(): void {
+    this.shutdown.abort();
+  }
 
   private async resolve(ref: ContainerRef | undefined): Promise<ContainerView> {
     const given = ref?.ref;
@@ -295,14 +306,23 @@ export class ContainerServiceImpl {
     const stream = <Req, Res>(call: grpc.ServerWritableStream<Req, Res>, work: (signal: AbortSignal) => Promise<void>, what: string): void => {
       const controller = new AbortController();
       call.once('cancelled', () => controller.abort());
-      work(controller.signal).then(
-        () => {
-          if (!controller.signal.aborted) call.end();
-        },
-        (error: unknown) => {
-          if (!controller.signal.aborted) call.emit('error', fail(call, error, what));
-        },
-      );
+      const endForShutdown = () => {
+        if (controller.signal.aborted) return;
+        controller.abort();
+        call.emit('error', { code: grpc.status.UNAVAILABLE, details: 'the agent is shutting down' });
+      };
+      if (this.shutdown.signal.aborted) return endForShutdown();
+      this.shutdown.signal.addEventListener('abort', endForShutdown, { once: true });
+      work(controller.signal)
+        .then(
+          () => {
+            if (!controller.signal.aborted) call.end();
+          },
+          (error: unknown) => {
+            if (!controller.signal.aborted) call.emit('error', fail(call, error, what));
+          },
+        )
+        .finally(() => this.shutdown.signal.removeEventListener('abort', endForShutdown));
     };
 
     const handlers: ContainerServiceServer = {

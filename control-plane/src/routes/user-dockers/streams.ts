@@ -6,6 +6,18 @@ import type { AppContext } from '../../app-context.ts';
  * events, NDJSON). `signal` aborts when the client leaves, so the agent call behind it is
  * cancelled too.
  */
+/** Streams answering now; ended at shutdown so the server can close (see endOpenResponseStreams). */
+const openStreams = new Set<PassThrough>();
+
+/**
+ * Ends every open response stream (and so the agent stream behind it): a graceful shutdown
+ * would otherwise wait on log follows and pulls that never end by themselves. Browsers see the
+ * stream end and can open it again on the next process.
+ */
+export function endOpenResponseStreams(): void {
+  for (const stream of openStreams) stream.end();
+}
+
 export function openResponseStream(ctx: AppContext, contentType: string): { stream: PassThrough; signal: AbortSignal } {
   const controller = new AbortController();
   const stream = new PassThrough();
@@ -19,6 +31,8 @@ export function openResponseStream(ctx: AppContext, contentType: string): { stre
   const abort = (): void => controller.abort();
   ctx.res.once('close', abort);
   stream.once('close', abort);
+  openStreams.add(stream);
+  stream.once('close', () => openStreams.delete(stream));
   return { stream, signal: controller.signal };
 }
 
