@@ -313,6 +313,12 @@ describe('SSH access with the agent as an unprivileged user', () => {
     expect(await execIn(sshContainer, ['ls', '/home/student/.ssh/known_hosts'])).toBe('/home/student/.ssh/known_hosts\n');
     expect(await getAccess(sshProject)).toEqual({ host: sshHost, port: sshPort, user: 'student', keyCount: 1 });
 
+    // The student may even delete ~/.ssh: no keys counted, and the next change makes it again.
+    await execIn(sshContainer, ['rm', '-rf', '/home/student/.ssh']);
+    expect((await getAccess(sshProject))?.keyCount).toBe(0);
+    await setKeys(sshProject, [{ publicKey: carol.line, userId: 13 }]);
+    expect(await execIn(sshContainer, ['stat', '-c', '%u:%g %a', '/home/student/.ssh', '/home/student/.ssh/authorized_keys'])).toBe('1000:1000 700\n1000:1000 600\n');
+
     // No keys locks SSH: an empty file.
     expect(await setKeys(sshProject, [])).toMatchObject({ keyCount: 0 });
     expect(await readKeys(sshContainer)).toBe('');

@@ -30,6 +30,15 @@ export interface ContainerSshKeysOptions {
   logger: Logger;
 }
 
+/**
+ * A 404 for a path, not for the container: Docker says "Could not find the file ..." (dockerode
+ * puts its own "no such container" text before every 404, so that cannot tell them apart).
+ */
+export function isMissingPath(error: unknown): boolean {
+  const text = `${engineMessage(error)} ${error instanceof Error ? error.message : ''}`;
+  return engineStatus(error) === 404 && /could not find the file|no such file or directory/i.test(text);
+}
+
 /** The read-only keys folder the containers of earlier agent versions have mounted, if any. */
 export function legacyKeysMount(info: Pick<Docker.ContainerInspectInfo, 'Mounts'>): { Source: string } | undefined {
   return info.Mounts?.find((mount) => mount.Type === 'bind' && mount.Destination.replace(/\/+$/, '') === LEGACY_MOUNT_POINT);
@@ -60,11 +69,10 @@ export class ContainerSshKeys implements SshKeyWriter {
       try {
         await container.putArchive(archive, { path: account.home });
       } catch (error) {
-        const status = engineStatus(error);
-        if (status === 404 && /could not find|no such file|not found/i.test(engineMessage(error)) && !/no such container/i.test(engineMessage(error))) {
+        if (isMissingPath(error)) {
           throw new DockerError('failed-precondition', `the home folder ${account.home} of ${SSH_USER} does not exist in container ${name}`, { cause: error });
         }
-        if (status === 403) throw new DockerError('failed-precondition', `cannot write the SSH keys into container ${name}: ${engineMessage(error)}`, { cause: error });
+        if (engineStatus(error) === 403) throw new DockerError('failed-precondition', `cannot write the SSH keys into container ${name}: ${engineMessage(error)}`, { cause: error });
         throw translateDockerError(error, `writing the SSH keys into ${name}`);
       }
       return 'container';
@@ -97,7 +105,7 @@ export class ContainerSshKeys implements SshKeyWriter {
     try {
       stream = (await container.getArchive({ path })) as Readable;
     } catch (error) {
-      if (engineStatus(error) === 404 && !/no such container/i.test(engineMessage(error))) return undefined;
+      if (isMissingPath(error)) return undefined;
       throw translateDockerError(error, `reading ${path} in ${name}`);
     }
     const entries = await tarEntries(stream);
