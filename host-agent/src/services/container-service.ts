@@ -119,8 +119,8 @@ export interface ContainerServiceOptions {
 /**
  * ContainerService: the students' project containers on the Docker engine. Validates every
  * request, talks to the engine through the DockerDriver, and keeps the proxy route of a project
- * in step with its container. The proxy failing never undoes a
- * container change: the route keeper (jobs/route-keeper.ts) repairs routes; it is logged.
+ * in step with its container. The proxy failing never undoes a container change: the route
+ * keeper (jobs/route-keeper.ts) repairs routes; it is logged.
  */
 export class ContainerServiceImpl {
   /** Creates run one at a time: idempotency per project and SSH port choice stay race-free. */
