@@ -158,7 +158,7 @@ export interface AgentConfig {
    * monitoring network only. Undefined when AGENT_METRICS_LISTEN is empty (off).
    */
   metricsListen: string | undefined;
-  /** The agent's own files (authorized_keys per project). */
+  /** The agent's own files (WireGuard state; the keys folders of legacy containers, legacy-keys-folder.ts). */
   dataDir: string;
   containers: {
     /** User-defined bridge network every project container joins. */

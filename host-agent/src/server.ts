@@ -9,6 +9,7 @@ import { probeCapabilities } from './capabilities.ts';
 import type { AgentConfig } from './config.ts';
 import { DockerodeDriver } from './drivers/docker/dockerode-driver.ts';
 import { createCaddyProxyDriver } from './drivers/proxy/caddy-proxy-driver.ts';
+import { ContainerSshKeys } from './drivers/ssh/container-keys.ts';
 import { clientIdentityInterceptor } from './interceptors/auth.ts';
 import { loggingInterceptor } from './interceptors/logging.ts';
 import { contractVersionInterceptor } from './interceptors/version.ts';
@@ -95,6 +96,8 @@ export async function startAgentServer({ config, logger }: AgentServerOptions): 
     isShuttingDown: () => shuttingDown,
     logger,
   }).addToServer(server);
+  // One writer for both services: writes into one container stay in order.
+  const sshKeys = new ContainerSshKeys({ docker, dataDir: config.dataDir, logger });
   const containerService = new ContainerServiceImpl({
     docker: new DockerodeDriver(docker, {
       network: config.containers.network,
@@ -103,12 +106,13 @@ export async function startAgentServer({ config, logger }: AgentServerOptions): 
       sshBindAddress: config.ssh.bindAddress,
     }),
     proxy,
+    sshKeys,
     config,
     logger,
   });
   containerService.addToServer(server);
   new ProxyServiceImpl({ proxy, logger }).addToServer(server);
-  new SshAccessServiceImpl({ docker, config, logger }).addToServer(server);
+  new SshAccessServiceImpl({ docker, keys: sshKeys, config, logger }).addToServer(server);
   const databaseService = new DatabaseServiceImpl({ config, logger });
   databaseService.addToServer(server);
   const screenshotService = new ScreenshotServiceImpl({ config, logger });

@@ -3,9 +3,10 @@
  * TLS, against the real Docker engine, a throwaway Caddy and a throwaway image registry. Every
  * container, network and image of this file carries a random suffix and is removed afterwards.
  */
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -20,6 +21,7 @@ import {
   type PullImageResponse,
 } from '@devplein/proto/container';
 import { CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto/version';
+import { tarEntries } from '../../host-agent/src/drivers/ssh/authorized-keys.ts';
 import { makeTestCerts, readClientPems, startTestAgent, type ClientPems, type TestAgent } from '../support/agent.ts';
 import { type TestCaddy, startCaddy, visitSite } from '../support/caddy.ts';
 import {
@@ -381,21 +383,27 @@ describe('ContainerService on the Docker engine', () => {
     expect(notWordpress.details).toContain('not a WordPress container');
   });
 
-  it('gives SSH images a port from the range and the authorized_keys mount, and removes both with the container', async () => {
+  it('gives SSH images a port from the range and an empty authorized_keys of the student inside the container, no host mount', async () => {
     const projectId = projectBase + 6;
     const name = `ssh-${suffix}`;
     const { container } = await create({ projectId, name, ssh: true });
-    const keysDir = path.join(dataDir, 'ssh', String(projectId));
-    expect(await readFile(path.join(keysDir, 'authorized_keys'), 'utf8')).toBe('');
     const port = Number(container?.labels['devplein.ssh-port']);
     expect(port).toBeGreaterThanOrEqual(sshFirstPort);
     expect(port).toBeLessThanOrEqual(sshFirstPort + 50);
     const inspect = await docker.getContainer(container?.id ?? '').inspect();
-    expect(inspect.HostConfig.Binds).toEqual([`${keysDir}:/home/student/.ssh:ro`]);
+    expect(inspect.HostConfig.Binds ?? []).toEqual([]);
+    expect(inspect.Mounts).toEqual([]);
     expect(inspect.HostConfig.PortBindings?.['22/tcp']).toEqual([{ HostIp: '127.0.0.1', HostPort: String(port) }]);
+    // The busybox image's student is uid/gid 1000.
+    const entries = await tarEntries((await docker.getContainer(container?.id ?? '').getArchive({ path: '/home/student/.ssh' })) as Readable);
+    const keys = entries.find((entry) => entry.name === '.ssh/authorized_keys');
+    expect(entries.find((entry) => entry.name === '.ssh/')).toMatchObject({ type: 'directory', uid: 1000, gid: 1000, mode: 0o700 });
+    // A hard link in the archive, or the file itself: either way empty and the student's.
+    expect(keys).toMatchObject({ uid: 1000, gid: 1000, mode: 0o600 });
+    expect(entries.every((entry) => entry.data.length === 0)).toBe(true);
+    await expect(stat(path.join(dataDir, 'ssh', String(projectId)))).rejects.toMatchObject({ code: 'ENOENT' });
 
     expect(await call(client.removeContainer, { container: byProject(projectId) })).toEqual({ removed: true });
-    await expect(stat(keysDir)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('removes a container and its route; removing again answers removed=false', async () => {

@@ -1,47 +1,60 @@
 /**
- * SSH access end to end: the real host agent (gRPC over mutual TLS) writes a project's
- * authorized_keys into its data folder, and a real container that has that folder mounted
- * read-only at /home/student/.ssh (as the container service mounts it) sees the keys — and a
- * later change — without a restart.
+ * SSH access end to end with the host agent as the deploy unit runs it: its own system user in
+ * the Docker socket's group, no capabilities (when the tests run as root; otherwise the agent
+ * runs as the tests' own unprivileged user). The real agent (gRPC over mutual TLS) makes a
+ * project's container from an image with Debian's dropbear, writes the members' keys into it
+ * through the Docker API, and a real `ssh` logs in as student: with the container running,
+ * after it was stopped and started, never with a removed key. Containers made by earlier agent
+ * versions (a host keys folder bind-mounted read-only) are covered at the end.
  */
 import { execFile } from 'node:child_process';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { generateKeyPairSync } from 'node:crypto';
+import { chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import * as grpc from '@grpc/grpc-js';
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContainerAction, ContainerServiceClient, type CreateContainerRequest } from '@devplein/proto/container';
 import { type AuthorizedKey, type SshAccess, SshAccessServiceClient } from '@devplein/proto/ssh_access';
 import { CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto/version';
-import { authorizedKeysDir } from '../../host-agent/src/drivers/ssh/authorized-keys.ts';
+import { type AgentUser, canSwitchUser, ensureAgentUser, processIdentity } from '../support/agent-user.ts';
 import { type ClientPems, makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../support/agent.ts';
-import { findFreePort } from '../support/ports.ts';
+import { ensureWebImage, randomSuffix, requireDockerEngine, testDocker } from '../support/docker.ts';
+import { findFreePort, waitFor } from '../support/ports.ts';
 import { findExecutable } from '../support/system-deps.ts';
-import { ensureWebImage } from '../support/docker.ts';
-import { dropbearPath, ensureSshImage } from '../support/ssh-image.ts';
+import { STAGED_KEYS_NAME } from '../../host-agent/src/drivers/ssh/authorized-keys.ts';
+import { dropbearPath, ensureNoStudentImage, ensureSshImage } from '../support/ssh-image.ts';
 
 const execFileAsync = promisify(execFile);
-const suffix = randomBytes(4).toString('hex');
+const suffix = randomSuffix();
 /** A real login needs Debian's dropbear (for the image) and the OpenSSH client on the host. */
 const canLogIn = dropbearPath() !== undefined && findExecutable('ssh') !== undefined && findExecutable('ssh-keygen') !== undefined;
-const docker = new Docker({ socketPath: process.env.DOCKER_SOCKET ?? '/var/run/docker.sock' });
+const docker = testDocker();
+const network = `devplein-test-ssh-${suffix}`;
 const sshHost = 'dev.school.test';
 const base = 800_000 + Math.floor(Math.random() * 99_999);
 const sshProject = base;
 const plainProject = base + 100_000;
 const missingProject = base + 200_000;
+const noStudentProject = base + 300_000;
+const legacyProject = base + 400_000;
+const sshFirstPort = 49_000 + Math.floor(Math.random() * 5_000);
 
 let workDir: string;
 let dataDir: string;
+let certDir: string;
 let pems: ClientPems;
+let agentUser: AgentUser | undefined;
 let agent: TestAgent;
-let client: SshAccessServiceClient;
+let sshClient: SshAccessServiceClient;
+let containerClient: ContainerServiceClient;
+let sshImage: string;
+let webImage: string;
 let sshPort: number;
 let sshContainer: Docker.Container;
-const containerNames: string[] = [];
 
 /** A fresh OpenSSH ed25519 public key line: "ssh-ed25519 <base64 blob> comment". */
 function ed25519Key(comment = 'someone@laptop'): { line: string; body: string } {
@@ -58,18 +71,28 @@ function metadata(): grpc.Metadata {
   return value;
 }
 
-const options = () => ({ deadline: new Date(Date.now() + 10_000) });
+type Unary<Req, Res> = (request: Req, md: grpc.Metadata, opts: Partial<grpc.CallOptions>, callback: (error: grpc.ServiceError | null, response: Res) => void) => unknown;
 
-function setKeys(projectId: number, keys: AuthorizedKey[]): Promise<SshAccess | undefined> {
+function call<Client, Req, Res>(target: Client, method: Unary<Req, Res>, request: Req): Promise<Res> {
   return new Promise((resolve, reject) => {
-    client.setAuthorizedKeys({ projectId, keys }, metadata(), options(), (error, response) => (error ? reject(error) : resolve(response.access)));
+    method.call(target, request, metadata(), { deadline: new Date(Date.now() + 30_000) }, (error, response) => (error ? reject(error) : resolve(response)));
   });
 }
 
-function getAccess(projectId: number): Promise<SshAccess | undefined> {
-  return new Promise((resolve, reject) => {
-    client.getSshAccess({ projectId }, metadata(), options(), (error, response) => (error ? reject(error) : resolve(response.access)));
-  });
+async function setKeys(projectId: number, keys: AuthorizedKey[]): Promise<SshAccess | undefined> {
+  return (await call(sshClient, sshClient.setAuthorizedKeys, { projectId, keys })).access;
+}
+
+async function getAccess(projectId: number): Promise<SshAccess | undefined> {
+  return (await call(sshClient, sshClient.getSshAccess, { projectId })).access;
+}
+
+function create(request: Pick<CreateContainerRequest, 'projectId' | 'name' | 'image' | 'ssh'>) {
+  return call(containerClient, containerClient.createContainer, { domain: `${request.name}.dev.test`, ownerUserId: 1, memberUserIds: [1], wordpress: false, limits: undefined, ...request });
+}
+
+async function changeState(projectId: number, action: ContainerAction): Promise<void> {
+  await call(containerClient, containerClient.changeContainerState, { container: { ref: { $case: 'projectId', value: projectId } }, action });
 }
 
 async function refusal(promise: Promise<unknown>): Promise<grpc.ServiceError> {
@@ -101,94 +124,232 @@ async function execIn(container: Docker.Container, cmd: string[], user = 'studen
   return out;
 }
 
-/** A container labelled the way the container service labels one, keys folder mounted read-only. */
-async function createContainer(image: string, projectId: number, ssh: boolean, port: number): Promise<Docker.Container> {
-  const name = `devplein-test-ssh-${projectId}-${suffix}`;
-  containerNames.push(name);
-  const keysDir = authorizedKeysDir(dataDir, projectId);
-  await mkdir(keysDir, { recursive: true });
-  const container = await docker.createContainer({
-    name,
-    Image: image,
-    Labels: {
-      'devplein.managed': 'true',
-      'devplein.project-id': String(projectId),
-      'devplein.domain': `${name}.dev.test`,
-      'devplein.owner-id': '1',
-      'devplein.ssh': String(ssh),
-      ...(ssh ? { 'devplein.ssh-port': String(port) } : {}),
-      'devplein.wordpress': 'false',
-      'devplein.http-port': '80',
+const readKeys = (container: Docker.Container) => execIn(container, ['cat', '/home/student/.ssh/authorized_keys']);
+
+/** An OpenSSH key pair made by ssh-keygen: the private key file and the public key line. */
+async function keyFile(name: string): Promise<{ file: string; publicKey: string }> {
+  const file = path.join(workDir, `${name}-${suffix}`);
+  await execFileAsync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', name, '-f', file]);
+  return { file, publicKey: (await readFile(`${file}.pub`, 'utf8')).trim() };
+}
+
+/** `ssh student@127.0.0.1 -p port 'id -un; pwd'` with only this identity. */
+function login(identity: string, port: number) {
+  return execFileAsync('ssh', [
+    ...['-i', identity, '-p', String(port), '-o', 'BatchMode=yes', '-o', 'IdentitiesOnly=yes', '-o', 'ConnectTimeout=5'],
+    ...['-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR'],
+    'student@127.0.0.1',
+    'id -un; pwd',
+  ]);
+}
+
+/** Waits until the SSH server answers (after a start) by logging in with a key that must work. */
+async function expectLogin(identity: string, port: number): Promise<void> {
+  let last = '';
+  await waitFor(
+    async () => {
+      try {
+        const { stdout } = await login(identity, port);
+        last = stdout;
+        return true;
+      } catch (error) {
+        // Before dropbear listens the connection closes; a refused key is final.
+        last = String((error as { stderr?: string }).stderr ?? error);
+        if (/Permission denied/.test(last)) throw new Error(`the key was refused: ${last}`);
+        return false;
+      }
     },
-    ExposedPorts: ssh ? { '22/tcp': {} } : {},
-    HostConfig: {
-      Init: true,
-      Binds: ssh ? [`${keysDir}:/home/student/.ssh:ro`] : [],
-      PortBindings: ssh ? { '22/tcp': [{ HostIp: '127.0.0.1', HostPort: String(port) }] } : {},
-    },
-  });
-  await container.start();
-  return container;
+    { description: `an SSH login on port ${port}`, timeoutMs: 20_000, intervalMs: 200 },
+  );
+  expect(last).toBe('student\n/home/student\n');
+}
+
+async function expectRefused(identity: string, port: number): Promise<void> {
+  await expect(login(identity, port)).rejects.toThrow(/Permission denied/);
 }
 
 beforeAll(async () => {
+  requireDockerEngine();
   workDir = await mkdtemp(path.join(os.tmpdir(), 'devplein-agent-ssh-'));
   dataDir = path.join(workDir, 'data');
+  await mkdir(dataDir);
   const certs = await makeTestCerts(path.join(workDir, 'certs'));
+  certDir = certs.dir;
   pems = await readClientPems(certs.ca, certs.clientCert, certs.clientKey);
-  const image = await ensureWebImage();
-  sshPort = await findFreePort();
-  sshContainer = await createContainer(canLogIn ? await ensureSshImage() : image, sshProject, true, sshPort);
-  await createContainer(image, plainProject, false, 0);
+  webImage = await ensureWebImage();
+  sshImage = canLogIn ? await ensureSshImage() : webImage;
+  await ensureNoStudentImage();
+  if (canSwitchUser()) {
+    agentUser = await ensureAgentUser();
+    // Its certificates and data dir, as the deploy unit's StateDirectory= and the 0640 env file give them.
+    await execFileAsync('chown', ['-R', `${agentUser.name}:${agentUser.name}`, workDir]);
+  }
   agent = await startTestAgent({
-    certDir: certs.dir,
+    certDir,
+    dataDir,
+    ...(agentUser ? { user: agentUser.name } : {}),
     env: {
-      AGENT_DATA_DIR: dataDir,
       AGENT_SSH_HOST: sshHost,
+      AGENT_SSH_BIND_ADDRESS: '127.0.0.1',
+      AGENT_SSH_PORT_RANGE: `${sshFirstPort}-${sshFirstPort + 20}`,
+      AGENT_DOCKER_NETWORK: network,
+      AGENT_CONTAINER_MEMORY_MB: '64',
       // No Caddy in this file: the route keeper finds none and only warns.
       AGENT_CADDY_ADMIN: `http://127.0.0.1:${await findFreePort()}`,
       AGENT_RECONCILE_CRON: '0 0 1 1 *',
     },
   });
-  client = new SshAccessServiceClient(agent.address, grpc.credentials.createSsl(pems.caPem, pems.keyPem, pems.certPem));
+  const credentials = grpc.credentials.createSsl(pems.caPem, pems.keyPem, pems.certPem);
+  sshClient = new SshAccessServiceClient(agent.address, credentials);
+  containerClient = new ContainerServiceClient(agent.address, credentials);
+  const made = await create({ projectId: sshProject, name: `ssh-${suffix}`, image: sshImage, ssh: true });
+  sshContainer = docker.getContainer(made.container?.id ?? '');
+  sshPort = Number(made.container?.labels['devplein.ssh-port']);
+  await create({ projectId: plainProject, name: `plain-${suffix}`, image: webImage, ssh: false });
 });
 
 afterAll(async () => {
-  client?.close();
+  sshClient?.close();
+  containerClient?.close();
   await agent?.stop();
-  for (const name of containerNames) await docker.getContainer(name).remove({ force: true }).catch(() => undefined);
+  const mine = await docker.listContainers({ all: true, filters: { name: [suffix] } }).catch(() => []);
+  await Promise.all(mine.map((info) => docker.getContainer(info.Id).remove({ force: true, v: true }).catch(() => undefined)));
+  await docker.getNetwork(network).remove().catch(() => undefined);
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
-describe('SshAccessService', () => {
-  it('puts the members’ keys in the container and a change arrives without a restart', async () => {
-    const alice = ed25519Key('alice@laptop');
-    const bob = ed25519Key('bob@desktop');
+describe('SSH access with the agent as an unprivileged user', () => {
+  it('runs the agent without root and without capabilities, in the Docker socket’s group', async () => {
+    const identity = await processIdentity(agent.pid() ?? 0);
+    const expectedUid = agentUser?.uid ?? process.getuid?.();
+    expect(identity.uids).toEqual([expectedUid, expectedUid, expectedUid, expectedUid]);
+    expect(identity.uids).not.toContain(0);
+    expect(identity.effectiveCapabilities).toBe(0n);
+    if (agentUser) expect(identity.groups).toContain(agentUser.dockerGid);
+  });
+
+  it('writes an empty authorized_keys of the student into a new SSH container before its first start, with no host mount', async () => {
+    const info = await sshContainer.inspect();
+    expect(info.Mounts).toEqual([]);
+    expect(info.HostConfig.Binds ?? []).toEqual([]);
+    expect(await readKeys(sshContainer)).toBe('');
+    // The engine's own record: the archive went in (extract-to-dir) before the container started.
+    const created = Math.floor(new Date(info.Created).getTime() / 1000) - 1;
+    const events = await new Promise<string>((resolve, reject) => {
+      docker.getEvents({ since: created, until: Math.floor(Date.now() / 1000) + 1, filters: { container: [info.Id] } }, (error, stream) => {
+        if (error || !stream) return reject(error ?? new Error('no event stream'));
+        let text = '';
+        stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        stream.on('end', () => resolve(text));
+        stream.on('error', reject);
+      });
+    });
+    const actions = events.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { Action: string }).Action);
+    expect(actions.indexOf('extract-to-dir')).toBeGreaterThan(actions.indexOf('create'));
+    expect(actions.indexOf('extract-to-dir')).toBeLessThan(actions.indexOf('start'));
+  });
+
+  it.skipIf(!canLogIn)('lets a member log in with their key, refuses a removed key, and takes a new key while the container runs', async () => {
+    const first = await keyFile('first-member');
+    const second = await keyFile('second-member');
     const startedAt = (await sshContainer.inspect()).State.StartedAt;
 
+    const access = await setKeys(sshProject, [{ publicKey: first.publicKey, userId: 21 }]);
+    expect(access).toEqual({ host: sshHost, port: sshPort, user: 'student', keyCount: 1 });
+    await expectLogin(first.file, sshPort);
+    await expectRefused(second.file, sshPort);
+
+    // Added while it runs: works at once, no restart.
+    await setKeys(sshProject, [
+      { publicKey: first.publicKey, userId: 21 },
+      { publicKey: second.publicKey, userId: 22 },
+    ]);
+    await expectLogin(second.file, sshPort);
+    await expectLogin(first.file, sshPort);
+
+    // Removed: refused.
+    await setKeys(sshProject, [{ publicKey: second.publicKey, userId: 22 }]);
+    await expectRefused(first.file, sshPort);
+    await expectLogin(second.file, sshPort);
+    expect((await sshContainer.inspect()).State.StartedAt).toBe(startedAt);
+  });
+
+  it.skipIf(!canLogIn)('takes keys changed while the container is stopped, after it starts', async () => {
+    const before = await keyFile('before-stop');
+    const during = await keyFile('while-stopped');
+    await setKeys(sshProject, [{ publicKey: before.publicKey, userId: 31 }]);
+    await expectLogin(before.file, sshPort);
+
+    await changeState(sshProject, ContainerAction.CONTAINER_ACTION_STOP);
+    expect((await sshContainer.inspect()).State.Running).toBe(false);
+    expect(await setKeys(sshProject, [{ publicKey: during.publicKey, userId: 32 }])).toMatchObject({ keyCount: 1 });
+    expect((await getAccess(sshProject))?.keyCount).toBe(1);
+
+    await changeState(sshProject, ContainerAction.CONTAINER_ACTION_START);
+    await expectLogin(during.file, sshPort);
+    await expectRefused(before.file, sshPort);
+  });
+
+  it('gives ~/.ssh and authorized_keys to the student (0700, 0600); the next change replaces what the student wrote there', async () => {
+    const alice = ed25519Key('alice@laptop');
+    const bob = ed25519Key('bob@desktop');
     const access = await setKeys(sshProject, [
       { publicKey: alice.line, userId: 11 },
       { publicKey: bob.line, userId: 12 },
     ]);
     expect(access).toEqual({ host: sshHost, port: sshPort, user: 'student', keyCount: 2 });
-    expect(await execIn(sshContainer, ['cat', '/home/student/.ssh/authorized_keys'])).toBe(
-      `ssh-ed25519 ${alice.body} devplein-user-11\nssh-ed25519 ${bob.body} devplein-user-12\n`,
+    expect(await readKeys(sshContainer)).toBe(`ssh-ed25519 ${alice.body} devplein-user-11\nssh-ed25519 ${bob.body} devplein-user-12\n`);
+    expect(await execIn(sshContainer, ['stat', '-c', '%u:%g %a %n', '/home/student/.ssh', '/home/student/.ssh/authorized_keys'])).toBe(
+      '1000:1000 700 /home/student/.ssh\n1000:1000 600 /home/student/.ssh/authorized_keys\n',
     );
 
+    // The student owns the folder (known_hosts, their own git keys), so they can write the file too.
+    await execIn(sshContainer, ['sh', '-c', 'echo "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHN0dWRlbnQ student-added" >> /home/student/.ssh/authorized_keys']);
+    await execIn(sshContainer, ['touch', '/home/student/.ssh/known_hosts']);
+    expect((await getAccess(sshProject))?.keyCount).toBe(3);
     const carol = ed25519Key();
     await setKeys(sshProject, [{ publicKey: `  ${carol.line}  `, userId: 13 }]);
-    expect(await execIn(sshContainer, ['cat', '/home/student/.ssh/authorized_keys'])).toBe(`ssh-ed25519 ${carol.body} devplein-user-13\n`);
-    expect((await sshContainer.inspect()).State.StartedAt).toBe(startedAt);
-
-    // The mount is read-only: the student cannot add a key of their own.
-    await expect(execIn(sshContainer, ['sh', '-c', 'echo x >> /home/student/.ssh/authorized_keys'])).rejects.toThrow(/exited with/);
-
+    expect(await readKeys(sshContainer)).toBe(`ssh-ed25519 ${carol.body} devplein-user-13\n`);
+    expect(await execIn(sshContainer, ['ls', '/home/student/.ssh/known_hosts'])).toBe('/home/student/.ssh/known_hosts\n');
     expect(await getAccess(sshProject)).toEqual({ host: sshHost, port: sshPort, user: 'student', keyCount: 1 });
+
+    // The student may even delete ~/.ssh: no keys counted, and the next change makes it again.
+    await execIn(sshContainer, ['rm', '-rf', '/home/student/.ssh']);
+    expect((await getAccess(sshProject))?.keyCount).toBe(0);
+    await setKeys(sshProject, [{ publicKey: carol.line, userId: 13 }]);
+    expect(await execIn(sshContainer, ['stat', '-c', '%u:%g %a', '/home/student/.ssh', '/home/student/.ssh/authorized_keys'])).toBe('1000:1000 700\n1000:1000 600\n');
 
     // No keys locks SSH: an empty file.
     expect(await setKeys(sshProject, [])).toMatchObject({ keyCount: 0 });
-    expect(await execIn(sshContainer, ['cat', '/home/student/.ssh/authorized_keys'])).toBe('');
+    expect(await readKeys(sshContainer)).toBe('');
     expect((await getAccess(sshProject))?.keyCount).toBe(0);
+  });
+
+  it('puts authorized_keys in place as a link to a finished file, never writing the file sshd reads in place', async () => {
+    const inodes = async () => {
+      const out = await execIn(sshContainer, ['stat', '-c', '%i %h', '/home/student/.ssh/authorized_keys', `/home/student/.ssh/${STAGED_KEYS_NAME}`]);
+      return out.trim().split('\n');
+    };
+    await setKeys(sshProject, [{ publicKey: ed25519Key().line, userId: 7 }]);
+    const [live, staged] = await inodes();
+    // One file under two names: the staged name was written whole, then linked as authorized_keys.
+    expect(live).toBe(staged);
+    expect(live).toMatch(/ 2$/);
+    // A reader that opened the file before a change still reads it whole after it.
+    const reader = execIn(sshContainer, ['sh', '-c', 'exec 3< /home/student/.ssh/authorized_keys; touch /tmp/opened; while [ ! -e /tmp/changed ]; do sleep 0.1; done; cat <&3']);
+    await waitFor(async () => (await execIn(sshContainer, ['sh', '-c', 'test -e /tmp/opened && echo yes || echo no'])).trim() === 'yes', {
+      description: 'the reader to open the file',
+      timeoutMs: 10_000,
+    });
+    const before = await readKeys(sshContainer);
+    const next = ed25519Key();
+    await setKeys(sshProject, [{ publicKey: next.line, userId: 8 }]);
+    await execIn(sshContainer, ['touch', '/tmp/changed']);
+    expect(await reader).toBe(before);
+    expect(await readKeys(sshContainer)).toBe(`ssh-ed25519 ${next.body} devplein-user-8\n`);
+    const [liveAfter] = await inodes();
+    expect(liveAfter?.split(' ')[0]).not.toBe(live?.split(' ')[0]);
+    await execIn(sshContainer, ['rm', '-f', '/tmp/opened', '/tmp/changed']);
   });
 
   it('answers NOT_FOUND for a project without a container and FAILED_PRECONDITION without SSH', async () => {
@@ -198,6 +359,14 @@ describe('SshAccessService', () => {
     const noSsh = await refusal(setKeys(plainProject, [key]));
     expect(noSsh.code).toBe(grpc.status.FAILED_PRECONDITION);
     expect((await refusal(getAccess(plainProject))).code).toBe(grpc.status.FAILED_PRECONDITION);
+  });
+
+  it('refuses to make an SSH container of an image without a student user, and leaves nothing behind', async () => {
+    const name = `nostudent-${suffix}`;
+    const error = await refusal(create({ projectId: noStudentProject, name, image: 'devplein-test/no-student:1', ssh: true }));
+    expect(error.code).toBe(grpc.status.FAILED_PRECONDITION);
+    expect(error.details).toMatch(/no usable user student in \/etc\/passwd/);
+    expect(await docker.listContainers({ all: true, filters: { name: [name] } })).toEqual([]);
   });
 
   it('refuses malformed keys with INVALID_ARGUMENT and leaves the file as it was', async () => {
@@ -218,33 +387,89 @@ describe('SshAccessService', () => {
       expect(error.code, key.publicKey).toBe(grpc.status.INVALID_ARGUMENT);
     }
     expect((await refusal(getAccess(0))).code).toBe(grpc.status.INVALID_ARGUMENT);
-    expect(await execIn(sshContainer, ['cat', '/home/student/.ssh/authorized_keys'])).toBe(`ssh-ed25519 ${good.body} devplein-user-5\n`);
+    expect(await readKeys(sshContainer)).toBe(`ssh-ed25519 ${good.body} devplein-user-5\n`);
+  });
+});
+
+describe('containers made by earlier agent versions (keys folder of the host mounted read-only)', () => {
+  let legacy: Docker.Container;
+  let legacyPort: number;
+  let keysDir: string;
+
+  beforeAll(async () => {
+    // As the earlier agent made it: the folder on the host (root's, the agent ran as root for
+    // SSH), mounted read-only at /home/student/.ssh, labelled like every project container.
+    keysDir = path.join(dataDir, 'ssh', String(legacyProject));
+    await mkdir(keysDir, { recursive: true });
+    if (canSwitchUser()) await chown(keysDir, 0, 0);
+    await writeFile(path.join(keysDir, 'authorized_keys'), '');
+    legacyPort = await findFreePort();
+    const name = `legacy-${suffix}`;
+    legacy = await docker.createContainer({
+      name,
+      Image: sshImage,
+      Labels: {
+        'devplein.managed': 'true',
+        'devplein.project-id': String(legacyProject),
+        'devplein.domain': `${name}.dev.test`,
+        'devplein.owner-id': '1',
+        'devplein.ssh': 'true',
+        'devplein.ssh-port': String(legacyPort),
+        'devplein.wordpress': 'false',
+        'devplein.http-port': '80',
+      },
+      ExposedPorts: { '22/tcp': {} },
+      HostConfig: {
+        Init: true,
+        NetworkMode: network,
+        Binds: [`${keysDir}:/home/student/.ssh:ro`],
+        PortBindings: { '22/tcp': [{ HostIp: '127.0.0.1', HostPort: String(legacyPort) }] },
+      },
+    });
+    await legacy.start();
   });
 
-  it.skipIf(!canLogIn)('lets a member log in as student with ssh, and a removed key no longer gets in', async () => {
-    const keyFile = async (name: string) => {
-      const file = path.join(workDir, name);
-      await execFileAsync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', name, '-f', file]);
-      return { file, publicKey: (await readFile(`${file}.pub`, 'utf8')).trim() };
-    };
-    const login = (identity: string, port: number) =>
-      execFileAsync('ssh', [
-        ...['-i', identity, '-p', String(port), '-o', 'BatchMode=yes', '-o', 'IdentitiesOnly=yes', '-o', 'ConnectTimeout=5'],
-        ...['-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR'],
-        'student@127.0.0.1',
-        'id -un; pwd',
-      ]);
-    const first = await keyFile('first-member');
-    const second = await keyFile('second-member');
+  it.skipIf(!canSwitchUser() || !canLogIn)('keep working as before while the agent runs as root', async () => {
+    const rootAgent = await startTestAgent({
+      certDir,
+      dataDir,
+      env: { AGENT_CADDY_ADMIN: `http://127.0.0.1:${await findFreePort()}`, AGENT_RECONCILE_CRON: '0 0 1 1 *', AGENT_DOCKER_NETWORK: network },
+    });
+    const client = new SshAccessServiceClient(rootAgent.address, grpc.credentials.createSsl(pems.caPem, pems.keyPem, pems.certPem));
+    try {
+      const member = await keyFile('legacy-member');
+      await new Promise<void>((resolve, reject) => {
+        client.setAuthorizedKeys({ projectId: legacyProject, keys: [{ publicKey: member.publicKey, userId: 41 }] }, metadata(), (error) => (error ? reject(error) : resolve()));
+      });
+      expect(await readKeys(legacy)).toMatch(/ devplein-user-41\n$/);
+      await expectLogin(member.file, legacyPort);
+    } finally {
+      client.close();
+      await rootAgent.stop();
+    }
+  });
 
-    const access = await setKeys(sshProject, [{ publicKey: first.publicKey, userId: 21 }]);
-    expect(access).toMatchObject({ user: 'student', port: sshPort, keyCount: 1 });
-    const { stdout } = await login(first.file, access?.port ?? 0);
-    expect(stdout).toBe('student\n/home/student\n');
-    await expect(login(second.file, sshPort)).rejects.toThrow(/Permission denied/);
+  it('get their keys in the host folder from the unprivileged agent, with a warning to re-create them', async () => {
+    // What systemd's StateDirectory= does once the unit's User= is the agent's own user again.
+    if (agentUser) await execFileAsync('chown', ['-R', `${agentUser.name}:${agentUser.name}`, path.join(dataDir, 'ssh')]);
+    const member = ed25519Key();
+    expect(await setKeys(legacyProject, [{ publicKey: member.line, userId: 42 }])).toMatchObject({ port: legacyPort, keyCount: 1 });
+    expect(await readFile(path.join(keysDir, 'authorized_keys'), 'utf8')).toBe(`ssh-ed25519 ${member.body} devplein-user-42\n`);
+    expect(await readKeys(legacy)).toBe(`ssh-ed25519 ${member.body} devplein-user-42\n`);
+    expect((await getAccess(legacyProject))?.keyCount).toBe(1);
+    expect(agent.output()).toContain('still has the read-only keys folder of an earlier agent mounted');
+    if (canLogIn && agentUser && agentUser.uid !== 1000) {
+      // The reason for the warning: the SSH server refuses a key file of the agent's user.
+      const member2 = await keyFile('legacy-unprivileged');
+      await setKeys(legacyProject, [{ publicKey: member2.publicKey, userId: 43 }]);
+      await waitFor(async () => (await login(member2.file, legacyPort).catch((error: unknown) => ({ stdout: String(error) }))).stdout.includes('Permission denied'), {
+        description: 'dropbear to answer on the legacy container',
+        timeoutMs: 20_000,
+      });
+    }
 
-    await setKeys(sshProject, [{ publicKey: second.publicKey, userId: 22 }]);
-    expect((await login(second.file, sshPort)).stdout).toBe('student\n/home/student\n');
-    await expect(login(first.file, sshPort)).rejects.toThrow(/Permission denied/);
+    // Re-creating is the way out; removing the container also removes its host folder.
+    await call(containerClient, containerClient.removeContainer, { container: { ref: { $case: 'projectId', value: legacyProject } } });
+    await expect(stat(keysDir)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

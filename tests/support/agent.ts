@@ -105,6 +105,11 @@ export interface TestAgentOptions {
   listenAddress?: string;
   /** Data dir to use (kept on stop); default a new temporary one, removed on stop. */
   dataDir?: string;
+  /**
+   * Run the agent as this user with its groups (setpriv --init-groups), as the deploy unit's
+   * User= does; needs root. Certificates and data dir must be readable/writable by that user.
+   */
+  user?: string;
 }
 
 export interface TestAgent {
@@ -143,7 +148,8 @@ export async function startTestAgent(options: TestAgentOptions): Promise<TestAge
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'devplein-test-agent-'));
   const listenAddress = options.listenAddress ?? '127.0.0.1';
   const node = [process.execPath, '--import', 'tsx', '--conditions=development', 'host-agent/src/main.ts'];
-  const [command = process.execPath, ...args] = options.netns ? ['ip', 'netns', 'exec', options.netns, ...node] : node;
+  const asUser = options.user ? ['setpriv', `--reuid=${options.user}`, `--regid=${options.user}`, '--init-groups', '--', ...node] : node;
+  const [command = process.execPath, ...args] = options.netns ? ['ip', 'netns', 'exec', options.netns, ...asUser] : asUser;
 
   async function launch(): Promise<void> {
     let listening: number | undefined;

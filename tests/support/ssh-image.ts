@@ -4,7 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, copyFile, mkdir, realpath } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ensureBusyboxImage } from './docker.ts';
@@ -36,5 +36,15 @@ export function ensureSshImage(): Promise<string> {
       await chmod(path.join(rootfs, file), 0o755);
     }
     await mkdir(path.join(rootfs, 'etc/dropbear'), { recursive: true });
+  });
+}
+
+/** The web image without a `student` user: SSH keys have nobody to belong to there. */
+export const NO_STUDENT_IMAGE = 'devplein-test/no-student:1';
+
+export function ensureNoStudentImage(): Promise<string> {
+  return ensureBusyboxImage(NO_STUDENT_IMAGE, ['/bin/httpd', '-f', '-p', '80', '-h', '/www'], async (rootfs) => {
+    await writeFile(path.join(rootfs, 'etc/passwd'), 'root:x:0:0:root:/root:/bin/sh\n');
+    await writeFile(path.join(rootfs, 'etc/group'), 'root:x:0:\n');
   });
 }

@@ -1,5 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -8,6 +8,8 @@ import { ContainerAction } from '@devplein/proto/container';
 import type { ContainerView, DockerDriver, LifecycleAction, NewContainer } from '../drivers/docker/docker-driver.ts';
 import { DockerError } from '../drivers/docker/docker-errors.ts';
 import { type ProxyDriver, type ProxyRoute, ProxyUnavailableError } from '../drivers/proxy/proxy-driver.ts';
+import type { AuthorizedKeyLine } from '../drivers/ssh/authorized-keys.ts';
+import type { SshKeyWriter } from '../drivers/ssh/container-keys.ts';
 import { ContainerServiceImpl, strongPassword, toStatus } from './container-service.ts';
 
 /** An in-memory engine: enough of DockerDriver for the service's orchestration. */
@@ -25,12 +27,14 @@ class MemoryDocker implements Partial<DockerDriver> {
     return [...this.containers.values()].find((view) => ('projectId' in lookup ? view.projectId === lookup.projectId : view.names.includes(`/${lookup.name}`)));
   }
 
-  async create(spec: NewContainer) {
+  async create(spec: NewContainer, prepare?: (containerId: string) => Promise<unknown>) {
     // Yield like the real engine does, so concurrent creates interleave.
     await new Promise((resolve) => setTimeout(resolve, 5));
     if ([...this.containers.values()].some((view) => view.names.includes(`/${spec.name}`))) throw new DockerError('failed-precondition', 'name taken');
     this.created.push(spec);
     const id = String(this.next++);
+    // Like the real driver: prepared while created, started only after that.
+    await prepare?.(id);
     const labels: Record<string, string> = { 'devplein.managed': 'true', 'devplein.project-id': String(spec.projectId), 'devplein.domain': spec.domain };
     if (spec.sshPort) labels['devplein.ssh-port'] = String(spec.sshPort);
     const view: ContainerView = { id, names: [`/${spec.name}`], image: spec.image, state: 'running', status: 'Up 1 second', labels, createdAt: new Date(), projectId: spec.projectId, domain: spec.domain };
@@ -48,6 +52,16 @@ class MemoryDocker implements Partial<DockerDriver> {
 
   async remove(id: string) {
     return this.containers.delete(id);
+  }
+}
+
+/** Records which container got which keys, and whether it was running by then. */
+class RecordingKeys implements SshKeyWriter {
+  writes: Array<{ containerId: string; keys: AuthorizedKeyLine[]; startedBefore: boolean }> = [];
+  constructor(private readonly docker: MemoryDocker) {}
+  async write(containerId: string, keys: AuthorizedKeyLine[]) {
+    this.writes.push({ containerId, keys, startedBefore: this.docker.containers.has(containerId) });
+    return 'container' as const;
   }
 }
 
@@ -80,15 +94,16 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-function service(): { impl: ContainerServiceImpl; docker: MemoryDocker; proxy: RecordingProxy } {
+function service(): { impl: ContainerServiceImpl; docker: MemoryDocker; proxy: RecordingProxy; sshKeys: RecordingKeys } {
   const docker = new MemoryDocker();
   const proxy = new RecordingProxy();
+  const sshKeys = new RecordingKeys(docker);
   const config = {
     dataDir,
     containers: { network: 'n', memoryBytes: 512 * 1024 * 1024, nanoCpus: 1e9, pids: 256, httpPort: 80, publishAddress: '127.0.0.1' },
     ssh: { host: 'localhost', bindAddress: '127.0.0.1', portRange: { first: 45_100, last: 45_140 } },
   };
-  return { impl: new ContainerServiceImpl({ docker: docker as unknown as DockerDriver, proxy, config, logger }), docker, proxy };
+  return { impl: new ContainerServiceImpl({ docker: docker as unknown as DockerDriver, proxy, sshKeys, config, logger }), docker, proxy, sshKeys };
 }
 
 const request = (projectId: number, name: string, extra: Record<string, unknown> = {}) => ({
@@ -125,16 +140,28 @@ describe('ContainerServiceImpl', () => {
     expect(docker.containers.size).toBe(0);
   });
 
-  it('gives SSH containers distinct ports from the range and an empty authorized_keys, removed with the container', async () => {
-    const { impl, docker } = service();
-    await impl.createContainer(request(3, 'one', { ssh: true }), logger);
-    await impl.createContainer(request(4, 'two', { ssh: true }), logger);
+  it('gives SSH containers distinct ports from the range and an empty authorized_keys before their first start', async () => {
+    const { impl, docker, sshKeys } = service();
+    const one = await impl.createContainer(request(3, 'one', { ssh: true }), logger);
+    const two = await impl.createContainer(request(4, 'two', { ssh: true }), logger);
+    await impl.createContainer(request(5, 'three'), logger);
     const ports = docker.created.map((spec) => spec.sshPort);
-    expect(new Set(ports).size).toBe(2);
-    expect(docker.created[0]?.authorizedKeysDir).toBe(path.join(dataDir, 'ssh', '3'));
-    expect((await stat(path.join(dataDir, 'ssh', '3', 'authorized_keys'))).size).toBe(0);
-    await impl.removeContainer({ ref: { $case: 'projectId', value: 3 } }, logger);
-    await expect(stat(path.join(dataDir, 'ssh', '3'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(new Set(ports.slice(0, 2)).size).toBe(2);
+    expect(ports[2]).toBeUndefined();
+    expect(sshKeys.writes).toEqual([
+      { containerId: one.container.id, keys: [], startedBefore: false },
+      { containerId: two.container.id, keys: [], startedBefore: false },
+    ]);
+  });
+
+  it('removes the host keys folder an earlier agent version made, with the container', async () => {
+    const { impl } = service();
+    await impl.createContainer(request(6, 'old', { ssh: true }), logger);
+    const legacy = path.join(dataDir, 'ssh', '6');
+    await mkdir(legacy, { recursive: true });
+    await writeFile(path.join(legacy, 'authorized_keys'), '');
+    await impl.removeContainer({ ref: { $case: 'projectId', value: 6 } }, logger);
+    await expect(stat(legacy)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('moves the route on start and refuses unknown actions and containers', async () => {

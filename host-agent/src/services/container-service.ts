@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
-import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import {
@@ -22,7 +21,8 @@ import { DockerError, type DockerErrorKind, isEngineUnreachable } from '../drive
 import type { DecodedLogLine } from '../drivers/docker/log-decoder.ts';
 import { parseContainerName, parseDomain, parseId, parseImageReference, parseProjectContainerName } from '../drivers/docker/references.ts';
 import type { ProxyDriver } from '../drivers/proxy/proxy-driver.ts';
-import { authorizedKeysDir, removeAuthorizedKeys, writeAuthorizedKeys } from '../drivers/ssh/authorized-keys.ts';
+import type { SshKeyWriter } from '../drivers/ssh/container-keys.ts';
+import { removeLegacyKeys } from '../drivers/ssh/legacy-keys-folder.ts';
 import { callLogger } from '../interceptors/logging.ts';
 
 /** Lines GetContainerLogs returns when the caller asks for 0. */
@@ -110,15 +110,17 @@ function portIsFree(host: string, port: number): Promise<boolean> {
 export interface ContainerServiceOptions {
   docker: DockerDriver;
   proxy: ProxyDriver;
+  /** Puts the (empty) authorized_keys into a new SSH container before its first start. */
+  sshKeys: SshKeyWriter;
   config: Pick<AgentConfig, 'dataDir' | 'containers' | 'ssh'>;
   logger: Logger;
 }
 
 /**
  * ContainerService: the students' project containers on the Docker engine. Validates every
- * request, talks to the engine through the DockerDriver, and keeps the proxy route and the SSH
- * key folder of a project in step with its container. The proxy failing never undoes a
- * container change: the route keeper (jobs/route-keeper.ts) repairs routes; it is logged.
+ * request, talks to the engine through the DockerDriver, and keeps the proxy route of a project
+ * in step with its container. The proxy failing never undoes a container change: the route
+ * keeper (jobs/route-keeper.ts) repairs routes; it is logged.
  */
 export class ContainerServiceImpl {
   /** Creates run one at a time: idempotency per project and SSH port choice stay race-free. */
@@ -200,15 +202,11 @@ export class ContainerServiceImpl {
     const run = async () => {
       const raced = await docker.find({ projectId });
       if (raced) return { container: raced, created: false };
-      let ssh: { sshPort: number; authorizedKeysDir: string } | undefined;
-      if (request.ssh) {
-        const sshPort = await this.pickSshPort();
-        // An empty key file first: the bind mount needs the folder, and no key means no login.
-        await writeAuthorizedKeys(config.dataDir, projectId, []);
-        // Docker takes absolute host paths only.
-        ssh = { sshPort, authorizedKeysDir: path.resolve(authorizedKeysDir(config.dataDir, projectId)) };
-      }
-      const container = await docker.create({ projectId, name, domain, image, ownerUserId, ssh: request.ssh, wordpress: request.wordpress, limits, ...ssh });
+      const sshPort = request.ssh ? await this.pickSshPort() : undefined;
+      // SSH: an empty authorized_keys of the image's student user before the first start, so
+      // no key the image may carry ever works; the members' keys follow through SshAccessService.
+      const prepare = request.ssh ? (id: string) => this.options.sshKeys.write(id, []) : undefined;
+      const container = await docker.create({ projectId, name, domain, image, ownerUserId, ssh: request.ssh, wordpress: request.wordpress, limits, sshPort }, prepare);
       logger.info({ projectId, name, containerId: container.id, image }, 'created a project container');
       await this.refreshRoute(container, logger);
       return { container, created: true };
@@ -242,7 +240,8 @@ export class ContainerServiceImpl {
           logger.warn({ err: error, domain: container.domain }, 'could not remove the proxy route; the route keeper will retry');
         });
       }
-      if (container.projectId > 0) await removeAuthorizedKeys(this.options.config.dataDir, container.projectId);
+      // Containers of earlier agent versions had a keys folder on the host (legacy-keys-folder.ts).
+      if (container.projectId > 0) await removeLegacyKeys(this.options.config.dataDir, container.projectId);
     }
     if (removed) logger.info({ containerId: container.id, name: container.names[0], projectId: container.projectId }, 'removed a container');
     return removed;

@@ -1,15 +1,12 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
 import { type AuthorizedKey, type SshAccess, SshAccessServiceService, type SshAccessServiceServer } from '@devplein/proto/ssh_access';
 import type { AgentConfig } from '../config.ts';
-import { type AuthorizedKeyLine, authorizedKeysDir, writeAuthorizedKeys } from '../drivers/ssh/authorized-keys.ts';
+import { type AuthorizedKeyLine, SSH_USER } from '../drivers/ssh/authorized-keys.ts';
+import type { ContainerSshKeys } from '../drivers/ssh/container-keys.ts';
 import { callLogger } from '../interceptors/logging.ts';
-
-/** Login name inside every SSH-enabled project container. */
-const SSH_USER = 'student';
+import { toStatus } from './container-service.ts';
 
 /** Key types OpenSSH accepts in authorized_keys (certificates and DSA left out on purpose). */
 const keyTypes = new Set([
@@ -59,29 +56,25 @@ function checkProjectId(value: number): number {
   return projectId;
 }
 
-/** The Docker engine is not there (socket missing, refused): UNAVAILABLE, not INTERNAL. */
-function isDockerUnreachable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && ['ECONNREFUSED', 'ENOENT', 'EACCES', 'ECONNRESET', 'EPIPE'].includes(code);
-}
-
 export interface SshAccessServiceOptions {
   docker: Docker;
-  config: Pick<AgentConfig, 'dataDir' | 'ssh'>;
+  /** Writes and counts the keys inside a container (shared with the container service). */
+  keys: Pick<ContainerSshKeys, 'write' | 'count'>;
+  config: Pick<AgentConfig, 'ssh'>;
   logger: Logger;
 }
 
 /**
- * SshAccessService: the members' keys into a project's container (a file in the agent's data
- * folder, bind-mounted read-only at /home/student/.ssh, so a change needs no restart) and where
- * to log in. The container is found by its project label; its SSH flag and port are labels the
- * container service set at create.
+ * SshAccessService: the members' keys into a project's container (written into it through the
+ * Docker API, running or stopped, so a change needs no restart and no root on the host) and
+ * where to log in. The container is found by its project label; its SSH flag and port are
+ * labels the container service set at create.
  */
 export class SshAccessServiceImpl {
   constructor(private readonly options: SshAccessServiceOptions) {}
 
   /** The project's container with SSH, or the reason there is none. */
-  private async sshContainer(projectId: number): Promise<{ port: number }> {
+  private async sshContainer(projectId: number): Promise<{ id: string; port: number }> {
     const containers = await this.options.docker.listContainers({
       all: true,
       filters: { label: ['devplein.managed=true', `devplein.project-id=${projectId}`] },
@@ -95,17 +88,7 @@ export class SshAccessServiceImpl {
     if (!Number.isInteger(port) || port < 1 || port > 65_535) {
       throw new SshAccessError(grpc.status.FAILED_PRECONDITION, `the container of project ${projectId} has no SSH port`);
     }
-    return { port };
-  }
-
-  private async keyCount(projectId: number): Promise<number> {
-    try {
-      const text = await readFile(join(authorizedKeysDir(this.options.config.dataDir, projectId), 'authorized_keys'), 'utf8');
-      return text.split('\n').filter((line) => line.trim() !== '').length;
-    } catch (error) {
-      if ((error as { code?: unknown }).code === 'ENOENT') return 0;
-      throw error;
-    }
+    return { id: container.Id, port };
   }
 
   private access(port: number, keyCount: number): SshAccess {
@@ -116,15 +99,15 @@ export class SshAccessServiceImpl {
   async setAuthorizedKeys(projectIdInput: number, keys: AuthorizedKey[]): Promise<SshAccess> {
     const projectId = checkProjectId(projectIdInput);
     const lines = keys.map(checkAuthorizedKey);
-    const { port } = await this.sshContainer(projectId);
-    await writeAuthorizedKeys(this.options.config.dataDir, projectId, lines);
+    const { id, port } = await this.sshContainer(projectId);
+    await this.options.keys.write(id, lines);
     return this.access(port, lines.length);
   }
 
   async getSshAccess(projectIdInput: number): Promise<SshAccess> {
     const projectId = checkProjectId(projectIdInput);
-    const { port } = await this.sshContainer(projectId);
-    return this.access(port, await this.keyCount(projectId));
+    const { id, port } = await this.sshContainer(projectId);
+    return this.access(port, await this.options.keys.count(id));
   }
 
   addToServer(server: grpc.Server): void {
@@ -134,9 +117,10 @@ export class SshAccessServiceImpl {
         (response) => callback(null, response),
         (error: unknown) => {
           if (error instanceof SshAccessError) return callback({ code: error.code, details: error.message });
-          if (isDockerUnreachable(error)) return callback({ code: grpc.status.UNAVAILABLE, details: 'the Docker engine does not answer' });
-          callLogger(logger, call).error({ err: error }, `${what} failed`);
-          callback({ code: grpc.status.INTERNAL, details: `${what} failed; see the agent log` });
+          // Docker failures as the container service maps them (no student user: FAILED_PRECONDITION).
+          const status = toStatus(error, what);
+          if (status.internal) callLogger(logger, call).error({ err: error }, `${what} failed`);
+          callback({ code: status.code, details: status.details });
         },
       );
     };

@@ -19,9 +19,6 @@ export const LABELS = {
   httpPort: 'devplein.http-port',
 } as const;
 
-/** Where a project container's authorized_keys folder is mounted. */
-export const SSH_MOUNT_POINT = '/home/student/.ssh';
-
 /** One container as Docker lists it. */
 export interface ContainerView {
   id: string;
@@ -52,8 +49,6 @@ export interface NewContainer {
   limits: { memoryBytes: number; nanoCpus: number; pids: number };
   /** Host port for 22/tcp; only with `ssh`. */
   sshPort?: number;
-  /** Host folder mounted read-only at SSH_MOUNT_POINT; only with `ssh`. */
-  authorizedKeysDir?: string;
 }
 
 /** A container by its project (managed only) or by its name (any container). */
@@ -110,8 +105,12 @@ export interface DockerDriver {
   pull(image: string, onProgress: (event: PullProgress) => void, signal?: AbortSignal): Promise<void>;
   /** SSH host ports taken by managed containers (their `devplein.ssh-port` labels). */
   usedSshPorts(): Promise<Set<number>>;
-  /** Creates and starts the container; a taken name is failed-precondition. */
-  create(spec: NewContainer): Promise<ContainerView>;
+  /**
+   * Creates and starts the container; a taken name is failed-precondition. `prepare` runs on
+   * the created container before its first start (the SSH keys go in then); when it fails, the
+   * container is removed and its error thrown.
+   */
+  create(spec: NewContainer, prepare?: (containerId: string) => Promise<unknown>): Promise<ContainerView>;
   /** Runs a lifecycle action and returns the container after it. */
   act(id: string, action: LifecycleAction): Promise<ContainerView>;
   /** Force-removes the container (and its anonymous volumes); false when it did not exist. */

@@ -30,16 +30,18 @@ describe('createOptions', () => {
       RestartPolicy: { Name: 'unless-stopped' },
       NetworkMode: 'devplein-net',
       PortBindings: { '80/tcp': [{ HostIp: '127.0.0.1', HostPort: '' }] },
-      Binds: [],
     });
+    expect(options.HostConfig?.Binds).toBeUndefined();
     expect(JSON.stringify(options)).not.toContain('docker.sock');
   });
 
-  it('adds the SSH port and the read-only authorized_keys mount for SSH images', () => {
-    const options = driver.createOptions({ ...base, ssh: true, sshPort: 2201, authorizedKeysDir: '/var/lib/devplein-agent/ssh/7' });
+  it('adds the SSH port for SSH images and mounts no host folder (the keys go into the container)', () => {
+    const options = driver.createOptions({ ...base, ssh: true, sshPort: 2201 });
     expect(options.Labels).toMatchObject({ 'devplein.ssh': 'true', 'devplein.ssh-port': '2201' });
     expect(options.HostConfig?.PortBindings).toMatchObject({ '22/tcp': [{ HostIp: '0.0.0.0', HostPort: '2201' }] });
-    expect(options.HostConfig?.Binds).toEqual(['/var/lib/devplein-agent/ssh/7:/home/student/.ssh:ro']);
+    expect(options.HostConfig?.Binds).toBeUndefined();
+    expect(options.HostConfig?.Mounts).toBeUndefined();
+    expect(() => driver.createOptions({ ...base, ssh: true })).toThrow(/sshPort/);
   });
 });
 

@@ -12,7 +12,6 @@ import {
   type LifecycleAction,
   type NewContainer,
   type PullProgress,
-  SSH_MOUNT_POINT,
 } from './docker-driver.ts';
 import { type InspectState, statusText } from './container-status.ts';
 import { DockerError, engineMessage, engineStatus, isEngineUnreachable, translateDockerError } from './docker-errors.ts';
@@ -254,13 +253,12 @@ export class DockerodeDriver implements DockerDriver {
     const bindings: Record<string, Array<{ HostIp: string; HostPort: string }>> = {
       [httpPort]: [{ HostIp: this.config.publishAddress, HostPort: '' }],
     };
-    const binds: string[] = [];
+    // No host folder for the SSH keys: they are written into the container (ssh/container-keys.ts).
     if (spec.ssh) {
-      if (!spec.sshPort || !spec.authorizedKeysDir) throw new Error('an SSH container needs sshPort and authorizedKeysDir');
+      if (!spec.sshPort) throw new Error('an SSH container needs sshPort');
       labels[LABELS.sshPort] = String(spec.sshPort);
       exposed['22/tcp'] = {};
       bindings['22/tcp'] = [{ HostIp: this.config.sshBindAddress, HostPort: String(spec.sshPort) }];
-      binds.push(`${spec.authorizedKeysDir}:${SSH_MOUNT_POINT}:ro`);
     }
     return {
       name: spec.name,
@@ -280,13 +278,12 @@ export class DockerodeDriver implements DockerDriver {
         SecurityOpt: ['no-new-privileges'],
         NetworkMode: this.config.network,
         PortBindings: bindings,
-        Binds: binds,
         LogConfig: { Type: 'json-file', Config: { 'max-size': '10m', 'max-file': '3' } },
       },
     };
   }
 
-  async create(spec: NewContainer): Promise<ContainerView> {
+  async create(spec: NewContainer, prepare?: (containerId: string) => Promise<unknown>): Promise<ContainerView> {
     let container: Docker.Container;
     try {
       container = await this.docker.createContainer(this.createOptions(spec)).catch(async (error: unknown) => {
@@ -303,9 +300,10 @@ export class DockerodeDriver implements DockerDriver {
       throw translateDockerError(error, `creating container ${spec.name}`);
     }
     try {
+      await prepare?.(container.id);
       await container.start();
     } catch (error) {
-      // A container that cannot start (port taken, bad image) is not left half-made.
+      // A container that cannot be prepared or start (no SSH user, port taken, bad image) is not left half-made.
       await container.remove({ force: true, v: true }).catch(() => undefined);
       throw translateDockerError(error, `starting container ${spec.name}`);
     }

@@ -191,7 +191,11 @@ export interface CreateContainerRequest {
   ownerUserId: number;
   /** User ids of all project members, the owner included. */
   memberUserIds: number[];
-  /** Whether the image offers SSH access (see SshAccessService). */
+  /**
+   * Whether the image offers SSH access (see SshAccessService). The container then gets an
+   * empty authorized_keys of its `student` user before it first starts; an image without a
+   * usable `student` in /etc/passwd is FAILED_PRECONDITION and no container is left.
+   */
   ssh: boolean;
   /** Whether the image is a WordPress image (see ExecWordpressPasswordReset). */
   wordpress: boolean;

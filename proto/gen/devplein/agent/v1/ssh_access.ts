@@ -575,10 +575,11 @@ export const GetSshAccessResponse: MessageFns<GetSshAccessResponse> = {
 
 /**
  * SshAccessService gives project members SSH access to their project's container (images with
- * the ssh flag). Students log in as user `student` on the dev host at the project's port.
+ * the ssh flag). Students log in as user `student` on the dev host at the project's port. The
+ * keys are written into the container (owned by `student`), running or stopped.
  *
  * Errors: NOT_FOUND when the project has no container; FAILED_PRECONDITION when the container's
- * image has no SSH; INVALID_ARGUMENT for a malformed key.
+ * image has no SSH or no usable `student` user; INVALID_ARGUMENT for a malformed key.
  */
 export type SshAccessServiceService = typeof SshAccessServiceService;
 export const SshAccessServiceService = {

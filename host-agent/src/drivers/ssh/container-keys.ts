@@ -1,0 +1,151 @@
+import type { Readable } from 'node:stream';
+import type Docker from 'dockerode';
+import type { Logger } from 'pino';
+import { LABELS } from '../docker/docker-driver.ts';
+import { DockerError, engineMessage, engineStatus, translateDockerError } from '../docker/docker-errors.ts';
+import {
+  type AuthorizedKeyLine,
+  SSH_USER,
+  type SshAccount,
+  authorizedKeysArchive,
+  authorizedKeysText,
+  countKeyLines,
+  passwdEntry,
+  tarEntries,
+} from './authorized-keys.ts';
+import { LEGACY_MOUNT_POINT, writeLegacyKeys } from './legacy-keys-folder.ts';
+
+/** How a container got its keys. */
+export type KeysWrittenTo = 'container' | 'legacy-folder';
+
+/** What the container service needs: the keys of a container it just made (before its start). */
+export interface SshKeyWriter {
+  write(containerId: string, keys: AuthorizedKeyLine[]): Promise<KeysWrittenTo>;
+}
+
+export interface ContainerSshKeysOptions {
+  docker: Docker;
+  /** AGENT_DATA_DIR: where the keys folders of legacy containers live. */
+  dataDir: string;
+  logger: Logger;
+}
+
+/**
+ * A 404 for a path, not for the container: Docker says "Could not find the file ..." (dockerode
+ * puts its own "no such container" text before every 404, so that cannot tell them apart).
+ */
+export function isMissingPath(error: unknown): boolean {
+  const text = `${engineMessage(error)} ${error instanceof Error ? error.message : ''}`;
+  return engineStatus(error) === 404 && /could not find the file|no such file or directory/i.test(text);
+}
+
+/** The read-only keys folder the containers of earlier agent versions have mounted, if any. */
+export function legacyKeysMount(info: Pick<Docker.ContainerInspectInfo, 'Mounts'>): { Source: string } | undefined {
+  return info.Mounts?.find((mount) => mount.Type === 'bind' && mount.Destination.replace(/\/+$/, '') === LEGACY_MOUNT_POINT);
+}
+
+/**
+ * The members' keys inside a project container, written through the Docker API (putArchive
+ * with entries owned by the container's `student` user), so the agent itself needs no root and
+ * no host folder: the SSH server in the container sees files of the user logging in. Works on
+ * created, stopped and running containers alike. Writes to one container run one at a time.
+ */
+export class ContainerSshKeys implements SshKeyWriter {
+  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly warnedLegacy = new Set<string>();
+
+  constructor(private readonly options: ContainerSshKeysOptions) {}
+
+  /** Replaces the container's authorized_keys (none: an empty file, so nobody logs in). */
+  write(containerId: string, keys: AuthorizedKeyLine[]): Promise<KeysWrittenTo> {
+    const text = authorizedKeysText(keys);
+    return this.oneAtATime(containerId, async () => {
+      const container = this.options.docker.getContainer(containerId);
+      const info = await this.engine(`inspecting ${containerId.slice(0, 12)}`, () => container.inspect());
+      const name = info.Name.replace(/^\//, '');
+      if (legacyKeysMount(info)) return this.writeLegacy(info, name, text);
+      const account = await this.account(container, name);
+      const archive = await authorizedKeysArchive(account, text);
+      try {
+        await container.putArchive(archive, { path: account.home });
+      } catch (error) {
+        if (isMissingPath(error)) {
+          throw new DockerError('failed-precondition', `the home folder ${account.home} of ${SSH_USER} does not exist in container ${name}`, { cause: error });
+        }
+        if (engineStatus(error) === 403) throw new DockerError('failed-precondition', `cannot write the SSH keys into container ${name}: ${engineMessage(error)}`, { cause: error });
+        throw translateDockerError(error, `writing the SSH keys into ${name}`);
+      }
+      return 'container';
+    });
+  }
+
+  /** How many keys the container's authorized_keys holds (0 when there is none). */
+  async count(containerId: string): Promise<number> {
+    const container = this.options.docker.getContainer(containerId);
+    const name = containerId.slice(0, 12);
+    const { home } = await this.account(container, name);
+    const file = await this.readFile(container, `${home}/.ssh/authorized_keys`, name);
+    return file ? countKeyLines(file.toString('utf8')) : 0;
+  }
+
+  /** The `student` account of the container's image, from its /etc/passwd. */
+  private async account(container: Docker.Container, name: string): Promise<SshAccount> {
+    const passwd = await this.readFile(container, '/etc/passwd', name);
+    if (!passwd) throw new DockerError('failed-precondition', `container ${name} has no /etc/passwd, so no user ${SSH_USER} to log in as`);
+    const account = passwdEntry(passwd.toString('utf8'), SSH_USER);
+    if (!account) {
+      throw new DockerError('failed-precondition', `the image of container ${name} has no usable user ${SSH_USER} in /etc/passwd (uid and gid numbers up to 262143, an absolute home); an image with SSH needs one`);
+    }
+    return account;
+  }
+
+  /** A regular file of the container (through getArchive); undefined when it does not exist. */
+  private async readFile(container: Docker.Container, path: string, name: string): Promise<Buffer | undefined> {
+    let stream: Readable;
+    try {
+      stream = (await container.getArchive({ path })) as Readable;
+    } catch (error) {
+      if (isMissingPath(error)) return undefined;
+      throw translateDockerError(error, `reading ${path} in ${name}`);
+    }
+    const entries = await tarEntries(stream);
+    const file = entries[0];
+    if (!file) return undefined;
+    if (file.type !== 'file') throw new DockerError('failed-precondition', `${path} in container ${name} is a ${file.type}, not a file`);
+    return file.data;
+  }
+
+  private async writeLegacy(info: Docker.ContainerInspectInfo, name: string, text: string): Promise<KeysWrittenTo> {
+    const projectId = Number(info.Config.Labels?.[LABELS.projectId]);
+    if (!Number.isSafeInteger(projectId) || projectId <= 0) throw new Error(`container ${name} has a keys folder mounted but no project id`);
+    await writeLegacyKeys(this.options.dataDir, projectId, text);
+    if (!this.warnedLegacy.has(info.Id)) {
+      this.warnedLegacy.add(info.Id);
+      this.options.logger.warn(
+        { containerId: info.Id, name, projectId },
+        'this container still has the read-only keys folder of an earlier agent mounted: its keys go to that host folder, which SSH accepts only while the agent runs as root; re-create the container to fix it (see docs/operations.md)',
+      );
+    }
+    return 'legacy-folder';
+  }
+
+  private async engine<T>(what: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw translateDockerError(error, what);
+    }
+  }
+
+  /** Runs `work` after the writes already queued for the container (tar entries never interleave). */
+  private oneAtATime<T>(containerId: string, work: () => Promise<T>): Promise<T> {
+    const before = this.queues.get(containerId) ?? Promise.resolve();
+    const result = before.then(work, work);
+    const settled = result.catch(() => undefined);
+    this.queues.set(containerId, settled);
+    void settled.then(() => {
+      if (this.queues.get(containerId) === settled) this.queues.delete(containerId);
+    });
+    return result;
+  }
+}
