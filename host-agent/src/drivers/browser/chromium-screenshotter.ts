@@ -23,6 +23,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Browser, type BrowserContext, chromium, type Page, type Response } from 'playwright-core';
 import type { Logger } from 'pino';
+import { SCREENSHOT_HEADER } from '../proxy/access-log.ts';
 import { CATCH_ALL_BODY } from '../proxy/caddy-route.ts';
 import { type CaptureOutcomeKind, classifyLoadError, classifyProxyAnswer, redirectedAwayReason } from './outcomes.ts';
 import { findProcessesWithArgument } from './processes.ts';
@@ -68,6 +69,11 @@ export interface ScreenshotterOptions {
   settleMs?: number;
   /** Time allowed for the screenshots and closing on top of the load limit; default 5 s. */
   screenshotAllowanceMs?: number;
+  /**
+   * Sent in SCREENSHOT_HEADER with every request, so the idle auto-stop can tell the agent's
+   * own visits from a visitor's (a capture must not keep an unvisited site running).
+   */
+  visitToken?: string;
 }
 
 export interface CaptureOptions {
@@ -201,6 +207,7 @@ export class ChromiumScreenshotter {
       acceptDownloads: false,
       locale: 'nl-NL',
       timezoneId: 'Europe/Amsterdam',
+      ...(this.options.visitToken ? { extraHTTPHeaders: { [SCREENSHOT_HEADER]: this.options.visitToken } } : {}),
     });
     return context;
   }

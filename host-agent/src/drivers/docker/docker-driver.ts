@@ -19,6 +19,9 @@ export const LABELS = {
   httpPort: 'devplein.http-port',
 } as const;
 
+/** Seconds Docker waits after SIGTERM before SIGKILL on stop/restart. */
+export const STOP_TIMEOUT_SECONDS = 10;
+
 /** Where a project container's authorized_keys folder is mounted. */
 export const SSH_MOUNT_POINT = '/home/student/.ssh';
 

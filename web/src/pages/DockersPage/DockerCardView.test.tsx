@@ -25,6 +25,7 @@ function userDocker(overrides: Partial<UserDocker> = {}): UserDocker {
     ssh: false,
     sshCommand: null,
     wordpress: false,
+    autoStop: null,
     ...overrides,
   };
 }
