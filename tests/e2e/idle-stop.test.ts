@@ -192,7 +192,7 @@ describe('idle auto-stop', { timeout: E2E_TEST_TIMEOUT_MS * 3 }, () => {
 
       // The open page follows the live event and says why, without a reload.
       const notice = card(desktop.page).getByTestId('docker-auto-stop');
-      await notice.waitFor({ timeout: 20_000 });
+      await notice.waitFor({ timeout: 30_000 });
       await card(desktop.page).and(desktop.page.locator('[data-state="exited"]')).waitFor();
       const text = await notice.innerText();
       expect(text).toMatch(/^Automatisch gestopt op \d{1,2} \w+ \d{4} om \d{2}:\d{2} omdat je site 1 uur geen bezoekers had\./);
@@ -253,7 +253,7 @@ describe('idle auto-stop', { timeout: E2E_TEST_TIMEOUT_MS * 3 }, () => {
     try {
       await card(page.page).getByTestId('docker-auto-stop').waitFor();
       await card(page.page).getByRole('button', { name: 'Starten' }).click();
-      await card(page.page).and(page.page.locator('[data-state="running"]')).waitFor({ timeout: 20_000 });
+      await card(page.page).and(page.page.locator('[data-state="running"]')).waitFor({ timeout: 30_000 });
       await expect(card(page.page).getByTestId('docker-auto-stop').count()).resolves.toBe(0);
     } finally {
       await page.close();
