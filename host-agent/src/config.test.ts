@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, parseDuration } from './config.ts';
 
 const tls = { AGENT_TLS_CA: '/certs/ca.pem', AGENT_TLS_CERT: '/certs/agent.pem', AGENT_TLS_KEY: '/certs/agent-key.pem' };
 
@@ -44,5 +44,31 @@ describe('loadConfig', () => {
 
   it('refuses a port above 65535', () => {
     expect(() => loadConfig({ ...tls, AGENT_LISTEN: '127.0.0.1:70000' })).toThrow(/AGENT_LISTEN/);
+  });
+
+  it('turns the idle auto-stop on by default (7 days) and off with 0 or empty', () => {
+    expect(loadConfig(tls).idleStop).toEqual({ afterMs: 7 * 86_400_000, cron: '*/5 * * * *', accessLogListen: '127.0.0.1:9466' });
+    expect(loadConfig({ ...tls, AGENT_IDLE_STOP_AFTER: '0' }).idleStop).toBeUndefined();
+    expect(loadConfig({ ...tls, AGENT_IDLE_STOP_AFTER: '' }).idleStop).toBeUndefined();
+    expect(loadConfig({ ...tls, AGENT_IDLE_STOP_AFTER: '1d12h', AGENT_ACCESS_LOG_LISTEN: '127.0.0.1:0' }).idleStop).toMatchObject({ afterMs: 36 * 3_600_000, accessLogListen: '127.0.0.1:0' });
+  });
+
+  it('refuses a bad idle time, a public access log address, and idle auto-stop without its listener', () => {
+    expect(() => loadConfig({ ...tls, AGENT_IDLE_STOP_AFTER: '7 days' })).toThrow(/AGENT_IDLE_STOP_AFTER/);
+    expect(() => loadConfig({ ...tls, AGENT_ACCESS_LOG_LISTEN: '0.0.0.0:9466' })).toThrow(/AGENT_ACCESS_LOG_LISTEN.*loopback/);
+    expect(() => loadConfig({ ...tls, AGENT_ACCESS_LOG_LISTEN: '' })).toThrow(/AGENT_ACCESS_LOG_LISTEN/);
+    expect(loadConfig({ ...tls, AGENT_ACCESS_LOG_LISTEN: '', AGENT_IDLE_STOP_AFTER: '0' }).idleStop).toBeUndefined();
+  });
+});
+
+describe('parseDuration', () => {
+  it('reads days, hours, minutes and seconds in that order', () => {
+    expect(parseDuration('7d')).toBe(604_800_000);
+    expect(parseDuration(' 12H ')).toBe(43_200_000);
+    expect(parseDuration('1d2h3m4s')).toBe(93_784_000);
+    expect(parseDuration('90s')).toBe(90_000);
+    expect(parseDuration('0')).toBe(0);
+    expect(parseDuration('')).toBe(0);
+    for (const bad of ['7', '1h1d', 'd', '-1d', '1.5h', '7 d', 'forever']) expect(parseDuration(bad), bad).toBeUndefined();
   });
 });

@@ -13,6 +13,33 @@ const filePath = (name: string) => z.string({ error: `${name} is required (a fil
 
 const milliseconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+const durationUnits: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1_000 };
+
+/**
+ * A duration as a sysadmin writes it: `7d`, `12h`, `30m`, `45s` or a combination in that order
+ * (`1d12h`); `0` or empty is 0 (off). Milliseconds; undefined when the text is none of these.
+ */
+export function parseDuration(text: string): number | undefined {
+  const value = text.trim().toLowerCase();
+  if (value === '' || value === '0') return 0;
+  const match = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(value);
+  if (!match || match.slice(1).every((part) => part === undefined)) return undefined;
+  return ['d', 'h', 'm', 's'].reduce((sum, unit, index) => sum + Number(match[index + 1] ?? 0) * (durationUnits[unit] ?? 0), 0);
+}
+
+const duration = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, context) => {
+      const ms = parseDuration(text);
+      if (ms === undefined) {
+        context.addIssue({ code: 'custom', message: `expected a duration such as 7d, 12h, 30m or 1d12h (0 = off), got ${JSON.stringify(text)}` });
+        return z.NEVER;
+      }
+      return ms;
+    });
+
 /**
  * The agent's environment. Parsed once at start-up; a bad value stops the agent with a message
  * naming the variable, never a half-configured agent.
@@ -102,6 +129,18 @@ const environmentSchema = z.object({
   AGENT_PROBE_TIMEOUT_MS: milliseconds(1_000),
   AGENT_SHUTDOWN_TIMEOUT_MS: milliseconds(10_000),
   AGENT_METRICS_LISTEN: z.literal('').or(hostPort).default('127.0.0.1:9465'),
+  AGENT_IDLE_STOP_AFTER: duration('7d'),
+  AGENT_IDLE_CRON: z.string().min(9).default('*/5 * * * *'),
+  AGENT_ACCESS_LOG_LISTEN: z
+    .literal('')
+    .or(hostPort.refine((value) => /^(127\.\d+\.\d+\.\d+|localhost|\[::1\]):/.test(value), 'Caddy sends its access log in plain UDP: a loopback address only'))
+    .default('127.0.0.1:9466'),
+});
+
+/** Rules across variables. */
+const checkedEnvironmentSchema = environmentSchema.refine((values) => values.AGENT_IDLE_STOP_AFTER === 0 || values.AGENT_ACCESS_LOG_LISTEN !== '', {
+  path: ['AGENT_ACCESS_LOG_LISTEN'],
+  message: 'idle auto-stop (AGENT_IDLE_STOP_AFTER) needs the access log listener; set both, or AGENT_IDLE_STOP_AFTER=0',
 });
 
 /** What the agent runs with; see `loadConfig`. */
@@ -190,6 +229,18 @@ export interface AgentConfig {
    * half made (the agent died between create and start); the reconcile job removes it.
    */
   halfMadeAfterMs: number;
+  /**
+   * Idle auto-stop: running managed containers whose domain got no request through the proxy
+   * (and that did not start) for `afterMs` are stopped, never removed. Undefined when off
+   * (AGENT_IDLE_STOP_AFTER=0).
+   */
+  idleStop: {
+    afterMs: number;
+    /** node-cron expression of the check. */
+    cron: string;
+    /** Loopback host:port of the UDP listener Caddy sends the managed server's access log to. */
+    accessLogListen: string;
+  } | undefined;
 }
 
 /** Thrown by loadConfig; its message lists every bad variable. */
@@ -199,7 +250,7 @@ export class ConfigError extends Error {
 
 /** Parses the agent's configuration from environment variables (process.env by default). */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AgentConfig {
-  const parsed = environmentSchema.safeParse(env);
+  const parsed = checkedEnvironmentSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`);
     throw new ConfigError(`invalid agent configuration:\n  ${problems.join('\n  ')}`);
@@ -254,5 +305,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     reconcileCron: values.AGENT_RECONCILE_CRON,
     halfMadeAfterMs: values.AGENT_HALF_MADE_AFTER_S * 1000,
+    idleStop:
+      values.AGENT_IDLE_STOP_AFTER > 0
+        ? { afterMs: values.AGENT_IDLE_STOP_AFTER, cron: values.AGENT_IDLE_CRON, accessLogListen: values.AGENT_ACCESS_LOG_LISTEN }
+        : undefined,
   };
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import * as grpc from '@grpc/grpc-js';
@@ -16,6 +17,8 @@ import { contractVersionInterceptor } from './interceptors/version.ts';
 import { metricsInterceptor } from './interceptors/metrics.ts';
 import { createAgentMetrics } from './metrics/metrics.ts';
 import { startAgentMetricsServer, type RunningAgentMetricsServer } from './metrics/metrics-server.ts';
+import { IdleStopper } from './jobs/idle-stopper.ts';
+import { type IdleTracking, startIdleTracking } from './jobs/idle-tracking.ts';
 import { dockerManagedContainers } from './jobs/managed-containers.ts';
 import { RouteKeeper } from './jobs/route-keeper.ts';
 import { ContainerServiceImpl } from './services/container-service.ts';
@@ -35,11 +38,15 @@ export interface RunningAgentServer {
    * shutdownTimeoutMs the rest are cut off (forceShutdown). Safe to call twice.
    */
   shutdown(): Promise<void>;
+  /** The idle auto-stop while it runs (tests drive its checks and read its store). */
+  idle?: { stopper: IdleStopper; tracking: IdleTracking };
 }
 
 export interface AgentServerOptions {
   config: AgentConfig;
   logger: Logger;
+  /** Clock of the idle auto-stop; tests inject one. */
+  now?: () => Date;
 }
 
 /** Mutual TLS: the agent's certificate, and client certificates required, chained to the link's CA. */
@@ -60,10 +67,14 @@ function bind(server: grpc.Server, address: string, credentials: grpc.ServerCred
  * client identity, contract version; a call reaches a service only when both checks pass. With
  * AGENT_METRICS_LISTEN set it also serves /healthz and /metrics over plain HTTP there.
  */
-export async function startAgentServer({ config, logger }: AgentServerOptions): Promise<RunningAgentServer> {
+export async function startAgentServer({ config, logger, now = () => new Date() }: AgentServerOptions): Promise<RunningAgentServer> {
   const credentials = await serverCredentials(config.tls);
   let shuttingDown = false;
   const metrics = createAgentMetrics();
+  // Sent by the screenshot browser with every request: its visits are not a visitor's.
+  const visitToken = randomBytes(16).toString('hex');
+  const idleStop = config.idleStop;
+  const tracking = idleStop ? await startIdleTracking({ config: { ...config, idleStop }, logger, metrics, visitToken, now }) : undefined;
   const probe = () =>
     probeCapabilities({
       dockerSocket: config.dockerSocket,
@@ -78,13 +89,28 @@ export async function startAgentServer({ config, logger }: AgentServerOptions): 
   });
   const docker = new Docker({ socketPath: config.dockerSocket });
   // One Caddy driver for everyone who changes routes: its changes go through one queue.
-  const proxy = createCaddyProxyDriver(config);
+  const proxy = createCaddyProxyDriver(config, tracking?.accessLogAddress);
+  const managedContainers = dockerManagedContainers(docker, config.containers);
+  const idleStopper =
+    idleStop && tracking
+      ? new IdleStopper({
+          containers: managedContainers,
+          activity: tracking.activity,
+          ensureObserving: () => proxy.ensureServer(),
+          afterMs: idleStop.afterMs,
+          cron: idleStop.cron,
+          logger,
+          now,
+          onStopped: () => metrics.countIdleStop(),
+        })
+      : undefined;
   const routeKeeper = new RouteKeeper({
-    containers: dockerManagedContainers(docker, config.containers),
+    containers: managedContainers,
     proxy,
     logger,
     cron: config.reconcileCron,
     stuckCreatedMs: config.halfMadeAfterMs,
+    onEvent: idleStopper ? (event) => idleStopper.noteEvent(event) : undefined,
   });
 
   new InfoServiceImpl({
@@ -109,13 +135,14 @@ export async function startAgentServer({ config, logger }: AgentServerOptions): 
     sshKeys,
     config,
     logger,
+    autoStopOf: idleStopper ? (id) => idleStopper.autoStopOf(id) : undefined,
   });
   containerService.addToServer(server);
   new ProxyServiceImpl({ proxy, logger }).addToServer(server);
   new SshAccessServiceImpl({ docker, keys: sshKeys, config, logger }).addToServer(server);
   const databaseService = new DatabaseServiceImpl({ config, logger });
   databaseService.addToServer(server);
-  const screenshotService = new ScreenshotServiceImpl({ config, logger });
+  const screenshotService = new ScreenshotServiceImpl({ config, logger, visitToken });
   screenshotService.addToServer(server);
   const vpnService = new VpnServiceImpl({ config, logger });
   vpnService.addToServer(server);
@@ -125,8 +152,11 @@ export async function startAgentServer({ config, logger }: AgentServerOptions): 
   void vpnService.start();
   try {
     routeKeeper.start();
+    idleStopper?.start();
   } catch (error) {
     server.forceShutdown();
+    await routeKeeper.stop().catch(() => undefined);
+    await tracking?.close();
     throw error;
   }
 
@@ -154,6 +184,7 @@ export async function startAgentServer({ config, logger }: AgentServerOptions): 
   const shutdown = (): Promise<void> => {
     stopped ??= Promise.all([
       routeKeeper.stop().catch((error: unknown) => logger.warn({ err: error }, 'route keeper did not stop cleanly')),
+      idleStopper?.stop().catch((error: unknown) => logger.warn({ err: error }, 'idle auto-stop did not stop cleanly (activity not saved)')),
       new Promise<void>((resolve) => {
         shuttingDown = true;
         // Long-lived streams end now (clients reconnect); unary calls in flight may finish.
@@ -170,10 +201,10 @@ export async function startAgentServer({ config, logger }: AgentServerOptions): 
         });
       }),
     ])
-      .then(() => Promise.all([databaseService.close(), screenshotService.close(), metricsServer?.close()]))
+      .then(() => Promise.all([databaseService.close(), screenshotService.close(), metricsServer?.close(), tracking?.close()]))
       .then(() => undefined);
     return stopped;
   };
 
-  return { port, shutdown };
+  return { port, shutdown, ...(idleStopper && tracking ? { idle: { stopper: idleStopper, tracking } } : {}) };
 }

@@ -15,6 +15,7 @@ import { startControlPlane, type RunningControlPlane } from '../support/control-
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { ensureWebImage, randomSuffix, testDocker } from '../support/docker.ts';
 import { HttpSession } from '../support/http-session.ts';
+import { insertStaticSiteProject } from '../support/projects.ts';
 import { shotsDir } from '../support/e2e-app.ts';
 import { waitFor } from '../support/ports.ts';
 import { writeFileSync } from 'node:fs';
@@ -86,14 +87,12 @@ describe('thumbnails of real sites', { timeout: 180_000 }, () => {
     expect((await admin.signIn('admin@devplein.test')).status).toBe(200);
 
     // A visible, approved project of the student on the 'Statische site' image.
-    const [imageRow] = await database.knex('docker_images').where({ name: 'Statische site' }).select<{ id: number }[]>('id');
-    const [project] = await database
-      .knex('projects')
-      .insert({ name: siteName, domain: `${siteName}.${SITE}`, description: 'Een echte site voor de screenshot-test.', visible: true, validated: true, docker_image_id: imageRow?.id })
-      .returning<{ id: number }[]>('id');
-    const projectId = Number(project?.id);
-    const studentId = (await database.knex('users').where({ email: 'student@devplein.test' }).first<{ id: number }>('id')).id;
-    await database.knex('project_user').insert({ project_id: projectId, user_id: studentId, position: 0 });
+    const projectId = await insertStaticSiteProject(database.knex, {
+      name: siteName,
+      domain: `${siteName}.${SITE}`,
+      description: 'Een echte site voor de screenshot-test.',
+      ownerEmail: 'student@devplein.test',
+    });
 
     // Before any capture the wall's URL is a 404 (the tile falls back to without-screen.png).
     const thumbnailPath = `/misc/browserimg2/small/${siteName}_s.png`;

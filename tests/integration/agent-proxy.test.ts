@@ -16,6 +16,8 @@ import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProxyServiceClient, type Route } from '@devplein/proto/proxy';
 import { CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto/version';
+import { listenForAccessLog } from '../../host-agent/src/drivers/proxy/access-log-listener.ts';
+import { SCREENSHOT_HEADER, accessLoggerPath, parseAccessLine } from '../../host-agent/src/drivers/proxy/access-log.ts';
 import { CaddyProxyDriver } from '../../host-agent/src/drivers/proxy/caddy-proxy-driver.ts';
 import { type ClientPems, makeTestCerts, readClientPems, startTestAgent, type TestAgent, type TestCerts } from '../support/agent.ts';
 import { startCaddy, type TestCaddy, visitSite } from '../support/caddy.ts';
@@ -280,6 +282,58 @@ describe('CaddyProxyDriver on a Caddy without the agent’s server', () => {
       }
     } finally {
       await other.stop();
+    }
+  });
+});
+
+describe('CaddyProxyDriver and the access log of the idle auto-stop', () => {
+  it("sends the server's access log to the agent over UDP, keeps it out of Caddy's own log, restores it after a restart and takes it out when off", async () => {
+    const own = await startCaddy();
+    const lines: string[] = [];
+    const listener = await listenForAccessLog('127.0.0.1:0', (line) => lines.push(line));
+    const logging = async () => (await (await fetch(`${own.adminUrl}/config/logging`)).json()) as unknown;
+    try {
+      const before = await logging();
+      const driver = new CaddyProxyDriver({ adminUrl: own.adminUrl, server: own.serverName, listen: 'unused:1', accessLogAddress: listener.address });
+      await driver.ensureServer();
+      const upstream = await startUpstream('bezocht');
+      await driver.upsertRoute({ domain: 'visited.dev.test', upstream, projectId: 5 });
+      // Caddy closes kept-alive connections when it loads a config: the first visit may need a second try.
+      await waitFor(async () => (await visitSite(own.httpPort, 'Visited.dev.test:80')).status === 200, { description: 'the route', timeoutMs: 10_000 });
+      await new Promise<void>((resolve, reject) => {
+        const request = http.get({ host: '127.0.0.1', port: own.httpPort, path: '/', headers: { Host: 'visited.dev.test', [SCREENSHOT_HEADER]: 'token-of-this-run' } }, (response) => {
+          response.resume();
+          response.on('end', resolve);
+        });
+        request.on('error', reject);
+      });
+      expect((await visitSite(own.httpPort, 'unknown.dev.test')).status).toBe(404);
+      const loggerPath = accessLoggerPath(own.serverName);
+      await waitFor(() => lines.map((line) => parseAccessLine(line, loggerPath, 'token-of-this-run')).filter(Boolean).length >= 3, { description: 'three access lines', timeoutMs: 10_000 });
+      const requests = lines.map((line) => parseAccessLine(line, loggerPath, 'token-of-this-run'));
+      expect(requests).toContainEqual({ host: 'visited.dev.test', fromScreenshotter: false });
+      expect(requests).toContainEqual({ host: 'visited.dev.test', fromScreenshotter: true });
+      expect(requests).toContainEqual({ host: 'unknown.dev.test', fromScreenshotter: false });
+      // The 404 is an error-level line in Caddy 2.6, yet Caddy's own (WARN) log did not get it.
+      expect(own.output()).not.toContain('http.log.access');
+
+      // A restarted Caddy has only its file config: ensureServer (the route keeper's reconcile) puts the log back.
+      await own.stop();
+      await own.start();
+      await driver.ensureServer();
+      const count = lines.length;
+      await waitFor(async () => (await visitSite(own.httpPort, 'again.dev.test').catch(() => ({ status: 0 }))).status === 404 && lines.length > count, {
+        description: 'access lines after the restart',
+        timeoutMs: 10_000,
+      });
+
+      // Off: Caddy's logging is as it was before, and the server logs no more.
+      await new CaddyProxyDriver({ adminUrl: own.adminUrl, server: own.serverName, listen: 'unused:1' }).ensureServer();
+      expect(await logging()).toEqual(before);
+      expect(await (await fetch(`${own.adminUrl}/config/apps/http/servers/${own.serverName}/logs`)).json()).toBeNull();
+    } finally {
+      await listener.close();
+      await own.stop();
     }
   });
 });

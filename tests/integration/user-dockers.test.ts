@@ -234,6 +234,36 @@ describe('realtime: the relay and the approvals', () => {
   });
 });
 
+describe('idle auto-stop', () => {
+  it('reports why the agent stopped a container, to the student and in the admin table, until it starts again', async () => {
+    const project = await stack.project({ name: 'stille-site', members: [STUDENT] });
+    const student = await stack.as(STUDENT);
+    const admin = await stack.as(ADMIN);
+    expect((await student.json('POST', '/api/user/dockers', { id: project.id })).status).toBe(200);
+    expect(card(await dockers(student), project.name)?.autoStop).toBeNull();
+    const channel = await stack.subscribe(student, project.name);
+    try {
+      const stoppedAt = new Date('2026-11-24T03:15:00Z');
+      const lastActivityAt = new Date('2026-11-17T01:02:03Z');
+      stack.agent.autoStop(project.name, { stoppedAt, lastActivityAt, idleAfterSeconds: 7 * 86_400 });
+      // The open page hears the stop and reloads its list.
+      await channel.waitFor('exited');
+      const stopped = card(await dockers(student), project.name);
+      expect(stopped?.State).toBe('exited');
+      expect(stopped?.autoStop).toEqual({ reason: 'idle', stoppedAt: stoppedAt.toISOString(), lastActivityAt: lastActivityAt.toISOString(), idleAfterSeconds: 604_800 });
+      const rows = (await admin.json<Array<{ Names: string[]; autoStop: unknown }>>('GET', '/api/admin/dockers')).body;
+      expect(rows.find((row) => row.Names[0] === `/${project.name}`)?.autoStop).toEqual(stopped?.autoStop);
+
+      const started = await student.json<UserDocker[]>('PUT', `/api/user/dockers/${project.id}?action=start`);
+      expect(started.body[0]?.State).toBe('running');
+      expect(started.body[0]?.autoStop).toBeNull();
+      expect(card(await dockers(student), project.name)?.autoStop).toBeNull();
+    } finally {
+      channel.close();
+    }
+  });
+});
+
 describe('logs', () => {
   let project: { id: number; name: string };
   let student: HttpSession;

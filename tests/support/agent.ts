@@ -171,6 +171,8 @@ export async function startTestAgent(options: TestAgentOptions): Promise<TestAge
         AGENT_DATA_DIR: dataDir,
         // Parallel test agents must not race for the default metrics port: off unless a test asks.
         AGENT_METRICS_LISTEN: '',
+        // Likewise the access log port of the idle auto-stop: off unless a test asks (then port 0).
+        AGENT_IDLE_STOP_AFTER: '0',
         ...options.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,6 +12,8 @@ import { deflateSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
 import * as grpc from '@grpc/grpc-js';
 import {
+  type AutoStop,
+  AutoStopReason,
   type Container,
   ContainerAction,
   type ContainerEvent,
@@ -44,6 +46,8 @@ export interface FakeContainer {
   domain: string;
   createdAt: Date;
   logs: LogLine[];
+  /** Set while the container is stopped by the agent's idle auto-stop (see autoStop()). */
+  autoStop?: AutoStop;
 }
 
 /** A database (and its account) the fake DatabaseService made. */
@@ -287,6 +291,18 @@ export class FakeAgent {
     for (const follower of this.followers.get(name) ?? []) follower.write({ line });
   }
 
+  /**
+   * Stops `name` as the real agent's idle auto-stop does: state exited, the AutoStop recorded
+   * (cleared again by a start), and the stop's events sent.
+   */
+  autoStop(name: string, input: { stoppedAt: Date; lastActivityAt: Date; idleAfterSeconds: number }): void {
+    const container = this.containers.get(name);
+    if (!container) throw new Error(`no container ${name}`);
+    container.autoStop = { reason: AutoStopReason.AUTO_STOP_REASON_IDLE, ...input };
+    this.setState(container, 'exited', 'die');
+    this.emit(name, 'stop');
+  }
+
   /** Sends an event to every watcher as Docker would after a change of `name`. */
   emit(name: string, action: string): void {
     const container = this.containers.get(name);
@@ -299,6 +315,7 @@ export class FakeAgent {
       status: action === 'destroy' ? '' : (container?.status ?? ''),
       time: new Date(),
       attributes: {},
+      autoStop: container?.autoStop,
     };
     for (const sink of this.watchers) {
       if (container && container.projectId === 0 && !(sink.request as { includeUnmanaged?: boolean }).includeUnmanaged) continue;
@@ -323,6 +340,7 @@ export class FakeAgent {
 
   private setState(container: FakeContainer, state: string, action: string): void {
     container.state = state;
+    if (state === 'running' || state === 'paused') container.autoStop = undefined;
     container.status = statusOf(state);
     this.emit(container.name, action);
     if (state !== 'running' && state !== 'paused') {
@@ -342,6 +360,7 @@ export class FakeAgent {
       createdAt: container.createdAt,
       projectId: container.projectId,
       domain: container.domain,
+      autoStop: container.autoStop,
     };
   }
 

@@ -15,6 +15,7 @@ const event = (containerName: string, action: string, state: string): ContainerE
   status: '',
   time: null,
   attributes: {},
+  autoStop: null,
 });
 
 const container = (name: string, state: string): ContainerView => ({
@@ -29,6 +30,7 @@ const container = (name: string, state: string): ContainerView => ({
   projectId: 1,
   domain: '',
   managed: true,
+  autoStop: null,
 });
 
 async function until(condition: () => boolean): Promise<void> {

@@ -1,4 +1,6 @@
 import {
+  type AutoStop,
+  AutoStopReason,
   type Container,
   ContainerAction,
   type ContainerEvent,
@@ -9,6 +11,7 @@ import {
 } from '@devplein/proto/container';
 import type { Route } from '@devplein/proto/proxy';
 import type { SshAccess } from '@devplein/proto/ssh_access';
+import type { DockerAutoStop } from '../../../web/src/api/contracts/dockers.ts';
 
 /**
  * Plain views of what the agent answers about containers, routes and SSH access. Routes,
@@ -23,6 +26,9 @@ export const CONTAINER_ACTIONS: readonly ContainerActionName[] = ['start', 'stop
 
 /** One container by its project (the student API) or by its name (the admin API). */
 export type ContainerTarget = { projectId: number } | { name: string };
+
+/** The agent stopped the container by itself (idle auto-stop); it is stopped, not removed. Same shape as the web contract. */
+export type AutoStopView = DockerAutoStop;
 
 /** One container as Docker lists it. */
 export interface ContainerView {
@@ -41,6 +47,8 @@ export interface ContainerView {
   domain: string;
   /** Whether the agent made it (label `devplein.managed=true`). */
   managed: boolean;
+  /** Set while the container is stopped by the agent's idle auto-stop. */
+  autoStop: AutoStopView | null;
 }
 
 export interface ContainerEventView {
@@ -53,6 +61,8 @@ export interface ContainerEventView {
   status: string;
   time: string | null;
   attributes: Record<string, string>;
+  /** Set on the events of a stop the agent made by itself. */
+  autoStop: AutoStopView | null;
 }
 
 export interface LogLineView {
@@ -101,6 +111,17 @@ export const OWNER_LABEL = 'devplein.owner-id';
 
 const iso = (date: Date | undefined): string | null => (date ? date.toISOString() : null);
 
+/** The view of an AutoStop; null without one, or with a reason this control plane does not know. */
+export function autoStopView(autoStop: AutoStop | undefined): AutoStopView | null {
+  if (!autoStop || autoStop.reason !== AutoStopReason.AUTO_STOP_REASON_IDLE || !autoStop.stoppedAt) return null;
+  return {
+    reason: 'idle',
+    stoppedAt: autoStop.stoppedAt.toISOString(),
+    lastActivityAt: iso(autoStop.lastActivityAt),
+    idleAfterSeconds: Number(autoStop.idleAfterSeconds),
+  };
+}
+
 export function containerView(container: Container): ContainerView {
   const names = [...container.names];
   const first = names[0] ?? '';
@@ -116,6 +137,7 @@ export function containerView(container: Container): ContainerView {
     projectId: Number(container.projectId),
     domain: container.domain,
     managed: container.labels[MANAGED_LABEL] === 'true',
+    autoStop: autoStopView(container.autoStop),
   };
 }
 
@@ -129,6 +151,7 @@ export function containerEventView(event: ContainerEvent): ContainerEventView {
     status: event.status,
     time: iso(event.time),
     attributes: { ...event.attributes },
+    autoStop: autoStopView(event.autoStop),
   };
 }
 

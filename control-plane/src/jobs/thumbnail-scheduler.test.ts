@@ -14,6 +14,7 @@ const event = (projectId: number, action: string, state = 'running'): ContainerE
   status: '',
   time: null,
   attributes: {},
+  autoStop: null,
 });
 
 describe('startThumbnailScheduler: a capture after a container starts', () => {

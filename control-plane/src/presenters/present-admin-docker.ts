@@ -17,5 +17,6 @@ export function presentAdminDocker(container: ContainerView, project: { id: numb
     userId: project?.owner?.id ?? null,
     projectId: project?.id ?? (container.projectId > 0 ? container.projectId : null),
     managed: container.managed,
+    autoStop: container.autoStop,
   };
 }

@@ -27,5 +27,6 @@ export function presentUserDocker(project: DockerProjectRow, situation: Containe
     ssh: project.ssh,
     sshCommand: situation.kind === 'container' ? situation.sshCommand : null,
     wordpress: project.wordpress,
+    autoStop: container?.autoStop ?? null,
   };
 }

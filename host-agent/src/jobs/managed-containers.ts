@@ -1,4 +1,5 @@
 import type Docker from 'dockerode';
+import { STOP_TIMEOUT_SECONDS } from '../drivers/docker/docker-driver.ts';
 
 /**
  * What the route keeper needs from Docker, and no more: the managed containers with the
@@ -39,6 +40,10 @@ export interface ManagedContainers {
    * must never be answered with a removal) or is gone.
    */
   removeIfStillCreated(id: string): Promise<boolean>;
+  /** When the container last started (Docker's State.StartedAt); undefined when it is gone or never ran. */
+  startedAt(id: string): Promise<Date | undefined>;
+  /** Stops a running container; never removes it. False when it was not running (or is gone). */
+  stop(id: string): Promise<boolean>;
   /**
    * Calls `onEvent` for each event until the engine ends the stream (resolves) or `signal`
    * aborts (resolves); rejects when the stream cannot be opened or breaks.
@@ -104,6 +109,31 @@ export function dockerManagedContainers(
       } catch (error) {
         const status = (error as { statusCode?: unknown }).statusCode;
         if (status === 409 || status === 404) return false;
+        throw error;
+      }
+    },
+
+    async startedAt(id) {
+      const info = await docker
+        .getContainer(id)
+        .inspect()
+        .catch((error: unknown) => {
+          if ((error as { statusCode?: unknown }).statusCode === 404) return undefined;
+          throw error;
+        });
+      const started = info ? new Date(info.State.StartedAt) : undefined;
+      // Docker reports 0001-01-01T00:00:00Z for a container that never started.
+      return started && started.getTime() > 0 ? started : undefined;
+    },
+
+    async stop(id) {
+      try {
+        await docker.getContainer(id).stop({ t: STOP_TIMEOUT_SECONDS });
+        return true;
+      } catch (error) {
+        const status = (error as { statusCode?: unknown }).statusCode;
+        // 304: not running; 404: gone.
+        if (status === 304 || status === 404) return false;
         throw error;
       }
     },

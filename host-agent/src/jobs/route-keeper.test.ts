@@ -1,7 +1,8 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { type ProxyDriver, type ProxyRoute, ProxyUnavailableError } from '../drivers/proxy/proxy-driver.ts';
-import type { ManagedContainer, ManagedContainerEvent, ManagedContainers } from './managed-containers.ts';
+import { FakeManagedContainers } from './fake-managed-containers.ts';
+import type { ManagedContainer } from './managed-containers.ts';
 import { RouteKeeper } from './route-keeper.ts';
 
 const now = new Date('2026-11-22T10:00:00Z');
@@ -43,37 +44,13 @@ class FakeProxy implements ProxyDriver {
   }
 }
 
-class FakeContainers implements ManagedContainers {
-  removed: string[] = [];
-  private onEvent: ((event: ManagedContainerEvent) => void) | undefined;
-  constructor(public containers: ManagedContainer[]) {}
-  async list(): Promise<ManagedContainer[]> {
-    return this.containers;
-  }
-  async removeIfStillCreated(id: string): Promise<boolean> {
-    this.removed.push(id);
-    this.containers = this.containers.filter((item) => item.id !== id);
-    return true;
-  }
-  watch(onEvent: (event: ManagedContainerEvent) => void, signal: AbortSignal): Promise<void> {
-    this.onEvent = onEvent;
-    return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-  }
-  emit(event: ManagedContainerEvent): void {
-    this.onEvent?.(event);
-  }
-  get watching(): boolean {
-    return this.onEvent !== undefined;
-  }
-}
-
-function keeper(containers: FakeContainers, proxy: FakeProxy): RouteKeeper {
+function keeper(containers: FakeManagedContainers, proxy: FakeProxy): RouteKeeper {
   return new RouteKeeper({ containers, proxy, logger: pino({ level: 'silent' }), cron: '0 0 1 1 *', now: () => now });
 }
 
 describe('RouteKeeper.reconcile', () => {
   it('adds missing routes, fixes wrong ones, removes stale ones and counts each', async () => {
-    const containers = new FakeContainers([
+    const containers = new FakeManagedContainers([
       container({ id: '1', domain: 'new.dev.test', upstream: '127.0.0.1:1001', projectId: 1 }),
       container({ id: '2', domain: 'moved.dev.test', upstream: '127.0.0.1:1002', projectId: 2 }),
       container({ id: '3', domain: 'same.dev.test', upstream: '127.0.0.1:1003', projectId: 3 }),
@@ -101,7 +78,7 @@ describe('RouteKeeper.reconcile', () => {
   });
 
   it('removes managed containers stuck in created for more than two minutes, not younger ones', async () => {
-    const containers = new FakeContainers([
+    const containers = new FakeManagedContainers([
       container({ id: 'old', state: 'created', upstream: null, createdAt: minutesAgo(3) }),
       container({ id: 'young', state: 'created', upstream: null, createdAt: minutesAgo(1) }),
       container({ id: 'exited', state: 'exited', upstream: null, createdAt: minutesAgo(600) }),
@@ -112,7 +89,7 @@ describe('RouteKeeper.reconcile', () => {
   });
 
   it('collapses duplicate routes of one domain into one and prefers the running container of a shared domain', async () => {
-    const containers = new FakeContainers([
+    const containers = new FakeManagedContainers([
       container({ id: 'p', domain: 'shared.dev.test', state: 'paused', upstream: '127.0.0.1:2001', createdAt: minutesAgo(1) }),
       container({ id: 'r', domain: 'shared.dev.test', state: 'running', upstream: '127.0.0.1:2002', createdAt: minutesAgo(30) }),
     ]);
@@ -128,18 +105,18 @@ describe('RouteKeeper.reconcile', () => {
 
   it('skips containers with an invalid domain label', async () => {
     const proxy = new FakeProxy();
-    await keeper(new FakeContainers([container({ domain: '*.evil.test' }), container({ domain: '' })]), proxy).reconcile();
+    await keeper(new FakeManagedContainers([container({ domain: '*.evil.test' }), container({ domain: '' })]), proxy).reconcile();
     expect(proxy.routes).toEqual([]);
   });
 
   it('resolves undefined (and does not throw) while Caddy is down', async () => {
     const proxy = new FakeProxy();
     proxy.down = true;
-    expect(await keeper(new FakeContainers([container({})]), proxy).reconcile()).toBeUndefined();
+    expect(await keeper(new FakeManagedContainers([container({})]), proxy).reconcile()).toBeUndefined();
   });
 
   it('shares a reconcile that is still waiting in the queue', async () => {
-    const routeKeeper = keeper(new FakeContainers([container({})]), new FakeProxy());
+    const routeKeeper = keeper(new FakeManagedContainers([container({})]), new FakeProxy());
     const first = routeKeeper.reconcile();
     const second = routeKeeper.reconcile();
     expect(second).toBe(first);
@@ -149,7 +126,7 @@ describe('RouteKeeper.reconcile', () => {
 
 describe('RouteKeeper events', () => {
   it('sets the route when a container starts and removes it when it stops', async () => {
-    const containers = new FakeContainers([]);
+    const containers = new FakeManagedContainers([]);
     const proxy = new FakeProxy();
     const routeKeeper = keeper(containers, proxy);
     routeKeeper.start();

@@ -29,6 +29,8 @@ export interface RouteKeeperOptions {
   now?: () => Date;
   /** Longest wait between attempts to reopen the event stream; default 30 s. */
   maxBackoffMs?: number;
+  /** Also hears every container event the keeper follows (the idle auto-stop counts starts). */
+  onEvent?: (event: ManagedContainerEvent) => void;
 }
 
 /**
@@ -192,6 +194,7 @@ export class RouteKeeper {
         if (opened) void this.reconcile();
         opened = true;
         await this.options.containers.watch((event) => {
+          this.options.onEvent?.(event);
           void this.enqueue(() => this.guard(`route update after ${event.action}`, () => this.syncDomain(event)));
         }, signal);
         if (Date.now() - startedAt > 10_000) backoffMs = 500;

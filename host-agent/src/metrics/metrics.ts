@@ -10,6 +10,10 @@ export interface AgentMetrics {
   registry: Registry;
   /** One call ended: its full method path, its status code and its duration. */
   observeCall(methodPath: string, code: grpc.status, seconds: number): void;
+  /** A request through the proxy seen in the access log, by a visitor or the agent's own screenshot browser. */
+  countSiteRequest(source: 'visitor' | 'screenshotter'): void;
+  /** The idle auto-stop stopped a container. */
+  countIdleStop(): void;
 }
 
 /** `/devplein.agent.v1.ContainerService/ListContainers` → `ContainerService/ListContainers`. */
@@ -34,8 +38,21 @@ export function createAgentMetrics(): AgentMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 30, 60, 120],
     registers: [registry],
   });
+  const siteRequests = new Counter({
+    name: 'devplein_agent_site_requests_total',
+    help: "Requests through the proxy to the managed sites seen in Caddy's access log, by source (the screenshot browser's do not count as activity).",
+    labelNames: ['source'] as const,
+    registers: [registry],
+  });
+  const idleStops = new Counter({
+    name: 'devplein_agent_idle_stops_total',
+    help: 'Containers the idle auto-stop stopped (never removed).',
+    registers: [registry],
+  });
   return {
     registry,
+    countSiteRequest: (source) => siteRequests.inc({ source }),
+    countIdleStop: () => idleStops.inc(),
     observeCall(methodPath, code, seconds) {
       const method = methodLabel(methodPath);
       calls.inc({ method, code: grpc.status[code] ?? String(code) });

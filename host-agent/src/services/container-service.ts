@@ -3,6 +3,8 @@ import { createServer } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import {
+  type AutoStop,
+  AutoStopReason,
   type Container,
   ContainerAction,
   type ContainerEvent,
@@ -24,6 +26,7 @@ import type { ProxyDriver } from '../drivers/proxy/proxy-driver.ts';
 import type { SshKeyWriter } from '../drivers/ssh/container-keys.ts';
 import { removeLegacyKeys } from '../drivers/ssh/legacy-keys-folder.ts';
 import { callLogger } from '../interceptors/logging.ts';
+import type { AutoStopRecord } from '../jobs/site-activity.ts';
 
 /** Lines GetContainerLogs returns when the caller asks for 0. */
 const DEFAULT_TAIL = 500;
@@ -68,8 +71,19 @@ export function toStatus(error: unknown, what: string): { code: grpc.status; det
   return { code: grpc.status.INTERNAL, details: `${what} failed; see the agent log`, internal: true };
 }
 
-/** The contract's Container message of a view. */
-export function toContainer(view: ContainerView): Container {
+/** The contract's AutoStop of a record; undefined without one. */
+export function toAutoStop(record: AutoStopRecord | undefined): AutoStop | undefined {
+  if (!record) return undefined;
+  return {
+    reason: AutoStopReason.AUTO_STOP_REASON_IDLE,
+    stoppedAt: record.stoppedAt,
+    lastActivityAt: record.lastActivityAt,
+    idleAfterSeconds: Math.round(record.idleAfterMs / 1000),
+  };
+}
+
+/** The contract's Container message of a view (with the agent's auto-stop of it, if any). */
+export function toContainer(view: ContainerView, autoStop?: AutoStopRecord): Container {
   return {
     id: view.id,
     names: view.names,
@@ -80,6 +94,8 @@ export function toContainer(view: ContainerView): Container {
     createdAt: view.createdAt,
     projectId: view.projectId,
     domain: view.domain,
+    // Only while it is still stopped: a started container's old auto-stop is history.
+    autoStop: view.state === 'running' || view.state === 'paused' ? undefined : toAutoStop(autoStop),
   };
 }
 
@@ -87,8 +103,8 @@ function toLogLine(line: DecodedLogLine): LogLine {
   return { stream: line.stream === 'stderr' ? LogStream.LOG_STREAM_STDERR : LogStream.LOG_STREAM_STDOUT, text: line.text, time: line.time };
 }
 
-function toEvent(event: ContainerEventView): ContainerEvent {
-  return { ...event };
+function toEvent(event: ContainerEventView, autoStop: AutoStopRecord | undefined): ContainerEvent {
+  return { ...event, autoStop: event.state === 'running' || event.state === 'paused' ? undefined : toAutoStop(autoStop) };
 }
 
 /** Checks a requested tail: negative is refused, 0 means `fallback`, capped at MAX_TAIL. */
@@ -114,6 +130,8 @@ export interface ContainerServiceOptions {
   sshKeys: SshKeyWriter;
   config: Pick<AgentConfig, 'dataDir' | 'containers' | 'ssh'>;
   logger: Logger;
+  /** The idle auto-stop of a container, reported with it (absent when the feature is off). */
+  autoStopOf?: (containerId: string) => AutoStopRecord | undefined;
 }
 
 /**
@@ -288,6 +306,11 @@ export class ContainerServiceImpl {
     return { username, password };
   }
 
+  /** The contract's Container of a view, with its auto-stop. */
+  private present(view: ContainerView): Container {
+    return toContainer(view, this.options.autoStopOf?.(view.id));
+  }
+
   addToServer(server: grpc.Server): void {
     const { logger, docker } = this.options;
     const fail = (call: { metadata: grpc.Metadata }, error: unknown, what: string) => {
@@ -331,18 +354,18 @@ export class ContainerServiceImpl {
           callback,
           async (log) => {
             const { container, created } = await this.createContainer(call.request, log);
-            return { container: toContainer(container), created };
+            return { container: this.present(container), created };
           },
           'CreateContainer',
         ),
       changeContainerState: (call, callback) =>
-        reply(call, callback, async (log) => ({ container: toContainer(await this.changeState(call.request.container, call.request.action, log)) }), 'ChangeContainerState'),
+        reply(call, callback, async (log) => ({ container: this.present(await this.changeState(call.request.container, call.request.action, log)) }), 'ChangeContainerState'),
       removeContainer: (call, callback) => reply(call, callback, async (log) => ({ removed: await this.removeContainer(call.request.container, log) }), 'RemoveContainer'),
       listContainers: (call, callback) =>
         reply(
           call,
           callback,
-          async () => ({ containers: (await this.listContainers(call.request.projectIds, call.request.includeUnmanaged)).map(toContainer) }),
+          async () => ({ containers: (await this.listContainers(call.request.projectIds, call.request.includeUnmanaged)).map((view) => this.present(view)) }),
           'ListContainers',
         ),
       getContainerLogs: (call, callback) =>
@@ -373,7 +396,7 @@ export class ContainerServiceImpl {
           async (signal) => {
             const projectIds = call.request.projectIds.map((id, index) => parseId(id, `project_ids[${index}]`));
             const filter = { projectIds, includeUnmanaged: call.request.includeUnmanaged, since: call.request.since };
-            await docker.watchEvents(filter, (event) => call.write({ event: toEvent(event) }), signal);
+            await docker.watchEvents(filter, (event) => call.write({ event: toEvent(event, this.options.autoStopOf?.(event.containerId)) }), signal);
             // The engine ended the stream (it stopped or restarted): the client should reconnect.
             if (!signal.aborted) throw new DockerError('unavailable', 'the Docker engine ended the event stream');
           },

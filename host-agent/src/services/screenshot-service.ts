@@ -80,8 +80,9 @@ export function captureOptionsFrom(
 export class ScreenshotServiceImpl {
   private readonly screenshotter: ChromiumScreenshotter;
 
-  constructor(private readonly options: { config: AgentConfig; logger: Logger }) {
-    const { config, logger } = options;
+  /** `visitToken`: see ScreenshotterOptions (the agent's screenshot requests are not visits). */
+  constructor(private readonly options: { config: AgentConfig; logger: Logger; visitToken?: string }) {
+    const { config, logger, visitToken } = options;
     this.screenshotter = new ChromiumScreenshotter({
       chromiumPath: config.chromiumPath,
       proxy: config.screenshots.proxy,
@@ -89,6 +90,7 @@ export class ScreenshotServiceImpl {
       pages: config.screenshots.pages,
       recycleAfter: config.screenshots.recycleAfter,
       logger,
+      visitToken,
     });
   }
 

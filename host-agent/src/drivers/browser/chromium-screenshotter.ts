@@ -29,6 +29,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Browser, type BrowserContext, type CDPSession, chromium, type Dialog, type Page, type Response } from 'playwright-core';
 import type { Logger } from 'pino';
+import { SCREENSHOT_HEADER } from '../proxy/access-log.ts';
 import { CATCH_ALL_BODY } from '../proxy/caddy-route.ts';
 import { type CaptureOutcomeKind, classifyLoadError, classifyProxyAnswer, redirectedAwayReason } from './outcomes.ts';
 import { findProcessesWithArgument } from './processes.ts';
@@ -76,6 +77,11 @@ export interface ScreenshotterOptions {
   screenshotAllowanceMs?: number;
   /** A tab (context + page) is replaced after this many captures; default 25. */
   capturesPerTab?: number;
+  /**
+   * Sent in SCREENSHOT_HEADER with every request, so the idle auto-stop can tell the agent's
+   * own visits from a visitor's (a capture must not keep an unvisited site running).
+   */
+  visitToken?: string;
 }
 
 export interface CaptureOptions {
@@ -271,6 +277,7 @@ export class ChromiumScreenshotter {
       acceptDownloads: false,
       locale: 'nl-NL',
       timezoneId: 'Europe/Amsterdam',
+      ...(this.options.visitToken ? { extraHTTPHeaders: { [SCREENSHOT_HEADER]: this.options.visitToken } } : {}),
     });
     try {
       const page = await context.newPage();

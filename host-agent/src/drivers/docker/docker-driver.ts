@@ -19,6 +19,9 @@ export const LABELS = {
   httpPort: 'devplein.http-port',
 } as const;
 
+/** Seconds Docker waits after SIGTERM before SIGKILL on stop/restart. */
+export const STOP_TIMEOUT_SECONDS = 10;
+
 /** One container as Docker lists it. */
 export interface ContainerView {
   id: string;

@@ -12,6 +12,7 @@ import {
   type LifecycleAction,
   type NewContainer,
   type PullProgress,
+  STOP_TIMEOUT_SECONDS,
 } from './docker-driver.ts';
 import { type InspectState, statusText } from './container-status.ts';
 import { DockerError, engineMessage, engineStatus, isEngineUnreachable, translateDockerError } from './docker-errors.ts';
@@ -28,9 +29,6 @@ export interface DockerDriverConfig {
   /** Host address SSH ports are published on. */
   sshBindAddress: string;
 }
-
-/** Seconds Docker waits after SIGTERM before SIGKILL on stop/restart. */
-const STOP_TIMEOUT_SECONDS = 10;
 
 /** Capabilities no web or SSH container needs (raw sockets, device nodes, file capabilities). */
 const DROPPED_CAPABILITIES = ['NET_RAW', 'MKNOD', 'SETFCAP'];

@@ -1,4 +1,6 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { AgentConfig } from '../../config.ts';
+import { withAccessLog, withServerLogs } from './access-log.ts';
 import { CaddyAdminClient } from './caddy-admin-client.ts';
 import {
   CATCH_ALL_ID,
@@ -21,6 +23,11 @@ export interface CaddyProxyDriverOptions {
   listen: string;
   /** Per admin request; default 5 s. */
   timeoutMs?: number;
+  /**
+   * host:port of the agent's UDP listener for the server's access log (see access-log.ts);
+   * undefined: the server has no access log from the agent (one left by an earlier run is taken out).
+   */
+  accessLogAddress?: string;
 }
 
 /** Most duplicates of one `@id` removeRoute clears (Caddy accepts duplicates silently). */
@@ -80,11 +87,32 @@ export class CaddyProxyDriver implements ProxyDriver {
   }
 
   /** The server's config; undefined when Caddy has no such server. */
-  private async readServer(): Promise<{ routes?: unknown } | undefined> {
+  private async readServer(): Promise<{ routes?: unknown; logs?: unknown } | undefined> {
     // A path through a missing key (no http app yet) is a 400 "invalid traversal path".
     const answer = await this.admin.request('GET', this.serverPath, undefined, [400, 404]);
     if (answer.status !== 200) return undefined;
-    return typeof answer.body === 'object' && answer.body !== null ? (answer.body as { routes?: unknown }) : undefined;
+    return typeof answer.body === 'object' && answer.body !== null ? (answer.body as { routes?: unknown; logs?: unknown }) : undefined;
+  }
+
+  /**
+   * Makes Caddy's access log of the server match `accessLogAddress` (on or off); changes only
+   * what differs, since every change reloads Caddy's whole config.
+   */
+  private async syncAccessLogNow(server: { logs?: unknown }): Promise<void> {
+    const { accessLogAddress, server: name } = this.options;
+    const target = accessLogAddress ? { server: name, address: accessLogAddress } : undefined;
+    const answer = await this.admin.request('GET', '/config/logging', undefined, [400, 404]);
+    const logging: unknown = answer.status === 200 ? answer.body : undefined;
+    const wantedLogging = withAccessLog(logging, name, target);
+    if (!isDeepStrictEqual(logging ?? {}, wantedLogging)) {
+      if (Object.keys(wantedLogging).length > 0) await this.admin.request('POST', '/config/logging', wantedLogging);
+      else await this.admin.request('DELETE', '/config/logging', undefined, [400, 404]);
+    }
+    const wantedLogs = withServerLogs(server.logs, name, target !== undefined);
+    if (!isDeepStrictEqual(server.logs, wantedLogs)) {
+      if (wantedLogs) await this.admin.request('POST', `${this.serverPath}/logs`, wantedLogs);
+      else await this.admin.request('DELETE', `${this.serverPath}/logs`, undefined, [400, 404]);
+    }
   }
 
   private async readRoutes(): Promise<CaddyRouteJson[]> {
@@ -94,9 +122,15 @@ export class CaddyProxyDriver implements ProxyDriver {
 
   /**
    * Creates the server when Caddy has none by that name (listen address from config, automatic
-   * HTTPS off: TLS for the dev domain is the sysadmin's business) or adds a missing catch-all.
+   * HTTPS off: TLS for the dev domain is the sysadmin's business) or adds a missing catch-all;
+   * then brings its access log in line (a restarted Caddy has lost it with the routes).
    */
   private async ensureServerNow(): Promise<void> {
+    await this.ensureRoutesNow();
+    await this.syncAccessLogNow((await this.readServer()) ?? {});
+  }
+
+  private async ensureRoutesNow(): Promise<void> {
     const server = await this.readServer();
     if (server === undefined) {
       const fresh = { listen: [this.options.listen], automatic_https: { disable: true }, routes: [catchAllRoute()] };
@@ -135,11 +169,12 @@ export class CaddyProxyDriver implements ProxyDriver {
  * instance to every user (proxy service, route keeper, container service), so their changes
  * go through one queue.
  */
-export function createCaddyProxyDriver(config: Pick<AgentConfig, 'caddyAdminUrl' | 'caddy' | 'probeTimeoutMs'>): CaddyProxyDriver {
+export function createCaddyProxyDriver(config: Pick<AgentConfig, 'caddyAdminUrl' | 'caddy' | 'probeTimeoutMs'>, accessLogAddress?: string): CaddyProxyDriver {
   return new CaddyProxyDriver({
     adminUrl: config.caddyAdminUrl,
     server: config.caddy.server,
     listen: config.caddy.listen,
     timeoutMs: Math.max(config.probeTimeoutMs, 5_000),
+    accessLogAddress,
   });
 }

@@ -4,8 +4,9 @@
  * Both are written atomically (temp file + rename), so a crash leaves the old or the new file,
  * never half of one. The JSON is the source of truth a restarted agent restores the interface from.
  */
-import { access, chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../../atomic-file.ts';
 import { isWireGuardKey } from './keys.ts';
 
 /** A peer as persisted: no handshake/traffic counters (those come from `wg show`). */
@@ -32,22 +33,6 @@ export function peersFilePath(dataDir: string, interfaceName: string): string {
 
 export function keyFilePath(dataDir: string, interfaceName: string): string {
   return join(wireguardStateDir(dataDir), `${interfaceName}.key`);
-}
-
-let tempCounter = 0;
-
-/** Writes `target` atomically with `mode` (the temp file has the mode from its creation). */
-export async function writeFileAtomic(target: string, content: string, mode: number): Promise<void> {
-  tempCounter += 1;
-  const temp = `${target}.${process.pid}.${tempCounter}.tmp`;
-  try {
-    await writeFile(temp, content, { mode, flag: 'wx' });
-    await chmod(temp, mode);
-    await rename(temp, target);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
 }
 
 function isMissing(error: unknown): boolean {

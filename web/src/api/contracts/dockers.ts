@@ -25,6 +25,22 @@ export interface UserDocker {
   /** 'ssh student@{host} -p {port}' when the image has SSH and a container exists. */
   sshCommand: string | null;
   wordpress: boolean;
+  /** Set while the container is stopped because the dockerserver stopped it for lack of visitors. */
+  autoStop: DockerAutoStop | null;
+}
+
+/**
+ * The dockerserver stopped the container by itself (idle auto-stop): its site had no visitors
+ * for `idleAfterSeconds`. The container is stopped, never removed; starting it is enough.
+ */
+export interface DockerAutoStop {
+  reason: 'idle';
+  /** ISO time of the stop. */
+  stoppedAt: string;
+  /** ISO time of the last visit (or start) the dockerserver saw before it; null when unknown. */
+  lastActivityAt: string | null;
+  /** How long the site had to go without visitors, in seconds (the server's setting at the stop). */
+  idleAfterSeconds: number;
 }
 
 /** Product states of a card besides Docker's own (spec §4). */
@@ -52,6 +68,8 @@ export interface AdminDocker {
    * sent by GET /api/admin/dockers and the row answers of its actions.
    */
   screenshot?: ScreenshotState | null;
+  /** Set while the container is stopped by the idle auto-stop (see DockerAutoStop). */
+  autoStop: DockerAutoStop | null;
 }
 
 /**

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PullError, pullImage, pullProgressTracker, type PullEvent } from './dockers.ts';
+import { PullError, autoStopText, dutchDuration, pullImage, pullProgressTracker, type PullEvent } from './dockers.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -61,5 +61,25 @@ describe('pullProgressTracker', () => {
     track({ status: 'Downloading', layerId: 'a', current: 10, total: 100 });
     expect(track({ status: 'Downloading', layerId: 'b', current: 50, total: 100 })).toEqual({ status: 'Downloading (b)', fraction: 0.3 });
     expect(track({ status: 'Pull complete', layerId: 'a' })).toEqual({ status: 'Pull complete (a)', fraction: 0.75 });
+  });
+});
+
+describe('idle auto-stop texts', () => {
+  it('names the idle time in the largest whole Dutch unit, never more than is true', () => {
+    expect(dutchDuration(7 * 86_400)).toBe('7 dagen');
+    expect(dutchDuration(86_400)).toBe('1 dag');
+    expect(dutchDuration(36 * 3_600)).toBe('1 dag');
+    expect(dutchDuration(12 * 3_600)).toBe('12 uur');
+    expect(dutchDuration(3_600)).toBe('1 uur');
+    expect(dutchDuration(90 * 60)).toBe('1 uur');
+    expect(dutchDuration(60)).toBe('1 minuut');
+    expect(dutchDuration(30 * 60)).toBe('30 minuten');
+    expect(dutchDuration(1)).toBe('1 seconde');
+    expect(dutchDuration(0)).toBe('0 seconden');
+  });
+
+  it('says when, why and what to do', () => {
+    const text = autoStopText({ reason: 'idle', stoppedAt: '2026-03-05T10:20:00Z', lastActivityAt: null, idleAfterSeconds: 14 * 86_400 });
+    expect(text).toMatch(/^Automatisch gestopt op 5 maart 2026 om \d{2}:20 omdat je site 14 dagen geen bezoekers had\. Hij is niet weg: start hem opnieuw met Starten\.$/);
   });
 });

@@ -6,10 +6,11 @@ import {
   STATE_NOT_CREATED,
   STATE_REJECTED,
   STATE_UNREACHABLE,
+  type DockerAutoStop,
   type UserDocker,
 } from '../contracts/dockers.ts';
 
-export { STATE_AWAITING, STATE_NOT_CREATED, STATE_REJECTED, STATE_UNREACHABLE, type UserDocker };
+export { STATE_AWAITING, STATE_NOT_CREATED, STATE_REJECTED, STATE_UNREACHABLE, type DockerAutoStop, type UserDocker };
 
 /** What a card can ask the server to do with its container. */
 export type ContainerAction = 'start' | 'stop' | 'pause' | 'unpause' | 'restart';
@@ -67,6 +68,37 @@ export function containerName(docker: Pick<UserDocker, 'Names' | 'project'>): st
 }
 
 export const USER_DOCKERS_KEY = '/api/user/dockers';
+
+const durationUnits: Array<[seconds: number, one: string, many: string]> = [
+  [86_400, 'dag', 'dagen'],
+  [3_600, 'uur', 'uur'],
+  [60, 'minuut', 'minuten'],
+  [1, 'seconde', 'seconden'],
+];
+
+/** '7 dagen', '1 dag', '12 uur', '30 minuten': the largest whole unit, rounded down (never more than is true). */
+export function dutchDuration(seconds: number): string {
+  const whole = Math.max(0, Math.floor(seconds));
+  for (const [size, one, many] of durationUnits) {
+    const count = Math.floor(whole / size);
+    if (count >= 1) return `${count} ${count === 1 ? one : many}`;
+  }
+  return '0 seconden';
+}
+
+const stopDateTime = new Intl.DateTimeFormat('nl-NL', { dateStyle: 'long', timeStyle: 'short' });
+
+/**
+ * Why a card's container is stopped when the dockerserver stopped it for lack of visitors:
+ * 'Automatisch gestopt op 24 november 2026 om 03:15 omdat je site 7 dagen geen bezoekers had. …'
+ */
+export function autoStopText(autoStop: DockerAutoStop): string {
+  const when = stopDateTime.format(new Date(autoStop.stoppedAt));
+  return (
+    `Automatisch gestopt op ${when} omdat je site ${dutchDuration(autoStop.idleAfterSeconds)} geen bezoekers had. ` +
+    `Hij is niet weg: start hem opnieuw met ${CARD_ACTION_LABELS.start}.`
+  );
+}
 
 /** How often the dockers page asks again while the dockerserver is unreachable. */
 const UNREACHABLE_RETRY_MS = 5_000;

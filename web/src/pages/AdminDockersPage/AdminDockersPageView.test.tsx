@@ -23,6 +23,7 @@ const container = (name: string, Status: string, user = 'Sam Student', Image = '
   userId: user === 'NO OWNER' ? null : 4,
   projectId: user === 'NO OWNER' ? null : 7,
   managed: user !== 'NO OWNER',
+  autoStop: null,
 });
 
 const dockers = [

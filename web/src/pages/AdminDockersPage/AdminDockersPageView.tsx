@@ -283,6 +283,11 @@ const AdminDockerRow = memo(function AdminDockerRow(props: AdminDockerRowProps) 
       <td className="docker-image">{docker.Image}</td>
       <td className="status-column">
         <span className="docker-row-status">{docker.Status}</span>
+        {docker.State === 'exited' && docker.autoStop && (
+          <span className="row-result muted" data-testid="auto-stop">
+            automatisch gestopt op {dutchDateTime(docker.autoStop.stoppedAt)}: geen bezoekers
+          </span>
+        )}
         {result !== undefined && (
           <span className={result.ok ? 'row-result row-result-ok' : 'row-result row-result-failed'} data-testid="row-result">
             {result.text}

@@ -25,6 +25,7 @@ function userDocker(overrides: Partial<UserDocker> = {}): UserDocker {
     ssh: false,
     sshCommand: null,
     wordpress: false,
+    autoStop: null,
     ...overrides,
   };
 }
@@ -100,6 +101,22 @@ describe('DockerCardView', () => {
   it('explains in Dutch that the dockerserver cannot be reached', () => {
     renderCard({ docker: userDocker({ State: 'onbereikbaar', Status: '' }) });
     expect(screen.getByRole('status').textContent).toMatch(/dockerserver is op dit moment niet bereikbaar/);
+  });
+
+  it('says why the dockerserver stopped the container, only while it is stopped', () => {
+    const autoStop = { reason: 'idle' as const, stoppedAt: '2026-11-24T03:15:00Z', lastActivityAt: '2026-11-17T01:00:00Z', idleAfterSeconds: 7 * 86_400 };
+    renderCard({ docker: userDocker({ State: 'exited', Status: 'Exited (143) 2 hours ago', autoStop }) });
+    const notice = screen.getByTestId('docker-auto-stop');
+    expect(notice.textContent).toMatch(/^Automatisch gestopt op 24 november 2026 om \d{2}:15 omdat je site 7 dagen geen bezoekers had\./);
+    expect(notice.textContent).toContain('start hem opnieuw met Starten');
+    expect(buttonNames()).toContain('Starten');
+    cleanup();
+    // A live 'running' arrives before the list is reloaded: the old reason is not shown.
+    renderCard({ docker: userDocker({ State: 'running', autoStop }) });
+    expect(screen.queryByTestId('docker-auto-stop')).toBeNull();
+    cleanup();
+    renderCard({ docker: userDocker({ State: 'exited' }) });
+    expect(screen.queryByTestId('docker-auto-stop')).toBeNull();
   });
 
   it('pulses and disables the actions while busy', () => {

@@ -6,6 +6,7 @@ import {
   STATE_REJECTED,
   STATE_UNREACHABLE,
   actionsForState,
+  autoStopText,
   containerName,
   showsLogs,
   type CardAction,
@@ -102,6 +103,12 @@ export function DockerCardView(props: DockerCardViewProps) {
         <dd>{docker.Users.length === 0 ? <span className="muted">geen leden</span> : docker.Users.map((user) => user.name).join(', ')}</dd>
       </dl>
       {docker.description !== '' && <p className="docker-description">{docker.description}</p>}
+
+      {state === 'exited' && docker.autoStop !== null && (
+        <p className="docker-notice" data-testid="docker-auto-stop">
+          {autoStopText(docker.autoStop)}
+        </p>
+      )}
 
       {state === STATE_UNREACHABLE && (
         <p className="docker-notice" role="status">

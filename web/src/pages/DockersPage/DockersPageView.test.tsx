@@ -21,6 +21,7 @@ const docker = (id: number, name: string): UserDocker => ({
   ssh: false,
   sshCommand: null,
   wordpress: false,
+  autoStop: null,
 });
 
 function renderPage(dockers: UserDocker[] | undefined, loadError: string | null = null) {

@@ -26,6 +26,45 @@ export const protobufPackage = "devplein.agent.v1";
 
 export const protobufFileName = "devplein/agent/v1/container.proto";
 
+/** AutoStopReason says why the agent stopped a container by itself. */
+export enum AutoStopReason {
+  AUTO_STOP_REASON_UNSPECIFIED = 0,
+  /**
+   * AUTO_STOP_REASON_IDLE - No request reached the container's domain through the reverse proxy (requests of the
+   * agent's own screenshot browser do not count) for the agent's idle time
+   * (AGENT_IDLE_STOP_AFTER), counted from the container's last start at the earliest.
+   */
+  AUTO_STOP_REASON_IDLE = 1,
+  UNRECOGNIZED = -1,
+}
+
+export function autoStopReasonFromJSON(object: any): AutoStopReason {
+  switch (object) {
+    case 0:
+    case "AUTO_STOP_REASON_UNSPECIFIED":
+      return AutoStopReason.AUTO_STOP_REASON_UNSPECIFIED;
+    case 1:
+    case "AUTO_STOP_REASON_IDLE":
+      return AutoStopReason.AUTO_STOP_REASON_IDLE;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return AutoStopReason.UNRECOGNIZED;
+  }
+}
+
+export function autoStopReasonToJSON(object: AutoStopReason): string {
+  switch (object) {
+    case AutoStopReason.AUTO_STOP_REASON_UNSPECIFIED:
+      return "AUTO_STOP_REASON_UNSPECIFIED";
+    case AutoStopReason.AUTO_STOP_REASON_IDLE:
+      return "AUTO_STOP_REASON_IDLE";
+    case AutoStopReason.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /** ContainerAction is a lifecycle action on an existing container. */
 export enum ContainerAction {
   CONTAINER_ACTION_UNSPECIFIED = 0,
@@ -161,11 +200,37 @@ export interface Container {
   projectId: number;
   /** Domain from the `devplein.domain` label; empty for unmanaged containers. */
   domain: string;
+  /**
+   * Set while the container is stopped because the agent stopped it by itself (idle auto-stop);
+   * unset for every other container, and again once the container is started. Since 1.1.0.
+   */
+  autoStop: AutoStop | undefined;
 }
 
 export interface Container_LabelsEntry {
   key: string;
   value: string;
+}
+
+/**
+ * AutoStop records that the agent stopped a container by itself: it is stopped, never removed,
+ * and starts again with CONTAINER_ACTION_START like any stopped container. Since 1.1.0.
+ */
+export interface AutoStop {
+  reason: AutoStopReason;
+  /** When the agent stopped the container. */
+  stoppedAt:
+    | Date
+    | undefined;
+  /**
+   * The last activity the agent saw before the stop: the last request through the proxy or the
+   * container's last start, whichever came later.
+   */
+  lastActivityAt:
+    | Date
+    | undefined;
+  /** The idle time in effect when the container was stopped, in seconds. */
+  idleAfterSeconds: number;
 }
 
 /** ContainerLimits caps what one container may use. Zero means the agent's default. */
@@ -328,6 +393,8 @@ export interface ContainerEvent {
     | undefined;
   /** Docker's event attributes (labels, exit code, ...). */
   attributes: { [key: string]: string };
+  /** Set on the events of a stop the agent made by itself (see Container.auto_stop). Since 1.1.0. */
+  autoStop: AutoStop | undefined;
 }
 
 export interface ContainerEvent_AttributesEntry {
@@ -464,6 +531,7 @@ function createBaseContainer(): Container {
     createdAt: undefined,
     projectId: 0,
     domain: "",
+    autoStop: undefined,
   };
 }
 
@@ -495,6 +563,9 @@ export const Container: MessageFns<Container> = {
     }
     if (message.domain !== "") {
       writer.uint32(74).string(message.domain);
+    }
+    if (message.autoStop !== undefined) {
+      AutoStop.encode(message.autoStop, writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -587,6 +658,14 @@ export const Container: MessageFns<Container> = {
             message.domain = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.autoStop = AutoStop.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -631,6 +710,11 @@ export const Container: MessageFns<Container> = {
         ? globalThis.Number(object.project_id)
         : 0,
       domain: isSet(object.domain) ? globalThis.String(object.domain) : "",
+      autoStop: isSet(object.autoStop)
+        ? AutoStop.fromJSON(object.autoStop)
+        : isSet(object.auto_stop)
+        ? AutoStop.fromJSON(object.auto_stop)
+        : undefined,
     };
   },
 
@@ -669,6 +753,9 @@ export const Container: MessageFns<Container> = {
     if (message.domain !== "") {
       obj.domain = message.domain;
     }
+    if (message.autoStop !== undefined) {
+      obj.autoStop = AutoStop.toJSON(message.autoStop);
+    }
     return obj;
   },
 
@@ -694,6 +781,9 @@ export const Container: MessageFns<Container> = {
     message.createdAt = object.createdAt ?? undefined;
     message.projectId = object.projectId ?? 0;
     message.domain = object.domain ?? "";
+    message.autoStop = (object.autoStop !== undefined && object.autoStop !== null)
+      ? AutoStop.fromPartial(object.autoStop)
+      : undefined;
     return message;
   },
 };
@@ -779,6 +869,135 @@ export const Container_LabelsEntry: MessageFns<Container_LabelsEntry> = {
     const message = createBaseContainer_LabelsEntry();
     message.key = object.key ?? "";
     message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseAutoStop(): AutoStop {
+  return { reason: 0, stoppedAt: undefined, lastActivityAt: undefined, idleAfterSeconds: 0 };
+}
+
+export const AutoStop: MessageFns<AutoStop> = {
+  encode(message: AutoStop, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reason !== 0) {
+      writer.uint32(8).int32(message.reason);
+    }
+    if (message.stoppedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.stoppedAt), writer.uint32(18).fork()).join();
+    }
+    if (message.lastActivityAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.lastActivityAt), writer.uint32(26).fork()).join();
+    }
+    if (message.idleAfterSeconds !== 0) {
+      writer.uint32(32).int64(message.idleAfterSeconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AutoStop {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAutoStop();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.reason = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.stoppedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.lastActivityAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.idleAfterSeconds = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AutoStop {
+    return {
+      reason: isSet(object.reason) ? autoStopReasonFromJSON(object.reason) : 0,
+      stoppedAt: isSet(object.stoppedAt)
+        ? fromJsonTimestamp(object.stoppedAt)
+        : isSet(object.stopped_at)
+        ? fromJsonTimestamp(object.stopped_at)
+        : undefined,
+      lastActivityAt: isSet(object.lastActivityAt)
+        ? fromJsonTimestamp(object.lastActivityAt)
+        : isSet(object.last_activity_at)
+        ? fromJsonTimestamp(object.last_activity_at)
+        : undefined,
+      idleAfterSeconds: isSet(object.idleAfterSeconds)
+        ? globalThis.Number(object.idleAfterSeconds)
+        : isSet(object.idle_after_seconds)
+        ? globalThis.Number(object.idle_after_seconds)
+        : 0,
+    };
+  },
+
+  toJSON(message: AutoStop): unknown {
+    const obj: any = {};
+    if (message.reason !== 0) {
+      obj.reason = autoStopReasonToJSON(message.reason);
+    }
+    if (message.stoppedAt !== undefined) {
+      obj.stoppedAt = message.stoppedAt.toISOString();
+    }
+    if (message.lastActivityAt !== undefined) {
+      obj.lastActivityAt = message.lastActivityAt.toISOString();
+    }
+    if (message.idleAfterSeconds !== 0) {
+      obj.idleAfterSeconds = Math.round(message.idleAfterSeconds);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AutoStop>, I>>(base?: I): AutoStop {
+    return AutoStop.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AutoStop>, I>>(object: I): AutoStop {
+    const message = createBaseAutoStop();
+    message.reason = object.reason ?? 0;
+    message.stoppedAt = object.stoppedAt ?? undefined;
+    message.lastActivityAt = object.lastActivityAt ?? undefined;
+    message.idleAfterSeconds = object.idleAfterSeconds ?? 0;
     return message;
   },
 };
@@ -2529,6 +2748,7 @@ function createBaseContainerEvent(): ContainerEvent {
     status: "",
     time: undefined,
     attributes: {},
+    autoStop: undefined,
   };
 }
 
@@ -2558,6 +2778,9 @@ export const ContainerEvent: MessageFns<ContainerEvent> = {
     globalThis.Object.entries(message.attributes).forEach(([key, value]: [string, string]) => {
       ContainerEvent_AttributesEntry.encode({ key: key as any, value }, writer.uint32(66).fork()).join();
     });
+    if (message.autoStop !== undefined) {
+      AutoStop.encode(message.autoStop, writer.uint32(74).fork()).join();
+    }
     return writer;
   },
 
@@ -2641,6 +2864,14 @@ export const ContainerEvent: MessageFns<ContainerEvent> = {
             }
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.autoStop = AutoStop.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2688,6 +2919,11 @@ export const ContainerEvent: MessageFns<ContainerEvent> = {
           {},
         )
         : {},
+      autoStop: isSet(object.autoStop)
+        ? AutoStop.fromJSON(object.autoStop)
+        : isSet(object.auto_stop)
+        ? AutoStop.fromJSON(object.auto_stop)
+        : undefined,
     };
   },
 
@@ -2723,6 +2959,9 @@ export const ContainerEvent: MessageFns<ContainerEvent> = {
         });
       }
     }
+    if (message.autoStop !== undefined) {
+      obj.autoStop = AutoStop.toJSON(message.autoStop);
+    }
     return obj;
   },
 
@@ -2747,6 +2986,9 @@ export const ContainerEvent: MessageFns<ContainerEvent> = {
       },
       {},
     );
+    message.autoStop = (object.autoStop !== undefined && object.autoStop !== null)
+      ? AutoStop.fromPartial(object.autoStop)
+      : undefined;
     return message;
   },
 };
