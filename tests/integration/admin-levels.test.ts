@@ -301,6 +301,9 @@ describe('bad input answers 422 with field errors, unknown ids 404', () => {
     { name: 'store without user and number', method: 'POST', path: () => '/api/level/store', body: () => ({ content_id: 1, category_id: 1 }), fields: ['number', 'user'] },
     { name: 'store with unknown user', method: 'POST', path: () => '/api/level/store', body: () => ({ number: 1, content_id: seed.frontEndContent, category_id: seed.frontEnd, user: 999999 }), fields: ['user'] },
     { name: 'store with level ≠ number', method: 'POST', path: () => '/api/level/store', body: () => ({ level: 2, number: 1, content_id: seed.frontEndContent, category_id: seed.frontEnd, user: 1 }), fields: ['level'] },
+    // Both used to reach PostgreSQL and answer 500 (found by tests/property).
+    { name: 'category title with a NUL character', method: 'POST', path: () => '/api/level/categories/store', body: () => ({ title: 'a\u0000b', number: 1 }), fields: ['title'] },
+    { name: 'course title with an unpaired surrogate', method: 'POST', path: () => `/api/level/content/${seed.frontEndContent}/courses`, body: () => ({ title: 'x\udfff' }), fields: ['title'] },
     { name: 'course without title', method: 'POST', path: () => `/api/level/content/${seed.frontEndContent}/courses`, body: () => ({ title: '' }), fields: ['title'] },
     { name: 'move in a bad direction', method: 'POST', path: () => '/api/level/courses/1/move', body: () => ({ direction: 'left' }), fields: ['direction'] },
     { name: 'group search too long', method: 'GET', path: () => `/api/admin/groups?search=${'x'.repeat(51)}`, fields: ['search'] },
