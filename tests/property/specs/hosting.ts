@@ -38,7 +38,9 @@ async function hostContainers(stack: PropertyStack, count: number): Promise<stri
   const { agent } = stack;
   const unmanaged = [...agent.containers.values()].filter((container) => container.projectId === 0).length;
   for (let index = unmanaged; index < count; index++) {
-    agent.addUnmanaged(fc.sample(projectName(), { numRuns: 1 })[0] as string);
+    const name = fc.sample(projectName(), { numRuns: 1 })[0] as string;
+    // Docker allows names no project may have (capitals, '_', '.'): an admin may still meet them.
+    agent.addUnmanaged(index % 5 === 0 ? `Oud_${name}.v2` : name);
   }
   await developerContainers(stack);
   return [...agent.containers.keys()];
