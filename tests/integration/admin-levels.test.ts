@@ -531,6 +531,19 @@ describe('courses, texts and files of level content', () => {
     expect(moved.body.map((text) => text.title)).toEqual(['Twee', 'Een']);
   });
 
+  it('moves siblings at the same time without a failure, and keeps a clean order 0..n-1', async () => {
+    // Concurrent moves used to lock the siblings in an order the other moves were changing: a
+    // deadlock, answered 500 (found by tests/property).
+    const { contentId } = await courseFixture();
+    const ids: number[] = [];
+    for (const title of ['A', 'B', 'C', 'D', 'E', 'F']) ids.push((await sessions.admin.json<{ id: number }>('POST', `/api/level/content/${contentId}/courses`, { title })).body.id);
+    const moves = Array.from({ length: 60 }, (_, index) => ({ id: ids[index % ids.length] as number, direction: index % 3 === 0 ? 'down' : 'up' }));
+    const statuses = await Promise.all(moves.map(async (move) => (await sessions.admin.api('POST', `/api/level/courses/${move.id}/move`, { direction: move.direction })).status));
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    const positions = await database.knex('courses').where({ level_content_id: contentId }).orderBy('position').pluck('position');
+    expect(positions).toEqual(positions.map((_, index) => index));
+  });
+
   it('uploads a file into storage with a random key, and lists it for the course', async () => {
     const { courseId, contentId } = await courseFixture();
     const bytes = Buffer.from('%PDF-1.4 demo');
