@@ -94,7 +94,9 @@ export const adminSpecs: EndpointSpec[] = [
     as: 'admin',
     batchSize: 100,
     prepare: async (stack) => {
-      const group = (await ids(stack.knex('groups').orderBy('id').limit(1)))[0] as number;
+      // A new group per batch: the answer lists the group's members, which must not pile up.
+      const [made] = await stack.knex('groups').insert({ cohort: `P${Math.random().toString(36).slice(2, 10).toUpperCase()}` }).returning<{ id: number }[]>('id');
+      const group = Number(made?.id);
       const members = await insertUsers(stack.knex, 40, group);
       return { group, members, groups: await ids(stack.knex('groups').orderBy('id').limit(50)) };
     },
@@ -120,6 +122,10 @@ export const adminSpecs: EndpointSpec[] = [
   endpoint({
     route: 'POST /api/admin/introduction',
     as: 'admin',
+    // Every answer lists (and decrypts) all introducees: start each batch without them.
+    prepare: async (stack) => {
+      await stack.knex('introducees').delete();
+    },
     request: () =>
       bodyOf({
         name: {
@@ -132,7 +138,10 @@ export const adminSpecs: EndpointSpec[] = [
     route: 'DELETE /api/admin/introduction/:id',
     as: 'admin',
     batchSize: 100,
-    prepare: (stack) => madeThroughApi(stack, 30, '/api/admin/introduction', () => ({ name: `meel${Math.random().toString(36).slice(2, 12).replace(/[^a-z0-9]/g, 'x')}` }), 'introducees'),
+    prepare: async (stack) => {
+      await stack.knex('introducees').delete();
+      return madeThroughApi(stack, 30, '/api/admin/introduction', () => ({ name: `meel${Math.random().toString(36).slice(2, 12).replace(/[^a-z0-9]/g, 'x')}` }), 'introducees');
+    },
     request: (introducees) => idOnlyRequest(introducees),
   }),
   endpoint({

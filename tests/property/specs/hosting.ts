@@ -33,15 +33,17 @@ async function developerContainers(stack: PropertyStack): Promise<Array<{ id: nu
   return rows.map((row) => ({ id: Number(row.id), name: row.name, image: row.image }));
 }
 
+/** A container name of the project rules' shape; every fifth one a Docker name no project may have (capitals, '_', '.'). */
+const unmanagedName = (index: number): string => {
+  const name = fc.sample(projectName(), { numRuns: 1 })[0] as string;
+  return index % 5 === 0 ? `Oud_${name}.v2` : name;
+};
+
 /** Containers for the admin screens: managed ones of projects and unmanaged ones, refilled to `count` each. */
 async function hostContainers(stack: PropertyStack, count: number): Promise<string[]> {
   const { agent } = stack;
   const unmanaged = [...agent.containers.values()].filter((container) => container.projectId === 0).length;
-  for (let index = unmanaged; index < count; index++) {
-    const name = fc.sample(projectName(), { numRuns: 1 })[0] as string;
-    // Docker allows names no project may have (capitals, '_', '.'): an admin may still meet them.
-    agent.addUnmanaged(index % 5 === 0 ? `Oud_${name}.v2` : name);
-  }
+  for (let index = unmanaged; index < count; index++) agent.addUnmanaged(unmanagedName(index));
   await developerContainers(stack);
   return [...agent.containers.keys()];
 }
@@ -118,11 +120,19 @@ export const hostingSpecs: EndpointSpec[] = [
     route: 'PUT /api/admin/dockers/:name/owner',
     as: 'admin',
     batchSize: 100,
-    prepare: async (stack) => ({
-      names: await hostContainers(stack, 30),
-      users: await ids(stack.knex('users').orderBy('id').limit(60)),
-    }),
-    request: (c) => fc.record({ params: fc.record({ name: pathSegment(fc.constantFrom(...c.names)) }), body: bodyOf({ user: { valid: idValue(c.users) } }, { form: true }) }),
+    prepare: async (stack) => {
+      // Fresh unmanaged containers every batch (an adopted one answers 409 from then on); the
+      // old ones go, or every lookup would list thousands.
+      for (const [name, container] of stack.agent.containers) if (container.projectId === 0) stack.agent.containers.delete(name);
+      const fresh = Array.from({ length: 30 }, (_, index) => unmanagedName(index));
+      for (const name of fresh) stack.agent.addUnmanaged(name);
+      return { fresh, names: await hostContainers(stack, 0), users: await ids(stack.knex('users').orderBy('id').limit(60)) };
+    },
+    request: (c) =>
+      fc.record({
+        params: fc.record({ name: pathSegment(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...c.fresh) }, { weight: 1, arbitrary: fc.constantFrom(...c.names) })) }),
+        body: bodyOf({ user: { valid: idValue(c.users) } }, { form: true }),
+      }),
   }),
   endpoint({
     route: 'POST /api/admin/dockers/:id/screenshot',

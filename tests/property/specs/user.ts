@@ -118,6 +118,8 @@ export const userSpecs: EndpointSpec[] = [
     as: 'developer',
     batchSize: 100,
     prepare: async (stack) => {
+      // The answer lists the user's licences: start each batch with these only.
+      await stack.knex('licenses').where({ user_id: stack.userIds.developer }).delete();
       const rows = Array.from({ length: 30 }, (_, index) => ({
         user_id: stack.userIds.developer,
         description: 'Voor het eindproject nodig',
