@@ -176,6 +176,9 @@ export async function startPropertyStack(): Promise<PropertyStack> {
       DB_ADMIN_SIGNON_SECRET: signonSecret,
       LOG_LEVEL: 'error',
     },
+  }).catch((error: unknown) => {
+    rmSync(root, { recursive: true, force: true });
+    throw error;
   });
   const port = hosting.app.port;
   const clients: Record<Sender, PropertyClient> = {
