@@ -176,6 +176,15 @@ describe('PUT /api/admin/dockers/{name}/owner (adopt)', () => {
     stack.agent.addUnmanaged('adoptie-twee');
     expect((await admin.json('PUT', '/api/admin/dockers/adoptie-twee/owner', { user: 'x' })).status).toBe(422);
     expect((await admin.json('PUT', '/api/admin/dockers/adoptie-twee/owner', { user: 999999 })).status).toBe(422);
+    // Docker names that are no project name would make a project (and a proxy domain) the rules
+    // never allow: refused, nothing stored (found by tests/property).
+    for (const name of ['Oude_Site', 'oud.v2', 'a_b']) {
+      stack.agent.addUnmanaged(name);
+      const refused = await admin.json<{ errors: Record<string, string[]> }>('PUT', `/api/admin/dockers/${name}/owner`, { user: sam });
+      expect(refused.status, name).toBe(422);
+      expect(Object.keys(refused.body.errors)).toEqual(['name']);
+      expect(await stack.database.knex('projects').where('name', name).first('id')).toBeUndefined();
+    }
     // The member now sees the adopted container on the dockers page.
     const list = await (await stack.as(STUDENT)).json<Array<{ Names: string[]; State: string }>>('GET', '/api/user/dockers');
     expect(list.body.find((item) => item.Names[0] === '/adoptie')).toBeDefined();

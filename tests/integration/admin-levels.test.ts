@@ -301,6 +301,9 @@ describe('bad input answers 422 with field errors, unknown ids 404', () => {
     { name: 'store without user and number', method: 'POST', path: () => '/api/level/store', body: () => ({ content_id: 1, category_id: 1 }), fields: ['number', 'user'] },
     { name: 'store with unknown user', method: 'POST', path: () => '/api/level/store', body: () => ({ number: 1, content_id: seed.frontEndContent, category_id: seed.frontEnd, user: 999999 }), fields: ['user'] },
     { name: 'store with level ≠ number', method: 'POST', path: () => '/api/level/store', body: () => ({ level: 2, number: 1, content_id: seed.frontEndContent, category_id: seed.frontEnd, user: 1 }), fields: ['level'] },
+    // Both used to reach PostgreSQL and answer 500 (found by tests/property).
+    { name: 'category title with a NUL character', method: 'POST', path: () => '/api/level/categories/store', body: () => ({ title: 'a\u0000b', number: 1 }), fields: ['title'] },
+    { name: 'course title with an unpaired surrogate', method: 'POST', path: () => `/api/level/content/${seed.frontEndContent}/courses`, body: () => ({ title: 'x\udfff' }), fields: ['title'] },
     { name: 'course without title', method: 'POST', path: () => `/api/level/content/${seed.frontEndContent}/courses`, body: () => ({ title: '' }), fields: ['title'] },
     { name: 'move in a bad direction', method: 'POST', path: () => '/api/level/courses/1/move', body: () => ({ direction: 'left' }), fields: ['direction'] },
     { name: 'group search too long', method: 'GET', path: () => `/api/admin/groups?search=${'x'.repeat(51)}`, fields: ['search'] },
@@ -526,6 +529,19 @@ describe('courses, texts and files of level content', () => {
     const two = await sessions.admin.json<{ id: number }>('POST', `/api/level/courses/${second.body.id}/texts`, { title: 'Twee', body: '' });
     const moved = await sessions.admin.json<Array<{ title: string }>>('POST', `/api/level/courses/${second.body.id}/texts/${two.body.id}/move`, { direction: 'up' });
     expect(moved.body.map((text) => text.title)).toEqual(['Twee', 'Een']);
+  });
+
+  it('moves siblings at the same time without a failure, and keeps a clean order 0..n-1', async () => {
+    // Concurrent moves used to lock the siblings in an order the other moves were changing: a
+    // deadlock, answered 500 (found by tests/property).
+    const { contentId } = await courseFixture();
+    const ids: number[] = [];
+    for (const title of ['A', 'B', 'C', 'D', 'E', 'F']) ids.push((await sessions.admin.json<{ id: number }>('POST', `/api/level/content/${contentId}/courses`, { title })).body.id);
+    const moves = Array.from({ length: 60 }, (_, index) => ({ id: ids[index % ids.length] as number, direction: index % 3 === 0 ? 'down' : 'up' }));
+    const statuses = await Promise.all(moves.map(async (move) => (await sessions.admin.api('POST', `/api/level/courses/${move.id}/move`, { direction: move.direction })).status));
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    const positions = await database.knex('courses').where({ level_content_id: contentId }).orderBy('position').pluck('position');
+    expect(positions).toEqual(positions.map((_, index) => index));
   });
 
   it('uploads a file into storage with a random key, and lists it for the course', async () => {

@@ -14,12 +14,10 @@
  *
  * ROUTES_ROLES_PRINT=1 prints the table as observed, to paste after a deliberate change.
  */
-import { generateKeyPairSync } from 'node:crypto';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appRouters, type AppDeps } from '../../control-plane/src/app.ts';
-import { loadConfig } from '../../control-plane/src/config.ts';
+import { routeTable, type RouteEntry } from '../support/route-table.ts';
 import type { HttpSession } from '../support/http-session.ts';
+import { ed25519PublicKey } from '../support/ssh-keys.ts';
 import { ADMIN, DEVELOPER, DOCENT, IMAGE, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../support/hosting-stack.ts';
 
 /** What a role gets on a route: through (2xx, or a 4xx other than 401/403), 401 or 403. */
@@ -176,42 +174,6 @@ const PARAM_VALUES: Record<string, string> = {
   identifier: 'bestaat-niet',
 };
 
-interface RouteEntry {
-  method: string;
-  path: string;
-  key: string;
-}
-
-/** The (method, path) pairs of the real route table (HEAD comes with GET and is left out). */
-function routeTable(): RouteEntry[] {
-  const config = loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'routes-roles-test-secret-0123456789abcdef' });
-  const unused = new Proxy({}, { get: () => undefined });
-  const deps = {
-    config,
-    knex: unused,
-    logger: pino({ level: 'silent' }),
-    agent: unused,
-    realtime: unused,
-    schoolProvider: unused,
-    courseFiles: unused,
-    secrets: unused,
-  } as unknown as AppDeps;
-  const entries: RouteEntry[] = [];
-  const seen = new Set<string>();
-  for (const router of appRouters(deps)) {
-    for (const layer of router.stack) {
-      for (const method of layer.methods) {
-        if (method === 'HEAD') continue;
-        const key = `${method} ${layer.path}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        entries.push({ method, path: String(layer.path), key });
-      }
-    }
-  }
-  return entries;
-}
-
 function fillParams(path: string, values: Record<string, string> = PARAM_VALUES): string {
   return path.replace(/:([A-Za-z_]+)/g, (_match, name: string) => {
     const value = values[name];
@@ -332,13 +294,6 @@ const OWNED_ROUTES = [
 ] as const;
 /** Routes with a parameter under those prefixes that address nothing private. */
 const NOT_OWNED = new Set(['GET /api/user/:id' /* profiles are visible to every activated user (spec §6) */]);
-
-/** An OpenSSH ed25519 public key line (what a student pastes). */
-function ed25519PublicKey(comment: string): string {
-  const raw = Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x ?? '', 'base64url');
-  const field = (value: Buffer): Buffer => Buffer.concat([Buffer.from([0, 0, 0, value.length]), value]);
-  return `ssh-ed25519 ${Buffer.concat([field(Buffer.from('ssh-ed25519')), field(raw)]).toString('base64')} ${comment}`;
-}
 
 describe("someone else's resource", { timeout: 120_000 }, () => {
   it('lists every user-owned route with an id', () => {

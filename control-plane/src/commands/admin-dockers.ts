@@ -8,6 +8,7 @@ import { agentFailure, callAgent } from './agent-failure.ts';
 import { loadDockerProjects } from './docker-projects.ts';
 import { loadScreenshotStates, type ThumbnailCapturer } from './capture-thumbnail.ts';
 import type { ScreenshotState } from '../../../web/src/api/contracts/dockers.ts';
+import { PROJECT_NAME_PATTERN } from '../../../web/src/validation/projectRequest.ts';
 
 export interface AdminDockerDeps {
   knex: Knex;
@@ -18,6 +19,8 @@ export interface AdminDockerDeps {
 
 const CONTAINER_NOT_FOUND = 'Deze container bestaat niet.';
 export const ALREADY_OWNED_MESSAGE = 'Deze container hoort al bij een project.';
+export const NOT_A_PROJECT_NAME_MESSAGE =
+  'Deze container kan geen project worden: een projectnaam heeft alleen kleine letters (a-z) en streepjes en begint met een letter. Hernoem de container eerst.';
 
 /**
  * The project (and its first member) of each container: by the project-id label, else by name;
@@ -128,6 +131,9 @@ export async function adoptAdminDocker(
 ): Promise<AdminDockerJson> {
   const container = await findContainer(deps, name);
   if (container.managed || container.projectId > 0) throw new HttpError(409, ALREADY_OWNED_MESSAGE);
+  // The project takes the container's name, and its domain is made from it: Docker allows names
+  // (capitals, '_', '.') that are no project name and no host name label.
+  if (!PROJECT_NAME_PATTERN.test(name)) throw new HttpError(422, NOT_A_PROJECT_NAME_MESSAGE, { errors: { name: [NOT_A_PROJECT_NAME_MESSAGE] } });
   const domain = `${name}.${deps.siteDomain}`.toLowerCase();
   await insertAdoptedProject(deps, actorId, container, domain, userId).catch((error: unknown) => {
     // Two adoptions at once: the unique name/domain of projects decides, the loser gets the 409.

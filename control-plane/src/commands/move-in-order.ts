@@ -9,6 +9,12 @@ const parentColumn: Record<OrderedTable, string> = {
   course_files: 'course_id',
 };
 
+const parentTable: Record<OrderedTable, string> = {
+  courses: 'level_contents',
+  course_texts: 'courses',
+  course_files: 'courses',
+};
+
 /**
  * Moves one row a place up or down among its siblings and renumbers them 0..n-1, in one
  * transaction (older rows may share a position; renumbering keeps the order unambiguous).
@@ -19,7 +25,9 @@ export async function moveInOrder(knex: Knex, table: OrderedTable, id: number, d
     const parent = parentColumn[table];
     const row = await trx(table).where({ id }).first<{ id: number; [key: string]: unknown } | undefined>('id', parent);
     if (!row) return false;
-    // Lock the siblings so two moves at once cannot interleave.
+    // One move per parent at a time: the parent's row is the lock. Locking the siblings alone
+    // took them in position order, which the other moves were changing: a deadlock.
+    await trx(parentTable[table]).where({ id: row[parent] as number }).forUpdate().first('id');
     const siblings = await trx(table)
       .where(parent, row[parent] as number)
       .orderBy([{ column: 'position' }, { column: 'id' }])

@@ -4,7 +4,7 @@ import type { AppRouter } from '../../app-context.ts';
 import type { AppDeps } from '../../app.ts';
 import type { CurrentUser } from '../../auth/current-user.ts';
 import { activeUser } from '../../middlewares/authenticate.ts';
-import { parseInput } from '../../middlewares/validate.ts';
+import { parseInput, unstorableTextErrors } from '../../middlewares/validate.ts';
 import { HttpError, notFound, validationFailed, type FieldErrors } from '../../errors.ts';
 import { recordAudit } from '../../audit/record-audit.ts';
 import { editKeepsApproval, hasProjectQuota, isProjectMember, mayChangeProject } from '../../policies/project-policy.ts';
@@ -27,8 +27,11 @@ const PROJECT_NOT_FOUND = 'Dit project bestaat niet.';
 function parseRequest(ctx: AppContext, schema: ReturnType<typeof projectRequestSchema>): ProjectRequestData {
   const raw: unknown = (ctx.request as { body?: unknown }).body ?? {};
   const result = schema.safeParse(raw);
-  if (result.success) return result.data;
-  throw refused(problemsByField(result.error));
+  if (!result.success) throw refused(problemsByField(result.error));
+  // Per top-level field, as problemsByField has it.
+  const unstorable = Object.fromEntries(Object.entries(unstorableTextErrors(result.data)).map(([field, messages]) => [field.split('.')[0] as string, messages]));
+  if (Object.keys(unstorable).length > 0) throw refused(unstorable);
+  return result.data;
 }
 
 /** A 422 whose message is the first field message (what a caller without the field list shows). */
