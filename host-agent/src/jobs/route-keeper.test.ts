@@ -43,12 +43,29 @@ class FakeProxy implements ProxyDriver {
   }
 }
 
+/** What dockerode fails with when the engine's socket is gone. */
+const engineGone = (): Error => Object.assign(new Error('connect ENOENT /var/run/docker.sock'), { code: 'ENOENT' });
+
 class FakeContainers implements ManagedContainers {
   removed: string[] = [];
+  /** The engine does not answer: list fails and no event stream opens. */
+  down = false;
+  /** Event streams opened so far. */
+  watches = 0;
   private onEvent: ((event: ManagedContainerEvent) => void) | undefined;
+  private endStream: (() => void) | undefined;
   constructor(public containers: ManagedContainer[]) {}
   async list(): Promise<ManagedContainer[]> {
+    if (this.down) throw engineGone();
     return this.containers;
+  }
+  /** The engine stops: its event stream ends, and it answers nothing until `up()`. */
+  goDown(): void {
+    this.down = true;
+    this.endStream?.();
+  }
+  up(): void {
+    this.down = false;
   }
   async removeIfStillCreated(id: string): Promise<boolean> {
     this.removed.push(id);
@@ -56,8 +73,13 @@ class FakeContainers implements ManagedContainers {
     return true;
   }
   watch(onEvent: (event: ManagedContainerEvent) => void, signal: AbortSignal): Promise<void> {
+    if (this.down) return Promise.reject(engineGone());
+    this.watches += 1;
     this.onEvent = onEvent;
-    return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    return new Promise((resolve) => {
+      this.endStream = resolve;
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
   }
   emit(event: ManagedContainerEvent): void {
     this.onEvent?.(event);
@@ -168,6 +190,37 @@ describe('RouteKeeper events', () => {
       await routeKeeper.reconcile();
       expect(proxy.routes).toEqual([]);
       expect(proxy.calls[0]).toBe('remove live.dev.test');
+    } finally {
+      await routeKeeper.stop();
+    }
+  });
+
+  it('deletes nothing while the Docker engine is away, and follows it again when it is back', async () => {
+    const running = container({ id: 'c', domain: 'kept.dev.test', upstream: '127.0.0.1:3001', projectId: 9 });
+    const containers = new FakeContainers([running]);
+    const proxy = new FakeProxy();
+    const routeKeeper = new RouteKeeper({ containers, proxy, logger: pino({ level: 'silent' }), cron: '0 0 1 1 *', now: () => now, maxBackoffMs: 50 });
+    routeKeeper.start();
+    try {
+      await routeKeeper.reconcile();
+      expect(proxy.routes).toHaveLength(1);
+
+      containers.goDown();
+      expect(await routeKeeper.reconcile()).toBeUndefined();
+      containers.emit({ action: 'die', containerId: 'c', domain: 'kept.dev.test' });
+      await routeKeeper.reconcile();
+      expect(proxy.routes).toEqual([{ domain: 'kept.dev.test', upstream: '127.0.0.1:3001', projectId: 9 }]);
+      expect(proxy.calls.filter((call) => call.startsWith('remove'))).toEqual([]);
+
+      // Back with the container on a new port (it was restarted): the reopened stream's reconcile fixes the route.
+      containers.containers = [{ ...running, upstream: '127.0.0.1:3002' }];
+      const watchesBefore = containers.watches;
+      containers.up();
+      for (let i = 0; i < 200 && (containers.watches === watchesBefore || proxy.routes[0]?.upstream !== '127.0.0.1:3002'); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(containers.watches).toBeGreaterThan(watchesBefore);
+      expect(proxy.routes).toEqual([{ domain: 'kept.dev.test', upstream: '127.0.0.1:3002', projectId: 9 }]);
     } finally {
       await routeKeeper.stop();
     }

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PullError, pullImage, pullProgressTracker, type PullEvent } from './dockers.ts';
+import { DOCKERS_RETRY_MS, PullError, pullImage, pullProgressTracker, STATE_UNREACHABLE, type PullEvent, type UserDocker, userDockersRefreshMs } from './dockers.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -61,5 +61,18 @@ describe('pullProgressTracker', () => {
     track({ status: 'Downloading', layerId: 'a', current: 10, total: 100 });
     expect(track({ status: 'Downloading', layerId: 'b', current: 50, total: 100 })).toEqual({ status: 'Downloading (b)', fraction: 0.3 });
     expect(track({ status: 'Pull complete', layerId: 'a' })).toEqual({ status: 'Pull complete (a)', fraction: 0.75 });
+  });
+});
+
+describe('userDockersRefreshMs', () => {
+  const docker = (State: string) => ({ State }) as UserDocker;
+
+  it('asks again while the dockerserver is unreachable or the live updates are down, and not otherwise', () => {
+    expect(userDockersRefreshMs([docker('running'), docker('exited')], false)).toBe(0);
+    expect(userDockersRefreshMs(undefined, false)).toBe(0);
+    expect(userDockersRefreshMs([docker('running'), docker(STATE_UNREACHABLE)], false)).toBe(DOCKERS_RETRY_MS);
+    // Events sent while the realtime connection is down are lost: the list must not go stale.
+    expect(userDockersRefreshMs([docker('running')], true)).toBe(DOCKERS_RETRY_MS);
+    expect(userDockersRefreshMs(undefined, true)).toBe(DOCKERS_RETRY_MS);
   });
 });
