@@ -167,18 +167,20 @@ async function expectRouteMatchesContainer(name: string): Promise<void> {
 }
 
 /**
- * Watches the engine for `action` on the container; `happened` resolves when it comes. The
- * stream is open when this returns (wrapped in an object: an async function cannot hand back
- * a promise without awaiting it).
+ * Watches the engine for `action` on the container; `happened` resolves true when it comes, or
+ * false when the engine's stream ends first (the engine itself going down). The stream is open
+ * when this returns (wrapped in an object: an async function cannot hand back a promise without
+ * awaiting it).
  */
-async function engineEvent(name: string, action: string): Promise<{ happened: Promise<void> }> {
+async function engineEvent(name: string, action: string): Promise<{ happened: Promise<boolean> }> {
   const stream = (await dockerd.docker.getEvents({ filters: { type: ['container'], container: [name], event: [action] } })) as Readable;
-  const happened = new Promise<void>((resolve, reject) => {
+  const happened = new Promise<boolean>((resolve) => {
     stream.once('data', () => {
       stream.destroy();
-      resolve();
+      resolve(true);
     });
-    stream.once('error', reject);
+    stream.once('error', () => resolve(false));
+    stream.once('end', () => resolve(false));
   });
   return { happened };
 }
@@ -335,12 +337,13 @@ async function runFault(label: string, fault: Fault): Promise<FaultRun> {
   await expectRouteMatchesContainer(acted);
 
   const stopReached = await engineEvent(acted, 'kill');
+  const stopEnded = await engineEvent(acted, 'die');
   const answer = page.waitForResponse(
     (response: Response) => response.url().includes(`/api/user/dockers/${projectIds.get(acted)}?action=stop`),
     { timeout: 60_000 },
   );
   await card(page, acted).getByRole('button', { name: 'Stoppen' }).click();
-  await stopReached.happened;
+  expect(await stopReached.happened).toBe(true);
   const faultAt = Date.now();
   await fault.begin();
   const downAt = Date.now();
@@ -366,6 +369,12 @@ async function runFault(label: string, fault: Fault): Promise<FaultRun> {
     const state = await expectCardShowsEngineState(page, name);
     console.log(`[faults] ${label}: ${name === acted ? 'acted-on' : 'bystander'} card shows the true state '${state}' ${Date.now() - repairedAt} ms after the repair`);
   }
+  // The stop that was in flight ends in the engine either way (Docker carries it out without its
+  // caller, or its shutdown ends the container): wait for that, and the card follows.
+  if (!(await stopEnded.happened)) {
+    await waitFor(async () => (await engineState(acted)) !== 'running', { description: `the stop of ${acted} to end`, timeoutMs: 30_000, intervalMs: 100 });
+  }
+  await expectCardShowsEngineState(page, acted);
   await page.screenshot({ path: path.join(shots, `faults-${label}-recovered.png`), fullPage: true });
   return { open, actionStatus, faultAt, downAt, endAt, repairedAt };
 }
