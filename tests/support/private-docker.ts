@@ -93,7 +93,8 @@ export async function startPrivateDockerd(): Promise<PrivateDockerd> {
     '--pidfile', pidFile,
     '--bridge=none',
     '--iptables=false',
-    '--ip6tables=false',
+    // Only engines that know it (20.10 and later) take the flag; older ones add no ip6tables rules anyway.
+    ...((await execFileAsync(dockerd, ['--help'])).stdout.includes('--ip6tables') ? ['--ip6tables=false'] : []),
     '--default-address-pool', `base=${addressPool},size=24`,
   ];
   const docker = new Docker({ socketPath: socket });
