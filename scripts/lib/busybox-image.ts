@@ -15,10 +15,18 @@ const execFileAsync = promisify(execFile);
 /** Static busybox from Debian's busybox-static package. */
 export const BUSYBOX_BINARY = '/bin/busybox';
 
-/** Whether the local engine has the image (asks the `docker` CLI). */
-export async function hasLocalImage(image: string): Promise<boolean> {
+/**
+ * Which engine the `docker` CLI talks to: `dockerHost` (e.g. `unix:///tmp/x/docker.sock`, a
+ * test's private engine) or, when absent, the CLI's default.
+ */
+function cliEnv(dockerHost: string | undefined): NodeJS.ProcessEnv {
+  return dockerHost === undefined ? process.env : { ...process.env, DOCKER_HOST: dockerHost };
+}
+
+/** Whether the local engine (or the one at `dockerHost`) has the image (asks the `docker` CLI). */
+export async function hasLocalImage(image: string, dockerHost?: string): Promise<boolean> {
   try {
-    await execFileAsync('docker', ['image', 'inspect', image]);
+    await execFileAsync('docker', ['image', 'inspect', image], { env: cliEnv(dockerHost) });
     return true;
   } catch {
     return false;
@@ -45,8 +53,8 @@ export async function busyboxRootfs(rootfs: string): Promise<void> {
   await chmod(path.join(rootfs, 'tmp'), 0o1777);
 }
 
-/** `docker import`s a root filesystem as `image` with the given CMD. */
-export async function importRootfs(rootfs: string, image: string, cmd: string[]): Promise<void> {
+/** `docker import`s a root filesystem as `image` with the given CMD (into the engine at `dockerHost` when given). */
+export async function importRootfs(rootfs: string, image: string, cmd: string[], dockerHost?: string): Promise<void> {
   await execFileAsync('bash', [
     '-c',
     // Files belong to root, the student's home to the student (uid 1000).
@@ -57,21 +65,27 @@ export async function importRootfs(rootfs: string, image: string, cmd: string[])
     rootfs,
     image,
     `CMD ${JSON.stringify(cmd)}`,
-  ]);
+  ], { env: cliEnv(dockerHost) });
 }
 
 /**
  * Builds an image from a busybox root filesystem unless it exists (parallel builders: last tag
- * wins). `extra` adds files to the root filesystem before it is imported.
+ * wins). `extra` adds files to the root filesystem before it is imported; `dockerHost` names
+ * another engine than the CLI's default.
  */
-export async function ensureBusyboxImage(image: string, cmd: string[], extra: (rootfs: string) => Promise<void> = async () => undefined): Promise<string> {
-  if (await hasLocalImage(image)) return image;
+export async function ensureBusyboxImage(
+  image: string,
+  cmd: string[],
+  extra: (rootfs: string) => Promise<void> = async () => undefined,
+  dockerHost?: string,
+): Promise<string> {
+  if (await hasLocalImage(image, dockerHost)) return image;
   const dir = await mkdtemp(path.join(os.tmpdir(), 'devplein-image-'));
   try {
     const rootfs = path.join(dir, 'rootfs');
     await busyboxRootfs(rootfs);
     await extra(rootfs);
-    await importRootfs(rootfs, image, cmd);
+    await importRootfs(rootfs, image, cmd, dockerHost);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -21,6 +21,8 @@ export interface TestDatabase {
 export interface TestDatabaseOptions {
   /** false: an empty database (no migrations run), e.g. to test the migrations themselves. Default true. */
   migrated?: boolean;
+  /** Admin URL of another server than the shared test server (e.g. a private one a test restarts). */
+  serverUrl?: string;
 }
 
 const TEMPLATE_DATABASE = 'devplein_template';
@@ -121,7 +123,7 @@ function ensureTemplate(serverUrl: string): Promise<void> {
  * test_<random>; destroy() drops it.
  */
 export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
-  const serverUrl = await testServerUrl();
+  const serverUrl = options.serverUrl ?? (await testServerUrl());
   const migrated = options.migrated ?? true;
   if (migrated) await ensureTemplate(serverUrl);
   const name = `test_${randomBytes(6).toString('hex')}`;

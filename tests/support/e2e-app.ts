@@ -116,6 +116,8 @@ export interface E2eAppOptions {
   viewport?: Viewport;
   /** Options for every context `signInAs` opens (locale, timezoneId, acceptDownloads, ...). */
   contextOptions?: BrowserContextOptions;
+  /** Admin URL of the PostgreSQL server to make the database on; default the shared test server. */
+  databaseServerUrl?: string;
 }
 
 export interface E2eApp {
@@ -176,7 +178,7 @@ export async function startE2eApp(options: E2eAppOptions = {}): Promise<E2eApp> 
     const dataDir = options.env?.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'devplein-e2e-data-'));
     if (options.env?.DATA_DIR === undefined) cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
 
-    const database = await createTestDatabase();
+    const database = await createTestDatabase(options.databaseServerUrl ? { serverUrl: options.databaseServerUrl } : {});
     cleanups.push(() => database.destroy());
     if (options.seed !== false) await (options.seed ?? seedDemoData)(database.knex);
 

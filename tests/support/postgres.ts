@@ -13,6 +13,10 @@ export interface PostgresServer {
   url: string;
   /** Stops the server and deletes its files. Safe to call twice. */
   stop(): Promise<void>;
+  /** Stops the server as `systemctl stop postgresql` does (fast shutdown: open connections are cut) and keeps its files. */
+  stopServer(): Promise<void>;
+  /** Starts a server stopped by stopServer() again, on the same port with the same data. */
+  startServer(): Promise<void>;
 }
 
 interface PostgresPrograms {
@@ -110,10 +114,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     throw new Error(`initdb failed: ${describeExecError(error)}`, { cause: error });
   }
 
-  // Another process may take the free port between our check and the server's bind: retry.
-  let port = 0;
-  for (let attempt = 1; ; attempt += 1) {
-    port = await freeLoopbackPort();
+  const startOn = (port: number) => {
     const serverOptions = [
       `-p ${port}`,
       `-k '${baseDir}'`,
@@ -123,8 +124,14 @@ export async function startPostgres(): Promise<PostgresServer> {
       '-c full_page_writes=off',
       '-c max_connections=200',
     ].join(' ');
+    return run(programs.pgCtl, ['-D', dataDir, '-l', logFile, '-o', serverOptions, '-w', '-t', '60', 'start']);
+  };
+  // Another process may take the free port between our check and the server's bind: retry.
+  let port = 0;
+  for (let attempt = 1; ; attempt += 1) {
+    port = await freeLoopbackPort();
     try {
-      await run(programs.pgCtl, ['-D', dataDir, '-l', logFile, '-o', serverOptions, '-w', '-t', '60', 'start']);
+      await startOn(port);
       break;
     } catch (error) {
       const log = await readFile(logFile, 'utf8').catch(() => '');
@@ -146,8 +153,22 @@ export async function startPostgres(): Promise<PostgresServer> {
   watchdog.unref();
 
   let stopping: Promise<void> | undefined;
+  let serverStopped = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async stopServer() {
+      await run(programs.pgCtl, ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
+      serverStopped = true;
+    },
+    async startServer() {
+      try {
+        await startOn(port);
+        serverStopped = false;
+      } catch (error) {
+        const log = await readFile(logFile, 'utf8').catch(() => '');
+        throw new Error(`pg_ctl start failed: ${describeExecError(error)}\n${log.slice(-2000)}`, { cause: error });
+      }
+    },
     stop: () => {
       stopping ??= (async () => {
         if (watchdog.pid !== undefined) {
@@ -158,7 +179,7 @@ export async function startPostgres(): Promise<PostgresServer> {
           }
         }
         try {
-          await run(programs.pgCtl, ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
+          if (!serverStopped) await run(programs.pgCtl, ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
         } finally {
           await removeFiles();
         }

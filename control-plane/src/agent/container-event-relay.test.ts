@@ -5,6 +5,8 @@ import { AgentError } from './agent-error.ts';
 import { createContainerEventRelay } from './container-event-relay.ts';
 import type { ContainerEventView, ContainerView } from './container-views.ts';
 import type { ContainerApi } from './host-apis.ts';
+import type { AgentClient } from './agent-client.ts';
+import type { BackoffPolicy } from './backoff.ts';
 
 const event = (containerName: string, action: string, state: string): ContainerEventView => ({
   containerId: 'c1',
@@ -38,11 +40,17 @@ async function until(condition: () => boolean): Promise<void> {
   expect(condition()).toBe(true);
 }
 
-/** An agent whose event streams are scripted: each call to watchEvents takes the next script. */
-function scriptedAgent(scripts: Array<{ events: ContainerEventView[]; thenFail?: boolean; hang?: boolean }>, listed: ContainerView[] = []) {
+/**
+ * An agent whose event streams are scripted: each call to watchEvents takes the next script.
+ * `listed` is what ListContainers answers: a list, or a function (which may throw, e.g. while the agent is away).
+ */
+function scriptedAgent(
+  scripts: Array<{ events: ContainerEventView[]; thenFail?: boolean; hang?: boolean }>,
+  listed: ContainerView[] | (() => ContainerView[]) = [],
+) {
   let calls = 0;
   const containers = {
-    list: () => Promise.resolve(listed),
+    list: async () => (typeof listed === 'function' ? listed() : listed),
     watchEvents: (_filter: unknown, options?: { signal?: AbortSignal }) => {
       const script = scripts[Math.min(calls, scripts.length - 1)] ?? { events: [], hang: true };
       calls += 1;
@@ -56,6 +64,18 @@ function scriptedAgent(scripts: Array<{ events: ContainerEventView[]; thenFail?:
     },
   } as unknown as ContainerApi;
   return { agent: { containers }, calls: () => calls };
+}
+
+/** A relay on `agent` whose realtime messages are collected in `sent` as 'channel=message'. */
+function recordingRelay(agent: Pick<AgentClient, 'containers'>, backoff: Partial<BackoffPolicy>) {
+  const sent: string[] = [];
+  const relay = createContainerEventRelay({
+    agent,
+    realtime: { trigger: (channel, _name, data) => (sent.push(`${channel}=${(data as { message: string }).message}`), Promise.resolve()) },
+    logger: pino({ level: 'silent' }),
+    backoff,
+  });
+  return { relay, sent };
 }
 
 describe('container event relay', () => {
@@ -77,17 +97,11 @@ describe('container event relay', () => {
   });
 
   it('reconnects with backoff after a failure and resyncs what changed meanwhile', async () => {
-    const sent: string[] = [];
     const { agent, calls } = scriptedAgent(
       [{ events: [event('blog', 'start', 'running'), event('shop', 'start', 'running')], thenFail: true }, { events: [], hang: true }],
       [container('blog', 'exited')],
     );
-    const relay = createContainerEventRelay({
-      agent,
-      realtime: { trigger: (channel, _name, data) => (sent.push(`${channel}=${(data as { message: string }).message}`), Promise.resolve()) },
-      logger: pino({ level: 'silent' }),
-      backoff: { initialMs: 5, maxMs: 10, jitter: 0 },
-    });
+    const { relay, sent } = recordingRelay(agent, { initialMs: 5, maxMs: 10, jitter: 0 });
     relay.start();
     await until(() => calls() === 2 && sent.length === 4);
     relay.stop();
@@ -106,5 +120,60 @@ describe('container event relay', () => {
     relay.start();
     await until(() => attempts === 2);
     relay.stop();
+  });
+
+  it("says 'onbereikbaar' on every known channel when the stream breaks and the agent does not answer, then the true states", async () => {
+    let agentAnswers = true;
+    let breakStream: () => void = () => undefined;
+    let streams = 0;
+    const unavailable = () => new AgentError(grpc.status.UNAVAILABLE, 'the Docker engine does not answer');
+    const containers = {
+      list: async () => {
+        if (!agentAnswers) throw unavailable();
+        return [container('blog', 'exited'), container('shop', 'running')];
+      },
+      watchEvents: (_filter: unknown, options?: { signal?: AbortSignal }) => {
+        streams += 1;
+        const first = streams === 1;
+        return (async function* () {
+          if (!agentAnswers) throw unavailable();
+          if (first) yield event('blog', 'die', 'exited');
+          await new Promise<void>((resolve) => {
+            breakStream = resolve;
+            options?.signal?.addEventListener('abort', () => resolve(), { once: true });
+          });
+          if (!options?.signal?.aborted) throw unavailable();
+        })();
+      },
+    } as unknown as ContainerApi;
+    const { relay, sent } = recordingRelay({ containers }, { initialMs: 20, maxMs: 20, jitter: 0 });
+    relay.start();
+    // 'shop' was never the subject of an event: the first connection's listing made it known, silently.
+    await until(() => sent.length === 1);
+    expect(sent).toEqual(['private-container.blog=exited']);
+    agentAnswers = false;
+    breakStream();
+    await until(() => sent.length === 3);
+    expect(sent.slice(1).sort()).toEqual(['private-container.blog=onbereikbaar', 'private-container.shop=onbereikbaar']);
+    // Told once: the failed attempts while the agent is away send nothing new.
+    const attempts = streams;
+    await until(() => streams >= attempts + 2);
+    expect(sent).toHaveLength(3);
+    agentAnswers = true;
+    await until(() => sent.length === 5);
+    relay.stop();
+    expect(sent.slice(3).sort()).toEqual(['private-container.blog=exited', 'private-container.shop=running']);
+  });
+
+  it('a stream that breaks while the agent still answers only sends what changed', async () => {
+    const { agent, calls } = scriptedAgent(
+      [{ events: [event('blog', 'start', 'running')], thenFail: true }, { events: [], hang: true }],
+      [container('blog', 'running')],
+    );
+    const { relay, sent } = recordingRelay(agent, { initialMs: 5, maxMs: 10, jitter: 0 });
+    relay.start();
+    await until(() => calls() === 2);
+    relay.stop();
+    expect(sent).toEqual(['private-container.blog=running']);
   });
 });

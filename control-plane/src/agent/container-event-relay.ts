@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { containerChannel, DOCKER_EVENT, NOT_CREATED } from '../commands/container-states.ts';
+import { containerChannel, DOCKER_EVENT, NOT_CREATED, UNREACHABLE } from '../commands/container-states.ts';
 import type { AgentClient } from './agent-client.ts';
 import { defaultBackoff } from './agent-client.ts';
 import { toAgentError } from './agent-error.ts';
@@ -32,8 +32,10 @@ export interface ContainerEventRelay {
  * Relays the agent's container events to the browsers: one WatchContainerEvents stream (managed
  * containers only) for the whole control plane; each event becomes `DockerEventSent {message:
  * state}` on `private-container.{name}` ('Nog niet gecreëerd' after destroy). When the stream
- * breaks it reconnects with the link's backoff and resyncs with ListContainers (events missed
- * meanwhile are not replayed). Nothing here throws: failures are logged and retried.
+ * breaks it asks the agent for the states at once (events missed meanwhile are not replayed):
+ * if the agent, or its Docker engine, does not answer, every container the pages were told
+ * about becomes 'onbereikbaar' — the host's state is unknown, never 'exited'. It reconnects with
+ * the link's backoff and resyncs again. Nothing here throws: failures are logged and retried.
  */
 export function createContainerEventRelay(options: ContainerEventRelayOptions): ContainerEventRelay {
   const policy: BackoffPolicy = { ...defaultBackoff, ...options.backoff };
@@ -66,20 +68,41 @@ export function createContainerEventRelay(options: ContainerEventRelayOptions): 
     if (event.state) await send(event.containerName, event.state);
   }
 
-  /** After a reconnect: send the states that changed while the stream was down. */
-  async function resync(): Promise<void> {
+  /**
+   * Asks the agent for every managed container and sends the states the pages were not told
+   * yet; `announce: false` only records them (the first connection: the pages loaded these
+   * states themselves). When the agent does not answer, the containers become 'onbereikbaar'.
+   */
+  async function resync(announce = true): Promise<void> {
+    let containers;
     try {
-      const containers = await options.agent.containers.list({ includeUnmanaged: false });
-      const present = new Set<string>();
-      for (const container of containers) {
-        present.add(container.name);
-        if (lastState.get(container.name) !== container.state) await send(container.name, container.state);
-      }
-      for (const [name, state] of [...lastState]) {
-        if (!present.has(name) && state !== NOT_CREATED) await send(name, NOT_CREATED);
-      }
+      containers = await options.agent.containers.list({ includeUnmanaged: false });
     } catch (error) {
-      logger.warn({ error: toAgentError(error).message }, 'container resync failed');
+      const agentError = toAgentError(error);
+      logger.warn({ code: agentError.code, error: agentError.message }, 'container resync failed');
+      if (agentError.unreachable) await markUnreachable();
+      return;
+    }
+    const present = new Set<string>();
+    for (const container of containers) {
+      present.add(container.name);
+      if (!announce) {
+        // An event relayed meanwhile is newer than this listing.
+        if (!lastState.has(container.name)) lastState.set(container.name, container.state);
+      } else if (lastState.get(container.name) !== container.state) {
+        await send(container.name, container.state);
+      }
+    }
+    if (!announce) return;
+    for (const [name, state] of [...lastState]) {
+      if (!present.has(name) && state !== NOT_CREATED) await send(name, NOT_CREATED);
+    }
+  }
+
+  /** The host's state is unknown: say so once on every channel the pages were told a state on. */
+  async function markUnreachable(): Promise<void> {
+    for (const [name, state] of [...lastState]) {
+      if (state !== UNREACHABLE) await send(name, UNREACHABLE);
     }
   }
 
@@ -99,7 +122,7 @@ export function createContainerEventRelay(options: ContainerEventRelayOptions): 
       connections += 1;
       try {
         const events = options.agent.containers.watchEvents({ includeUnmanaged: false }, { signal: controller.signal });
-        if (reconnect) void resync();
+        void resync(reconnect);
         for await (const event of events) {
           failures = 0;
           await relay(event);
@@ -111,6 +134,9 @@ export function createContainerEventRelay(options: ContainerEventRelayOptions): 
         const log = failures === 0 ? logger.warn.bind(logger) : logger.debug.bind(logger);
         log({ code: agentError.code, details: agentError.details }, 'container event stream failed');
       }
+      if (!running || myGeneration !== generation) return;
+      // Whatever broke the stream may have changed (or hidden) the host's state: ask now, not after the backoff.
+      await resync();
       if (!running || myGeneration !== generation) return;
       if (Date.now() - openedAt >= healthyAfterMs) failures = 0;
       failures += 1;

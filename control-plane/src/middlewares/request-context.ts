@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { AppMiddleware } from '../app-context.ts';
 import { AgentError } from '../agent/agent-error.ts';
 import { HttpError } from '../errors.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/database-errors.ts';
 
 /** An agent failure no route turned into its own answer (spec: never a bare 500 for it). */
 export const AGENT_FAILED_MESSAGE = 'De ontwikkelserver kon dit nu niet uitvoeren. Probeer het later opnieuw of meld het bij een docent.';
@@ -11,8 +12,9 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
 /**
  * Gives every request an id (kept from X-Request-Id when sane), a child logger, one access log
- * line, and turns errors into JSON answers: HttpError as itself, an agent failure as 502, anything
- * else as a plain 500 without a stack trace (the stack goes to the log).
+ * line, and turns errors into JSON answers: HttpError as itself, an agent failure as 502, the
+ * database not answering as 503 (it comes back by itself: the pool reconnects), anything else as
+ * a plain 500 without a stack trace (the stack goes to the log).
  */
 export function requestContext(logger: Logger): AppMiddleware {
   return async (ctx, next) => {
@@ -34,6 +36,11 @@ export function requestContext(logger: Logger): AppMiddleware {
         ctx.state.log.error({ err: error }, 'agent call failed');
         ctx.status = 502;
         ctx.body = { message: AGENT_FAILED_MESSAGE };
+      } else if (isDatabaseUnavailable(error)) {
+        ctx.state.log.warn({ err: error }, 'database unavailable');
+        ctx.status = 503;
+        ctx.set('Retry-After', '5');
+        ctx.body = { message: DATABASE_UNAVAILABLE_MESSAGE };
       } else if (isClientError(error)) {
         ctx.status = error.status;
         ctx.body = { message: error.expose ? error.message : 'Ongeldig verzoek.' };

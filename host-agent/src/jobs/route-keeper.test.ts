@@ -149,4 +149,35 @@ describe('RouteKeeper events', () => {
       await routeKeeper.stop();
     }
   });
+
+  it('deletes nothing while the Docker engine is away, and follows it again when it is back', async () => {
+    const running = container({ id: 'c', domain: 'kept.dev.test', upstream: '127.0.0.1:3001', projectId: 9 });
+    const containers = new FakeManagedContainers([running]);
+    const proxy = new FakeProxy();
+    const routeKeeper = new RouteKeeper({ containers, proxy, logger: pino({ level: 'silent' }), cron: '0 0 1 1 *', now: () => now, maxBackoffMs: 50 });
+    routeKeeper.start();
+    try {
+      await routeKeeper.reconcile();
+      expect(proxy.routes).toHaveLength(1);
+
+      containers.goDown();
+      expect(await routeKeeper.reconcile()).toBeUndefined();
+      containers.emit({ action: 'die', containerId: 'c', domain: 'kept.dev.test' });
+      await routeKeeper.reconcile();
+      expect(proxy.routes).toEqual([{ domain: 'kept.dev.test', upstream: '127.0.0.1:3001', projectId: 9 }]);
+      expect(proxy.calls.filter((call) => call.startsWith('remove'))).toEqual([]);
+
+      // Back with the container on a new port (it was restarted): the reopened stream's reconcile fixes the route.
+      containers.containers = [{ ...running, upstream: '127.0.0.1:3002' }];
+      const watchesBefore = containers.watches;
+      containers.up();
+      for (let i = 0; i < 200 && (containers.watches === watchesBefore || proxy.routes[0]?.upstream !== '127.0.0.1:3002'); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(containers.watches).toBeGreaterThan(watchesBefore);
+      expect(proxy.routes).toEqual([{ domain: 'kept.dev.test', upstream: '127.0.0.1:3002', projectId: 9 }]);
+    } finally {
+      await routeKeeper.stop();
+    }
+  });
 });

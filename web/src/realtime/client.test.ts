@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { describe, expect, it } from 'vitest';
-import { readRealtimeConfig, realtimeOptions } from './client.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readRealtimeConfig, realtimeOptions, retryWhenLost, type RealtimeConnectable } from './client.ts';
 
 function documentWith(meta: Record<string, string>): Document {
   const doc = document.implementation.createHTMLDocument('t');
@@ -40,12 +40,63 @@ describe('realtime client settings', () => {
       wsPort: 6001,
       wssPort: 6001,
       forceTLS: false,
-      enabledTransports: ['ws', 'wss'],
+      enabledTransports: ['ws'],
       activityTimeout: 120000,
       pongTimeout: 30000,
       unavailableTimeout: 10000,
       channelAuthorization: { endpoint: '/broadcasting/auth', transport: 'ajax', headers },
       userAuthentication: { endpoint: '/broadcasting/user-auth', transport: 'ajax', headers },
     });
+  });
+});
+
+/** A pusher-js client stand-in: the test moves its state; connect/disconnect are counted. */
+function fakeClient(initial: string) {
+  const listeners: Array<(states: { previous: string; current: string }) => void> = [];
+  const calls: string[] = [];
+  const client: RealtimeConnectable & { move(state: string): void; calls: string[] } = {
+    connection: {
+      state: initial,
+      bind: (_event, callback) => listeners.push(callback),
+    },
+    connect: () => calls.push('connect'),
+    disconnect: () => calls.push('disconnect'),
+    move(state) {
+      const previous = client.connection.state;
+      client.connection.state = state;
+      for (const listener of listeners) listener({ previous, current: state });
+    },
+    calls,
+  };
+  return client;
+}
+
+describe('retryWhenLost', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('starts a lost connection anew every few seconds until it is back, then stops', () => {
+    vi.useFakeTimers();
+    const client = fakeClient('connecting');
+    const stop = retryWhenLost(client, 5_000);
+    // Never connected yet: the first connect is pusher-js's own business.
+    vi.advanceTimersByTime(20_000);
+    expect(client.calls).toEqual([]);
+
+    client.move('connected');
+    client.move('connecting');
+    vi.advanceTimersByTime(4_999);
+    expect(client.calls).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(client.calls).toEqual(['disconnect', 'connect']);
+    client.move('unavailable');
+    vi.advanceTimersByTime(5_000);
+    expect(client.calls).toHaveLength(4);
+
+    client.move('connected');
+    vi.advanceTimersByTime(30_000);
+    expect(client.calls).toHaveLength(4);
+    stop();
   });
 });

@@ -37,7 +37,9 @@ export function realtimeOptions(config: RealtimeConfig, csrfToken: string | null
     wsPort: config.port,
     wssPort: config.port,
     forceTLS: config.tls,
-    enabledTransports: ['ws', 'wss'],
+    // 'ws' speaks wss:// itself when forceTLS is set; the extra 'wss' transport only made pusher-js
+    // try wss:// on a plain ws:// server during an outage, which the page's CSP refuses.
+    enabledTransports: ['ws'],
     activityTimeout: 120_000,
     pongTimeout: 30_000,
     unavailableTimeout: 10_000,
@@ -60,11 +62,59 @@ export function createRealtimeClient(config: RealtimeConfig | null = readRealtim
   return new Pusher(config.key, realtimeOptions(config, csrfToken));
 }
 
+/** While a lost connection is not back, start it anew this often. */
+export const REALTIME_RETRY_MS = 5_000;
+
+/** What `retryWhenLost` uses of a pusher-js client (a fake in tests). */
+export interface RealtimeConnectable {
+  connection: { state: string; bind(event: 'state_change', callback: (states: { previous: string; current: string }) => void): unknown };
+  connect(): void;
+  disconnect(): void;
+}
+
+/**
+ * Once the connection has been up and is lost (the realtime server restarts, say), starts it
+ * anew every `everyMs` until it is back: pusher-js's own retries wait 15, 30, then 60 s between
+ * attempts, so without this live updates could stay away for a minute after the server is back.
+ * Returns a function that stops it.
+ */
+export function retryWhenLost(client: RealtimeConnectable, everyMs = REALTIME_RETRY_MS): () => void {
+  let wasConnected = client.connection.state === 'connected';
+  let timer: ReturnType<typeof setInterval> | null = null;
+  let stopped = false;
+  const stopTimer = () => {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+  };
+  client.connection.bind('state_change', ({ current }) => {
+    if (stopped) return;
+    if (current === 'connected') {
+      wasConnected = true;
+      stopTimer();
+      return;
+    }
+    if (!wasConnected || timer !== null) return;
+    timer = setInterval(() => {
+      if (client.connection.state === 'connected') return stopTimer();
+      // disconnect + connect: a fresh attempt now instead of the rest of pusher-js's wait.
+      client.disconnect();
+      client.connect();
+    }, everyMs);
+  });
+  return () => {
+    stopped = true;
+    stopTimer();
+  };
+}
+
 let shared: Pusher | null | undefined;
 
-/** The page's one realtime connection, made on first use (e.g. the dockers page). */
+/** The page's one realtime connection, made on first use (e.g. the dockers page); it comes back by itself when lost. */
 export function sharedRealtimeClient(): Pusher | null {
-  if (shared === undefined) shared = createRealtimeClient();
+  if (shared === undefined) {
+    shared = createRealtimeClient();
+    if (shared !== null) retryWhenLost(shared);
+  }
   return shared;
 }
 

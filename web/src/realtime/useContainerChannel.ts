@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { containerChannelName, DOCKER_EVENT, sharedRealtimeClient } from './client.ts';
 
 /**
@@ -56,4 +56,31 @@ export function useRealtimeReconnect(onReconnect: () => void): void {
       client.connection.unbind('state_change', listener);
     };
   }, []);
+}
+
+/** Whether live updates can arrive: no realtime configured, connected, or (re)connecting. */
+export type RealtimeStatus = 'off' | 'connected' | 'down';
+
+const statusOf = (state: string): RealtimeStatus => (state === 'connected' ? 'connected' : 'down');
+
+/**
+ * The page's realtime connection as a state: 'down' while it is not connected (also before the
+ * first connect), so a page can ask the server itself meanwhile instead of showing stale data.
+ */
+export function useRealtimeStatus(): RealtimeStatus {
+  const [status, setStatus] = useState<RealtimeStatus>(() => {
+    const client = sharedRealtimeClient();
+    return client === null ? 'off' : statusOf(client.connection.state);
+  });
+  useEffect(() => {
+    const client = sharedRealtimeClient();
+    if (client === null) return;
+    const listener = ({ current }: { previous: string; current: string }) => setStatus(statusOf(current));
+    client.connection.bind('state_change', listener);
+    setStatus(statusOf(client.connection.state));
+    return () => {
+      client.connection.unbind('state_change', listener);
+    };
+  }, []);
+  return status;
 }

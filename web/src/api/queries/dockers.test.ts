@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PullError, autoStopText, dutchDuration, pullImage, pullProgressTracker, type PullEvent } from './dockers.ts';
+import { autoStopText, DOCKERS_RETRY_MS, dutchDuration, PullError, pullImage, pullProgressTracker, STATE_UNREACHABLE, type PullEvent, type UserDocker, userDockersRefreshMs } from './dockers.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -81,5 +81,18 @@ describe('idle auto-stop texts', () => {
   it('says when, why and what to do', () => {
     const text = autoStopText({ reason: 'idle', stoppedAt: '2026-03-05T10:20:00Z', lastActivityAt: null, idleAfterSeconds: 14 * 86_400 });
     expect(text).toMatch(/^Automatisch gestopt op 5 maart 2026 om \d{2}:20 omdat je site 14 dagen geen bezoekers had\. Hij is niet weg: start hem opnieuw met Starten\.$/);
+  });
+});
+
+describe('userDockersRefreshMs', () => {
+  const docker = (State: string) => ({ State }) as UserDocker;
+
+  it('asks again while the dockerserver is unreachable or the live updates are down, and not otherwise', () => {
+    expect(userDockersRefreshMs([docker('running'), docker('exited')], false)).toBe(0);
+    expect(userDockersRefreshMs(undefined, false)).toBe(0);
+    expect(userDockersRefreshMs([docker('running'), docker(STATE_UNREACHABLE)], false)).toBe(DOCKERS_RETRY_MS);
+    // Events sent while the realtime connection is down are lost: the list must not go stale.
+    expect(userDockersRefreshMs([docker('running')], true)).toBe(DOCKERS_RETRY_MS);
+    expect(userDockersRefreshMs(undefined, true)).toBe(DOCKERS_RETRY_MS);
   });
 });

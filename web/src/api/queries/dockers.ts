@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import useSWR, { type KeyedMutator } from 'swr';
 import { ApiError, NetworkError, api, apiFetcher } from '../client.ts';
 
@@ -99,9 +100,17 @@ export function autoStopText(autoStop: DockerAutoStop): string {
     `Hij is niet weg: start hem opnieuw met ${CARD_ACTION_LABELS.start}.`
   );
 }
+/** How often the dockers page asks again while no live update can come (dockerserver unreachable, realtime down). */
+export const DOCKERS_RETRY_MS = 5_000;
 
-/** How often the dockers page asks again while the dockerserver is unreachable. */
-const UNREACHABLE_RETRY_MS = 5_000;
+/**
+ * When to ask for the list again: soon while live updates cannot arrive — the dockerserver is
+ * unreachable (no events) or the realtime connection is down (events are lost) — else never.
+ */
+export function userDockersRefreshMs(latest: UserDocker[] | undefined, realtimeDown: boolean): number {
+  if (realtimeDown || latest?.some((docker) => docker.State === STATE_UNREACHABLE)) return DOCKERS_RETRY_MS;
+  return 0;
+}
 
 export interface UserDockersQuery {
   dockers: UserDocker[] | undefined;
@@ -110,12 +119,17 @@ export interface UserDockersQuery {
   mutate: KeyedMutator<UserDocker[]>;
 }
 
-/** The signed-in user's projects with their containers, newest first. */
-export function useUserDockers(): UserDockersQuery {
-  const { data, error, isLoading, mutate } = useSWR<UserDocker[]>(USER_DOCKERS_KEY, apiFetcher<UserDocker[]>, {
-    // No events come while the agent is away: ask again until it answers, then stop asking.
-    refreshInterval: (latest) => (latest?.some((docker) => docker.State === STATE_UNREACHABLE) ? UNREACHABLE_RETRY_MS : 0),
-  });
+/**
+ * The signed-in user's projects with their containers, newest first. `realtimeDown`: the page's
+ * live updates are not connected, so the list is asked for again until they are.
+ */
+export function useUserDockers(options: { realtimeDown?: boolean } = {}): UserDockersQuery {
+  const [shown, setShown] = useState<UserDocker[] | undefined>(undefined);
+  // A number, not a function: swr restarts its timer whenever the number changes, while a
+  // function is only asked again after a refresh it already scheduled (none once it said 0).
+  const refreshInterval = userDockersRefreshMs(shown, options.realtimeDown ?? false);
+  const { data, error, isLoading, mutate } = useSWR<UserDocker[]>(USER_DOCKERS_KEY, apiFetcher<UserDocker[]>, { refreshInterval });
+  useEffect(() => setShown(data), [data]);
   return { dockers: data, error, isLoading, mutate };
 }
 

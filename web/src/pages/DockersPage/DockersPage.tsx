@@ -1,15 +1,17 @@
 import { useCallback } from 'react';
 import { failureMessage, useUserDockers, type UserDocker } from '../../api/queries/dockers.ts';
-import { useRealtimeReconnect } from '../../realtime/useContainerChannel.ts';
+import { useRealtimeReconnect, useRealtimeStatus } from '../../realtime/useContainerChannel.ts';
 import { DockerCard } from './DockerCard.tsx';
 import { DockersPageView } from './DockersPageView.tsx';
 
 /**
  * /dockers (route mydockers): the signed-in user's projects with their containers. Cards change
- * the cached list in place; a live event or a realtime reconnect reloads it quietly.
+ * the cached list in place; a live event or a realtime reconnect reloads it quietly, and while
+ * the realtime connection is down the list is asked for every few seconds.
  */
 export function DockersPage() {
-  const { dockers, error, mutate } = useUserDockers();
+  const realtime = useRealtimeStatus();
+  const { dockers, error, mutate } = useUserDockers({ realtimeDown: realtime === 'down' });
 
   const refresh = useCallback(() => void mutate(), [mutate]);
   useRealtimeReconnect(refresh);
