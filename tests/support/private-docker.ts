@@ -2,9 +2,13 @@
  * A Docker engine of one test's own, for tests that must stop or restart the engine: the shared
  * one at /var/run/docker.sock serves every other test file (and other people) at the same time
  * and must never go down. This one has its own socket, data root, exec root (with its own
- * managed containerd), pid file and config file in a temp dir; no default bridge and no
- * iptables rules (published ports go through docker-proxy, user networks still work), and
- * user networks from a /16 no route of this host uses. Images come from `docker import` of a
+ * managed containerd), pid file and config file in a temp dir; a default bridge of its own on a
+ * /24 no route of this host uses, and no iptables rules (published ports go through
+ * docker-proxy, user networks still work). Two flags are avoided on purpose, because with them
+ * dockerd deletes the HOST's `docker0` (hard-coded), which the shared engine's default network
+ * needs: `--bridge=none` (at every start) and `--default-address-pool` (at every restart, when
+ * it clears its stale default network). User networks take Docker's default pools, which skip
+ * subnets already routed on the host. Images come from `docker import` of a
  * busybox root filesystem (scripts/lib/busybox-image.ts): nothing is ever pulled.
  *
  * Needs root. A detached watchdog stops the engine and removes its files if the test process
@@ -27,8 +31,6 @@ export interface PrivateDockerd {
   host: string;
   /** The socket's path (the agent's AGENT_DOCKER_SOCKET). */
   socket: string;
-  /** The /16 its user networks are carved from, e.g. 10.187.0.0/16. */
-  addressPool: string;
   /** dockerode on this engine. */
   docker: Docker;
   /** Runs the `docker` CLI against this engine; resolves with stdout. */
@@ -46,7 +48,7 @@ export interface PrivateDockerd {
 }
 
 /** A /16 under 10.0.0.0/8 that no route of this host (nor the shared engine's networks) touches. */
-async function freeAddressPool(): Promise<string> {
+async function freeAddressRange(): Promise<string> {
   const { stdout } = await execFileAsync('ip', ['-4', 'route', 'show', 'table', 'all']).catch(() => ({ stdout: '' }));
   const taken = new Set([...stdout.matchAll(/\b10\.(\d{1,3})\./g)].map((match) => Number(match[1])));
   const candidates = Array.from({ length: 80 }, (_, index) => 160 + index).filter((octet) => !taken.has(octet));
@@ -84,18 +86,23 @@ export async function startPrivateDockerd(): Promise<PrivateDockerd> {
   const configFile = path.join(dir, 'daemon.json');
   // Its own (empty) config: a host's /etc/docker/daemon.json must not give it the shared engine's socket or data.
   await writeFile(configFile, '{}\n');
-  const addressPool = await freeAddressPool();
+  // Its default bridge, made here and removed again by destroy() and the watchdog.
+  const bridge = `dvpd${Math.random().toString(36).slice(2, 8)}`;
+  const bridgeAddress = (await freeAddressRange()).replace(/\.0\.0\/16$/, '.0.1/24');
+  await execFileAsync('ip', ['link', 'add', bridge, 'type', 'bridge']);
+  await execFileAsync('ip', ['addr', 'add', bridgeAddress, 'dev', bridge]);
+  await execFileAsync('ip', ['link', 'set', bridge, 'up']);
+  const removeBridge = () => execFileAsync('ip', ['link', 'del', bridge]).then(() => undefined, () => undefined);
   const args = [
     '--host', host,
     '--config-file', configFile,
     '--data-root', path.join(dir, 'data'),
     '--exec-root', path.join(dir, 'exec'),
     '--pidfile', pidFile,
-    '--bridge=none',
+    `--bridge=${bridge}`,
     '--iptables=false',
     // Only engines that know it (20.10 and later) take the flag; older ones add no ip6tables rules anyway.
     ...((await execFileAsync(dockerd, ['--help'])).stdout.includes('--ip6tables') ? ['--ip6tables=false'] : []),
-    '--default-address-pool', `base=${addressPool},size=24`,
   ];
   const docker = new Docker({ socketPath: socket });
   const env = { ...process.env, DOCKER_HOST: host };
@@ -150,6 +157,7 @@ export async function startPrivateDockerd(): Promise<PrivateDockerd> {
   await startDaemon().catch(async (error: unknown) => {
     await stopDaemon().catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
+    await removeBridge();
     throw error;
   });
 
@@ -160,11 +168,12 @@ export async function startPrivateDockerd(): Promise<PrivateDockerd> {
       '-c',
       'while kill -0 "$1" 2>/dev/null; do sleep 1; done; pid=$(cat "$2" 2>/dev/null); ' +
         'if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; i=0; while kill -0 "$pid" 2>/dev/null && [ $i -lt 120 ]; do sleep 0.5; i=$((i+1)); done; fi; ' +
-        'rm -rf --one-file-system "$3"',
+        'rm -rf --one-file-system "$3"; ip link del "$4" 2>/dev/null',
       'dockerd-watchdog',
       String(process.pid),
       pidFile,
       dir,
+      bridge,
     ],
     { detached: true, stdio: 'ignore' },
   );
@@ -174,7 +183,6 @@ export async function startPrivateDockerd(): Promise<PrivateDockerd> {
   return {
     host,
     socket,
-    addressPool,
     docker,
     async cli(cliArgs) {
       try {
@@ -196,6 +204,10 @@ export async function startPrivateDockerd(): Promise<PrivateDockerd> {
             for (const container of await docker.listContainers({ all: true })) {
               await docker.getContainer(container.Id).remove({ force: true, v: true }).catch(() => undefined);
             }
+            // A stopped engine leaves its networks' br-… links on the host: remove the networks first.
+            for (const network of await docker.listNetworks()) {
+              if (!['bridge', 'host', 'none'].includes(network.Name)) await docker.getNetwork(network.Id).remove().catch(() => undefined);
+            }
           }
           await stopDaemon();
         } finally {
@@ -208,6 +220,7 @@ export async function startPrivateDockerd(): Promise<PrivateDockerd> {
           }
           // --one-file-system: never descend into a mount the engine might have left behind.
           await execFileAsync('rm', ['-rf', '--one-file-system', dir]).catch(() => undefined);
+          await removeBridge();
         }
       })();
       return destroying;
