@@ -42,6 +42,12 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the screenshot pool settings: tab reuse 25 by default, 1 = a new tab per capture, 0 refused', () => {
+    expect(loadConfig(tls).screenshots).toMatchObject({ pages: 4, recycleAfter: 200, capturesPerTab: 25 });
+    expect(loadConfig({ ...tls, AGENT_SCREENSHOT_CAPTURES_PER_TAB: '1' }).screenshots.capturesPerTab).toBe(1);
+    expect(() => loadConfig({ ...tls, AGENT_SCREENSHOT_CAPTURES_PER_TAB: '0' })).toThrow(/AGENT_SCREENSHOT_CAPTURES_PER_TAB/);
+  });
+
   it('refuses a port above 65535', () => {
     expect(() => loadConfig({ ...tls, AGENT_LISTEN: '127.0.0.1:70000' })).toThrow(/AGENT_LISTEN/);
   });

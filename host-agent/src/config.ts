@@ -107,6 +107,7 @@ const environmentSchema = z.object({
   AGENT_SCREENSHOT_PAGES: z.coerce.number().int().min(1).max(16).default(4),
   AGENT_SCREENSHOT_TIMEOUT_MS: milliseconds(15_000),
   AGENT_SCREENSHOT_RECYCLE_AFTER: z.coerce.number().int().min(1).default(200),
+  AGENT_SCREENSHOT_CAPTURES_PER_TAB: z.coerce.number().int().min(1).default(25),
   AGENT_DATA_DIR: z.string().trim().min(1).default('/var/lib/devplein-agent'),
   AGENT_DOCKER_NETWORK: z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/, 'a Docker network name').default('devplein'),
   AGENT_CONTAINER_MEMORY_MB: z.coerce.number().int().min(16).default(512),
@@ -172,6 +173,8 @@ export interface AgentConfig {
     timeoutMs: number;
     /** The browser is restarted after this many captures (memory stays bounded). */
     recycleAfter: number;
+    /** A pool tab is replaced by a new one after this many captures (1 = a new tab every time). */
+    capturesPerTab: number;
   };
   /** The students' WireGuard server (see deploy/ for how to run it). */
   vpn: {
@@ -273,6 +276,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pages: values.AGENT_SCREENSHOT_PAGES,
       timeoutMs: values.AGENT_SCREENSHOT_TIMEOUT_MS,
       recycleAfter: values.AGENT_SCREENSHOT_RECYCLE_AFTER,
+      capturesPerTab: values.AGENT_SCREENSHOT_CAPTURES_PER_TAB,
     },
     vpn: {
       wireguardGoBinary: values.AGENT_WG_GO_BINARY,

@@ -89,6 +89,7 @@ export class ScreenshotServiceImpl {
       siteDomain: config.screenshots.siteDomain,
       pages: config.screenshots.pages,
       recycleAfter: config.screenshots.recycleAfter,
+      capturesPerTab: config.screenshots.capturesPerTab,
       logger,
       visitToken,
     });
