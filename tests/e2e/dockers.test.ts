@@ -172,6 +172,38 @@ describe('container hosting on the real Docker engine and Caddy', { timeout: 180
     await teacher.context.close();
   });
 
+  it('shows a change made between the list’s load and the live subscription (the page reloads once subscribed)', async () => {
+    expect(await dockerState(siteName)).toBe('running');
+    const student = await e2e.signInAs('student@devplein.test');
+    const page = student.page;
+    // Hold the channel's authorization, so the page has its list but no subscription yet.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = 0;
+    await page.route('**/broadcasting/auth', async (route) => {
+      held += 1;
+      await released;
+      await route.continue();
+    });
+    await page.goto(`${e2e.url}/dockers`);
+    await expectState(page, siteName, 'running');
+    await waitFor(() => held > 0, { description: 'the page to ask for its channel', timeoutMs: 20_000, intervalMs: 50 });
+    // The change happens now: its live event goes out while nobody is subscribed.
+    await dockerCli(['pause', siteName]);
+    try {
+      expect(await dockerState(siteName)).toBe('paused');
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(await card(page, siteName).getAttribute('data-state')).toBe('running');
+      release();
+      await expectState(page, siteName, 'paused');
+    } finally {
+      release();
+      await dockerCli(['unpause', siteName]);
+    }
+    await expectState(page, siteName, 'running');
+    await student.context.close();
+  });
+
   it("refuses another student every call on the project, and its private channel", async () => {
     const other = new HttpSession(e2e.url);
     await other.signIn('ontwikkelaar@devplein.test');

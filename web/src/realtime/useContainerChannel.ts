@@ -1,15 +1,22 @@
 import { useEffect, useRef, useState } from 'react';
 import { containerChannelName, DOCKER_EVENT, sharedRealtimeClient } from './client.ts';
 
+/** pusher-js emits this on a channel once the server has confirmed the subscription. */
+const SUBSCRIPTION_SUCCEEDED = 'pusher:subscription_succeeded';
+
 /**
  * Listens to DockerEventSent on `private-container.{name}` while the component is mounted and
  * hands each event's message to `onMessage` ('action' while someone acts, else the new State).
+ * `onSubscribed` runs each time the channel's subscription succeeds (also after a reconnect):
+ * what changed between the page's load and that moment was sent to nobody, so the page reloads.
  * Without realtime configured it does nothing: the page then just shows what it loaded.
  */
-export function useContainerChannel(name: string | null, onMessage: (message: string) => void): void {
+export function useContainerChannel(name: string | null, onMessage: (message: string) => void, onSubscribed?: () => void): void {
   const handler = useRef(onMessage);
+  const subscribedHandler = useRef(onSubscribed);
   useEffect(() => {
     handler.current = onMessage;
+    subscribedHandler.current = onSubscribed;
   });
 
   useEffect(() => {
@@ -22,9 +29,12 @@ export function useContainerChannel(name: string | null, onMessage: (message: st
       const message = typeof data === 'object' && data !== null ? (data as { message?: unknown }).message : undefined;
       if (typeof message === 'string') handler.current(message);
     };
+    const subscribed = () => subscribedHandler.current?.();
     channel.bind(DOCKER_EVENT, listener);
+    channel.bind(SUBSCRIPTION_SUCCEEDED, subscribed);
     return () => {
       channel.unbind(DOCKER_EVENT, listener);
+      channel.unbind(SUBSCRIPTION_SUCCEEDED, subscribed);
       client.unsubscribe(channelName);
     };
   }, [name]);

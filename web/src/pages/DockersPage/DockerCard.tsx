@@ -27,6 +27,8 @@ export interface DockerCardProps {
   onRemoved: (projectId: number) => void;
   /** Reload the list quietly (after a live event, so Status follows State). */
   onRefresh: () => void;
+  /** The card's live channel is subscribed: changes before that moment reached nobody. */
+  onSubscribed?: () => void;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface DockerCardProps {
  * create flow (pull the image with progress, then make the container), delete after a
  * confirmation, the live channel, the logs dialog and the WordPress password.
  */
-export function DockerCard({ docker, onChanged, onRemoved, onRefresh }: DockerCardProps) {
+export function DockerCard({ docker, onChanged, onRemoved, onRefresh, onSubscribed }: DockerCardProps) {
   const name = containerName(docker);
   const [busy, setBusy] = useState(false);
   const [remoteBusy, setRemoteBusy] = useState(false);
@@ -44,15 +46,19 @@ export function DockerCard({ docker, onChanged, onRemoved, onRefresh }: DockerCa
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const [logsOpen, setLogsOpen] = useState(false);
 
-  useContainerChannel(name, (message) => {
-    if (message === 'action') {
-      setRemoteBusy(true);
-      return;
-    }
-    setRemoteBusy(false);
-    onChanged({ ...docker, State: message });
-    onRefresh();
-  });
+  useContainerChannel(
+    name,
+    (message) => {
+      if (message === 'action') {
+        setRemoteBusy(true);
+        return;
+      }
+      setRemoteBusy(false);
+      onChanged({ ...docker, State: message });
+      onRefresh();
+    },
+    onSubscribed,
+  );
 
   useEffect(() => {
     if (!remoteBusy) return;
