@@ -15,7 +15,7 @@ import { clientIdentityInterceptor } from './interceptors/auth.ts';
 import { loggingInterceptor } from './interceptors/logging.ts';
 import { contractVersionInterceptor } from './interceptors/version.ts';
 import { metricsInterceptor } from './interceptors/metrics.ts';
-import { createAgentMetrics } from './metrics/metrics.ts';
+import { createAgentMetrics, type AgentMetrics } from './metrics/metrics.ts';
 import { startAgentMetricsServer, type RunningAgentMetricsServer } from './metrics/metrics-server.ts';
 import { IdleStopper } from './jobs/idle-stopper.ts';
 import { type IdleTracking, startIdleTracking } from './jobs/idle-tracking.ts';
@@ -40,6 +40,8 @@ export interface RunningAgentServer {
   shutdown(): Promise<void>;
   /** The idle auto-stop while it runs (tests drive its checks and read its store). */
   idle?: { stopper: IdleStopper; tracking: IdleTracking };
+  /** What /metrics serves (tests read its counters without a metrics listener). */
+  metrics: AgentMetrics;
 }
 
 export interface AgentServerOptions {
@@ -206,5 +208,5 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
     return stopped;
   };
 
-  return { port, shutdown, ...(idleStopper && tracking ? { idle: { stopper: idleStopper, tracking } } : {}) };
+  return { port, shutdown, metrics, ...(idleStopper && tracking ? { idle: { stopper: idleStopper, tracking } } : {}) };
 }

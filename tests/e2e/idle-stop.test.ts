@@ -16,6 +16,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminDocker, UserDocker } from '../../web/src/api/contracts/dockers.ts';
 import { loadConfig } from '../../host-agent/src/config.ts';
+import { siteRequestCount } from '../../host-agent/src/metrics/metrics.ts';
 import { type RunningAgentServer, startAgentServer } from '../../host-agent/src/server.ts';
 import { agentLinkEnv, makeTestCerts, type TestCerts } from '../support/agent.ts';
 import { startCaddy, visitSite, type TestCaddy } from '../support/caddy.ts';
@@ -82,6 +83,7 @@ function idle(): NonNullable<RunningAgentServer['idle']> {
 }
 
 const lastActivity = () => idle().tracking.activity.lastActivityOf(domain)?.getTime();
+const screenshotterRequests = () => siteRequestCount(agent.metrics, 'screenshotter');
 
 /** A visitor's request through Caddy, and the agent having seen it (at the current clock). */
 async function visit(): Promise<void> {
@@ -164,7 +166,7 @@ describe('idle auto-stop', { timeout: E2E_TEST_TIMEOUT_MS * 3 }, () => {
     expect((await docker.getContainer(siteName).inspect()).State.Status).toBe('running');
 
     // The thumbnail of the admin page: the agent's Chromium visits the site through Caddy.
-    const screenshotterBefore = idle().tracking.activity.counts.screenshotter;
+    const screenshotterBefore = await screenshotterRequests();
     expect((await admin.json('POST', `/api/admin/dockers/${projectId}/screenshot`)).status).toBe(202);
     await waitFor(
       async () => {
@@ -173,7 +175,7 @@ describe('idle auto-stop', { timeout: E2E_TEST_TIMEOUT_MS * 3 }, () => {
       },
       { description: 'the screenshot of the site', timeoutMs: 90_000, intervalMs: 500 },
     );
-    await waitFor(() => idle().tracking.activity.counts.screenshotter > screenshotterBefore, { description: "the screenshot's requests in the access log", timeoutMs: 20_000 });
+    await waitFor(async () => (await screenshotterRequests()) > screenshotterBefore, { description: "the screenshot's requests in the access log", timeoutMs: 20_000 });
     expect(lastActivity()).toBe(lastVisit);
 
     // The student has the page open while the site runs.

@@ -39,8 +39,8 @@ export async function startIdleTracking(options: {
     listener = await listenForAccessLog(config.idleStop.accessLogListen, (line) => {
       const request = parseAccessLine(line, loggerPath, visitToken);
       if (!request) return;
+      // The screenshot browser's requests are counted, never activity.
       if (request.fromScreenshotter) {
-        activity.recordScreenshotterVisit();
         metrics.countSiteRequest('screenshotter');
       } else {
         activity.recordVisit(request.host);

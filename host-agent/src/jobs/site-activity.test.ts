@@ -35,13 +35,6 @@ describe('SiteActivity', () => {
     expect(activity.idleMs(activity.lastActivityOf('blog.dev.nl'))).toBe(3 * HOUR);
   });
 
-  it("does not count the screenshot browser's requests as activity", async () => {
-    const { activity } = await SiteActivity.load({ file, now });
-    activity.recordScreenshotterVisit();
-    expect(activity.lastActivityOf('blog.dev.nl')).toBeUndefined();
-    expect(activity.counts).toEqual({ visits: 0, screenshotter: 1 });
-  });
-
   it('keeps last activity and auto-stops across a restart, and does not count the time it was down', async () => {
     const first = (await SiteActivity.load({ file, now })).activity;
     clock = at(1);

@@ -60,8 +60,6 @@ export class SiteActivity {
   private readonly autoStops = new Map<string, AutoStopRecord>();
   private unobserved: Array<[number, number]> = [];
   private trackingSince: number;
-  /** Requests seen since start: by visitors, and by the agent's own screenshot browser (not counted). */
-  readonly counts = { visits: 0, screenshotter: 0 };
 
   private constructor(private readonly options: SiteActivityOptions) {
     this.trackingSince = options.now().getTime();
@@ -96,13 +94,7 @@ export class SiteActivity {
 
   /** A visitor's request for `host` (already normalised) arrived now. */
   recordVisit(host: string): void {
-    this.counts.visits += 1;
     this.touch(host);
-  }
-
-  /** A request of the agent's own screenshot browser arrived: seen, not counted. */
-  recordScreenshotterVisit(): void {
-    this.counts.screenshotter += 1;
   }
 
   /** The container of `domain` started, restarted or was unpaused now: that counts as activity. */

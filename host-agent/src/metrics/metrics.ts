@@ -60,3 +60,10 @@ export function createAgentMetrics(): AgentMetrics {
     },
   };
 }
+
+/** The site requests counted so far from `source`, as /metrics would report them (for checks). */
+export async function siteRequestCount(metrics: Pick<AgentMetrics, 'registry'>, source: 'visitor' | 'screenshotter'): Promise<number> {
+  const counter = metrics.registry.getSingleMetric('devplein_agent_site_requests_total');
+  const values = counter ? (await counter.get()).values : [];
+  return values.find((value) => value.labels.source === source)?.value ?? 0;
+}

@@ -1,11 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { AppContext } from '../../app-context.ts';
 
-/**
- * Answers with a stream the handler keeps writing to after the route returned (server-sent
- * events, NDJSON). `signal` aborts when the client leaves, so the agent call behind it is
- * cancelled too.
- */
 /** Streams answering now; ended at shutdown so the server can close (see endOpenResponseStreams). */
 const openStreams = new Set<PassThrough>();
 
@@ -18,6 +13,11 @@ export function endOpenResponseStreams(): void {
   for (const stream of openStreams) stream.end();
 }
 
+/**
+ * Answers with a stream the handler keeps writing to after the route returned (server-sent
+ * events, NDJSON). `signal` aborts when the client leaves, so the agent call behind it is
+ * cancelled too.
+ */
 export function openResponseStream(ctx: AppContext, contentType: string): { stream: PassThrough; signal: AbortSignal } {
   const controller = new AbortController();
   const stream = new PassThrough();
