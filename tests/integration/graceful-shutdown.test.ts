@@ -98,7 +98,7 @@ describe('host agent: SIGTERM', { timeout: 90_000 }, () => {
     const docker = testDocker();
     const image = await ensureWebImage();
     let events = 0;
-    let container: Awaited<ReturnType<typeof docker.createContainer>> | undefined;
+    const containers: Array<Awaited<ReturnType<typeof docker.createContainer>>> = [];
     try {
       const watching = (async () => {
         try {
@@ -108,16 +108,26 @@ describe('host agent: SIGTERM', { timeout: 90_000 }, () => {
           return error instanceof AgentError ? `${error.code}: ${error.details}` : String(error);
         }
       })();
-      // A managed container's event arriving proves the stream is open on the agent.
-      container = await docker.createContainer({ Image: image, name: `zachtestop-${randomSuffix()}`, Labels: { 'devplein.managed': 'true', 'devplein.project-id': '990001' } });
-      await waitFor(() => events > 0, { description: 'an event on the open watch', timeoutMs: 20_000 });
+      // A managed container's event arriving proves the stream is open on the agent. The agent
+      // may not be listening to Docker yet when the first one is made (an event before that
+      // reaches nobody): make another each second until one arrives.
+      await waitFor(
+        async () => {
+          if (events > 0) return true;
+          containers.push(
+            await docker.createContainer({ Image: image, name: `zachtestop-${randomSuffix()}`, Labels: { 'devplein.managed': 'true', 'devplein.project-id': '990001' } }),
+          );
+          return false;
+        },
+        { description: 'an event on the open watch', timeoutMs: 20_000, intervalMs: 1_000 },
+      );
       await agent.stop();
       expect(await watching).toBe('UNAVAILABLE: the agent is shutting down');
       expect(agent.output()).toContain('"msg":"stopped"');
       expect(agent.output()).not.toContain('cutting them off');
     } finally {
       client.close();
-      await container?.remove({ force: true }).catch(() => undefined);
+      for (const container of containers) await container.remove({ force: true }).catch(() => undefined);
     }
   });
 });
