@@ -1,5 +1,6 @@
 import type Docker from 'dockerode';
 import { STOP_TIMEOUT_SECONDS } from '../drivers/docker/docker-driver.ts';
+import { engineStatus } from '../drivers/docker/docker-errors.ts';
 
 /**
  * What the route keeper needs from Docker, and no more: the managed containers with the
@@ -107,7 +108,7 @@ export function dockerManagedContainers(
         await container.remove({ v: true });
         return true;
       } catch (error) {
-        const status = (error as { statusCode?: unknown }).statusCode;
+        const status = engineStatus(error);
         if (status === 409 || status === 404) return false;
         throw error;
       }
@@ -118,7 +119,7 @@ export function dockerManagedContainers(
         .getContainer(id)
         .inspect()
         .catch((error: unknown) => {
-          if ((error as { statusCode?: unknown }).statusCode === 404) return undefined;
+          if (engineStatus(error) === 404) return undefined;
           throw error;
         });
       const started = info ? new Date(info.State.StartedAt) : undefined;
@@ -131,7 +132,7 @@ export function dockerManagedContainers(
         await docker.getContainer(id).stop({ t: STOP_TIMEOUT_SECONDS });
         return true;
       } catch (error) {
-        const status = (error as { statusCode?: unknown }).statusCode;
+        const status = engineStatus(error);
         // 304: not running; 404: gone.
         if (status === 304 || status === 404) return false;
         throw error;

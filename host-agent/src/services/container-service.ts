@@ -71,9 +71,12 @@ export function toStatus(error: unknown, what: string): { code: grpc.status; det
   return { code: grpc.status.INTERNAL, details: `${what} failed; see the agent log`, internal: true };
 }
 
-/** The contract's AutoStop of a record; undefined without one. */
-export function toAutoStop(record: AutoStopRecord | undefined): AutoStop | undefined {
-  if (!record) return undefined;
+/**
+ * The contract's AutoStop of a container in `state`; undefined without a record, and while it
+ * runs or is paused (a started container's old auto-stop is history).
+ */
+function toAutoStop(record: AutoStopRecord | undefined, state: string): AutoStop | undefined {
+  if (!record || state === 'running' || state === 'paused') return undefined;
   return {
     reason: AutoStopReason.AUTO_STOP_REASON_IDLE,
     stoppedAt: record.stoppedAt,
@@ -94,8 +97,7 @@ export function toContainer(view: ContainerView, autoStop?: AutoStopRecord): Con
     createdAt: view.createdAt,
     projectId: view.projectId,
     domain: view.domain,
-    // Only while it is still stopped: a started container's old auto-stop is history.
-    autoStop: view.state === 'running' || view.state === 'paused' ? undefined : toAutoStop(autoStop),
+    autoStop: toAutoStop(autoStop, view.state),
   };
 }
 
@@ -104,7 +106,7 @@ function toLogLine(line: DecodedLogLine): LogLine {
 }
 
 function toEvent(event: ContainerEventView, autoStop: AutoStopRecord | undefined): ContainerEvent {
-  return { ...event, autoStop: event.state === 'running' || event.state === 'paused' ? undefined : toAutoStop(autoStop) };
+  return { ...event, autoStop: toAutoStop(autoStop, event.state) };
 }
 
 /** Checks a requested tail: negative is refused, 0 means `fallback`, capped at MAX_TAIL. */

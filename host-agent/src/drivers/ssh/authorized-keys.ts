@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import tar from 'tar-stream';
 
 /** Login name inside every SSH-enabled project container. */
@@ -90,16 +91,7 @@ export function authorizedKeysArchive(account: Pick<SshAccount, 'uid' | 'gid'>, 
   pack.entry({ ...owner, name: `.ssh/${STAGED_KEYS_NAME}`, type: 'file', mode: 0o600 }, Buffer.from(text, 'utf8'));
   pack.entry({ ...owner, name: '.ssh/authorized_keys', type: 'link', linkname: `.ssh/${STAGED_KEYS_NAME}`, mode: 0o600 });
   pack.finalize();
-  return collect(pack);
-}
-
-function collect(stream: Readable): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.once('end', () => resolve(Buffer.concat(chunks)));
-    stream.once('error', reject);
-  });
+  return buffer(pack);
 }
 
 /** One entry of a tar as tarEntries reads it. */
@@ -129,7 +121,7 @@ export function tarEntries(source: Readable, maxFileBytes = 1024 * 1024): Promis
     };
     extract.on('entry', (header: tar.Headers, body: Readable, next: (error?: unknown) => void) => {
       if ((header.size ?? 0) > maxFileBytes) return fail(new Error(`${header.name} is larger than ${maxFileBytes} bytes`));
-      collect(body).then(
+      buffer(body).then(
         (data) => {
           entries.push({
             name: header.name,

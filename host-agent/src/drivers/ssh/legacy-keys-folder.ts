@@ -1,5 +1,6 @@
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../../atomic-file.ts';
 
 /**
  * Containers made before the keys went in through the Docker API have a host folder
@@ -21,10 +22,7 @@ export function legacyKeysDir(dataDir: string, projectId: number): string {
 export async function writeLegacyKeys(dataDir: string, projectId: number, text: string): Promise<void> {
   const dir = legacyKeysDir(dataDir, projectId);
   await mkdir(dir, { recursive: true, mode: 0o755 });
-  const target = join(dir, 'authorized_keys');
-  const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(temp, text, { mode: 0o644 });
-  await rename(temp, target);
+  await writeFileAtomic(join(dir, 'authorized_keys'), text, 0o644);
 }
 
 /** Removes the project's folder (after its container is removed); nothing when there is none. */

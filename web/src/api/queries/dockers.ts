@@ -100,6 +100,7 @@ export function autoStopText(autoStop: DockerAutoStop): string {
     `Hij is niet weg: start hem opnieuw met ${CARD_ACTION_LABELS.start}.`
   );
 }
+
 /** How often the dockers page asks again while no live update can come (dockerserver unreachable, realtime down). */
 export const DOCKERS_RETRY_MS = 5_000;
 
