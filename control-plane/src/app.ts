@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type Pusher from 'pusher';
 import type { AppMiddleware, AppRouter, AppState } from './app-context.ts';
 import type { Config } from './config.ts';
-import type { AgentClient } from './agent/agent-client.ts';
+import type { AgentFleet } from './agent/agent-fleet.ts';
 import { requestContext } from './middlewares/request-context.ts';
 import { securityHeaders } from './middlewares/security-headers.ts';
 import { signInRateLimit, writeRateLimit } from './middlewares/rate-limit.ts';
@@ -55,7 +55,8 @@ export interface AppDeps {
   config: Config;
   knex: Knex;
   logger: Logger;
-  agent: AgentClient;
+  /** Every dev server's agent link. */
+  agents: AgentFleet;
   realtime: Pusher;
   schoolProvider: SchoolProvider;
   devIdentityProvider?: DevIdentityProvider;
@@ -123,13 +124,13 @@ function tappedContainers(containers: ContainerApi, tap: (event: ContainerEventV
 }
 
 /**
- * Starts the app's background work: the container event relay (agent events → realtime
- * DockerEventSent) and the thumbnail scheduler (nightly captures on THUMBNAIL_CRON, and a capture
+ * Starts the app's background work: one container event relay per dev server (agent events →
+ * realtime DockerEventSent) and the thumbnail scheduler (nightly captures on THUMBNAIL_CRON, and a capture
  * THUMBNAIL_AFTER_START_S after a container starts, fed by the relay's event stream). Never
- * throws; the relay logs and reconnects on its own. The capturer is the one the admin route
- * uses too (one per agent link), so a site is captured once at a time.
+ * throws; a relay logs and reconnects on its own, unaware of the others. The capturer is the one
+ * the admin route uses too, so a site is captured once at a time.
  */
-export function startAppServices(deps: Pick<AppDeps, 'agent' | 'realtime' | 'logger' | 'knex' | 'config'>): AppServices {
+export function startAppServices(deps: Pick<AppDeps, 'agents' | 'realtime' | 'logger' | 'knex' | 'config'>): AppServices {
   const { knex, config } = deps;
   const scheduler = startThumbnailScheduler({
     knex,
@@ -138,15 +139,17 @@ export function startAppServices(deps: Pick<AppDeps, 'agent' | 'realtime' | 'log
     cronExpression: config.THUMBNAIL_CRON,
     afterStartMs: config.THUMBNAIL_AFTER_START_S * 1000,
   });
-  const relay = createContainerEventRelay({
-    agent: { containers: tappedContainers(deps.agent.containers, (event) => scheduler.onContainerEvent(event)) },
-    realtime: deps.realtime,
-    logger: deps.logger.child({ component: 'container-event-relay' }),
-  });
-  relay.start();
+  const relays = deps.agents.links.map((link) =>
+    createContainerEventRelay({
+      agent: { containers: tappedContainers(link.client.containers, (event) => scheduler.onContainerEvent(event)) },
+      realtime: deps.realtime,
+      logger: deps.logger.child({ component: 'container-event-relay', host: link.name }),
+    }),
+  );
+  for (const relay of relays) relay.start();
   return {
     stop: () => {
-      relay.stop();
+      for (const relay of relays) relay.stop();
       void scheduler.stop();
     },
   };
@@ -233,7 +236,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       ssoProvider: config.OIDC_PROVIDER_NAME,
       siteDomain: config.SITE_DOMAIN,
       realtime: { key: config.REALTIME_KEY, ...config.realtimePublic },
-      database: { adminUrl: config.DB_ADMIN_URL, host: config.STUDENT_DB_HOST, signon: Boolean(config.DB_ADMIN_SIGNON_URL) },
+      // A student without databases yet gets them on the dev server new students go to.
+      database: { adminUrl: deps.agents.forNewUsers.dbAdminUrl, host: deps.agents.forNewUsers.studentDbHost, signon: Boolean(config.DB_ADMIN_SIGNON_URL) },
     }),
   );
   return app;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import cron from 'node-cron';
 import { deriveDevelopmentKey } from './crypto/secret-box.ts';
@@ -10,6 +11,43 @@ const booleanFromEnv = z
 export const DEFAULT_DB_ADMIN_URL = '/phpmyadmin/';
 /** The dev server's address inside the VPN (the WireGuard server has .1 of the pool) unless STUDENT_DB_HOST says otherwise. */
 export const DEFAULT_STUDENT_DB_HOST = '10.8.0.1';
+
+const hostPort = z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, 'expected host:port, e.g. dev1.school.nl:7443');
+const agentName = z.string().regex(/^[a-z][a-z0-9-]{0,30}$/, 'use lowercase letters, digits and hyphens (at most 31), e.g. dev2');
+const siteDomain = z
+  .string()
+  .regex(/^(?=.{1,200}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/, 'use a lowercase domain name such as dev.school.nl');
+
+/** One dev server in AGENT_LINKS_FILE. */
+const agentLinkEntry = z
+  .object({
+    name: agentName,
+    /** host:port of its agent; the host must be in the agent certificate's SAN (or give serverName). */
+    address: hostPort,
+    /** The name to check the agent's certificate against when the address uses another (an IP, a tunnel). */
+    serverName: z.string().min(1).optional(),
+    /** The domain its reverse proxy serves: projects with a domain under it live on this server. */
+    siteDomain,
+    /** Its MariaDB address inside its VPN (the WireGuard server's address), shown on the databases page. */
+    studentDbHost: z.string().min(1).optional(),
+    /** Its database administration (phpMyAdmin), when not the control plane's DB_ADMIN_URL. */
+    dbAdminUrl: z.string().min(1).optional(),
+  })
+  .strict();
+
+const agentLinksFile = z
+  .array(agentLinkEntry)
+  .min(1, 'list at least one dev server')
+  .superRefine((links, ctx) => {
+    const seen = new Map<string, number>();
+    links.forEach((link, index) => {
+      for (const [key, value] of [['name', link.name], ['siteDomain', link.siteDomain]] as const) {
+        const id = `${key}:${value}`;
+        if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [index, key], message: `${value} is already used by entry ${seen.get(id)}` });
+        else seen.set(id, index);
+      }
+    });
+  });
 
 /** Every setting of the control plane, parsed once from the environment at start-up. */
 export const configSchema = z
@@ -35,7 +73,11 @@ export const configSchema = z
       .string()
       .regex(/^[a-z][a-z0-9-]{1,30}$/, 'use lowercase letters, digits and hyphens')
       .default('school'),
-    AGENT_ADDRESS: z.string().default('localhost:7443'),
+    AGENT_ADDRESS: hostPort.default('localhost:7443'),
+    /** The name of the one dev server of AGENT_ADDRESS (in the admin pages, logs and metrics). */
+    AGENT_NAME: agentName.default('dev1'),
+    /** A JSON file listing every dev server's agent (docs/operations.md); replaces AGENT_ADDRESS/AGENT_NAME. */
+    AGENT_LINKS_FILE: z.string().optional(),
     AGENT_TLS_CA: z.string().optional(),
     AGENT_TLS_CERT: z.string().optional(),
     AGENT_TLS_KEY: z.string().optional(),
@@ -50,10 +92,7 @@ export const configSchema = z
     REALTIME_PUBLIC_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     REALTIME_PUBLIC_TLS: booleanFromEnv.optional(),
     /** Domain under which project and introducee sites live: `{name}.{SITE_DOMAIN}`. */
-    SITE_DOMAIN: z
-      .string()
-      .regex(/^(?=.{1,200}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/, 'use a lowercase domain name such as dev.school.nl')
-      .default('dev.devplein.test'),
+    SITE_DOMAIN: siteDomain.default('dev.devplein.test'),
     /** Database administration (phpMyAdmin) of the dev server; the databases page links `{DB_ADMIN_URL}?db={name}&link=true`. */
     DB_ADMIN_URL: z.string().min(1).default(DEFAULT_DB_ADMIN_URL),
     /** The dev server's internal (VPN) address where MariaDB listens on port 3306; shown on the databases page. */
@@ -122,6 +161,16 @@ export const configSchema = z
 
 export type RawConfig = z.infer<typeof configSchema>;
 
+/** One dev server's agent link as the control plane uses it. */
+export interface AgentLinkSettings {
+  name: string;
+  address: string;
+  serverName?: string;
+  siteDomain: string;
+  studentDbHost: string;
+  dbAdminUrl: string;
+}
+
 /** The parsed settings plus values derived from them. */
 export interface Config extends RawConfig {
   appUrl: string;
@@ -135,6 +184,13 @@ export interface Config extends RawConfig {
   metricsListen: string | null;
   /** Where browsers open the realtime websocket: the REALTIME_PUBLIC_* values, else REALTIME_HOST/PORT/TLS. */
   realtimePublic: { host: string; port: number; tls: boolean };
+  /**
+   * Every dev server's agent, in the order given: AGENT_LINKS_FILE, or the one of AGENT_ADDRESS.
+   * The first is where rows from before a host was recorded live. New projects are requested
+   * under SITE_DOMAIN, and new students' databases and VPN configurations go to the link of
+   * SITE_DOMAIN as well.
+   */
+  agentLinks: AgentLinkSettings[];
 }
 
 export class ConfigError extends Error {}
@@ -149,11 +205,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fallbackSecret?
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const raw = parsed.data;
+  const agentLinks = readAgentLinks(raw, given.SITE_DOMAIN !== undefined);
   const appUrl = (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, '');
   const sessionSecret = raw.SESSION_SECRET ?? fallbackSecret?.();
   if (!sessionSecret) throw new ConfigError('Invalid configuration:\n  SESSION_SECRET: required');
   return {
     ...raw,
+    // With a links file and no SITE_DOMAIN, new projects go to the first dev server.
+    SITE_DOMAIN: given.SITE_DOMAIN === undefined && raw.AGENT_LINKS_FILE ? (agentLinks[0] as AgentLinkSettings).siteDomain : raw.SITE_DOMAIN,
+    agentLinks,
     appUrl,
     useDevIdentityProvider: !raw.OIDC_ISSUER,
     sessionSecret,
@@ -167,4 +227,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fallbackSecret?
       tls: raw.REALTIME_PUBLIC_TLS ?? raw.REALTIME_TLS,
     },
   };
+}
+
+/** The links of AGENT_LINKS_FILE (checked), or the single link of AGENT_ADDRESS. */
+function readAgentLinks(raw: RawConfig, siteDomainGiven: boolean): AgentLinkSettings[] {
+  const defaults = { studentDbHost: raw.STUDENT_DB_HOST, dbAdminUrl: raw.DB_ADMIN_URL };
+  if (!raw.AGENT_LINKS_FILE) return [{ name: raw.AGENT_NAME, address: raw.AGENT_ADDRESS, siteDomain: raw.SITE_DOMAIN, ...defaults }];
+  const file = raw.AGENT_LINKS_FILE;
+  let content: unknown;
+  try {
+    content = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  AGENT_LINKS_FILE: ${file} could not be read as JSON (${(error as Error).message})`);
+  }
+  const parsed = agentLinksFile.safeParse(content);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  AGENT_LINKS_FILE ${file} [${issue.path.join('.')}]: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const links = parsed.data.map((link) => ({ ...defaults, ...link }));
+  if (siteDomainGiven && !links.some((link) => link.siteDomain === raw.SITE_DOMAIN)) {
+    throw new ConfigError(
+      `Invalid configuration:\n  SITE_DOMAIN: ${raw.SITE_DOMAIN} is no dev server's siteDomain in AGENT_LINKS_FILE (${links.map((link) => link.siteDomain).join(', ')})`,
+    );
+  }
+  return links;
 }

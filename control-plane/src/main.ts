@@ -6,6 +6,7 @@ import { loadConfig, ConfigError, type Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { createKnex, migrate } from './db/knex.ts';
 import { createAgentClient } from './agent/agent-client.ts';
+import { createAgentFleet } from './agent/agent-fleet.ts';
 import { createRealtime } from './realtime/pusher.ts';
 import { createDevIdentityProvider } from './auth/dev-identity-provider.ts';
 import { pruneExpiredSessions } from './auth/session-store.ts';
@@ -58,18 +59,26 @@ async function main(): Promise<void> {
   await migrate(knex);
 
   const certificates = agentCertificates(config);
-  const agent = certificates
-    ? createAgentClient({
-        address: config.AGENT_ADDRESS,
-        caPem: certificates.ca,
-        certPem: certificates.cert,
-        keyPem: certificates.key,
-        deadlineMs: config.AGENT_DEADLINE_MS,
-        logger: logger.child({ component: 'agent-client' }),
-      })
-    : createUnavailableAgentClient('geen mTLS-certificaten voor de host agent ingesteld (AGENT_TLS_CA/CERT/KEY)');
-  if (!certificates) logger.warn('no agent certificates configured: the agent is reported unreachable');
-  agent.start();
+  if (!certificates) logger.warn('no agent certificates configured: every agent is reported unreachable');
+  const agents = createAgentFleet(
+    config.agentLinks.map((link) => ({
+      ...link,
+      client: certificates
+        ? createAgentClient({
+            address: link.address,
+            serverName: link.serverName,
+            caPem: certificates.ca,
+            certPem: certificates.cert,
+            keyPem: certificates.key,
+            deadlineMs: config.AGENT_DEADLINE_MS,
+            host: link.name,
+            logger: logger.child({ component: 'agent-client', host: link.name }),
+          })
+        : createUnavailableAgentClient('geen mTLS-certificaten voor de host agent ingesteld (AGENT_TLS_CA/CERT/KEY)'),
+    })),
+    config.SITE_DOMAIN,
+  );
+  agents.start();
 
   const realtime = createRealtime({
     appId: config.REALTIME_APP_ID,
@@ -105,14 +114,14 @@ async function main(): Promise<void> {
       };
 
   const courseFiles = createCourseFileStore(path.join(config.DATA_DIR, 'course-files'));
-  const app = createApp({ config, knex, logger, agent, realtime, schoolProvider, devIdentityProvider, courseFiles, secrets: createSecretBox(config.encryptionKey) });
+  const app = createApp({ config, knex, logger, agents, realtime, schoolProvider, devIdentityProvider, courseFiles, secrets: createSecretBox(config.encryptionKey) });
   const server: Server = app.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     logger.info({ port, url: config.appUrl, devIdentityProvider: Boolean(devIdentityProvider) }, 'listening');
   });
   server.keepAliveTimeout = 65_000;
-  const services = startAppServices({ agent, realtime, logger, knex, config });
+  const services = startAppServices({ agents, realtime, logger, knex, config });
 
   // Prometheus metrics and /healthz on their own listener (never the public app port). A port
   // that is taken is logged, not fatal: the app itself still serves.
@@ -122,8 +131,8 @@ async function main(): Promise<void> {
       metricsServer = await startMetricsServer({
         listen: config.metricsListen,
         metrics: controlPlaneMetrics,
-        containers: agent.containers,
-        health: () => controlPlaneHealth({ knex, agent }),
+        agents,
+        health: () => controlPlaneHealth({ knex, agents }),
         logger: logger.child({ component: 'metrics' }),
       });
       logger.info({ listen: config.metricsListen, port: metricsServer.port }, 'metrics listening');
@@ -141,7 +150,7 @@ async function main(): Promise<void> {
     clearInterval(pruning);
     await metricsServer?.close();
     services.stop();
-    agent.close();
+    agents.close();
     await knex.destroy();
   } });
 }

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CaptureOutcome } from '@devplein/proto/screenshot';
 import { createAgentClient, type AgentClient } from '../../control-plane/src/agent/agent-client.ts';
 import { ThumbnailCapturer } from '../../control-plane/src/commands/capture-thumbnail.ts';
+import { singleAgentFleet } from '../../control-plane/src/agent/agent-fleet.ts';
 import { captureVisibleSites } from '../../control-plane/src/jobs/thumbnail-scheduler.ts';
 import type { AdminDocker, ScreenshotState } from '../../web/src/api/contracts/dockers.ts';
 import { fakePng } from '../support/fake-agent.ts';
@@ -246,7 +247,7 @@ describe('the nightly job', () => {
 
     const capturer = new ThumbnailCapturer({
       knex: stack.database.knex,
-      agent: client,
+      agents: singleAgentFleet(client, { name: 'dev1', siteDomain: SITE, studentDbHost: '10.8.0.1', dbAdminUrl: '/phpmyadmin/' }),
       logger: pino({ level: 'silent' }),
       settings: { concurrency: 2, timeoutMs: 5_000 },
     });

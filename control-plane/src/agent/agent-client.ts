@@ -67,6 +67,10 @@ export const REQUEST_ID_METADATA_KEY = 'x-request-id';
 export interface AgentClientOptions {
   /** host:port of the agent; use a name in its certificate's SAN, e.g. `localhost:7443`. */
   address: string;
+  /** The name to check the agent's certificate against, when the address does not carry it. */
+  serverName?: string;
+  /** The dev server's name (metrics label; default 'dev1'). */
+  host?: string;
   caPem: Buffer;
   certPem: Buffer;
   keyPem: Buffer;
@@ -173,6 +177,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
   const channelOptions: grpc.ChannelOptions = {
     'grpc.initial_reconnect_backoff_ms': Math.min(backoff.initialMs, 1_000),
     'grpc.max_reconnect_backoff_ms': backoff.maxMs,
+    ...(options.serverName ? { 'grpc.ssl_target_name_override': options.serverName, 'grpc.default_authority': options.serverName } : {}),
   };
   const infoClient = new InfoServiceClient(options.address, credentials, channelOptions);
   const containerClient = new ContainerServiceClient(options.address, credentials, channelOptions);
@@ -185,7 +190,14 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
   const hostChangeDeadlineMs = Math.max(deadlineMs, 30_000);
   const createDeadlineMs = options.createDeadlineMs ?? 120_000;
   const pullDeadlineMs = options.pullDeadlineMs ?? 15 * 60_000;
-  const metrics = options.metrics ?? controlPlaneMetrics;
+  const host = options.host ?? 'dev1';
+  const hostMetrics = options.metrics ?? controlPlaneMetrics;
+  const metrics = {
+    observeAgentCall: (rpc: string, outcome: string, seconds: number) => hostMetrics.observeAgentCall(host, rpc, outcome, seconds),
+    streamOpened: (rpc: string) => hostMetrics.streamOpened(host, rpc),
+    streamMessage: (rpc: string) => hostMetrics.streamMessage(host, rpc),
+    streamEnded: (rpc: string, outcome: string) => hostMetrics.streamEnded(host, rpc, outcome),
+  };
 
   function unary<Response>(rpc: string, invoke: UnaryInvoker<Response>, callOptions: AgentCallOptions = {}): Promise<Response> {
     const requestId = callOptions.requestId ?? randomUUID();

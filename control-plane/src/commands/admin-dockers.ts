@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
-import type { AgentClient } from '../agent/agent-client.ts';
+import type { AgentFleet, AgentLink } from '../agent/agent-fleet.ts';
 import type { ContainerActionName, ContainerView } from '../agent/container-views.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { presentAdminDocker, type AdminDockerJson } from '../presenters/present-admin-docker.ts';
-import { agentFailure, callAgent } from './agent-failure.ts';
+import { agentFailure, callAgent, isUnreachable } from './agent-failure.ts';
+import { UNREACHABLE } from './container-states.ts';
 import { loadDockerProjects } from './docker-projects.ts';
 import { loadScreenshotStates, type ThumbnailCapturer } from './capture-thumbnail.ts';
 import type { ScreenshotState } from '../../../web/src/api/contracts/dockers.ts';
@@ -12,7 +13,7 @@ import { PROJECT_NAME_PATTERN } from '../../../web/src/validation/projectRequest
 
 export interface AdminDockerDeps {
   knex: Knex;
-  agent: AgentClient;
+  agents: AgentFleet;
   /** The site thumbnail queue (capture state per row, 'ververs screenshot'); rows show no capture in flight without it. */
   thumbnails?: ThumbnailCapturer;
 }
@@ -22,12 +23,19 @@ export const ALREADY_OWNED_MESSAGE = 'Deze container hoort al bij een project.';
 export const NOT_A_PROJECT_NAME_MESSAGE =
   'Deze container kan geen project worden: een projectnaam heeft alleen kleine letters (a-z) en streepjes en begint met een letter. Hernoem de container eerst.';
 
+/** A container and the dev server it is on. */
+interface PlacedContainer {
+  container: ContainerView;
+  host: string;
+}
+
 /**
  * The project (and its first member) of each container: by the project-id label, else by name;
  * plus the project's site screenshot state.
  */
-async function presentAll(deps: AdminDockerDeps, containers: ContainerView[]): Promise<AdminDockerJson[]> {
+async function presentAll(deps: AdminDockerDeps, placed: PlacedContainer[]): Promise<AdminDockerJson[]> {
   const { knex } = deps;
+  const containers = placed.map((each) => each.container);
   const ids = containers.map((container) => container.projectId).filter((id) => id > 0);
   const names = containers.map((container) => container.name);
   const projects =
@@ -36,9 +44,9 @@ async function presentAll(deps: AdminDockerDeps, containers: ContainerView[]): P
       : await loadDockerProjects(knex, (query) => void query.where((where) => void where.whereIn('p.id', ids).orWhereIn('p.name', names)));
   const byId = new Map(projects.map((project) => [project.id, project]));
   const byName = new Map(projects.map((project) => [project.name, project]));
-  const rows = containers.map((container) => {
+  const rows = placed.map(({ container, host }) => {
     const project = (container.projectId > 0 ? byId.get(container.projectId) : undefined) ?? byName.get(container.name) ?? null;
-    return presentAdminDocker(container, project ? { id: project.id, owner: project.users[0] ?? null } : null);
+    return presentAdminDocker(container, project ? { id: project.id, owner: project.users[0] ?? null } : null, host);
   });
   const states = await loadScreenshotStates(
     knex,
@@ -48,28 +56,87 @@ async function presentAll(deps: AdminDockerDeps, containers: ContainerView[]): P
   return rows.map((row) => ({ ...row, screenshot: row.projectId === null ? null : (states.get(row.projectId) ?? null) }));
 }
 
-/** GET /api/admin/dockers: every container of the host, unmanaged ones included. */
+/** Every container of one dev server (unmanaged ones included); rejects with the agent's error. */
+async function listLink(link: AgentLink): Promise<PlacedContainer[]> {
+  const containers = await link.client.containers.list({ includeUnmanaged: true });
+  return containers.map((container) => ({ container, host: link.name }));
+}
+
+/**
+ * A dev server that does not answer: its approved projects as rows in 'onbereikbaar' (never
+ * 'exited'), so the table still shows what is missing while the other servers are managed.
+ */
+async function unreachableRows(deps: AdminDockerDeps, link: AgentLink): Promise<PlacedContainer[]> {
+  const first = deps.agents.links[0];
+  const projects = await loadDockerProjects(deps.knex, (query) => {
+    void query.where('p.validated', true).where((where) => {
+      void where.where('p.host', link.name);
+      if (link === first) void where.orWhereNull('p.host');
+    });
+  });
+  return projects.map((project) => ({
+    host: link.name,
+    container: {
+      id: '',
+      name: project.name,
+      names: [`/${project.name}`],
+      image: project.image ?? '',
+      state: UNREACHABLE,
+      status: `Ontwikkelserver ${link.name} is niet bereikbaar`,
+      labels: {},
+      projectId: project.id,
+      domain: project.domain,
+      managed: true,
+      createdAt: null,
+      autoStop: null,
+    } satisfies ContainerView,
+  }));
+}
+
+/**
+ * GET /api/admin/dockers: every container of every dev server, unmanaged ones included (asked at
+ * once). A server that does not answer shows its projects as 'onbereikbaar'; when none answers
+ * the answer is the agent's 503.
+ */
 export async function listAdminDockers(deps: AdminDockerDeps): Promise<AdminDockerJson[]> {
-  const containers = await callAgent(() => deps.agent.containers.list({ includeUnmanaged: true }));
-  return presentAll(deps, containers);
+  const answers = await Promise.allSettled(deps.agents.links.map((link) => listLink(link)));
+  const failures = answers.flatMap((answer) => (answer.status === 'rejected' ? [answer.reason as unknown] : []));
+  if (failures.length === answers.length) throw agentFailure(failures[0]);
+  const fatal = failures.find((failure) => !isUnreachable(failure));
+  if (fatal !== undefined) throw agentFailure(fatal);
+  const placed = await Promise.all(
+    answers.map((answer, index) => (answer.status === 'fulfilled' ? answer.value : unreachableRows(deps, deps.agents.links[index] as AgentLink))),
+  );
+  return presentAll(deps, placed.flat());
 }
 
-/** One container by name (404 when the host has none). */
-export async function findContainer(deps: AdminDockerDeps, name: string): Promise<ContainerView> {
-  const containers = await callAgent(() => deps.agent.containers.list({ includeUnmanaged: true }));
-  const container = containers.find((candidate) => candidate.name === name);
-  if (!container) throw notFound(CONTAINER_NOT_FOUND);
-  return container;
+/**
+ * The dev server and container of this name (404 when none has it). A project's container is
+ * looked for on the project's dev server; another name on every server, where an unanswered
+ * server makes it a 503 (the container could be there).
+ */
+export async function findContainer(deps: AdminDockerDeps, name: string): Promise<PlacedContainer & { link: AgentLink }> {
+  const project = await deps.knex('projects').where('name', name).first<{ host: string | null } | undefined>('host');
+  const links = project ? [deps.agents.link(project.host)] : deps.agents.links;
+  const answers = await Promise.allSettled(links.map((link) => listLink(link)));
+  for (const [index, answer] of answers.entries()) {
+    const found = answer.status === 'fulfilled' ? answer.value.find((candidate) => candidate.container.name === name) : undefined;
+    if (found) return { ...found, link: links[index] as AgentLink };
+  }
+  const failure = answers.find((answer) => answer.status === 'rejected');
+  if (failure) throw agentFailure(failure.reason);
+  throw notFound(CONTAINER_NOT_FOUND);
 }
 
-export async function adminDockerOf(deps: AdminDockerDeps, container: ContainerView): Promise<AdminDockerJson> {
-  const [row] = await presentAll(deps, [container]);
+export async function adminDockerOf(deps: AdminDockerDeps, placed: PlacedContainer): Promise<AdminDockerJson> {
+  const [row] = await presentAll(deps, [placed]);
   return row as AdminDockerJson;
 }
 
 /** A lifecycle action on any container, recorded in the audit trail. */
 export async function changeAdminDocker(deps: AdminDockerDeps, actorId: number, name: string, action: ContainerActionName): Promise<AdminDockerJson> {
-  const container = await callAgent(() => deps.agent.containers.changeState({ name }, action));
+  const { link } = await findContainer(deps, name);
+  const container = await callAgent(() => link.client.containers.changeState({ name }, action));
   if (!container) throw notFound(CONTAINER_NOT_FOUND);
   await recordAudit(deps.knex, {
     actorId,
@@ -78,12 +145,13 @@ export async function changeAdminDocker(deps: AdminDockerDeps, actorId: number, 
     subjectId: name,
     after: { state: container.state, status: container.status },
   });
-  return adminDockerOf(deps, container);
+  return adminDockerOf(deps, { container, host: link.name });
 }
 
 /** Removes any container (its project, if any, stays: 'Nog niet gecreëerd'), recorded in the audit trail. */
 export async function removeAdminDocker(deps: AdminDockerDeps, actorId: number, name: string): Promise<{ removed: boolean }> {
-  const result = await callAgent(() => deps.agent.containers.remove({ name }));
+  const { link } = await findContainer(deps, name);
+  const result = await callAgent(() => link.client.containers.remove({ name }));
   await recordAudit(deps.knex, { actorId, action: 'container.delete', subjectType: 'container', subjectId: name, after: { removed: result.removed } });
   return result;
 }
@@ -119,31 +187,27 @@ export async function bulkAdminDockers(deps: AdminDockerDeps, actorId: number, n
 }
 
 /**
- * Adopts an unmanaged container: a project row named after it (approved, domain
- * `{name}.{siteDomain}`, the user as only member, the image option whose reference matches)
- * that the container is linked to by name. 409 when a project already claims it.
+ * Adopts an unmanaged container: a project row named after it (approved, on the dev server the
+ * container is on, domain `{name}.{that server's site domain}`, the user as only member, the image
+ * option whose reference matches) that the container is linked to by name. 409 when a project
+ * already claims it.
  */
-export async function adoptAdminDocker(
-  deps: AdminDockerDeps & { siteDomain: string },
-  actorId: number,
-  name: string,
-  userId: number,
-): Promise<AdminDockerJson> {
-  const container = await findContainer(deps, name);
+export async function adoptAdminDocker(deps: AdminDockerDeps, actorId: number, name: string, userId: number): Promise<AdminDockerJson> {
+  const { container, link } = await findContainer(deps, name);
   if (container.managed || container.projectId > 0) throw new HttpError(409, ALREADY_OWNED_MESSAGE);
   // The project takes the container's name, and its domain is made from it: Docker allows names
   // (capitals, '_', '.') that are no project name and no host name label.
   if (!PROJECT_NAME_PATTERN.test(name)) throw new HttpError(422, NOT_A_PROJECT_NAME_MESSAGE, { errors: { name: [NOT_A_PROJECT_NAME_MESSAGE] } });
-  const domain = `${name}.${deps.siteDomain}`.toLowerCase();
-  await insertAdoptedProject(deps, actorId, container, domain, userId).catch((error: unknown) => {
+  const domain = `${name}.${link.siteDomain}`.toLowerCase();
+  await insertAdoptedProject(deps, actorId, { container, host: link.name }, domain, userId).catch((error: unknown) => {
     // Two adoptions at once: the unique name/domain of projects decides, the loser gets the 409.
     if (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505') throw new HttpError(409, ALREADY_OWNED_MESSAGE);
     throw error;
   });
-  return adminDockerOf(deps, container);
+  return adminDockerOf(deps, { container, host: link.name });
 }
 
-async function insertAdoptedProject(deps: AdminDockerDeps, actorId: number, container: ContainerView, domain: string, userId: number): Promise<void> {
+async function insertAdoptedProject(deps: AdminDockerDeps, actorId: number, { container, host }: PlacedContainer, domain: string, userId: number): Promise<void> {
   const name = container.name;
   await deps.knex.transaction(async (trx) => {
     const user = await trx('users').where('id', userId).whereNotNull('email_verified_at').whereNull('disabled_at').first('id');
@@ -158,6 +222,7 @@ async function insertAdoptedProject(deps: AdminDockerDeps, actorId: number, cont
       .insert({
         name,
         domain,
+        host,
         description: `Bestaande container ${name}, overgenomen door een beheerder.`,
         visible: false,
         docker_image_id: image?.id ?? null,
@@ -172,7 +237,7 @@ async function insertAdoptedProject(deps: AdminDockerDeps, actorId: number, cont
       action: 'container.adopt',
       subjectType: 'project',
       subjectId: projectId,
-      after: { container: name, user: userId, domain, docker_image_id: image?.id ?? null },
+      after: { container: name, user: userId, domain, host, docker_image_id: image?.id ?? null },
     });
   });
 }
@@ -196,10 +261,10 @@ export async function screenshotStateOf(deps: AdminDockerDeps, projectId: number
  * agent says the project has no running container, 503 when the agent does not answer.
  */
 export async function requestScreenshot(deps: AdminDockerDeps & { thumbnails: ThumbnailCapturer }, actorId: number, projectId: number): Promise<ScreenshotState> {
-  const project = await deps.knex('projects').where('id', projectId).first<{ id: number; name: string; domain: string } | undefined>('id', 'name', 'domain');
+  const project = await deps.knex('projects').where('id', projectId).first<{ id: number; name: string; domain: string; host: string | null } | undefined>('id', 'name', 'domain', 'host');
   if (!project) throw notFound(PROJECT_NOT_FOUND);
   if (!deps.thumbnails.isInFlight(projectId)) {
-    const containers = await callAgent(() => deps.agent.containers.list({ projectIds: [projectId] }));
+    const containers = await callAgent(() => deps.agents.forHost(project.host).containers.list({ projectIds: [projectId] }));
     const running = containers.some((container) => container.projectId === projectId && container.state === 'running');
     if (!running) throw new HttpError(409, NOT_RUNNING_MESSAGE);
     await recordAudit(deps.knex, { actorId, action: 'thumbnail.capture', subjectType: 'project', subjectId: projectId, after: { domain: project.domain } });

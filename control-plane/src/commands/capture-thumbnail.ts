@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import type { AgentClient } from '../agent/agent-client.ts';
+import type { AgentFleet } from '../agent/agent-fleet.ts';
 import { AgentError } from '../agent/agent-error.ts';
 import type { CaptureOutcomeName, CaptureView } from '../agent/screenshot-views.ts';
 import type { ScreenshotState } from '../../../web/src/api/contracts/dockers.ts';
@@ -9,8 +9,9 @@ import type { Config } from '../config.ts';
 import { countCaptureOutcome } from '../metrics/metrics.ts';
 
 /**
- * Capturing a project's site and storing its thumbnail. One capturer per agent link: it runs at
- * most `concurrency` captures at once, at most one per project (a second request while one is
+ * Capturing a project's site and storing its thumbnail. One capturer per process, with one queue
+ * per dev server: each runs at most `concurrency` captures at once on its own agent (a slow
+ * or unreachable dev server does not hold up the other's), at most one per project (a second request while one is
  * queued or running joins it), and records every outcome on the project's `thumbnails` row:
  * a success replaces the png (etag = hash of the bytes, captured_at = when it was taken) and
  * clears last_error; a failure keeps the old png and records a Dutch reason in last_error, which
@@ -18,7 +19,7 @@ import { countCaptureOutcome } from '../metrics/metrics.ts';
  */
 
 export interface ThumbnailCaptureSettings {
-  /** Captures in flight at most (THUMBNAIL_CONCURRENCY). */
+  /** Captures in flight at most, per dev server (THUMBNAIL_CONCURRENCY). */
   concurrency: number;
   /** Page time limit per capture (THUMBNAIL_TIMEOUT_MS). */
   timeoutMs: number;
@@ -26,7 +27,7 @@ export interface ThumbnailCaptureSettings {
 
 export interface ThumbnailCaptureDeps {
   knex: Knex;
-  agent: Pick<AgentClient, 'screenshots'>;
+  agents: Pick<AgentFleet, 'link'>;
   logger: Logger;
   settings: ThumbnailCaptureSettings;
 }
@@ -83,16 +84,22 @@ async function record(knex: Knex, projectId: number, attemptAt: Date, change: { 
 interface CaptureTarget {
   id: number;
   domain: string;
+  host: string | null;
+}
+
+/** One dev server's queue: captures running and the ones waiting for a slot. */
+interface HostQueue {
+  running: number;
+  waiting: Array<() => void>;
 }
 
 /**
- * The one capture queue of an agent link. Keep one per process (thumbnailCapturerFor): the
- * "one per project" and "bounded overall" promises hold only inside one queue.
+ * The capture queues of the app. Keep one per process (thumbnailCapturerFor): the "one per
+ * project" and "bounded per dev server" promises hold only inside one capturer.
  */
 export class ThumbnailCapturer {
   private readonly inFlight = new Map<number, Promise<CaptureResult>>();
-  private readonly waiting: Array<() => void> = [];
-  private running = 0;
+  private readonly queues = new Map<string, HostQueue>();
 
   constructor(readonly deps: ThumbnailCaptureDeps) {}
 
@@ -101,9 +108,11 @@ export class ThumbnailCapturer {
     return this.inFlight.size;
   }
 
-  /** Captures running at this moment (never more than settings.concurrency). */
+  /** Captures running at this moment (never more than settings.concurrency per dev server). */
   get active(): number {
-    return this.running;
+    let running = 0;
+    for (const queue of this.queues.values()) running += queue.running;
+    return running;
   }
 
   isInFlight(projectId: number): boolean {
@@ -118,33 +127,46 @@ export class ThumbnailCapturer {
   capture(projectId: number): Promise<CaptureResult> {
     const existing = this.inFlight.get(projectId);
     if (existing) return existing;
-    const work = countCaptureOutcome(this.withSlot(() => this.captureNow(projectId))).finally(() => {
+    const work = this.captureProject(projectId).finally(() => {
       this.inFlight.delete(projectId);
     });
     this.inFlight.set(projectId, work);
     return work;
   }
 
-  private async withSlot<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= this.deps.settings.concurrency) {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+  /** Finds the project's dev server, then captures in that server's queue (counted per server). */
+  private async captureProject(projectId: number): Promise<CaptureResult> {
+    const project = await this.deps.knex('projects').where('id', projectId).first<CaptureTarget | undefined>('id', 'domain', 'host');
+    if (!project) return { projectId, ok: false, outcome: 'missing', error: null };
+    const host = this.deps.agents.link(project.host).name;
+    return countCaptureOutcome(host, this.withSlot(host, () => this.captureNow(project)));
+  }
+
+  private async withSlot<T>(host: string, work: () => Promise<T>): Promise<T> {
+    let queue = this.queues.get(host);
+    if (!queue) {
+      queue = { running: 0, waiting: [] };
+      this.queues.set(host, queue);
+    }
+    if (queue.running >= this.deps.settings.concurrency) {
+      await new Promise<void>((resolve) => queue.waiting.push(resolve));
     } else {
-      this.running += 1;
+      queue.running += 1;
     }
     try {
       return await work();
     } finally {
-      const next = this.waiting.shift();
+      const next = queue.waiting.shift();
       // The slot passes straight to the next waiter; only without one does the count go down.
       if (next) next();
-      else this.running -= 1;
+      else queue.running -= 1;
     }
   }
 
-  private async captureNow(projectId: number): Promise<CaptureResult> {
-    const { knex, agent, logger, settings } = this.deps;
-    const project = await knex('projects').where('id', projectId).first<CaptureTarget | undefined>('id', 'domain');
-    if (!project) return { projectId, ok: false, outcome: 'missing', error: null };
+  private async captureNow(project: CaptureTarget): Promise<CaptureResult> {
+    const { knex, logger, settings } = this.deps;
+    const projectId = project.id;
+    const agent = this.deps.agents.link(project.host).client;
     const attemptAt = new Date();
     let view: CaptureView;
     try {
@@ -179,27 +201,27 @@ export class ThumbnailCapturer {
 const capturers = new WeakMap<object, ThumbnailCapturer>();
 
 /**
- * The capturer of this agent link, made on first use. Routes (on-demand captures) and the
- * scheduler (nightly, after a start) get the same one, so a project is captured once at a time.
+ * The capturer of this fleet of agent links, made on first use. Routes (on-demand captures) and
+ * the scheduler (nightly, after a start) get the same one, so a project is captured once at a time.
  */
 export function thumbnailCapturerFor(deps: ThumbnailCaptureDeps): ThumbnailCapturer {
-  const existing = capturers.get(deps.agent);
+  const existing = capturers.get(deps.agents);
   if (existing) return existing;
   const capturer = new ThumbnailCapturer(deps);
-  capturers.set(deps.agent, capturer);
+  capturers.set(deps.agents, capturer);
   return capturer;
 }
 
-/** The capturer of an app: its agent link, database and THUMBNAIL_* settings. */
+/** The capturer of an app: its agent links, database and THUMBNAIL_* settings. */
 export function appThumbnailCapturer(deps: {
-  agent: Pick<AgentClient, 'screenshots'>;
+  agents: Pick<AgentFleet, 'link'>;
   knex: Knex;
   logger: Logger;
   config: Pick<Config, 'THUMBNAIL_CONCURRENCY' | 'THUMBNAIL_TIMEOUT_MS'>;
 }): ThumbnailCapturer {
   return thumbnailCapturerFor({
     knex: deps.knex,
-    agent: deps.agent,
+    agents: deps.agents,
     logger: deps.logger.child({ component: 'thumbnails' }),
     settings: { concurrency: deps.config.THUMBNAIL_CONCURRENCY, timeoutMs: deps.config.THUMBNAIL_TIMEOUT_MS },
   });

@@ -43,7 +43,8 @@ export async function redeemSignonTicket(
   knex: Knex,
   secrets: SecretBox,
   token: string,
-  server: { host: string; port: number },
+  /** Where the database's server listens, by the database's dev server (its `host` column). */
+  serverOf: (host: string | null) => { host: string; port: number },
   now = new Date(),
 ): Promise<SignonCredentials | undefined> {
   if (!TICKET_PATTERN.test(token)) return undefined;
@@ -54,8 +55,9 @@ export async function redeemSignonTicket(
   if (!ticket || new Date(ticket.expires_at).getTime() <= now.getTime()) return undefined;
   const row = await knex('databases')
     .where('id', ticket.database_id)
-    .first<{ name: string; db_user: string; password_encrypted: string } | undefined>('name', 'db_user', 'password_encrypted');
+    .first<{ name: string; db_user: string; password_encrypted: string; host: string | null } | undefined>('name', 'db_user', 'password_encrypted', 'host');
   if (!row) return undefined;
+  const server = serverOf(row.host);
   return { user: row.db_user, password: secrets.open(row.password_encrypted), host: server.host, port: server.port, db: row.name };
 }
 

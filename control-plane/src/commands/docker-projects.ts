@@ -6,6 +6,8 @@ export interface DockerProjectRow {
   name: string;
   description: string;
   domain: string;
+  /** The dev server (agent link name) of its container; null is the first one. */
+  host: string | null;
   validated: boolean | null;
   docker_image_id: number | null;
   /** The image option's reference, null without an option. */
@@ -27,6 +29,7 @@ export async function loadDockerProjects(db: Knex | Knex.Transaction, filter: Fi
       'p.name',
       'p.description',
       'p.domain',
+      'p.host',
       'p.validated',
       'p.docker_image_id',
       'p.created_at',

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import type { AgentClient } from '../agent/agent-client.ts';
+import type { AgentFleet, AgentLink } from '../agent/agent-fleet.ts';
 import { AgentError } from '../agent/agent-error.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import { HttpError, serviceUnavailable } from '../errors.ts';
@@ -8,10 +8,11 @@ import { MAX_DATABASES_PER_USER } from '../policies/database-policy.ts';
 import { type DatabaseJson, type DatabaseRow, presentDatabase } from '../presenters/present-database.ts';
 import { DATABASE_NAME_MESSAGES, databaseNameProblem } from '../../../web/src/validation/databaseName.ts';
 import { KeyedLock } from './keyed-lock.ts';
+import { userHomeHost } from './user-home-host.ts';
 
 export interface DatabaseCommandDeps {
   knex: Knex;
-  agent: Pick<AgentClient, 'databases'>;
+  agents: Pick<AgentFleet, 'link' | 'forNewUsers'>;
   secrets: SecretBox;
   logger: Logger;
 }
@@ -28,14 +29,14 @@ export const databaseNameFor = (userId: number, suffix: string): string => `u${u
 /** One create or drop at a time per user: the name check, the agent call and the insert belong together. */
 const perUser = new KeyedLock<number>();
 
-async function rowsOf(knex: Knex, userId: number): Promise<DatabaseRow[]> {
-  return knex('databases').select<DatabaseRow[]>('id', 'name', 'db_user', 'password_encrypted').where('user_id', userId).orderBy('id');
+async function rowsOf(knex: Knex, userId: number): Promise<Array<DatabaseRow & { host: string | null }>> {
+  return knex('databases').select('id', 'name', 'db_user', 'password_encrypted', 'host').where('user_id', userId).orderBy('id');
 }
 
-/** The owner's databases with their passwords opened (this list only ever goes to its owner). */
+/** The owner's databases with their passwords opened (this list only ever goes to its owner) and their server's address. */
 export async function listUserDatabases(deps: DatabaseCommandDeps, userId: number): Promise<DatabaseJson[]> {
   const rows = await rowsOf(deps.knex, userId);
-  return rows.map((row) => presentDatabase(row, deps.secrets.open(row.password_encrypted)));
+  return rows.map((row) => presentDatabase(row, deps.secrets.open(row.password_encrypted), deps.agents.link(row.host).studentDbHost));
 }
 
 /** An agent failure as the HTTP answer of these routes; non-agent errors pass through. */
@@ -59,21 +60,23 @@ function databaseAgentFailure(error: unknown): unknown {
  * to this user only and, under the per-user lock, the user has no row for it — a create whose
  * answer was lost (deadline, restart). Nobody holds its password, so it is replaced once.
  */
-async function createOnAgent(deps: DatabaseCommandDeps, name: string, userId: number, requestId?: string) {
+async function createOnAgent(deps: DatabaseCommandDeps, link: AgentLink, name: string, userId: number, requestId?: string) {
   const input = { name, user: name, ownerUserId: userId };
+  const databases = link.client.databases;
   try {
-    return await deps.agent.databases.create(input, { requestId });
+    return await databases.create(input, { requestId });
   } catch (error) {
     if (!(error instanceof AgentError) || error.code !== 'ALREADY_EXISTS') throw error;
-    deps.logger.warn({ userId, database: name }, 'replacing an orphaned database (no row for it; its create answer was lost)');
-    await deps.agent.databases.drop({ name, user: name }, { requestId });
-    return deps.agent.databases.create(input, { requestId });
+    deps.logger.warn({ userId, database: name, host: link.name }, 'replacing an orphaned database (no row for it; its create answer was lost)');
+    await databases.drop({ name, user: name }, { requestId });
+    return databases.create(input, { requestId });
   }
 }
 
 /**
  * POST /api/user/databases: checks the name (§5, against the user's own names as §2 compares
- * them), asks the agent for the database and account, then stores the row with the password
+ * them), asks the agent of the student's dev server (userHomeHost) for the database and
+ * account, then stores the row with the dev server and the password
  * sealed. A refused or failed agent call stores nothing; if storing fails after the agent made
  * the database, it is dropped again so nothing is left half-made.
  */
@@ -86,9 +89,10 @@ export async function createUserDatabase(deps: DatabaseCommandDeps, userId: numb
       throw databaseNameRefused(`Je kunt maximaal ${MAX_DATABASES_PER_USER} databases hebben. Verwijder eerst een database.`);
     }
     const name = databaseNameFor(userId, suffix);
+    const link = await userHomeHost(deps.knex, deps.agents, userId);
     let created;
     try {
-      created = await createOnAgent(deps, name, userId, requestId);
+      created = await createOnAgent(deps, link, name, userId, requestId);
     } catch (error) {
       throw databaseAgentFailure(error);
     }
@@ -98,15 +102,16 @@ export async function createUserDatabase(deps: DatabaseCommandDeps, userId: numb
         name: created.database.name,
         db_user: created.database.user,
         password_encrypted: deps.secrets.seal(created.password),
+        host: link.name,
       });
     } catch (error) {
       deps.logger.error({ err: error, userId, database: name }, 'storing a new database failed; dropping it again');
-      await deps.agent.databases.drop({ name: created.database.name, user: created.database.user }, { requestId }).catch((dropError: unknown) => {
+      await link.client.databases.drop({ name: created.database.name, user: created.database.user }, { requestId }).catch((dropError: unknown) => {
         deps.logger.error({ err: dropError, userId, database: name }, 'dropping the unstored database failed: remove it by hand');
       });
       throw error;
     }
-    deps.logger.info({ userId, database: name }, 'database created');
+    deps.logger.info({ userId, database: name, host: link.name }, 'database created');
   });
   return listUserDatabases(deps, userId);
 }
@@ -117,10 +122,12 @@ export interface StoredDatabase {
   user_id: number;
   name: string;
   db_user: string;
+  /** Its dev server; null is the first one. */
+  host: string | null;
 }
 
 export async function loadDatabase(knex: Knex, id: number): Promise<StoredDatabase | undefined> {
-  return knex('databases').where({ id }).first<StoredDatabase | undefined>('id', 'user_id', 'name', 'db_user');
+  return knex('databases').where({ id }).first<StoredDatabase | undefined>('id', 'user_id', 'name', 'db_user', 'host');
 }
 
 /**
@@ -131,7 +138,7 @@ export async function loadDatabase(knex: Knex, id: number): Promise<StoredDataba
 export async function dropUserDatabase(deps: DatabaseCommandDeps, database: StoredDatabase, requestId?: string): Promise<DatabaseJson[]> {
   await perUser.run(database.user_id, async () => {
     try {
-      await deps.agent.databases.drop({ name: database.name, user: database.db_user }, { requestId });
+      await deps.agents.link(database.host).client.databases.drop({ name: database.name, user: database.db_user }, { requestId });
     } catch (error) {
       throw databaseAgentFailure(error);
     }

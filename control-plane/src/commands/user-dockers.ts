@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import type { AgentClient } from '../agent/agent-client.ts';
+import type { AgentFleet } from '../agent/agent-fleet.ts';
 import type { ContainerActionName, ContainerView } from '../agent/container-views.ts';
 import { HttpError } from '../errors.ts';
 import { presentUserDocker, type UserDockerJson } from '../presenters/present-user-docker.ts';
@@ -12,7 +12,7 @@ import type { RealtimeTrigger } from '../agent/container-event-relay.ts';
 
 export interface ContainerCommandDeps {
   knex: Knex;
-  agent: AgentClient;
+  agents: AgentFleet;
   realtime: RealtimeTrigger;
   logger: Logger;
   sshCommands: SshCommandResolver;
@@ -33,36 +33,60 @@ export async function userDockerOf(deps: ContainerCommandDeps, project: DockerPr
   const state = productState(project);
   if (state) return presentUserDocker(project, { kind: 'state', state });
   if (!container) return presentUserDocker(project, { kind: 'state', state: NOT_CREATED });
-  const sshCommand = project.ssh ? await deps.sshCommands.command(container) : null;
+  const sshCommand = project.ssh ? await deps.sshCommands.command(container, project.host) : null;
   return presentUserDocker(project, { kind: 'container', container, sshCommand });
 }
 
 /**
+ * The containers of these projects, one ListContainers call per dev server (at once). A server
+ * whose agent does not answer leaves its projects out of `containers` and in `unreachable`.
+ */
+export async function listProjectContainers(
+  deps: Pick<ContainerCommandDeps, 'agents' | 'logger'>,
+  projects: ReadonlyArray<{ id: number; host: string | null }>,
+): Promise<{ containers: Map<number, ContainerView>; unreachable: Set<number> }> {
+  const byHost = new Map<string, number[]>();
+  for (const project of projects) {
+    const host = deps.agents.link(project.host).name;
+    byHost.set(host, [...(byHost.get(host) ?? []), project.id]);
+  }
+  const containers = new Map<number, ContainerView>();
+  const unreachable = new Set<number>();
+  await Promise.all(
+    [...byHost].map(async ([host, projectIds]) => {
+      try {
+        for (const container of await deps.agents.link(host).client.containers.list({ projectIds })) {
+          if (projectIds.includes(container.projectId)) containers.set(container.projectId, container);
+        }
+      } catch (error) {
+        if (!isUnreachable(error)) throw agentFailure(error);
+        deps.logger.warn({ err: error, host }, 'agent unreachable while listing containers');
+        for (const id of projectIds) unreachable.add(id);
+      }
+    }),
+  );
+  return { containers, unreachable };
+}
+
+/**
  * GET /api/user/dockers: the user's projects, newest first, each with its container's state.
- * One ListContainers call for all approved projects; when the agent does not answer, approved
- * projects show 'onbereikbaar' (never 'exited') and the others their product state.
+ * One ListContainers call per dev server for all approved projects on it; when a server's agent
+ * does not answer, its approved projects show 'onbereikbaar' (never 'exited') and the others
+ * their product state.
  */
 export async function listUserDockers(deps: ContainerCommandDeps, userId: number): Promise<UserDockerJson[]> {
   const projects = await loadMemberDockerProjects(deps.knex, userId);
-  const approvedIds = projects.filter((project) => project.validated === true).map((project) => project.id);
-  let containers: ContainerView[] | null = [];
-  if (approvedIds.length > 0) {
-    try {
-      containers = await deps.agent.containers.list({ projectIds: approvedIds });
-    } catch (error) {
-      if (!isUnreachable(error)) throw agentFailure(error);
-      deps.logger.warn({ err: error }, 'agent unreachable while listing containers');
-      containers = null;
-    }
-  }
-  const byProject = new Map<number, ContainerView>((containers ?? []).map((container) => [container.projectId, container]));
+  const approved = projects.filter((project) => project.validated === true);
+  const { containers: byProject, unreachable } = await listProjectContainers(deps, approved);
   const sshCommands = await deps.sshCommands.commands(
-    projects.filter((project) => project.ssh && byProject.has(project.id)).map((project) => byProject.get(project.id) as ContainerView),
+    projects
+      .filter((project) => project.ssh && byProject.has(project.id))
+      .map((project) => ({ container: byProject.get(project.id) as ContainerView, host: project.host })),
   );
   return projects.map((project) => {
     const state = productState(project);
     if (state) return presentUserDocker(project, { kind: 'state', state });
-    if (containers === null) return presentUserDocker(project, { kind: 'state', state: UNREACHABLE });
+    if (unreachable.has(project.id)) return presentUserDocker(project, { kind: 'state', state: UNREACHABLE });
     const container = byProject.get(project.id);
     if (!container) return presentUserDocker(project, { kind: 'state', state: NOT_CREATED });
     return presentUserDocker(project, { kind: 'container', container, sshCommand: sshCommands.get(project.id) ?? null });
@@ -82,10 +106,10 @@ export async function notifyContainer(deps: Pick<ContainerCommandDeps, 'realtime
  * Puts the members' SSH keys (their union) into the project's container. Failures are logged:
  * a container without keys locks SSH, it does not break the project.
  */
-export async function syncAuthorizedKeys(deps: Pick<ContainerCommandDeps, 'knex' | 'agent' | 'logger'>, project: Pick<DockerProjectRow, 'id' | 'users'>): Promise<void> {
+export async function syncAuthorizedKeys(deps: Pick<ContainerCommandDeps, 'knex' | 'agents' | 'logger'>, project: Pick<DockerProjectRow, 'id' | 'host' | 'users'>): Promise<void> {
   try {
     const keys = await sshKeysOf(deps.knex, project.users.map((user) => user.id));
-    await deps.agent.ssh.setAuthorizedKeys(project.id, keys);
+    await deps.agents.forHost(project.host).ssh.setAuthorizedKeys(project.id, keys);
   } catch (error) {
     deps.logger.warn({ err: error, projectId: project.id }, 'setting authorized keys failed');
   }
@@ -100,7 +124,7 @@ export async function createUserDocker(deps: ContainerCommandDeps, project: Dock
   if (!project.image) throw new HttpError(409, NO_IMAGE_MESSAGE);
   const memberIds = project.users.map((user) => user.id);
   const { container } = await callAgent(() =>
-    deps.agent.containers.create({
+    deps.agents.forHost(project.host).containers.create({
       projectId: project.id,
       name: project.name,
       domain: project.domain,
@@ -118,7 +142,7 @@ export async function createUserDocker(deps: ContainerCommandDeps, project: Dock
 /** PUT /api/user/dockers/{id}?action=: marks the card busy first, then asks the agent. */
 export async function changeUserDocker(deps: ContainerCommandDeps, project: DockerProjectRow, action: ContainerActionName): Promise<UserDockerJson> {
   await notifyContainer(deps, project.name, ACTION_BUSY);
-  const container = await callAgent(() => deps.agent.containers.changeState({ projectId: project.id }, action));
+  const container = await callAgent(() => deps.agents.forHost(project.host).containers.changeState({ projectId: project.id }, action));
   return userDockerOf(deps, project, container);
 }
 
@@ -127,8 +151,11 @@ export async function changeUserDocker(deps: ContainerCommandDeps, project: Dock
  * the caller keeps the project (nothing is deleted because the agent was down). A project that
  * can have no container skips the agent.
  */
-export async function removeProjectContainer(deps: Pick<ContainerCommandDeps, 'knex' | 'agent'>, project: { id: number; validated: boolean | null }): Promise<boolean> {
+export async function removeProjectContainer(
+  deps: Pick<ContainerCommandDeps, 'knex' | 'agents'>,
+  project: { id: number; host: string | null; validated: boolean | null },
+): Promise<boolean> {
   if (!(await mayHaveContainer(deps.knex, project))) return false;
-  const { removed } = await callAgent(() => deps.agent.containers.remove({ projectId: project.id }));
+  const { removed } = await callAgent(() => deps.agents.forHost(project.host).containers.remove({ projectId: project.id }));
   return removed;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import QRCode from 'qrcode';
-import type { AgentClient } from '../agent/agent-client.ts';
+import type { AgentFleet } from '../agent/agent-fleet.ts';
 import { AgentError } from '../agent/agent-error.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import { HttpError, serviceUnavailable } from '../errors.ts';
@@ -10,10 +10,11 @@ import { presentVpnConfig, type VpnConfigJson } from '../presenters/present-vpn-
 import { KeyedLock } from './keyed-lock.ts';
 import { generateWireguardKeyPair } from './wireguard-keys.ts';
 import { vpnConfigFile, VpnConfigFileError } from './vpn-config-file.ts';
+import { userHomeHost } from './user-home-host.ts';
 
 export interface VpnCommandDeps {
   knex: Knex;
-  agent: Pick<AgentClient, 'vpn'>;
+  agents: Pick<AgentFleet, 'link' | 'forNewUsers'>;
   secrets: SecretBox;
   logger: Logger;
 }
@@ -33,9 +34,11 @@ export interface StoredVpnConfig {
   public_key: string;
   private_key_encrypted: string | null;
   created_at: Date | string;
+  /** Its dev server; null is the first one. */
+  host: string | null;
 }
 
-const COLUMNS = ['id', 'user_id', 'identifier', 'address', 'public_key', 'private_key_encrypted', 'created_at'];
+const COLUMNS = ['id', 'user_id', 'identifier', 'address', 'public_key', 'private_key_encrypted', 'created_at', 'host'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One POST /api/vpn at a time per user: a double click must not make a second peer. */
@@ -75,7 +78,8 @@ const isUniqueViolation = (error: unknown): boolean =>
   typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 
 /**
- * POST /api/vpn: the user's configuration, made when there is none. The control plane makes the
+ * POST /api/vpn: the user's configuration, made when there is none, on the dev server of the
+ * student's databases (userHomeHost), so it reaches them. The control plane makes the
  * client key pair, the agent gets only the public key and hands out the address; the private key
  * is stored sealed, so the file can be downloaded again. A failed agent call stores nothing; if
  * storing fails afterwards the peer is removed again (and an existing configuration, made
@@ -87,9 +91,10 @@ export async function createUserVpn(deps: VpnCommandDeps, userId: number, reques
     if (existing) return { identifier: existing.identifier };
     const keys = generateWireguardKeyPair();
     const identifier = randomUUID();
+    const link = await userHomeHost(deps.knex, deps.agents, userId);
     let peer;
     try {
-      const answer = await deps.agent.vpn.createPeer({ publicKey: keys.publicKey, identifier, userId }, { requestId });
+      const answer = await link.client.vpn.createPeer({ publicKey: keys.publicKey, identifier, userId }, { requestId });
       peer = answer.peer;
     } catch (error) {
       throw vpnAgentFailure(error);
@@ -102,9 +107,10 @@ export async function createUserVpn(deps: VpnCommandDeps, userId: number, reques
         address: peer.address,
         public_key: keys.publicKey,
         private_key_encrypted: deps.secrets.seal(keys.privateKey),
+        host: link.name,
       });
     } catch (error) {
-      await deps.agent.vpn.removePeer(keys.publicKey, { requestId }).catch((removeError: unknown) => {
+      await link.client.vpn.removePeer(keys.publicKey, { requestId }).catch((removeError: unknown) => {
         deps.logger.error({ err: removeError, userId, address: peer.address }, 'removing the unstored peer failed: remove it by hand');
       });
       const meanwhile = isUniqueViolation(error) ? await loadVpnConfigOfUser(deps.knex, userId) : undefined;
@@ -112,20 +118,20 @@ export async function createUserVpn(deps: VpnCommandDeps, userId: number, reques
       deps.logger.error({ err: error, userId, address: peer.address }, 'storing a new VPN configuration failed');
       throw error;
     }
-    deps.logger.info({ userId, identifier, address: peer.address }, 'vpn configuration created');
+    deps.logger.info({ userId, identifier, address: peer.address, host: link.name }, 'vpn configuration created');
     return { identifier };
   });
 }
 
 /**
  * GET /api/vpn/{identifier} (after the route authorized the row): the client's `.conf`, with the
- * server's key, endpoint and allowed networks as the agent reports them now.
+ * server's key, endpoint and allowed networks as its dev server's agent reports them now.
  */
 export async function vpnConfigText(deps: VpnCommandDeps, config: StoredVpnConfig, requestId?: string): Promise<string> {
   if (config.private_key_encrypted === null) throw new HttpError(410, KEY_NOT_KEPT);
   let server;
   try {
-    server = await deps.agent.vpn.serverInfo({ requestId });
+    server = await deps.agents.link(config.host).client.vpn.serverInfo({ requestId });
   } catch (error) {
     throw vpnAgentFailure(error);
   }

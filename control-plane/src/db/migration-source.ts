@@ -6,6 +6,7 @@ import * as studentAccounts from './migrations/0004_student_accounts.ts';
 import * as sessionsAuditLog from './migrations/0005_sessions_audit_log.ts';
 import * as auditLogAppendOnly from './migrations/0006_audit_log_append_only.ts';
 import * as dbAdminSignons from './migrations/0007_db_admin_signons.ts';
+import * as devServerHosts from './migrations/0008_dev_server_hosts.ts';
 
 interface NamedMigration {
   name: string;
@@ -26,6 +27,7 @@ const migrations: readonly NamedMigration[] = [
   { name: '0005_sessions_audit_log', migration: sessionsAuditLog },
   { name: '0006_audit_log_append_only', migration: auditLogAppendOnly },
   { name: '0007_db_admin_signons', migration: dbAdminSignons },
+  { name: '0008_dev_server_hosts', migration: devServerHosts },
 ];
 
 /** knex MigrationSource over the static list above. */

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { type HealthReport, type RunningOperatorListener, startOperatorListener } from '@devplein/server-kit/operator-listener';
-import type { ContainerApi } from '../agent/host-apis.ts';
+import type { AgentFleet } from '../agent/agent-fleet.ts';
 import type { ControlPlaneMetrics } from './metrics.ts';
 
 export type { HealthReport } from '@devplein/server-kit/operator-listener';
@@ -10,8 +10,8 @@ export interface MetricsServerOptions {
   /** host:port (METRICS_LISTEN); port 0 takes a free one. */
   listen: string;
   metrics: ControlPlaneMetrics;
-  /** The agent's container list, asked once per scrape for devplein_containers{state}. */
-  containers: Pick<ContainerApi, 'list'>;
+  /** Every dev server's agent: each is asked for its container list per scrape (devplein_containers{host,state}). */
+  agents: Pick<AgentFleet, 'links'>;
   /** Time the container list may take per scrape (a slow agent must not stall Prometheus). */
   containerListTimeoutMs?: number;
   health: () => Promise<HealthReport>;
@@ -30,20 +30,24 @@ export function countByState(containers: ReadonlyArray<{ state: string }>): Map<
   return counts;
 }
 
-/** Asks the agent for its managed containers and records the counts (null on failure). */
-export async function refreshContainerStates(options: Pick<MetricsServerOptions, 'metrics' | 'containers' | 'containerListTimeoutMs' | 'logger'>): Promise<void> {
-  try {
-    const list = await options.containers.list({}, { deadlineMs: options.containerListTimeoutMs ?? 2_000 });
-    options.metrics.setContainerStates(countByState(list));
-  } catch (error) {
-    options.logger.debug({ err: error }, 'metrics: container list failed; keeping the previous counts');
-    options.metrics.setContainerStates(null);
-  }
+/** Asks every agent, at once, for its managed containers and records the counts (null for one that fails). */
+export async function refreshContainerStates(options: Pick<MetricsServerOptions, 'metrics' | 'agents' | 'containerListTimeoutMs' | 'logger'>): Promise<void> {
+  await Promise.all(
+    options.agents.links.map(async (link) => {
+      try {
+        const list = await link.client.containers.list({}, { deadlineMs: options.containerListTimeoutMs ?? 2_000 });
+        options.metrics.setContainerStates(link.name, countByState(list));
+      } catch (error) {
+        options.logger.debug({ err: error, host: link.name }, 'metrics: container list failed; keeping the previous counts');
+        options.metrics.setContainerStates(link.name, null);
+      }
+    }),
+  );
 }
 
 /**
- * The control plane's second HTTP listener: GET /metrics (the container counts are asked of the
- * agent per scrape) and GET /healthz (the app's own health check).
+ * The control plane's second HTTP listener: GET /metrics (the container counts are asked of
+ * every agent per scrape) and GET /healthz (the app's own health check).
  */
 export function startMetricsServer(options: MetricsServerOptions): Promise<RunningMetricsServer> {
   return startOperatorListener({

@@ -65,32 +65,46 @@ describe('httpMiddleware', () => {
 });
 
 describe('agent calls, captures, container states', () => {
-  it('counts agent calls by method and outcome, captures by outcome (a rejection as error)', async () => {
+  it('counts agent calls by dev server, method and outcome, captures by outcome (a rejection as error)', async () => {
     const metrics = createControlPlaneMetrics();
-    metrics.observeAgentCall('ListContainers', 'ok', 0.01);
-    metrics.observeAgentCall('ListContainers', 'UNAVAILABLE', 0.2);
-    await countCaptureOutcome(Promise.resolve({ outcome: 'timeout' }), metrics);
-    await expect(countCaptureOutcome(Promise.reject(new Error('db down')), metrics)).rejects.toThrow('db down');
+    metrics.observeAgentCall('dev1', 'ListContainers', 'ok', 0.01);
+    metrics.observeAgentCall('dev1', 'ListContainers', 'UNAVAILABLE', 0.2);
+    metrics.observeAgentCall('dev2', 'ListContainers', 'ok', 0.01);
+    await countCaptureOutcome('dev1', Promise.resolve({ outcome: 'timeout' }), metrics);
+    await expect(countCaptureOutcome('dev2', Promise.reject(new Error('db down')), metrics)).rejects.toThrow('db down');
     const text = await metrics.registry.metrics();
-    expect(value(text, 'devplein_agent_calls_total{method="ListContainers",outcome="ok"}')).toBe(1);
-    expect(value(text, 'devplein_agent_calls_total{method="ListContainers",outcome="UNAVAILABLE"}')).toBe(1);
-    expect(value(text, 'devplein_agent_call_duration_seconds_count{method="ListContainers"}')).toBe(2);
-    expect(value(text, 'devplein_thumbnail_captures_total{outcome="timeout"}')).toBe(1);
-    expect(value(text, 'devplein_thumbnail_captures_total{outcome="error"}')).toBe(1);
+    expect(value(text, 'devplein_agent_calls_total{host="dev1",method="ListContainers",outcome="ok"}')).toBe(1);
+    expect(value(text, 'devplein_agent_calls_total{host="dev1",method="ListContainers",outcome="UNAVAILABLE"}')).toBe(1);
+    expect(value(text, 'devplein_agent_calls_total{host="dev2",method="ListContainers",outcome="ok"}')).toBe(1);
+    expect(value(text, 'devplein_agent_call_duration_seconds_count{host="dev1",method="ListContainers"}')).toBe(2);
+    expect(value(text, 'devplein_thumbnail_captures_total{host="dev1",outcome="timeout"}')).toBe(1);
+    expect(value(text, 'devplein_thumbnail_captures_total{host="dev2",outcome="error"}')).toBe(1);
   });
 
-  it('keeps the previous container counts and sets agent_up 0 when the agent does not answer', async () => {
+  it('counts containers per dev server; one that does not answer keeps its counts and gets agent_up 0', async () => {
     const metrics = createControlPlaneMetrics();
-    const states = [{ state: 'running' }, { state: 'running' }, { state: 'exited' }];
-    await refreshContainerStates({ metrics, containers: { list: async () => states as never }, logger: silent });
+    let dev2 = (): Promise<never> => Promise.resolve([{ state: 'running' }, { state: 'running' }, { state: 'exited' }] as never);
+    const link = (name: string, list: () => Promise<never>) => ({ name, client: { containers: { list } } }) as never;
+    const agents = { links: [link('dev1', async () => [{ state: 'paused' }] as never), link('dev2', () => dev2())] };
+    await refreshContainerStates({ metrics, agents, logger: silent });
     let text = await metrics.registry.metrics();
-    expect(value(text, 'devplein_containers{state="running"}')).toBe(2);
-    expect(value(text, 'devplein_agent_up')).toBe(1);
-    await refreshContainerStates({ metrics, containers: { list: () => Promise.reject(new Error('down')) }, logger: silent });
+    expect(value(text, 'devplein_containers{host="dev2",state="running"}')).toBe(2);
+    expect(value(text, 'devplein_containers{host="dev1",state="paused"}')).toBe(1);
+    expect(value(text, 'devplein_agent_up{host="dev2"}')).toBe(1);
+    dev2 = () => Promise.reject(new Error('down'));
+    await refreshContainerStates({ metrics, agents, logger: silent });
     text = await metrics.registry.metrics();
-    expect(value(text, 'devplein_containers{state="running"}')).toBe(2);
-    expect(value(text, 'devplein_containers{state="exited"}')).toBe(1);
-    expect(value(text, 'devplein_agent_up')).toBe(0);
+    expect(value(text, 'devplein_containers{host="dev2",state="running"}')).toBe(2);
+    expect(value(text, 'devplein_containers{host="dev2",state="exited"}')).toBe(1);
+    expect(value(text, 'devplein_agent_up{host="dev2"}')).toBe(0);
+    expect(value(text, 'devplein_agent_up{host="dev1"}')).toBe(1);
+    // A state no container has any more goes away (only that dev server's series are replaced).
+    dev2 = () => Promise.resolve([{ state: 'exited' }] as never);
+    await refreshContainerStates({ metrics, agents, logger: silent });
+    text = await metrics.registry.metrics();
+    expect(text).not.toContain('devplein_containers{host="dev2",state="running"}');
+    expect(value(text, 'devplein_containers{host="dev2",state="exited"}')).toBe(1);
+    expect(value(text, 'devplein_containers{host="dev1",state="paused"}')).toBe(1);
   });
 
   it('countByState and parseListen', () => {
@@ -119,7 +133,7 @@ describe('startMetricsServer', () => {
     const server: RunningMetricsServer = await startMetricsServer({
       listen: '127.0.0.1:0',
       metrics,
-      containers: { list: async () => [{ state: 'paused' }] as never },
+      agents: { links: [{ name: 'dev1', client: { containers: { list: async () => [{ state: 'paused' }] } } } as never] },
       health: async () => ({ healthy: false, body: { status: 'down' } }),
       logger: silent,
     });
@@ -128,7 +142,7 @@ describe('startMetricsServer', () => {
       const scrape = await fetch(`${url}/metrics`);
       expect(scrape.status).toBe(200);
       const text = await scrape.text();
-      expect(value(text, 'devplein_containers{state="paused"}')).toBe(1);
+      expect(value(text, 'devplein_containers{host="dev1",state="paused"}')).toBe(1);
       expect(text).toContain('process_cpu_user_seconds_total');
       const health = await fetch(`${url}/healthz`);
       expect(health.status).toBe(503);

@@ -1,25 +1,30 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Middleware } from 'koa';
-import type { StreamMetrics } from '../agent/grpc-stream.ts';
 
 /**
  * The control plane's Prometheus metrics. One registry per process (controlPlaneMetrics); it is
  * served only by the separate metrics listener (metrics-server.ts), never on the app port.
  * Labels have a small, fixed set of values: routes are koa-router templates, never raw paths.
  */
-export interface ControlPlaneMetrics extends StreamMetrics {
+export interface ControlPlaneMetrics {
   registry: Registry;
   /** Koa middleware counting and timing every request by method, route template and status. */
   httpMiddleware(): Middleware;
-  /** One unary agent call ended: its RPC name, 'ok' or the AgentError code, and its duration. */
-  observeAgentCall(method: string, outcome: string, seconds: number): void;
-  /** One thumbnail capture ended with this outcome (captured, timeout, agent_unreachable, ...). */
-  countThumbnailCapture(outcome: string): void;
+  /** One unary call to the agent of dev server `host` ended: its RPC name, 'ok' or the AgentError code, and its duration. */
+  observeAgentCall(host: string, method: string, outcome: string, seconds: number): void;
+  /** A server-streaming call to `host`'s agent opened. */
+  streamOpened(host: string, method: string): void;
+  /** A message arrived on one. */
+  streamMessage(host: string, method: string): void;
+  /** One ended: ok, cancelled or the error code. */
+  streamEnded(host: string, method: string, outcome: string): void;
+  /** One thumbnail capture on `host` ended with this outcome (captured, timeout, agent_unreachable, ...). */
+  countThumbnailCapture(host: string, outcome: string): void;
   /**
-   * The agent's containers by state from a scrape-time list; null (the agent did not answer)
-   * keeps the previous values and sets devplein_agent_up to 0.
+   * `host`'s containers by state from a scrape-time list; null (its agent did not answer) keeps
+   * the previous values and sets devplein_agent_up{host} to 0.
    */
-  setContainerStates(states: ReadonlyMap<string, number> | null): void;
+  setContainerStates(host: string, states: ReadonlyMap<string, number> | null): void;
 }
 
 /** Route label of a request no router matched (the SPA, static files, 404s). */
@@ -55,51 +60,54 @@ export function createControlPlaneMetrics(): ControlPlaneMetrics {
   const agentCalls = new Counter({
     name: 'devplein_agent_calls_total',
     help: 'Unary calls to the host agent, by RPC method and outcome (ok or the error code).',
-    labelNames: ['method', 'outcome'] as const,
+    labelNames: ['host', 'method', 'outcome'] as const,
     registers: [registry],
   });
   const agentCallDuration = new Histogram({
     name: 'devplein_agent_call_duration_seconds',
     help: 'Duration of unary calls to the host agent, by RPC method.',
-    labelNames: ['method'] as const,
+    labelNames: ['host', 'method'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 30, 60, 120],
     registers: [registry],
   });
   const agentStreamsOpen = new Gauge({
     name: 'devplein_agent_streams_open',
     help: 'Server-streaming calls to the host agent open now (event watch, log follow, image pull), by RPC method.',
-    labelNames: ['method'] as const,
+    labelNames: ['host', 'method'] as const,
     registers: [registry],
   });
   const agentStreams = new Counter({
     name: 'devplein_agent_streams_total',
     help: 'Server-streaming calls to the host agent that ended, by RPC method and outcome (ok, cancelled or the error code).',
-    labelNames: ['method', 'outcome'] as const,
+    labelNames: ['host', 'method', 'outcome'] as const,
     registers: [registry],
   });
   const agentStreamMessages = new Counter({
     name: 'devplein_agent_stream_messages_total',
     help: 'Messages received on server-streaming calls to the host agent, by RPC method.',
-    labelNames: ['method'] as const,
+    labelNames: ['host', 'method'] as const,
     registers: [registry],
   });
   const thumbnailCaptures = new Counter({
     name: 'devplein_thumbnail_captures_total',
     help: 'Site thumbnail captures by outcome (captured, or the reason it failed).',
-    labelNames: ['outcome'] as const,
+    labelNames: ['host', 'outcome'] as const,
     registers: [registry],
   });
   const containers = new Gauge({
     name: 'devplein_containers',
-    help: 'Containers on the dev server by Docker state, as listed by the agent at the last successful scrape.',
-    labelNames: ['state'] as const,
+    help: 'Containers per dev server by Docker state, as listed by the agent at the last successful scrape.',
+    labelNames: ['host', 'state'] as const,
     registers: [registry],
   });
   const agentUp = new Gauge({
     name: 'devplein_agent_up',
-    help: '1 when the host agent answered the container list of the last scrape, else 0.',
+    help: '1 when the dev server\'s agent answered the container list of the last scrape, else 0.',
+    labelNames: ['host'] as const,
     registers: [registry],
   });
+
+  const statesSeen = new Map<string, Set<string>>();
 
   return {
     registry,
@@ -122,28 +130,30 @@ export function createControlPlaneMetrics(): ControlPlaneMetrics {
         }
       };
     },
-    observeAgentCall(method, outcome, seconds) {
-      agentCalls.inc({ method, outcome });
-      agentCallDuration.observe({ method }, seconds);
+    observeAgentCall(host, method, outcome, seconds) {
+      agentCalls.inc({ host, method, outcome });
+      agentCallDuration.observe({ host, method }, seconds);
     },
-    streamOpened(method) {
-      agentStreamsOpen.inc({ method });
+    streamOpened(host, method) {
+      agentStreamsOpen.inc({ host, method });
     },
-    streamMessage(method) {
-      agentStreamMessages.inc({ method });
+    streamMessage(host, method) {
+      agentStreamMessages.inc({ host, method });
     },
-    streamEnded(method, outcome) {
-      agentStreamsOpen.dec({ method });
-      agentStreams.inc({ method, outcome });
+    streamEnded(host, method, outcome) {
+      agentStreamsOpen.dec({ host, method });
+      agentStreams.inc({ host, method, outcome });
     },
-    countThumbnailCapture(outcome) {
-      thumbnailCaptures.inc({ outcome });
+    countThumbnailCapture(host, outcome) {
+      thumbnailCaptures.inc({ host, outcome });
     },
-    setContainerStates(states) {
-      agentUp.set(states ? 1 : 0);
+    setContainerStates(host, states) {
+      agentUp.set({ host }, states ? 1 : 0);
       if (!states) return;
-      containers.reset();
-      for (const [state, count] of states) containers.set({ state }, count);
+      // Only this host's series are replaced: a state no container has any more goes away.
+      for (const state of statesSeen.get(host) ?? []) containers.remove({ host, state });
+      statesSeen.set(host, new Set(states.keys()));
+      for (const [state, count] of states) containers.set({ host, state }, count);
     },
   };
 }
@@ -152,14 +162,14 @@ export function createControlPlaneMetrics(): ControlPlaneMetrics {
 export const controlPlaneMetrics: ControlPlaneMetrics = createControlPlaneMetrics();
 
 /** Counts the outcome of a capture (a rejection counts as 'error') and passes the result on. */
-export function countCaptureOutcome<Result extends { outcome: string }>(work: Promise<Result>, metrics: ControlPlaneMetrics = controlPlaneMetrics): Promise<Result> {
+export function countCaptureOutcome<Result extends { outcome: string }>(host: string, work: Promise<Result>, metrics: ControlPlaneMetrics = controlPlaneMetrics): Promise<Result> {
   return work.then(
     (result) => {
-      metrics.countThumbnailCapture(result.outcome);
+      metrics.countThumbnailCapture(host, result.outcome);
       return result;
     },
     (error: unknown) => {
-      metrics.countThumbnailCapture('error');
+      metrics.countThumbnailCapture(host, 'error');
       throw error;
     },
   );

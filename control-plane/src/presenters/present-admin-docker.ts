@@ -5,8 +5,12 @@ import { NO_OWNER, type AdminDocker } from '../../../web/src/api/contracts/docke
 export type AdminDockerJson = AdminDocker;
 export { NO_OWNER };
 
-/** `owner` is the first member of the project the container belongs to (by label or by name). */
-export function presentAdminDocker(container: ContainerView, project: { id: number; owner: { id: number; name: string } | null } | null): AdminDockerJson {
+/** `owner` is the first member of the project the container belongs to (by label or by name); `host` the dev server it is on. */
+export function presentAdminDocker(
+  container: ContainerView,
+  project: { id: number; owner: { id: number; name: string } | null } | null,
+  host: string,
+): AdminDockerJson {
   return {
     Id: container.id,
     Names: [...container.names],
@@ -18,5 +22,6 @@ export function presentAdminDocker(container: ContainerView, project: { id: numb
     projectId: project?.id ?? (container.projectId > 0 ? container.projectId : null),
     managed: container.managed,
     autoStop: container.autoStop,
+    host,
   };
 }

@@ -6,6 +6,8 @@ export interface ProjectRow {
   name: string;
   description: string;
   domain: string;
+  /** The dev server of its container (agent link name); null is the first one. */
+  host: string | null;
   visible: boolean;
   repro: string | null;
   end_date: string | Date | null;

@@ -40,7 +40,7 @@ export const PROJECT_MESSAGES = {
   nameShape: 'De naam mag alleen kleine letters (a-z) en streepjes bevatten en moet met een letter beginnen.',
   domainTooShort: `Het domein moet minstens ${PROJECT_DOMAIN_MIN} tekens lang zijn.`,
   domainShape: 'Dit is geen geldig domein (bijvoorbeeld mijn-site.dev.school.nl).',
-  domainOutside: (siteDomain: string) => `Het domein moet eindigen op .${siteDomain}.`,
+  domainOutside: (siteDomains: string | readonly string[]) => `Het domein moet eindigen op ${[siteDomains].flat().map((domain) => `.${domain}`).join(' of ')}.`,
   imageRequired: 'Kies een image.',
   descriptionTooShort: `De beschrijving moet minstens ${PROJECT_DESCRIPTION_MIN} tekens lang zijn.`,
   descriptionTooLong: `De beschrijving mag maximaal ${PROJECT_DESCRIPTION_MAX} tekens lang zijn.`,
@@ -76,10 +76,12 @@ const memberId = z.coerce.number({ error: PROJECT_MESSAGES.users }).int(PROJECT_
 
 /**
  * POST/PUT /api/user/project {end_date, name, docker_id, domain, visible, users[], description, repro}.
- * `siteDomain` is the configured dev domain every project domain must lie under. Checks that need
- * the database (image and members exist, name and domain unique) are the server's.
+ * `siteDomain` is the configured dev domain every project domain must lie under (the server,
+ * with more than one dev server: each one's; the domain says where the project lives). Checks
+ * that need the database (image and members exist, name and domain unique) are the server's.
  */
-export function projectRequestSchema(siteDomain: string) {
+export function projectRequestSchema(siteDomain: string | readonly string[]) {
+  const siteDomains = [siteDomain].flat();
   return z.object({
     name: z
       .string({ error: PROJECT_MESSAGES.nameTooShort })
@@ -94,7 +96,7 @@ export function projectRequestSchema(siteDomain: string) {
       .min(PROJECT_DOMAIN_MIN, PROJECT_MESSAGES.domainTooShort)
       .max(PROJECT_DOMAIN_MAX, PROJECT_MESSAGES.domainShape)
       .regex(PROJECT_DOMAIN_PATTERN, PROJECT_MESSAGES.domainShape)
-      .refine((domain) => isInsideSiteDomain(domain, siteDomain), PROJECT_MESSAGES.domainOutside(siteDomain)),
+      .refine((domain) => siteDomains.some((each) => isInsideSiteDomain(domain, each)), PROJECT_MESSAGES.domainOutside(siteDomains)),
     docker_id: z.coerce
       .number({ error: PROJECT_MESSAGES.imageRequired })
       .int(PROJECT_MESSAGES.imageRequired)

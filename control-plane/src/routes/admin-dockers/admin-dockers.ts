@@ -35,7 +35,7 @@ function containerName(ctx: AppContext): string {
 }
 
 /**
- * The admin dockers screen (spec §2, §7): every container of the host incl. unmanaged ones,
+ * The admin dockers screen (spec §2, §7): every container of every dev server incl. unmanaged ones,
  * actions, removal, adopting an unmanaged container for a user, and bulk actions. Admins only;
  * every write is in the audit trail. Agent down → 503. Per project: the site screenshot state
  * and 'ververs screenshot' (POST answers 202 at once; the capture runs in the background).
@@ -43,7 +43,7 @@ function containerName(ctx: AppContext): string {
 export function adminDockerRoutes(deps: AppDeps): AppRouter {
   const router: AppRouter = new Router();
   const thumbnails = appThumbnailCapturer(deps);
-  const commandDeps = { knex: deps.knex, agent: deps.agent, siteDomain: deps.config.SITE_DOMAIN, thumbnails };
+  const commandDeps = { knex: deps.knex, agents: deps.agents, thumbnails };
 
   router.get('/api/admin/dockers', async (ctx) => {
     admin(ctx);

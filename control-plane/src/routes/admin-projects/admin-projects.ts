@@ -44,7 +44,7 @@ const PROJECT_NOT_FOUND = 'Dit project bestaat niet.';
  * approved projects), PUT /api/admin/projects/{id} (approve/reject toggle), DELETE.
  */
 export function adminProjectRoutes(deps: AppDeps): AppRouter {
-  const { knex, agent } = deps;
+  const { knex, agents } = deps;
   const realtime = { realtime: deps.realtime, logger: deps.logger };
   const router: AppRouter = new Router();
 
@@ -114,7 +114,7 @@ export function adminProjectRoutes(deps: AppDeps): AppRouter {
     const found = await loadProject(knex, id);
     if (!found) throw notFound(PROJECT_NOT_FOUND);
     // The container goes first, outside the transaction; agent down → 503, the project stays.
-    await removeProjectContainer({ knex, agent }, found);
+    await removeProjectContainer({ knex, agents }, found);
     await knex.transaction(async (trx) => {
       const before = await loadProject(trx, id);
       if (!before) throw notFound(PROJECT_NOT_FOUND);

@@ -25,10 +25,10 @@ const noStore = (ctx: AppContext): void => {
  * The developer's own MySQL/MariaDB databases (spec §7): GET/POST /api/user/databases and
  * DELETE /api/user/databases/{id}, each answering the updated list `[{id, name, user, password}]`.
  */
-export function databaseRoutes(deps: Pick<AppDeps, 'knex' | 'agent' | 'secrets' | 'logger'>): AppRouter {
+export function databaseRoutes(deps: Pick<AppDeps, 'knex' | 'agents' | 'secrets' | 'logger'>): AppRouter {
   const commandDeps: DatabaseCommandDeps = {
     knex: deps.knex,
-    agent: deps.agent,
+    agents: deps.agents,
     secrets: deps.secrets,
     logger: deps.logger.child({ component: 'databases' }),
   };

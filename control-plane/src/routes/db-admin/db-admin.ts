@@ -30,7 +30,7 @@ export function dbAdminLink(base: string, name: string): string {
  * spec's link. POST /api/db-admin/signon is for that script only (server to server, a shared
  * secret instead of a session): it redeems the ticket for the database's account.
  */
-export function dbAdminRoutes(deps: Pick<AppDeps, 'knex' | 'secrets' | 'config'>): AppRouter {
+export function dbAdminRoutes(deps: Pick<AppDeps, 'knex' | 'secrets' | 'config' | 'agents'>): AppRouter {
   const router: AppRouter = new Router();
   const { config } = deps;
 
@@ -42,7 +42,7 @@ export function dbAdminRoutes(deps: Pick<AppDeps, 'knex' | 'secrets' | 'config'>
     if (!database || !ownsDatabase(user, database)) throw notFound('Deze database bestaat niet.');
     ctx.set('Cache-Control', 'no-store');
     if (!config.DB_ADMIN_SIGNON_URL) {
-      ctx.redirect(dbAdminLink(config.DB_ADMIN_URL, database.name));
+      ctx.redirect(dbAdminLink(deps.agents.link(database.host).dbAdminUrl, database.name));
       return;
     }
     const ticket = await mintSignonTicket(deps.knex, database);
@@ -60,7 +60,7 @@ export function dbAdminRoutes(deps: Pick<AppDeps, 'knex' | 'secrets' | 'config'>
       throw new HttpError(401, 'Onbekende aanvrager.');
     }
     const { token } = parseInput(ctx, signonRedeemBody, 'body');
-    const credentials = await redeemSignonTicket(deps.knex, deps.secrets, token, { host: config.STUDENT_DB_HOST, port: MYSQL_PORT });
+    const credentials = await redeemSignonTicket(deps.knex, deps.secrets, token, (host) => ({ host: deps.agents.link(host).studentDbHost, port: MYSQL_PORT }));
     if (!credentials) throw notFound('Dit ticket is onbekend, al gebruikt of verlopen.');
     ctx.set('Cache-Control', 'no-store');
     ctx.body = credentials;

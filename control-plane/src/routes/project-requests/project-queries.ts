@@ -15,6 +15,7 @@ export async function loadProjects(db: Knex | Knex.Transaction, filter: Filter):
       'p.name',
       'p.description',
       'p.domain',
+      'p.host',
       'p.visible',
       'p.repro',
       'p.end_date',

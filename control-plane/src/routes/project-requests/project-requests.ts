@@ -14,6 +14,8 @@ import { problemsByField, projectRequestSchema, type ProjectRequestData } from '
 import type { AppContext } from '../../app-context.ts';
 import { auditSnapshot, loadProject, uniqueViolationOf } from './project-queries.ts';
 import { removeProjectContainer } from '../../commands/user-dockers.ts';
+import { mayHaveContainer } from '../../commands/docker-projects.ts';
+import type { AgentFleet } from '../../agent/agent-fleet.ts';
 import { projectIdParams } from './schema.ts';
 
 const NAME_TAKEN = 'Deze naam is al in gebruik. Kies een andere naam.';
@@ -80,10 +82,25 @@ function asTakenError(error: unknown): unknown {
   return refused({ name: [NAME_TAKEN] });
 }
 
-const projectColumns = (input: ProjectRequestData) => ({
+/** The dev server of a project: the one whose site domain holds its domain (the schema made sure one does). */
+const hostOf = (agents: AgentFleet, domain: string): string => (agents.hostOfDomain(domain) ?? agents.link(null)).name;
+
+/**
+ * An edit may not move a project that may have a container to another dev server: its
+ * container, route and SSH port stay where they are. Without a container the host follows.
+ */
+async function checkHostKept(knex: Knex, agents: AgentFleet, before: ProjectRow, domain: string): Promise<void> {
+  const now = agents.link(before.host);
+  const after = hostOf(agents, domain);
+  if (after === now.name || !(await mayHaveContainer(knex, before))) return;
+  throw refused({ domain: [`Dit domein hoort bij ontwikkelserver ${after}, maar dit project staat op ${now.name}. Kies een domein dat eindigt op .${now.siteDomain}.`] });
+}
+
+const projectColumns = (agents: AgentFleet, input: ProjectRequestData) => ({
   name: input.name,
   description: input.description,
   domain: input.domain.toLowerCase(),
+  host: hostOf(agents, input.domain.toLowerCase()),
   visible: input.visible,
   repro: input.repro,
   end_date: input.end_date,
@@ -102,9 +119,9 @@ async function replaceMembers(db: Knex.Transaction, projectId: number, memberIds
  * options GET /api/dockers. The rules of §5 are the shared schema the form uses too.
  */
 export function projectRequestRoutes(deps: AppDeps): AppRouter {
-  const { knex, config, agent } = deps;
+  const { knex, config, agents } = deps;
   const router: AppRouter = new Router();
-  const schema = projectRequestSchema(config.SITE_DOMAIN);
+  const schema = projectRequestSchema(agents.links.map((link) => link.siteDomain));
 
   router.get('/api/dockers', async (ctx) => {
     activeUser(ctx);
@@ -133,7 +150,7 @@ export function projectRequestRoutes(deps: AppDeps): AppRouter {
         }
         await checkAgainstDatabase(trx, input, memberIds, null);
         const [inserted] = await trx('projects')
-          .insert({ ...projectColumns(input), validated: null, created_by: user.id })
+          .insert({ ...projectColumns(agents, input), validated: null, created_by: user.id })
           .returning<{ id: number }[]>('id');
         const id = Number(inserted?.id);
         await replaceMembers(trx, id, memberIds);
@@ -164,6 +181,7 @@ export function projectRequestRoutes(deps: AppDeps): AppRouter {
     if (!before || !mayChangeProject(user, before.users.map((member) => member.id))) throw notFound(PROJECT_NOT_FOUND);
     const input = parseRequest(ctx, schema);
     const memberIds = membersAfterEdit(user, before, input.users);
+    await checkHostKept(knex, agents, before, input.domain.toLowerCase());
 
     try {
       await knex.transaction(async (trx) => {
@@ -171,7 +189,7 @@ export function projectRequestRoutes(deps: AppDeps): AppRouter {
         const validated = before.validated === true && !editKeepsApproval(user) ? null : before.validated;
         await trx('projects')
           .where('id', id)
-          .update({ ...projectColumns(input), validated, updated_at: trx.fn.now() });
+          .update({ ...projectColumns(agents, input), validated, updated_at: trx.fn.now() });
         await replaceMembers(trx, id, memberIds);
         if (isAdmin(user)) {
           const after = await loadProject(trx, id);
@@ -201,7 +219,7 @@ export function projectRequestRoutes(deps: AppDeps): AppRouter {
     const before = await loadProject(knex, id);
     const memberIds = before?.users.map((member) => member.id) ?? [];
     if (!before || !mayChangeProject(user, memberIds)) throw notFound(PROJECT_NOT_FOUND);
-    const removed = await removeProjectContainer({ knex, agent }, before);
+    const removed = await removeProjectContainer({ knex, agents }, before);
     if (removed) ctx.state.log.info({ userId: user.id, projectId: id }, 'container removed with its project');
     await knex.transaction(async (trx) => {
       await trx('projects').where('id', id).delete();

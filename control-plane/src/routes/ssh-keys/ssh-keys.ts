@@ -35,11 +35,11 @@ const isUniqueViolation = (error: unknown): boolean =>
   typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 
 /** Routes of SSH keys of the signed-in developer (/api/user/ssh_keys). */
-export function sshKeyRoutes(deps: Pick<AppDeps, 'knex' | 'agent' | 'logger'>): AppRouter {
+export function sshKeyRoutes(deps: Pick<AppDeps, 'knex' | 'agents' | 'logger'>): AppRouter {
   const { knex } = deps;
   const router: AppRouter = new Router();
   // The containers follow in the background: the key change does not wait for (or fail on) the agent.
-  const syncContainers = (userId: number): void => void syncUserSshKeys({ knex, agent: deps.agent, logger: deps.logger.child({ component: 'ssh-key-sync' }) }, userId);
+  const syncContainers = (userId: number): void => void syncUserSshKeys({ knex, agents: deps.agents, logger: deps.logger.child({ component: 'ssh-key-sync' }) }, userId);
 
   router.get('/api/user/ssh_keys', async (ctx) => {
     const user = developer(ctx);

@@ -35,10 +35,10 @@ async function auditAdminAct(deps: AppDeps, user: CurrentUser, project: DockerPr
 export function containerCommandDeps(deps: AppDeps): ContainerCommandDeps {
   return {
     knex: deps.knex,
-    agent: deps.agent,
+    agents: deps.agents,
     realtime: deps.realtime,
     logger: deps.logger.child({ component: 'containers' }),
-    sshCommands: new SshCommandResolver(deps.agent, deps.logger.child({ component: 'ssh-commands' })),
+    sshCommands: new SshCommandResolver(deps.agents, deps.logger.child({ component: 'ssh-commands' })),
   };
 }
 
@@ -53,14 +53,14 @@ const pullLineJson = (event: PullProgressView) => ({
 });
 
 /** Dutch text of a failed pull, for the NDJSON error line. */
-async function pullErrorMessage(deps: ContainerCommandDeps, image: string, error: unknown): Promise<string> {
+async function pullErrorMessage(deps: ContainerCommandDeps, host: string | null, image: string, error: unknown): Promise<string> {
   const agentError = error instanceof AgentError ? error : null;
   if (agentError?.code === 'NOT_FOUND') return `Image ${image} bestaat niet.`;
   if (agentError?.code === 'INVALID_ARGUMENT') return `${image} is geen geldige image-naam.`;
   if (agentError?.unreachable) {
     // The agent answers UNAVAILABLE for an unreachable registry too: ask whether the agent itself is there.
     try {
-      await deps.agent.info({ deadlineMs: 2_000 });
+      await deps.agents.forHost(host).info({ deadlineMs: 2_000 });
       return `De registry van ${image} is niet bereikbaar.`;
     } catch {
       return AGENT_UNREACHABLE_MESSAGE;
@@ -114,7 +114,7 @@ export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDep
   router.get('/api/user/container/:name', async (ctx) => {
     const project = await containerProject(ctx);
     const { tail, format, download } = parseInput(ctx, logsQuery, 'query');
-    const lines = await callAgent(() => deps.agent.containers.logs({ projectId: project.id }, tail, { requestId: ctx.state.requestId }));
+    const lines = await callAgent(() => deps.agents.forHost(project.host).containers.logs({ projectId: project.id }, tail, { requestId: ctx.state.requestId }));
     if (download) ctx.attachment(`${project.name}.log`);
     if (format === 'json') {
       ctx.body = { lines: lines.map(logLineJson) };
@@ -132,7 +132,7 @@ export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDep
     writeLine(stream, ': verbonden\n\n');
     void (async () => {
       try {
-        for await (const line of deps.agent.containers.followLogs({ projectId: project.id }, tail, { signal, requestId: ctx.state.requestId })) {
+        for await (const line of deps.agents.forHost(project.host).containers.followLogs({ projectId: project.id }, tail, { signal, requestId: ctx.state.requestId })) {
           writeLine(stream, `data: ${JSON.stringify(logLineJson(line))}\n\n`);
         }
       } catch (error) {
@@ -154,13 +154,13 @@ export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDep
       throw new HttpError(422, message, { errors: { image: [message] } });
     }
     const cancel = new AbortController();
-    const iterator = deps.agent.containers.pullImage(image, project.id, { requestId: ctx.state.requestId, signal: cancel.signal })[Symbol.asyncIterator]();
+    const iterator = deps.agents.forHost(project.host).containers.pullImage(image, project.id, { requestId: ctx.state.requestId, signal: cancel.signal })[Symbol.asyncIterator]();
     // The first step decides the answer: an agent that is not there is a 503, not a stream.
     let first: IteratorResult<PullProgressView>;
     try {
       first = await iterator.next();
     } catch (error) {
-      const message = await pullErrorMessage(commandDeps, image, error);
+      const message = await pullErrorMessage(commandDeps, project.host, image, error);
       if (message === AGENT_UNREACHABLE_MESSAGE) throw serviceUnavailable(message);
       ctx.type = 'application/x-ndjson; charset=utf-8';
       ctx.body = `${JSON.stringify({ error: message })}\n`;
@@ -181,7 +181,7 @@ export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDep
       } catch (error) {
         if (!signal.aborted) {
           log.warn({ err: error, image }, 'image pull failed');
-          writeLine(stream, `${JSON.stringify({ error: await pullErrorMessage(commandDeps, image, error) })}\n`);
+          writeLine(stream, `${JSON.stringify({ error: await pullErrorMessage(commandDeps, project.host, image, error) })}\n`);
         }
       } finally {
         if (!stream.writableEnded) stream.end();

@@ -37,10 +37,10 @@ const noStore = (ctx: AppContext): void => {
  * GET /api/vpn/{identifier} (the `.conf` download, owner only; others 404) and, beyond the spec,
  * GET /api/vpn/qr (the same file as an SVG QR code for a phone).
  */
-export function vpnRoutes(deps: Pick<AppDeps, 'knex' | 'agent' | 'secrets' | 'logger'>): AppRouter {
+export function vpnRoutes(deps: Pick<AppDeps, 'knex' | 'agents' | 'secrets' | 'logger'>): AppRouter {
   const commandDeps: VpnCommandDeps = {
     knex: deps.knex,
-    agent: deps.agent,
+    agents: deps.agents,
     secrets: deps.secrets,
     logger: deps.logger.child({ component: 'vpn' }),
   };

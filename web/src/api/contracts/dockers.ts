@@ -70,6 +70,8 @@ export interface AdminDocker {
   screenshot?: ScreenshotState | null;
   /** Set while the container is stopped by the idle auto-stop (see DockerAutoStop). */
   autoStop: DockerAutoStop | null;
+  /** The dev server the container is on (its agent link's name). */
+  host?: string;
 }
 
 /**

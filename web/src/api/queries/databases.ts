@@ -10,6 +10,8 @@ export interface UserDatabase {
   user: string;
   /** Plain text: the list only ever goes to its owner. */
   password: string;
+  /** Where its MariaDB listens inside the VPN (its dev server); older control planes send none. */
+  host?: string;
 }
 
 export const DATABASES_KEY = '/api/user/databases';

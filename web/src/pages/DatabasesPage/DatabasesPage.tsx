@@ -70,7 +70,8 @@ function DeveloperDatabases({ userId }: { userId: number }) {
     <DatabasesPageView
       databases={databases}
       loadError={error !== undefined ? serverMessage(error, 'Je databases konden niet worden geladen. Probeer het later opnieuw.') : null}
-      host={dbHost()}
+      // A student's databases are all on one dev server (with their VPN configuration).
+      host={databases?.[0]?.host ?? dbHost()}
       adminUrl={dbAdminUrl()}
       adminSignon={dbAdminSignon()}
       namePrefix={`u${userId}_`}
