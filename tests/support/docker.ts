@@ -124,9 +124,9 @@ export async function dockerCli(args: string[]): Promise<string> {
 
 const webStart = `echo '${WEB_STDOUT_LINE}'; echo '${WEB_STDERR_LINE}' >&2; exec httpd -f -p 80 -h /www`;
 
-/** WEB_IMAGE, built when missing. */
-export function ensureWebImage(): Promise<string> {
-  return ensureBusyboxImage(WEB_IMAGE, ['/bin/sh', '-c', webStart]);
+/** WEB_IMAGE, built when missing (on the shared engine, or the one at `dockerHost`). */
+export function ensureWebImage(dockerHost?: string): Promise<string> {
+  return ensureBusyboxImage(WEB_IMAGE, ['/bin/sh', '-c', webStart], undefined, dockerHost);
 }
 
 /**

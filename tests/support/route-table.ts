@@ -24,7 +24,8 @@ export function routeTable(): RouteEntry[] {
     config,
     knex: unused,
     logger: pino({ level: 'silent' }),
-    agent: unused,
+    // The project request schema reads the dev servers' site domains when its router is built.
+    agents: { links: [] },
     realtime: unused,
     schoolProvider: unused,
     courseFiles: unused,

@@ -150,8 +150,12 @@ export async function changeAdminDocker(deps: AdminDockerDeps, actorId: number, 
 
 /** Removes any container (its project, if any, stays: 'Nog niet gecreëerd'), recorded in the audit trail. */
 export async function removeAdminDocker(deps: AdminDockerDeps, actorId: number, name: string): Promise<{ removed: boolean }> {
-  const { link } = await findContainer(deps, name);
-  const result = await callAgent(() => link.client.containers.remove({ name }));
+  const found = await findContainer(deps, name).catch((error: unknown) => {
+    // Removing what is not there (any more) is no error: the answer says nothing was removed.
+    if (error instanceof HttpError && error.status === 404) return null;
+    throw error;
+  });
+  const result = found ? await callAgent(() => found.link.client.containers.remove({ name })) : { removed: false };
   await recordAudit(deps.knex, { actorId, action: 'container.delete', subjectType: 'container', subjectId: name, after: { removed: result.removed } });
   return result;
 }
