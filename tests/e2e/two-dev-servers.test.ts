@@ -246,6 +246,20 @@ describe('two dev servers', () => {
         );
         await page.screenshot({ path: path.join(shots, 'two-dev-servers-one-unreachable.png'), fullPage: true });
 
+        // The admin's table says, per row, which server it is on; the missing one's project is 'onbereikbaar'.
+        const adminPage = await e2e.signInAs(ADMIN);
+        try {
+          await adminPage.page.goto(`${e2e.url}/admin/dockers`);
+          const adminRow = (name: string) => adminPage.page.locator(`[data-testid="admin-docker-row"][data-docker="${name}"]`);
+          await adminRow(onDev2).waitFor();
+          expect(await adminRow(onDev2).getByTestId('docker-host').textContent()).toBe('op dev2');
+          expect(await adminRow(onDev1).getByTestId('docker-host').textContent()).toBe('op dev1');
+          expect(await adminRow(onDev2).textContent()).toContain('Ontwikkelserver dev2 is niet bereikbaar');
+          await adminPage.page.screenshot({ path: path.join(shots, 'two-dev-servers-admin.png'), fullPage: true });
+        } finally {
+          await adminPage.context.close();
+        }
+
         // It comes back: the card shows the engine's true state, without a reload.
         await agent2.restart();
         await expectCardState(page, onDev2, 'paused', 45_000);

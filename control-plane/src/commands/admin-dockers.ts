@@ -77,7 +77,8 @@ async function unreachableRows(deps: AdminDockerDeps, link: AgentLink): Promise<
   return projects.map((project) => ({
     host: link.name,
     container: {
-      id: '',
+      // No container id is known; this one keeps rows apart (the table's key).
+      id: `onbereikbaar:${link.name}:${project.name}`,
       name: project.name,
       names: [`/${project.name}`],
       image: project.image ?? '',

@@ -292,6 +292,7 @@ export function AdminDockersPage() {
       loadError={loadError}
       onReload={() => void mutate()}
       total={data?.length ?? 0}
+      showHost={new Set((data ?? []).map((docker) => docker.host)).size > 1}
       rows={rows}
       filters={filters}
       onFilterChange={(column, value) => setFilters((current) => ({ ...current, [column]: value }))}

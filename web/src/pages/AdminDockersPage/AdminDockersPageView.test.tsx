@@ -41,6 +41,7 @@ function renderView(overrides: Partial<AdminDockersPageViewProps> = {}) {
     onReload: vi.fn(),
     total: dockers.length,
     rows: filterAndSortAdminDockers(indexed, EMPTY_FILTERS, { column: 'name', direction: 'asc' }),
+    showHost: false,
     filters: EMPTY_FILTERS,
     onFilterChange: vi.fn(),
     sort: { column: 'name', direction: 'asc' },
@@ -127,6 +128,17 @@ describe('AdminDockersPageView', () => {
     fireEvent.change(screen.getByRole('searchbox', { name: 'Filter op Type' }), { target: { value: 'nginx' } });
     expect(props.onFilterChange).toHaveBeenCalledWith('image', 'nginx');
     expect(screen.getAllByRole('columnheader').find((header) => header.textContent?.startsWith('Naam'))!.getAttribute('aria-sort')).toBe('ascending');
+  });
+
+  it('says which dev server each container is on only when there is more than one', () => {
+    const onServers = indexAdminDockers(dockers.map((docker, index) => ({ ...docker, host: index === 0 ? 'dev2' : 'dev1' })));
+    const rows = filterAndSortAdminDockers(onServers, EMPTY_FILTERS, { column: 'name', direction: 'asc' });
+    renderView({ rows, showHost: true });
+    expect(within(row('webshop')).getByTestId('docker-host').textContent).toBe('op dev2');
+    expect(within(row('blog')).getByTestId('docker-host').textContent).toBe('op dev1');
+    cleanup();
+    renderView({ rows });
+    expect(screen.queryAllByTestId('docker-host')).toEqual([]);
   });
 
   it('offers the actions of each status plus delete', () => {

@@ -34,6 +34,8 @@ export interface AdminDockersPageViewProps {
   /** All containers (for the count) and the rows the filters let through, sorted. */
   total: number;
   rows: readonly IndexedAdminDocker[];
+  /** With more than one dev server, each name says which one its container is on. */
+  showHost: boolean;
   filters: AdminDockerFilters;
   onFilterChange: (column: AdminDockerColumn, value: string) => void;
   sort: AdminDockerSort;
@@ -209,6 +211,7 @@ export function AdminDockersPageView(props: AdminDockersPageViewProps) {
                         onOwnerPicked={props.onOwnerPicked}
                         screenshotBusy={props.screenshotBusy.has(row.name)}
                         onScreenshot={props.onScreenshot}
+                        showHost={props.showHost}
                       />
                     ))
                   )}
@@ -239,6 +242,7 @@ interface AdminDockerRowProps {
   onOwnerPicked: (name: string, user: UserSearchHit) => void;
   screenshotBusy: boolean;
   onScreenshot: (name: string, projectId: number) => void;
+  showHost: boolean;
 }
 
 /** One container; memoised so typing in a filter re-renders only the rows that change. */
@@ -251,7 +255,14 @@ const AdminDockerRow = memo(function AdminDockerRow(props: AdminDockerRowProps) 
       <td className="select-column">
         <input type="checkbox" aria-label={`${name} selecteren`} checked={selected} onChange={() => props.onToggleSelect(name)} />
       </td>
-      <td className="docker-name">{name}</td>
+      <td className="docker-name">
+        {name}
+        {props.showHost && docker.host && (
+          <span className="docker-host muted" data-testid="docker-host">
+            op {docker.host}
+          </span>
+        )}
+      </td>
       <td>
         {docker.user === NO_OWNER ? (
           <>
