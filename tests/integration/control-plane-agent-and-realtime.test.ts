@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import { createTestDatabase } from '../support/database.ts';
 import { seedDemoData } from '../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
-import { HttpSession } from '../support/http-session.ts';
+import { HttpSession, signedInSessions } from '../support/http-session.ts';
 import { makeTestCerts, startTestAgent, type TestAgent, agentLinkEnv } from '../support/agent.ts';
 import { testSoketi } from '../support/services.ts';
 import { subscribeContainerChannel } from '../support/container-channel.ts';
@@ -17,16 +17,8 @@ let database: { url: string; knex: Knex; destroy: () => Promise<void> };
 let agent: TestAgent;
 let app: RunningControlPlane;
 let certDir: string;
-const sessions = new Map<string, HttpSession>();
 
-async function as(email: string): Promise<HttpSession> {
-  const existing = sessions.get(email);
-  if (existing) return existing;
-  const session = new HttpSession(app.url);
-  await session.signIn(email);
-  sessions.set(email, session);
-  return session;
-}
+const as = signedInSessions(() => app.url);
 
 beforeAll(async () => {
   certDir = mkdtempSync(path.join(os.tmpdir(), 'devplein-cp-agent-'));

@@ -188,6 +188,18 @@ describe('env files', () => {
     expect(agent.allowedClients).toContain('devplein-control-plane');
     expect(controlPlane.AGENT_ADDRESS.endsWith(`:${agent.listen.split(':').pop() ?? ''}`)).toBe(true);
   });
+
+  it('the example agent links file of a second dev server is accepted as it stands, with the env file’s other values', () => {
+    const file = path.join(deployDir, 'systemd/agents.example.json');
+    const config = loadControlPlaneConfig({ ...fillPlaceholders(controlPlaneEnv.values), AGENT_LINKS_FILE: file, SITE_DOMAIN: 'dev2.school.nl' });
+    expect(config.agentLinks.map((link) => [link.name, link.siteDomain, link.studentDbHost])).toEqual([
+      ['dev1', 'dev.school.nl', '10.8.0.1'],
+      ['dev2', 'dev2.school.nl', '10.9.0.1'],
+    ]);
+    // Its first entry is the single server of the env file.
+    expect(config.agentLinks[0]?.address).toBe(controlPlaneEnv.values.AGENT_ADDRESS);
+    expect(config.agentLinks[0]?.siteDomain).toBe(controlPlaneEnv.values.SITE_DOMAIN);
+  });
 });
 
 describe('compose file', () => {

@@ -7,7 +7,7 @@ import { createTestDatabase } from '../support/database.ts';
 import { seedDemoData } from '../../control-plane/src/db/seed.ts';
 import { createCourseFileStore } from '../../control-plane/src/storage/course-file-store.ts';
 import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
-import { HttpSession } from '../support/http-session.ts';
+import { HttpSession, signedInSessions } from '../support/http-session.ts';
 
 /*
  * Levels, level detail, course file downloads, profiles with level progress and the project
@@ -59,7 +59,6 @@ interface LevelRow {
 let database: { url: string; knex: Knex; destroy: () => Promise<void> };
 let app: RunningControlPlane;
 let dataDir: string;
-const sessions = new Map<string, HttpSession>();
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -75,15 +74,7 @@ afterAll(async () => {
 });
 
 /** One signed-in session per account, reused across tests (sign-in is the slow part). */
-async function as(email: string): Promise<HttpSession> {
-  const existing = sessions.get(email);
-  if (existing) return existing;
-  const session = new HttpSession(app.url);
-  const landing = await session.signIn(email);
-  expect(landing.status, `sign-in of ${email}`).toBe(200);
-  sessions.set(email, session);
-  return session;
-}
+const as = signedInSessions(() => app.url);
 
 const anonymous = () => new HttpSession(app.url);
 

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { createTestDatabase } from '../support/database.ts';
 import { seedDemoData } from '../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
-import { HttpSession } from '../support/http-session.ts';
+import { HttpSession, signedInSessions } from '../support/http-session.ts';
 
 interface ProjectJson {
   id: number;
@@ -36,7 +36,6 @@ const DESCRIPTION = 'Een website voor de open dag met het rooster en een inschri
 
 let database: { url: string; knex: Knex; destroy: () => Promise<void> };
 let app: RunningControlPlane;
-const sessions = new Map<string, HttpSession>();
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -49,15 +48,7 @@ afterAll(async () => {
   await database?.destroy();
 });
 
-async function as(email: string): Promise<HttpSession> {
-  const existing = sessions.get(email);
-  if (existing) return existing;
-  const session = new HttpSession(app.url);
-  const landing = await session.signIn(email);
-  expect(landing.status, `sign-in of ${email}`).toBe(200);
-  sessions.set(email, session);
-  return session;
-}
+const as = signedInSessions(() => app.url);
 
 async function anonymous(): Promise<HttpSession> {
   const session = new HttpSession(app.url);

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { createTestDatabase } from '../support/database.ts';
 import { seedDemoData } from '../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
-import { HttpSession } from '../support/http-session.ts';
+import { HttpSession, signedInSessions } from '../support/http-session.ts';
 import { generateSshKeys, type GeneratedSshKey } from '../../control-plane/src/ssh/ssh-keygen-fixtures.ts';
 import { MAX_SSH_KEYS_PER_USER } from '../../control-plane/src/policies/ssh-key-policy.ts';
 
@@ -28,7 +28,6 @@ const PATH = '/api/user/ssh_keys';
 let database: { url: string; knex: Knex; destroy: () => Promise<void> };
 let app: RunningControlPlane;
 let keys: GeneratedSshKey[];
-const sessions = new Map<string, HttpSession>();
 
 beforeAll(async () => {
   ({ keys } = generateSshKeys());
@@ -43,15 +42,7 @@ afterAll(async () => {
 });
 
 /** One signed-in session per demo account, reused across tests. */
-async function as(email: string): Promise<HttpSession> {
-  const existing = sessions.get(email);
-  if (existing) return existing;
-  const session = new HttpSession(app.url);
-  const landing = await session.signIn(email);
-  expect(landing.status, `sign-in of ${email}`).toBe(200);
-  sessions.set(email, session);
-  return session;
-}
+const as = signedInSessions(() => app.url);
 
 const key = (kind: string): GeneratedSshKey => {
   const found = keys.find((k) => k.kind === kind);

@@ -10,7 +10,7 @@ import type { Knex } from 'knex';
 import { createTestDatabase } from './database.ts';
 import { seedDemoData } from '../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from './control-plane.ts';
-import { HttpSession } from './http-session.ts';
+import { HttpSession, signedInSessions } from './http-session.ts';
 import { agentLinkEnv, makeTestCerts } from './agent.ts';
 import { startFakeAgent, type FakeAgent, type FakeAgentOptions } from './fake-agent.ts';
 import { testSoketi } from './services.ts';
@@ -58,22 +58,13 @@ export async function startHostingStack(options: Omit<FakeAgentOptions, 'certs'>
       ...options.env,
     },
   });
-  const sessions = new Map<string, HttpSession>();
   const clients: Array<{ disconnect(): void }> = [];
 
   const stack: HostingStack = {
     database,
     agent,
     app,
-    async as(email) {
-      const existing = sessions.get(email);
-      if (existing) return existing;
-      const session = new HttpSession(app.url);
-      const landing = await session.signIn(email);
-      if (landing.status !== 200) throw new Error(`sign-in of ${email} answered ${landing.status}`);
-      sessions.set(email, session);
-      return session;
-    },
+    as: signedInSessions(() => app.url),
     async anonymous() {
       const session = new HttpSession(app.url);
       await session.primeCsrf();

@@ -86,3 +86,21 @@ export class HttpSession {
     return response;
   }
 }
+
+/**
+ * One signed-in session per e-mail address, made on first use and reused (sign-in is the slow
+ * part); a sign-in that does not land on 200 throws. `baseUrl` is read then, so the app may
+ * start after this is made.
+ */
+export function signedInSessions(baseUrl: () => string): (email: string) => Promise<HttpSession> {
+  const sessions = new Map<string, HttpSession>();
+  return async (email) => {
+    const existing = sessions.get(email);
+    if (existing) return existing;
+    const session = new HttpSession(baseUrl());
+    const landing = await session.signIn(email);
+    if (landing.status !== 200) throw new Error(`sign-in of ${email} answered ${landing.status}`);
+    sessions.set(email, session);
+    return session;
+  };
+}
