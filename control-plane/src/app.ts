@@ -235,6 +235,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       webDist: config.WEB_DIST,
       ssoProvider: config.OIDC_PROVIDER_NAME,
       siteDomain: config.SITE_DOMAIN,
+      siteDomains: deps.agents.links.map((link) => link.siteDomain),
       realtime: { key: config.REALTIME_KEY, ...config.realtimePublic },
       // A student without databases yet gets them on the dev server new students go to.
       database: { adminUrl: deps.agents.forNewUsers.dbAdminUrl, host: deps.agents.forNewUsers.studentDbHost, signon: Boolean(config.DB_ADMIN_SIGNON_URL) },

@@ -206,6 +206,13 @@ let onDev1: { id: number; name: string };
 let onDev2: { id: number; name: string };
 
 describe('project placement by domain', () => {
+  it('tells the request form every site domain, and the one new projects are filled in with', async () => {
+    const page = await (await as(STUDENT)).raw('/dockers/create');
+    const html = await page.text();
+    expect(html).toContain(`<meta name="site-domain" content="${SERVERS.dev2.siteDomain}" />`);
+    expect(html).toContain(`<meta name="site-domains" content="${SERVERS.dev1.siteDomain} ${SERVERS.dev2.siteDomain}" />`);
+  });
+
   it('stores the dev server whose site domain holds the domain', async () => {
     onDev1 = await requestProject('plaats-een', 'dev1');
     onDev2 = await requestProject('plaats-twee', 'dev2');

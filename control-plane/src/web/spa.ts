@@ -10,6 +10,8 @@ export interface PageSettings {
   ssoProvider: string;
   /** The school's dev domain, under which project domains live (the docker form fills it in). */
   siteDomain: string;
+  /** Every dev server's site domain: a project domain may lie under any of them (default: siteDomain only). */
+  siteDomains?: readonly string[];
   realtime: { key: string; host: string; port: number; tls: boolean };
   /**
    * What the databases page shows: the database administration address (DB_ADMIN_URL) and the
@@ -90,6 +92,7 @@ export function singlePageApp(settings: PageSettings): AppMiddleware {
       'db-admin-url': dbAdminUrl,
       'db-host': dbHost,
       'db-admin-signon': String(settings.database?.signon ?? false),
+      'site-domains': (settings.siteDomains ?? [settings.siteDomain]).join(' '),
     });
   };
 }

@@ -3,6 +3,7 @@ import { ApiError } from '../api/client.ts';
 import {
   createProjectRequest,
   siteDomain as readSiteDomain,
+  siteDomains as readSiteDomains,
   updateProjectRequest,
   useDockerImages,
   type Project,
@@ -80,6 +81,7 @@ export function DockerRequestForm({
       project={project}
       images={images.data}
       siteDomain={readSiteDomain()}
+      siteDomains={readSiteDomains()}
       currentUser={{ id: user.id, name: user.name }}
       keepCurrentUser={keepCurrentUser}
       searchAll={admin && project !== undefined}

@@ -12,12 +12,13 @@ const images = [
 ];
 const me = { id: 4, name: 'Sam Student' };
 
-function renderForm(project?: Project, onSubmit = vi.fn()) {
+function renderForm(project?: Project, onSubmit = vi.fn(), siteDomains?: string[]) {
   render(
     <DockerRequestFormView
       project={project}
       images={images}
       siteDomain="dev.school.nl"
+      siteDomains={siteDomains}
       currentUser={me}
       keepCurrentUser
       searchAll={false}
@@ -54,6 +55,20 @@ describe('DockerRequestFormView', () => {
     expect(onSubmit).toHaveBeenCalledWith(
       expect.objectContaining({ name: 'mijnshop', domain: 'mijnshop.dev.school.nl', docker_id: 2, visible: '1', users: [4] }),
     );
+  });
+
+  it('with a second dev server, accepts a domain under either site domain and fills in the one new projects go to', () => {
+    renderForm(undefined, vi.fn(), ['dev1.school.nl', 'dev.school.nl']);
+    const submit = screen.getByRole('button', { name: 'Aanvragen' }) as HTMLButtonElement;
+    fireEvent.change(field('Naam'), { target: { value: 'winkel' } });
+    expect(field('Domein').value).toBe('winkel.dev.school.nl');
+    fireEvent.change(field('Image'), { target: { value: '2' } });
+    fireEvent.change(field('Beschrijving'), { target: { value: 'x'.repeat(40) } });
+    expect(submit.disabled).toBe(false);
+    fireEvent.change(field('Domein'), { target: { value: 'winkel.dev1.school.nl' } });
+    expect(submit.disabled).toBe(false);
+    fireEvent.change(field('Domein'), { target: { value: 'winkel.elders.nl' } });
+    expect(submit.disabled).toBe(true);
   });
 
   it('shows the current user as a member who cannot be removed', () => {

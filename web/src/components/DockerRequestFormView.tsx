@@ -26,7 +26,10 @@ export interface DockerRequestFormViewProps {
   /** The request being edited; undefined for a new one. */
   project?: Project;
   images: DockerImageOption[];
+  /** The domain the name fills in (where new projects go). */
   siteDomain: string;
+  /** Every dev server's site domain a domain may lie under (default: siteDomain only). */
+  siteDomains?: readonly string[];
   /** Shown as a member and never removable when `keepCurrentUser` (§5: the current user is always a member). */
   currentUser: FormMember;
   keepCurrentUser: boolean;
@@ -54,6 +57,7 @@ export function DockerRequestFormView({
   project,
   images,
   siteDomain,
+  siteDomains = [siteDomain],
   currentUser,
   keepCurrentUser,
   searchAll,
@@ -82,7 +86,7 @@ export function DockerRequestFormView({
     repro,
     end_date: project?.end_date ?? '',
   };
-  const problems = projectRequestProblems(body, siteDomain);
+  const problems = projectRequestProblems(body, siteDomains);
   const valid = Object.keys(problems).length === 0;
   const touch = (field: string) => setTouched((current) => (current.has(field) ? current : new Set([...current, field])));
   const problemOf = (field: string): string | undefined => (touched.has(field) ? problems[field]?.[0] : undefined);

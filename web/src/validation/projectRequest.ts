@@ -137,7 +137,7 @@ function isRealDate(value: string): boolean {
 }
 
 /** Field → messages of a form that does not pass (empty when it does): the form's submit rule. */
-export function projectRequestProblems(input: ProjectRequestInput, siteDomain: string): Record<string, string[]> {
+export function projectRequestProblems(input: ProjectRequestInput, siteDomain: string | readonly string[]): Record<string, string[]> {
   const result = projectRequestSchema(siteDomain).safeParse(input);
   return result.success ? {} : problemsByField(result.error);
 }

@@ -44,6 +44,15 @@ export function siteDomain(doc: Document = document): string {
   return readMeta('site-domain', doc) ?? 'dev.devplein.test';
 }
 
+/**
+ * Every dev server's site domain from the `site-domains` meta tag (space-separated): an existing
+ * project may lie under any of them; new ones get siteDomain().
+ */
+export function siteDomains(doc: Document = document): string[] {
+  const listed = (readMeta('site-domains', doc) ?? '').split(' ').filter(Boolean);
+  return listed.length > 0 ? listed : [siteDomain(doc)];
+}
+
 export function useDockerImages() {
   return useSWR<DockerImageOption[]>(DOCKER_IMAGES_KEY, apiFetcher);
 }
