@@ -93,6 +93,8 @@ beforeAll(async () => {
       AGENT_TLS_CERT: certs.clientCert,
       AGENT_TLS_KEY: certs.clientKey,
       PROJECT_QUOTA: '20',
+      // One capture at a time per dev server: shows the queues are per server.
+      THUMBNAIL_CONCURRENCY: '1',
     },
   });
   await waitForHosts({ dev1: 'reachable', dev2: 'reachable' });
@@ -420,6 +422,42 @@ describe('databases and VPN configurations', () => {
     expect(databaseNames('dev1')).toEqual([]);
     expect(databaseNames('dev2')).toEqual([]);
   });
+});
+
+describe('screenshot queues', () => {
+  interface ScreenshotStateJson {
+    lastAttemptAt: string | null;
+    capturedAt: string | null;
+    inFlight: boolean;
+  }
+  const screenshotState = async (id: number): Promise<ScreenshotStateJson> =>
+    (await (await as(ADMIN)).json<ScreenshotStateJson>('GET', `/api/admin/dockers/${id}/screenshot`)).body;
+
+  it('captures on each dev server in its own queue: a slow server does not hold up the other', async () => {
+    for (const [host, project] of [['dev1', onDev1], ['dev2', onDev2]] as const) {
+      const container = agents[host].containers.get(project.name);
+      expect(container, `${project.name} has a container on ${host}`).toBeDefined();
+      (container as { state: string }).state = 'running';
+    }
+    // dev2's browser takes 8 s; with one capture at a time overall, dev1's would wait for it.
+    agents.dev2.screenshotDelayMs = 8_000;
+    try {
+      const slow = await (await as(ADMIN)).json<ScreenshotStateJson>('POST', `/api/admin/dockers/${onDev2.id}/screenshot`, {});
+      expect(slow.status).toBe(202);
+      await waitFor(() => agents.dev2.capturesOf(domainOn('dev2', onDev2.name)).length === 1, { description: 'dev2 capturing', timeoutMs: 5_000 });
+      const startedAt = Date.now();
+      expect((await (await as(ADMIN)).json('POST', `/api/admin/dockers/${onDev1.id}/screenshot`, {})).status).toBe(202);
+      await waitFor(async () => (await screenshotState(onDev1.id)).capturedAt !== null, { description: 'the dev1 capture stored', timeoutMs: 5_000, intervalMs: 50 });
+      expect(Date.now() - startedAt).toBeLessThan(5_000);
+      // Each capture went to its own server's browser, and dev2's is still running.
+      expect(agents.dev1.capturesOf(domainOn('dev1', onDev1.name))).toHaveLength(1);
+      expect(agents.dev1.capturesOf(domainOn('dev2', onDev2.name))).toEqual([]);
+      expect((await screenshotState(onDev2.id)).inFlight).toBe(true);
+      await waitFor(async () => (await screenshotState(onDev2.id)).capturedAt !== null, { description: 'the dev2 capture stored', timeoutMs: 20_000, intervalMs: 100 });
+    } finally {
+      agents.dev2.screenshotDelayMs = 0;
+    }
+  }, 40_000);
 });
 
 describe('GET /api/admin/agent', () => {
