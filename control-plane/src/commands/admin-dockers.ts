@@ -129,6 +129,17 @@ export async function findContainer(deps: AdminDockerDeps, name: string): Promis
   throw notFound(CONTAINER_NOT_FOUND);
 }
 
+/**
+ * The dev server to act on for a container name: a project's own server without asking (the
+ * agent answers for a missing container itself), another name's by finding it (404 when none
+ * has it).
+ */
+async function linkOfContainer(deps: AdminDockerDeps, name: string): Promise<AgentLink> {
+  const project = await deps.knex('projects').where('name', name).first<{ host: string | null } | undefined>('host');
+  if (project) return deps.agents.link(project.host);
+  return (await findContainer(deps, name)).link;
+}
+
 export async function adminDockerOf(deps: AdminDockerDeps, placed: PlacedContainer): Promise<AdminDockerJson> {
   const [row] = await presentAll(deps, [placed]);
   return row as AdminDockerJson;
@@ -136,7 +147,7 @@ export async function adminDockerOf(deps: AdminDockerDeps, placed: PlacedContain
 
 /** A lifecycle action on any container, recorded in the audit trail. */
 export async function changeAdminDocker(deps: AdminDockerDeps, actorId: number, name: string, action: ContainerActionName): Promise<AdminDockerJson> {
-  const { link } = await findContainer(deps, name);
+  const link = await linkOfContainer(deps, name);
   const container = await callAgent(() => link.client.containers.changeState({ name }, action));
   if (!container) throw notFound(CONTAINER_NOT_FOUND);
   await recordAudit(deps.knex, {
@@ -151,12 +162,12 @@ export async function changeAdminDocker(deps: AdminDockerDeps, actorId: number, 
 
 /** Removes any container (its project, if any, stays: 'Nog niet gecreëerd'), recorded in the audit trail. */
 export async function removeAdminDocker(deps: AdminDockerDeps, actorId: number, name: string): Promise<{ removed: boolean }> {
-  const found = await findContainer(deps, name).catch((error: unknown) => {
+  const link = await linkOfContainer(deps, name).catch((error: unknown) => {
     // Removing what is not there (any more) is no error: the answer says nothing was removed.
     if (error instanceof HttpError && error.status === 404) return null;
     throw error;
   });
-  const result = found ? await callAgent(() => found.link.client.containers.remove({ name })) : { removed: false };
+  const result = link ? await callAgent(() => link.client.containers.remove({ name })) : { removed: false };
   await recordAudit(deps.knex, { actorId, action: 'container.delete', subjectType: 'container', subjectId: name, after: { removed: result.removed } });
   return result;
 }
