@@ -12,7 +12,9 @@ export const DEFAULT_DB_ADMIN_URL = '/phpmyadmin/';
 /** The dev server's address inside the VPN (the WireGuard server has .1 of the pool) unless STUDENT_DB_HOST says otherwise. */
 export const DEFAULT_STUDENT_DB_HOST = '10.8.0.1';
 
-const hostPort = z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, 'expected host:port, e.g. dev1.school.nl:7443');
+/** host:port with a name, an IPv4 address or a bracketed IPv6 address. */
+const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
+const hostPort = z.string().regex(HOST_PORT, 'expected host:port, e.g. dev1.school.nl:7443');
 const agentName = z.string().regex(/^[a-z][a-z0-9-]{0,30}$/, 'use lowercase letters, digits and hyphens (at most 31), e.g. dev2');
 const siteDomain = z
   .string()
@@ -129,7 +131,7 @@ export const configSchema = z
     METRICS_LISTEN: z
       .string()
       .trim()
-      .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, 'expected host:port, e.g. 127.0.0.1:9464 (empty: off)')
+      .regex(HOST_PORT, 'expected host:port, e.g. 127.0.0.1:9464 (empty: off)')
       .default('127.0.0.1:9464'),
   })
   .superRefine((env, ctx) => {

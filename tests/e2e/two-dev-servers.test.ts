@@ -11,14 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { makeTestCerts, startTestAgent, type TestAgent, type TestCerts } from '../support/agent.ts';
+import { agentCertEnv, makeTestCerts, startTestAgent, type TestAgent, type TestCerts } from '../support/agent.ts';
 import { startCaddy, visitSite, type TestCaddy } from '../support/caddy.ts';
 import { dockerCli, ensureWebImage, randomSuffix, requireDockerEngine } from '../support/docker.ts';
 import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
 import { HttpSession } from '../support/http-session.ts';
 import { waitFor } from '../support/ports.ts';
 import { startPrivateDockerd, type PrivateDockerd } from '../support/private-docker.ts';
-import { testSoketi } from '../support/services.ts';
 import { STATE_UNREACHABLE, type AdminDocker } from '../../web/src/api/contracts/dockers.ts';
 
 const STUDENT = 'student@devplein.test';
@@ -69,23 +68,15 @@ beforeAll(async () => {
       { name: 'dev2', address: agent2.address, siteDomain: DEV2_SITE, studentDbHost: '10.9.0.1' },
     ]),
   );
-  const soketi = testSoketi();
   e2e = await startE2eApp({
     env: {
       AGENT_LINKS_FILE: linksFile,
       // New projects are offered on the second server.
       SITE_DOMAIN: DEV2_SITE,
-      AGENT_TLS_CA: certs.ca,
-      AGENT_TLS_CERT: certs.clientCert,
-      AGENT_TLS_KEY: certs.clientKey,
+      ...agentCertEnv(certs),
       AGENT_DEADLINE_MS: '3000',
-      // The demo student has projects already; this file adds two.
+      // The demo student has projects already; this file adds two. (Realtime: the test soketi, startControlPlane's default.)
       PROJECT_QUOTA: '50',
-      REALTIME_HOST: soketi.host,
-      REALTIME_PORT: String(soketi.port),
-      REALTIME_APP_ID: soketi.appId,
-      REALTIME_KEY: soketi.key,
-      REALTIME_SECRET: soketi.secret,
     },
     beforeStart: async ({ database }) => {
       await database.knex('docker_images').where({ name: 'Statische site' }).update({ image, ssh: false });

@@ -13,7 +13,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { seedDemoData } from '../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
 import { signedInSessions } from '../support/http-session.ts';
-import { makeTestCerts } from '../support/agent.ts';
+import { agentCertEnv, makeTestCerts } from '../support/agent.ts';
 import { startFakeAgent, type FakeAgent } from '../support/fake-agent.ts';
 import { waitFor } from '../support/ports.ts';
 import type { AdminDocker, UserDocker } from '../../web/src/api/contracts/dockers.ts';
@@ -89,9 +89,7 @@ beforeAll(async () => {
       SITE_DOMAIN: SERVERS.dev2.siteDomain,
       // startControlPlane sets one; empty is unset: the links file alone names the agents.
       AGENT_ADDRESS: '',
-      AGENT_TLS_CA: certs.ca,
-      AGENT_TLS_CERT: certs.clientCert,
-      AGENT_TLS_KEY: certs.clientKey,
+      ...agentCertEnv(certs),
       PROJECT_QUOTA: '20',
       // One capture at a time per dev server: shows the queues are per server.
       THUMBNAIL_CONCURRENCY: '1',

@@ -242,5 +242,10 @@ export async function startTestAgent(options: TestAgentOptions): Promise<TestAge
 
 /** The control plane's settings for its link to an agent at `address` with the test certificates. */
 export function agentLinkEnv(address: string, certs: Pick<TestCerts, 'ca' | 'clientCert' | 'clientKey'>): Record<string, string> {
-  return { AGENT_ADDRESS: address, AGENT_TLS_CA: certs.ca, AGENT_TLS_CERT: certs.clientCert, AGENT_TLS_KEY: certs.clientKey };
+  return { AGENT_ADDRESS: address, ...agentCertEnv(certs) };
+}
+
+/** The control plane's mTLS settings for its agent links with the test certificates (every link uses them). */
+export function agentCertEnv(certs: Pick<TestCerts, 'ca' | 'clientCert' | 'clientKey'>): Record<string, string> {
+  return { AGENT_TLS_CA: certs.ca, AGENT_TLS_CERT: certs.clientCert, AGENT_TLS_KEY: certs.clientKey };
 }

@@ -62,7 +62,7 @@ export function createAgentFleet(links: AgentLink[], siteDomain: string): AgentF
   };
 }
 
-/** A fleet of one (tests, and the single-agent default). */
+/** A fleet of one agent client (for tests that drive a capturer or command directly). */
 export function singleAgentFleet(client: AgentClient, settings: Omit<AgentLinkSettings, 'address'> & { address?: string }): AgentFleet {
   return createAgentFleet([{ address: '', ...settings, client }], settings.siteDomain);
 }

@@ -111,14 +111,14 @@ export async function listAdminDockers(deps: AdminDockerDeps): Promise<AdminDock
   return presentAll(deps, placed.flat());
 }
 
-/**
- * The dev server and container of this name (404 when none has it). A project's container is
- * looked for on the project's dev server; another name on every server, where an unanswered
- * server makes it a 503 (the container could be there).
- */
-export async function findContainer(deps: AdminDockerDeps, name: string): Promise<PlacedContainer & { link: AgentLink }> {
+/** The dev server of the project of this name; null when no project has it. */
+async function projectLink(deps: AdminDockerDeps, name: string): Promise<AgentLink | null> {
   const project = await deps.knex('projects').where('name', name).first<{ host: string | null } | undefined>('host');
-  const links = project ? [deps.agents.link(project.host)] : deps.agents.links;
+  return project ? deps.agents.link(project.host) : null;
+}
+
+/** The container of this name on these servers (404 when none has it; an unanswered server makes it a 503: it could be there). */
+async function searchContainer(links: readonly AgentLink[], name: string): Promise<PlacedContainer & { link: AgentLink }> {
   const answers = await Promise.allSettled(links.map((link) => listLink(link)));
   for (const [index, answer] of answers.entries()) {
     const found = answer.status === 'fulfilled' ? answer.value.find((candidate) => candidate.container.name === name) : undefined;
@@ -130,14 +130,21 @@ export async function findContainer(deps: AdminDockerDeps, name: string): Promis
 }
 
 /**
+ * The dev server and container of this name (404 when none has it). A project's container is
+ * looked for on the project's dev server; another name on every server.
+ */
+export async function findContainer(deps: AdminDockerDeps, name: string): Promise<PlacedContainer & { link: AgentLink }> {
+  const link = await projectLink(deps, name);
+  return searchContainer(link ? [link] : deps.agents.links, name);
+}
+
+/**
  * The dev server to act on for a container name: a project's own server without asking (the
  * agent answers for a missing container itself), another name's by finding it (404 when none
  * has it).
  */
 async function linkOfContainer(deps: AdminDockerDeps, name: string): Promise<AgentLink> {
-  const project = await deps.knex('projects').where('name', name).first<{ host: string | null } | undefined>('host');
-  if (project) return deps.agents.link(project.host);
-  return (await findContainer(deps, name)).link;
+  return (await projectLink(deps, name)) ?? (await searchContainer(deps.agents.links, name)).link;
 }
 
 export async function adminDockerOf(deps: AdminDockerDeps, placed: PlacedContainer): Promise<AdminDockerJson> {

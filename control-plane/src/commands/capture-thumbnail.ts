@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { AgentFleet } from '../agent/agent-fleet.ts';
+import type { AgentClient } from '../agent/agent-client.ts';
 import { AgentError } from '../agent/agent-error.ts';
 import type { CaptureOutcomeName, CaptureView } from '../agent/screenshot-views.ts';
 import type { ScreenshotState } from '../../../web/src/api/contracts/dockers.ts';
@@ -138,8 +139,8 @@ export class ThumbnailCapturer {
   private async captureProject(projectId: number): Promise<CaptureResult> {
     const project = await this.deps.knex('projects').where('id', projectId).first<CaptureTarget | undefined>('id', 'domain', 'host');
     if (!project) return { projectId, ok: false, outcome: 'missing', error: null };
-    const host = this.deps.agents.link(project.host).name;
-    return countCaptureOutcome(host, this.withSlot(host, () => this.captureNow(project)));
+    const link = this.deps.agents.link(project.host);
+    return countCaptureOutcome(link.name, this.withSlot(link.name, () => this.captureNow(project, link.client)));
   }
 
   private async withSlot<T>(host: string, work: () => Promise<T>): Promise<T> {
@@ -163,10 +164,9 @@ export class ThumbnailCapturer {
     }
   }
 
-  private async captureNow(project: CaptureTarget): Promise<CaptureResult> {
+  private async captureNow(project: CaptureTarget, agent: Pick<AgentClient, 'screenshots'>): Promise<CaptureResult> {
     const { knex, logger, settings } = this.deps;
     const projectId = project.id;
-    const agent = this.deps.agents.link(project.host).client;
     const attemptAt = new Date();
     let view: CaptureView;
     try {

@@ -48,16 +48,16 @@ export async function listProjectContainers(
   const byHost = new Map<string, number[]>();
   for (const project of projects) {
     const host = deps.agents.link(project.host).name;
-    byHost.set(host, [...(byHost.get(host) ?? []), project.id]);
+    const ids = byHost.get(host);
+    if (ids) ids.push(project.id);
+    else byHost.set(host, [project.id]);
   }
   const containers = new Map<number, ContainerView>();
   const unreachable = new Set<number>();
   await Promise.all(
     [...byHost].map(async ([host, projectIds]) => {
       try {
-        for (const container of await deps.agents.link(host).client.containers.list({ projectIds })) {
-          if (projectIds.includes(container.projectId)) containers.set(container.projectId, container);
-        }
+        for (const container of await deps.agents.link(host).client.containers.list({ projectIds })) containers.set(container.projectId, container);
       } catch (error) {
         if (!isUnreachable(error)) throw agentFailure(error);
         deps.logger.warn({ err: error, host }, 'agent unreachable while listing containers');
