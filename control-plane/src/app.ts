@@ -48,6 +48,8 @@ import type { ContainerApi } from './agent/host-apis.ts';
 import type { ContainerEventView } from './agent/container-views.ts';
 import { appThumbnailCapturer } from './commands/capture-thumbnail.ts';
 import { startThumbnailScheduler } from './jobs/thumbnail-scheduler.ts';
+import { startUnapprovedContainersJob } from './jobs/unapproved-containers.ts';
+import { productStatesOfContainers } from './queries/container-product-states.ts';
 import { DB_ADMIN_SIGNON_PATH, dbAdminRoutes } from './routes/db-admin/db-admin.ts';
 import { controlPlaneMetrics } from './metrics/metrics.ts';
 
@@ -128,7 +130,8 @@ function tappedContainers(containers: ContainerApi, tap: (event: ContainerEventV
  * realtime DockerEventSent) and the thumbnail scheduler (nightly captures on THUMBNAIL_CRON, and a capture
  * THUMBNAIL_AFTER_START_S after a container starts, fed by the relay's event stream). Never
  * throws; a relay logs and reconnects on its own, unaware of the others. The capturer is the one
- * the admin route uses too, so a site is captured once at a time.
+ * the admin route uses too, so a site is captured once at a time. Also the reconcile that stops
+ * containers of projects that are not approved (UNAPPROVED_RECONCILE_CRON).
  */
 export function startAppServices(deps: Pick<AppDeps, 'agents' | 'realtime' | 'logger' | 'knex' | 'config'>): AppServices {
   const { knex, config } = deps;
@@ -144,13 +147,19 @@ export function startAppServices(deps: Pick<AppDeps, 'agents' | 'realtime' | 'lo
       agent: { containers: tappedContainers(link.client.containers, (event) => scheduler.onContainerEvent(event)) },
       realtime: deps.realtime,
       logger: deps.logger.child({ component: 'container-event-relay', host: link.name }),
+      productStates: (names) => productStatesOfContainers(knex, names),
     }),
   );
   for (const relay of relays) relay.start();
+  const unapproved = startUnapprovedContainersJob(
+    { knex, agents: deps.agents, logger: deps.logger.child({ component: 'unapproved-containers' }) },
+    config.UNAPPROVED_RECONCILE_CRON,
+  );
   return {
     stop: () => {
       for (const relay of relays) relay.stop();
       void scheduler.stop();
+      void unapproved.stop();
     },
   };
 }

@@ -103,8 +103,18 @@ export const configSchema = z
     DB_ADMIN_SIGNON_URL: z.url({ protocol: /^https?$/, error: 'DB_ADMIN_SIGNON_URL must be an http(s):// URL' }).optional().or(z.literal('').transform(() => undefined)),
     /** Shared with that script (its DEVPLEIN_SIGNON_SECRET); at least 32 characters. */
     DB_ADMIN_SIGNON_SECRET: z.string().min(32, 'use at least 32 random characters').optional().or(z.literal('').transform(() => undefined)),
-    /** Most projects a student may be a member of when requesting a new one (admins have no quota). */
+    /** Most projects a student may have requested (and still be a member of) when requesting a new one (admins have no quota). */
     PROJECT_QUOTA: z.coerce.number().int().min(0).default(5),
+    /** Live log streams (GET /api/user/container/{name}/follow) one user may have open at once; the next answers 429. */
+    LOG_FOLLOW_PER_USER: z.coerce.number().int().min(1).max(100).default(3),
+    /**
+     * node-cron expression of the check that containers of projects that are not approved (rejected,
+     * or back to awaiting approval) do not run; it catches up when a dev server did not answer at the decision.
+     */
+    UNAPPROVED_RECONCILE_CRON: z
+      .string()
+      .default('* * * * *')
+      .refine((value) => cron.validate(value), 'use a node-cron expression such as "* * * * *"'),
     // --- Site thumbnails (screenshots by the agent's Chromium) ---
     /** node-cron expression of the nightly capture of every visible site; 'off' disables it. */
     THUMBNAIL_CRON: z

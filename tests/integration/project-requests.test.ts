@@ -188,7 +188,10 @@ describe('POST /api/user/project', () => {
 
   it(`stops a student at the quota (${QUOTA} projects) with a Dutch message; admins have none`, async () => {
     const session = await as(STUDENT);
-    const owned = Number((await database.knex('project_user').where('user_id', await userId(STUDENT)).count('* as count'))[0]?.count);
+    // The quota counts the projects the student requested (and is still a member of).
+    const owned = Number(
+      (await database.knex('projects as p').join('project_user as pu', 'pu.project_id', 'p.id').where({ 'p.created_by': await userId(STUDENT), 'pu.user_id': await userId(STUDENT) }).count('* as count'))[0]?.count,
+    );
     const made: string[] = [];
     for (let i = owned; i < QUOTA; i++) {
       const body = request();
@@ -197,7 +200,7 @@ describe('POST /api/user/project', () => {
     }
     const refused = await session.json<ErrorJson>('POST', '/api/user/project', request());
     expect(refused.status).toBe(422);
-    expect(refused.body.message).toBe(`Je hebt al ${QUOTA} projecten; meer mag niet. Verwijder eerst een project dat je niet meer gebruikt, of vraag een docent om hulp.`);
+    expect(refused.body.message).toBe(`Je hebt al ${QUOTA} projecten aangevraagd; meer mag niet. Verwijder eerst een project dat je niet meer gebruikt, of vraag een docent om hulp.`);
     expect(refused.body.errors?.project).toEqual([refused.body.message]);
     await removeProjects(made);
 

@@ -161,24 +161,42 @@ describe('failed captures', () => {
 });
 
 describe('one capture per site in flight', () => {
-  it('two concurrent requests for one site make one agent call; the second joins the first', async () => {
+  it('never runs two captures of one site at once; requests made while one runs share one capture after it', async () => {
     const project = await site('foto-dubbel', { running: true });
     await afterStartCapture(project);
     stack.agent.screenshots.set(domainOf(project.name), { delayMs: 800 });
     const before = stack.agent.capturesOf(domainOf(project.name)).length;
 
-    const [first, second] = await Promise.all([
+    const first = await admin.json<ScreenshotState>('POST', `/api/admin/dockers/${project.id}/screenshot`);
+    expect(first.status).toBe(202);
+    await waitFor(() => stack.agent.capturesOf(domainOf(project.name)).length === before + 1, { description: 'the first capture to ask the agent', timeoutMs: 10_000, intervalMs: 20 });
+    // Three more while it runs (two at once): they share the one capture that follows it.
+    const [second, third] = await Promise.all([
       admin.json<ScreenshotState>('POST', `/api/admin/dockers/${project.id}/screenshot`),
       (await stack.as(DOCENT)).json<ScreenshotState>('POST', `/api/admin/dockers/${project.id}/screenshot`),
     ]);
-    expect([first.status, second.status]).toEqual([202, 202]);
-    expect(first.body.inFlight || second.body.inFlight).toBe(true);
-    // A third one while it runs joins too.
-    const third = await admin.json<ScreenshotState>('POST', `/api/admin/dockers/${project.id}/screenshot`);
-    expect(third.body.inFlight).toBe(true);
+    expect([second.status, third.status]).toEqual([202, 202]);
+    const fourth = await admin.json<ScreenshotState>('POST', `/api/admin/dockers/${project.id}/screenshot`);
+    expect([second.body.inFlight, third.body.inFlight, fourth.body.inFlight]).toEqual([true, true, true]);
     await settled(project.id);
-    expect(stack.agent.capturesOf(domainOf(project.name)).length - before).toBe(1);
+    expect(stack.agent.capturesOf(domainOf(project.name)).length - before).toBe(2);
     expect(stack.agent.peakCapturesPerDomain.get(domainOf(project.name))).toBe(1);
+  });
+
+  it('answers a request made while a capture runs with a capture of its own, not the running one’s old outcome', async () => {
+    const project = await site('foto-nieuw', { running: true });
+    await afterStartCapture(project);
+    // A slow capture that will succeed is running…
+    stack.agent.screenshots.set(domainOf(project.name), { delayMs: 800 });
+    const before = stack.agent.capturesOf(domainOf(project.name)).length;
+    expect((await admin.json('POST', `/api/admin/dockers/${project.id}/screenshot`)).status).toBe(202);
+    await waitFor(() => stack.agent.capturesOf(domainOf(project.name)).length === before + 1, { description: 'the first capture to ask the agent', timeoutMs: 10_000, intervalMs: 20 });
+    // …when the site goes down and a teacher asks again.
+    stack.agent.screenshots.set(domainOf(project.name), { outcome: CaptureOutcome.CAPTURE_OUTCOME_UNREACHABLE, errorReason: 'net::ERR_CONNECTION_REFUSED' });
+    expect((await admin.json('POST', `/api/admin/dockers/${project.id}/screenshot`)).status).toBe(202);
+    const done = await settled(project.id);
+    expect(done.lastError).toBe('Onbereikbaar: de site gaf geen antwoord (net::ERR_CONNECTION_REFUSED)');
+    expect(stack.agent.capturesOf(domainOf(project.name)).length - before).toBe(2);
   });
 });
 
@@ -234,7 +252,7 @@ describe('the nightly job', () => {
 
   afterAll(() => client?.close());
 
-  it('captures only visible sites, records each outcome, and one failure does not stop the others', async () => {
+  it('captures only approved, visible sites (the wall’s), records each outcome, and one failure does not stop the others', async () => {
     const shown = await site('nacht-een');
     const failing = await site('nacht-kapot');
     const slow = await site('nacht-traag');
@@ -243,7 +261,7 @@ describe('the nightly job', () => {
     stack.agent.screenshots.set(domainOf(slow.name), { delayMs: 300 });
     stack.agent.screenshotDelayMs = 100;
     stack.agent.peakCapturesInFlight = 0;
-    const visibleIds = (await stack.database.knex('projects').where('visible', true).orderBy('id').pluck('id')).map(Number);
+    const visibleIds = (await stack.database.knex('projects').where({ visible: true, validated: true }).orderBy('id').pluck('id')).map(Number);
 
     const capturer = new ThumbnailCapturer({
       knex: stack.database.knex,

@@ -96,6 +96,35 @@ describe('container event relay', () => {
     ]);
   });
 
+  it('sends a state once when Docker reports it twice in a row (a new container’s create and start, both inspected as running)', async () => {
+    const { agent } = scriptedAgent([
+      { events: [event('blog', 'create', 'running'), event('blog', 'start', 'running'), event('blog', 'die', 'exited'), event('blog', 'start', 'running')], hang: true },
+    ]);
+    const { relay, sent } = recordingRelay(agent, {});
+    relay.start();
+    await until(() => sent.length === 3);
+    relay.stop();
+    expect(sent).toEqual(['private-container.blog=running', 'private-container.blog=exited', 'private-container.blog=running']);
+  });
+
+  it('shows the product state instead of Docker’s for a project that is not approved', async () => {
+    const sent: string[] = [];
+    const { agent } = scriptedAgent([
+      { events: [event('afgekeurd', 'die', 'exited'), event('goed', 'start', 'running'), event('afgekeurd', 'destroy', ''), event('goed', 'die', 'exited')], hang: true },
+    ]);
+    const relay = createContainerEventRelay({
+      agent,
+      realtime: { trigger: (channel, _name, data) => (sent.push(`${channel}=${(data as { message: string }).message}`), Promise.resolve()) },
+      logger: pino({ level: 'silent' }),
+      productStates: async (names) => new Map(names.filter((name) => name === 'afgekeurd').map((name) => [name, 'Afgekeurd'])),
+    });
+    relay.start();
+    // Events are relayed in order: once the last one is out, the destroy (again 'Afgekeurd') was left out.
+    await until(() => sent.includes('private-container.goed=exited'));
+    relay.stop();
+    expect(sent).toEqual(['private-container.afgekeurd=Afgekeurd', 'private-container.goed=running', 'private-container.goed=exited']);
+  });
+
   it('reconnects with backoff after a failure and resyncs what changed meanwhile', async () => {
     const { agent, calls } = scriptedAgent(
       [{ events: [event('blog', 'start', 'running'), event('shop', 'start', 'running')], thenFail: true }, { events: [], hang: true }],

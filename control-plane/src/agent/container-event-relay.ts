@@ -1,20 +1,23 @@
 import type { Logger } from 'pino';
-import { containerChannel, DOCKER_EVENT, NOT_CREATED, UNREACHABLE } from '../commands/container-states.ts';
+import { NOT_CREATED, UNREACHABLE } from '../commands/container-states.ts';
+import { containerNotices, type RealtimeTrigger } from '../realtime/container-notices.ts';
 import type { AgentClient } from './agent-client.ts';
 import { defaultBackoff } from './agent-client.ts';
 import { toAgentError } from './agent-error.ts';
 import { type BackoffPolicy, backoffDelay } from './backoff.ts';
 import type { ContainerEventView } from './container-views.ts';
 
-/** Sends one realtime event; the pusher server library's trigger has this shape. */
-export interface RealtimeTrigger {
-  trigger(channel: string, event: string, data: unknown): Promise<unknown>;
-}
+export type { RealtimeTrigger } from '../realtime/container-notices.ts';
 
 export interface ContainerEventRelayOptions {
   agent: Pick<AgentClient, 'containers'>;
   realtime: RealtimeTrigger;
   logger: Logger;
+  /**
+   * The product state to show instead of Docker's for containers whose project is not approved
+   * (by name; others left out), so the live channel says what GET /api/user/dockers says.
+   */
+  productStates?: (names: readonly string[]) => Promise<ReadonlyMap<string, string>>;
   backoff?: Partial<BackoffPolicy>;
   /** A stream that lived this long counts as healthy: the next failure starts the backoff anew. */
   healthyAfterMs?: number;
@@ -31,7 +34,9 @@ export interface ContainerEventRelay {
 /**
  * Relays the agent's container events to the browsers: one WatchContainerEvents stream (managed
  * containers only) for the whole control plane; each event becomes `DockerEventSent {message:
- * state}` on `private-container.{name}` ('Nog niet gecreëerd' after destroy). When the stream
+ * state}` on `private-container.{name}` ('Nog niet gecreëerd' after destroy; the product state
+ * instead for a project that is not approved; a message equal to the last on that channel is
+ * sent once: realtime/container-notices.ts). When the stream
  * breaks it asks the agent for the states at once (events missed meanwhile are not replayed):
  * if the agent, or its Docker engine, does not answer, every container the pages were told
  * about becomes 'onbereikbaar' — the host's state is unknown, never 'exited'. It reconnects with
@@ -50,22 +55,31 @@ export function createContainerEventRelay(options: ContainerEventRelayOptions): 
   let wake: (() => void) | null = null;
   let connections = 0;
 
-  async function send(name: string, state: string): Promise<void> {
-    lastState.set(name, state);
+  const notices = containerNotices(options.realtime, logger);
+  const noProductStates: ReadonlyMap<string, string> = new Map();
+
+  /** Product states of these containers (none when the lookup fails: Docker's state is the next best). */
+  async function productStates(names: readonly string[]): Promise<ReadonlyMap<string, string>> {
+    if (!options.productStates || names.length === 0) return noProductStates;
     try {
-      await options.realtime.trigger(containerChannel(name), DOCKER_EVENT, { message: state });
+      return await options.productStates(names);
     } catch (error) {
-      logger.warn({ err: error, container: name }, 'realtime trigger failed');
+      logger.warn({ err: error }, 'product states of containers not known');
+      return noProductStates;
     }
   }
 
+  async function send(name: string, state: string): Promise<void> {
+    lastState.set(name, state);
+    await notices.send(name, state);
+  }
+
   async function relay(event: ContainerEventView): Promise<void> {
-    if (!event.containerName) return;
-    if (event.action === 'destroy') {
-      await send(event.containerName, NOT_CREATED);
-      return;
-    }
-    if (event.state) await send(event.containerName, event.state);
+    const name = event.containerName;
+    if (!name) return;
+    const state = event.action === 'destroy' ? NOT_CREATED : event.state;
+    if (!state) return;
+    await send(name, (await productStates([name])).get(name) ?? state);
   }
 
   /**
@@ -84,25 +98,30 @@ export function createContainerEventRelay(options: ContainerEventRelayOptions): 
       return;
     }
     const present = new Set<string>();
+    const products = await productStates([...containers.map((container) => container.name), ...lastState.keys()]);
     for (const container of containers) {
       present.add(container.name);
+      const shown = products.get(container.name) ?? container.state;
       if (!announce) {
         // An event relayed meanwhile is newer than this listing.
-        if (!lastState.has(container.name)) lastState.set(container.name, container.state);
-      } else if (lastState.get(container.name) !== container.state) {
-        await send(container.name, container.state);
+        if (!lastState.has(container.name)) lastState.set(container.name, shown);
+      } else if (lastState.get(container.name) !== shown) {
+        await send(container.name, shown);
       }
     }
     if (!announce) return;
     for (const [name, state] of [...lastState]) {
-      if (!present.has(name) && state !== NOT_CREATED) await send(name, NOT_CREATED);
+      const shown = products.get(name) ?? NOT_CREATED;
+      if (!present.has(name) && state !== shown) await send(name, shown);
     }
   }
 
   /** The host's state is unknown: say so once on every channel the pages were told a state on. */
   async function markUnreachable(): Promise<void> {
+    const products = await productStates([...lastState.keys()]);
     for (const [name, state] of [...lastState]) {
-      if (state !== UNREACHABLE) await send(name, UNREACHABLE);
+      const shown = products.get(name) ?? UNREACHABLE;
+      if (state !== shown) await send(name, shown);
     }
   }
 

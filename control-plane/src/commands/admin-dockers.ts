@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { AgentFleet, AgentLink } from '../agent/agent-fleet.ts';
 import type { ContainerActionName, ContainerView } from '../agent/container-views.ts';
 import { recordAudit } from '../audit/record-audit.ts';
-import { HttpError, notFound } from '../errors.ts';
+import { forbidden, HttpError, notFound } from '../errors.ts';
+import { mayRunProjectContainer, notRunnableMessage } from '../policies/container-policy.ts';
 import { presentAdminDocker, type AdminDockerJson } from '../presenters/present-admin-docker.ts';
 import { agentFailure, callAgent, isUnreachable } from './agent-failure.ts';
 import { UNREACHABLE } from './container-states.ts';
@@ -111,9 +112,14 @@ export async function listAdminDockers(deps: AdminDockerDeps): Promise<AdminDock
   return presentAll(deps, placed.flat());
 }
 
+/** The project of this container name (its dev server and decision); undefined when no project has it. */
+function projectOfName(deps: AdminDockerDeps, name: string): Promise<{ host: string | null; validated: boolean | null } | undefined> {
+  return deps.knex('projects').where('name', name).first<{ host: string | null; validated: boolean | null } | undefined>('host', 'validated');
+}
+
 /** The dev server of the project of this name; null when no project has it. */
 async function projectLink(deps: AdminDockerDeps, name: string): Promise<AgentLink | null> {
-  const project = await deps.knex('projects').where('name', name).first<{ host: string | null } | undefined>('host');
+  const project = await projectOfName(deps, name);
   return project ? deps.agents.link(project.host) : null;
 }
 
@@ -154,7 +160,10 @@ export async function adminDockerOf(deps: AdminDockerDeps, placed: PlacedContain
 
 /** A lifecycle action on any container, recorded in the audit trail. */
 export async function changeAdminDocker(deps: AdminDockerDeps, actorId: number, name: string, action: ContainerActionName): Promise<AdminDockerJson> {
-  const link = await linkOfContainer(deps, name);
+  const project = await projectOfName(deps, name);
+  // Admins too: a project that is not approved cannot run (approve it first).
+  if (project && !mayRunProjectContainer(project, action)) throw forbidden(notRunnableMessage(project.validated));
+  const link = project ? deps.agents.link(project.host) : (await searchContainer(deps.agents.links, name)).link;
   const container = await callAgent(() => link.client.containers.changeState({ name }, action));
   if (!container) throw notFound(CONTAINER_NOT_FOUND);
   await recordAudit(deps.knex, {
@@ -277,8 +286,8 @@ export async function screenshotStateOf(deps: AdminDockerDeps, projectId: number
 }
 
 /**
- * 'ververs screenshot': queues a capture of the project's site (joining one already in flight)
- * and answers at once with the state from just before (inFlight true): a later state with another
+ * 'ververs screenshot': queues a capture of the project's site (one that starts after this
+ * request: ThumbnailCapturer.capture) and answers at once with the state from just before (inFlight true): a later state with another
  * lastAttemptAt is the outcome; the same lastAttemptAt once inFlight is false means the agent
  * could not run the capture at all (agent or browser down: nothing recorded). 404 for an unknown project, 409 when the
  * agent says the project has no running container, 503 when the agent does not answer.
@@ -286,7 +295,8 @@ export async function screenshotStateOf(deps: AdminDockerDeps, projectId: number
 export async function requestScreenshot(deps: AdminDockerDeps & { thumbnails: ThumbnailCapturer }, actorId: number, projectId: number): Promise<ScreenshotState> {
   const project = await deps.knex('projects').where('id', projectId).first<{ id: number; name: string; domain: string; host: string | null } | undefined>('id', 'name', 'domain', 'host');
   if (!project) throw notFound(PROJECT_NOT_FOUND);
-  if (!deps.thumbnails.isInFlight(projectId)) {
+  // A request that shares a capture already asked for needs no checks of its own.
+  if (!deps.thumbnails.wouldJoin(projectId)) {
     const containers = await callAgent(() => deps.agents.forHost(project.host).containers.list({ projectIds: [projectId] }));
     const running = containers.some((container) => container.projectId === projectId && container.state === 'running');
     if (!running) throw new HttpError(409, NOT_RUNNING_MESSAGE);

@@ -12,8 +12,8 @@ import { countCaptureOutcome } from '../metrics/metrics.ts';
 /**
  * Capturing a project's site and storing its thumbnail. One capturer per process, with one queue
  * per dev server: each runs at most `concurrency` captures at once on its own agent (a slow
- * or unreachable dev server does not hold up the other's), at most one per project (a second request while one is
- * queued or running joins it), and records every outcome on the project's `thumbnails` row:
+ * or unreachable dev server does not hold up the other's), at most one per project (a request while one is
+ * queued or running gets the one capture that follows it), and records every outcome on the project's `thumbnails` row:
  * a success replaces the png (etag = hash of the bytes, captured_at = when it was taken) and
  * clears last_error; a failure keeps the old png and records a Dutch reason in last_error, which
  * makes /misc/browserimg2/small/{name}_s.png answer 404 (site-policy isThumbnailServable).
@@ -99,7 +99,12 @@ interface HostQueue {
  * project" and "bounded per dev server" promises hold only inside one capturer.
  */
 export class ThumbnailCapturer {
+  /** The capture of each project that is queued or running now. */
   private readonly inFlight = new Map<number, Promise<CaptureResult>>();
+  /** The one capture that follows it, shared by every request made while it runs, and how to begin it. */
+  private readonly following = new Map<number, { result: Promise<CaptureResult>; begin: () => void }>();
+  /** Projects whose capture has asked the agent already (the others still wait for a slot). */
+  private readonly asking = new Set<number>();
   private readonly queues = new Map<string, HostQueue>();
 
   constructor(readonly deps: ThumbnailCaptureDeps) {}
@@ -120,16 +125,42 @@ export class ThumbnailCapturer {
     return this.inFlight.has(projectId);
   }
 
+  /** Whether capture(projectId) now would share a capture already asked for (one waiting for a slot, or the one to follow). */
+  wouldJoin(projectId: number): boolean {
+    return this.inFlight.has(projectId) && (!this.asking.has(projectId) || this.following.has(projectId));
+  }
+
   /**
-   * Captures one project's site and records the outcome; joins a capture of that project that is
-   * already queued or running. Never rejects for the site's or the agent's failures (those are
-   * the result), only for a database failure.
+   * Captures one project's site and records the outcome. The answer always comes from a capture
+   * that asks the agent after the call: a capture still waiting for a slot is joined, but while
+   * one is already taking the picture, the call gets the one capture that follows it (shared by
+   * every call made meanwhile), because the running one may show the site from before the reason
+   * to ask (a start, a fix, a reject). So a project has at most one capture in flight and one
+   * waiting. Never rejects for the site's or the agent's failures (those are the result), only
+   * for a database failure.
    */
   capture(projectId: number): Promise<CaptureResult> {
-    const existing = this.inFlight.get(projectId);
-    if (existing) return existing;
+    const running = this.inFlight.get(projectId);
+    if (!running) return this.start(projectId);
+    if (!this.asking.has(projectId)) return running;
+    const waiting = this.following.get(projectId);
+    if (waiting) return waiting.result;
+    let begin = (): void => undefined;
+    const result = new Promise<CaptureResult>((resolve, reject) => {
+      begin = () => void this.start(projectId).then(resolve, reject);
+    });
+    this.following.set(projectId, { result, begin });
+    return result;
+  }
+
+  /** Runs a capture now; when it ends, the one that waits to follow it begins at once (no gap without one in flight). */
+  private start(projectId: number): Promise<CaptureResult> {
     const work = this.captureProject(projectId).finally(() => {
       this.inFlight.delete(projectId);
+      this.asking.delete(projectId);
+      const next = this.following.get(projectId);
+      this.following.delete(projectId);
+      next?.begin();
     });
     this.inFlight.set(projectId, work);
     return work;
@@ -140,7 +171,13 @@ export class ThumbnailCapturer {
     const project = await this.deps.knex('projects').where('id', projectId).first<CaptureTarget | undefined>('id', 'domain', 'host');
     if (!project) return { projectId, ok: false, outcome: 'missing', error: null };
     const link = this.deps.agents.link(project.host);
-    return countCaptureOutcome(link.name, this.withSlot(link.name, () => this.captureNow(project, link.client)));
+    return countCaptureOutcome(
+      link.name,
+      this.withSlot(link.name, () => {
+        this.asking.add(projectId);
+        return this.captureNow(project, link.client);
+      }),
+    );
   }
 
   private async withSlot<T>(host: string, work: () => Promise<T>): Promise<T> {

@@ -5,10 +5,11 @@ import type { ContainerActionName, ContainerView } from '../agent/container-view
 import { HttpError } from '../errors.ts';
 import { presentUserDocker, type UserDockerJson } from '../presenters/present-user-docker.ts';
 import { agentFailure, callAgent, isUnreachable } from './agent-failure.ts';
-import { ACTION_BUSY, AWAITING_APPROVAL, containerChannel, DOCKER_EVENT, NOT_CREATED, REJECTED, UNREACHABLE } from './container-states.ts';
+import { ACTION_BUSY, AWAITING_APPROVAL, NOT_CREATED, REJECTED, UNREACHABLE } from './container-states.ts';
+import { containerNotices } from '../realtime/container-notices.ts';
 import { type DockerProjectRow, loadMemberDockerProjects, mayHaveContainer, sshKeysOf } from './docker-projects.ts';
 import type { SshCommandResolver } from './ssh-command.ts';
-import type { RealtimeTrigger } from '../agent/container-event-relay.ts';
+import type { RealtimeTrigger } from '../realtime/container-notices.ts';
 
 export interface ContainerCommandDeps {
   knex: Knex;
@@ -93,13 +94,9 @@ export async function listUserDockers(deps: ContainerCommandDeps, userId: number
   });
 }
 
-/** Sends a DockerEventSent; a realtime failure is logged, never fatal. */
+/** Sends a DockerEventSent (once: the same message as the last on that channel is left out); a realtime failure is logged, never fatal. */
 export async function notifyContainer(deps: Pick<ContainerCommandDeps, 'realtime' | 'logger'>, name: string, message: string): Promise<void> {
-  try {
-    await deps.realtime.trigger(containerChannel(name), DOCKER_EVENT, { message });
-  } catch (error) {
-    deps.logger.warn({ err: error, container: name }, 'realtime trigger failed');
-  }
+  await containerNotices(deps.realtime, deps.logger).send(name, message);
 }
 
 /**

@@ -5,12 +5,13 @@ import type { ContainerEventView } from '../agent/container-views.ts';
 import type { CaptureResult, ThumbnailCapturer } from '../commands/capture-thumbnail.ts';
 
 /**
- * The nightly job: captures every visible site (the ones the websites wall shows). Each site is
+ * The nightly job: captures every approved, visible site (the ones the websites wall shows). Each site is
  * captured on its own through the capturer's bounded queue; one site's failure is that site's
  * result and does not stop the others. Resolves with every site's result, in project id order.
  */
 export async function captureVisibleSites(deps: { knex: Knex; capturer: ThumbnailCapturer; logger: Logger }): Promise<CaptureResult[]> {
-  const ids = (await deps.knex('projects').where('visible', true).orderBy('id').pluck('id')).map(Number);
+  // The sites of the wall (site-policy isShownOnWall): approved and visible.
+  const ids = (await deps.knex('projects').where({ visible: true, validated: true }).orderBy('id').pluck('id')).map(Number);
   const started = Date.now();
   const results = await Promise.all(
     ids.map((projectId) =>

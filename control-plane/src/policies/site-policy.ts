@@ -6,8 +6,12 @@ import type { CurrentUser } from '../auth/current-user.ts';
  */
 export const mayViewSiteWall = (_viewer: CurrentUser | null): boolean => true;
 
-/** Only projects their owners made visible (`visible` '1') appear on the wall or show a thumbnail. */
-export const isShownOnWall = (project: { visible: boolean }): boolean => project.visible;
+/**
+ * Only approved projects their owners made visible (`visible` '1') appear on the wall or show a
+ * thumbnail: a rejected request, or one awaiting (re)approval, is not published (and cannot run).
+ * loadSiteRecords (routes/sites/site-wall.ts) and the nightly capture write this rule in SQL.
+ */
+export const isShownOnWall = (project: { visible: boolean; validated: boolean | null }): boolean => project.visible && project.validated === true;
 
 /**
  * A thumbnail is served only when the last capture succeeded: after a failed capture the wall

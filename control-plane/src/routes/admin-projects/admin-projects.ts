@@ -19,7 +19,8 @@ import { auditSnapshot, loadProject, loadProjects } from '../project-requests/pr
 import { projectIdParams } from '../project-requests/schema.ts';
 import { notifyContainer, removeProjectContainer } from '../../commands/user-dockers.ts';
 import { mayHaveContainer } from '../../commands/docker-projects.ts';
-import { NOT_CREATED, REJECTED } from '../../commands/container-states.ts';
+import { NOT_CREATED, REJECTED, UNREACHABLE } from '../../commands/container-states.ts';
+import { suspendProjectContainer } from '../../commands/suspend-project-container.ts';
 
 const listQuery = z.object({
   all: z.enum(['true', 'false', '1', '0'], { error: "Gebruik all=true of laat all weg." }).optional(),
@@ -33,6 +34,20 @@ const decisionBody = z.object({
     .transform((value) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null))
     .refine((value) => value === null || (value.length <= PROJECT_REPRO_MAX && GIT_URL_PATTERN.test(value)), PROJECT_MESSAGES.repro),
 });
+
+/**
+ * What the dockers page shows for a project approved again that may still have its container:
+ * the container's Docker state, 'Nog niet gecreëerd' without one, 'onbereikbaar' when its dev
+ * server does not answer.
+ */
+async function containerStateOf(deps: Pick<AppDeps, 'agents'>, project: { id: number; host: string | null }): Promise<string> {
+  try {
+    const [container] = await deps.agents.forHost(project.host).containers.list({ projectIds: [Number(project.id)] });
+    return container?.state ?? NOT_CREATED;
+  } catch {
+    return UNREACHABLE;
+  }
+}
 
 /** §9: an image has to be picked before a request for image option 1 can be approved. */
 export const PICK_IMAGE_FIRST = 'Kies eerst een image.';
@@ -67,17 +82,14 @@ export function adminProjectRoutes(deps: AppDeps): AppRouter {
     const { id } = parseInput(ctx, projectIdParams, 'params');
     const { git } = parseInput(ctx, decisionBody, 'body');
 
-    const { validated, name, approvedBefore } = await knex.transaction(async (trx) => {
+    const { validated, project, approvedBefore } = await knex.transaction(async (trx) => {
       const project = await trx('projects')
         .where('id', id)
         .forUpdate()
-        .first<{ id: number; name: string; validated: boolean | null; docker_image_id: number | null; repro: string | null } | undefined>(
-          'id',
-          'name',
-          'validated',
-          'docker_image_id',
-          'repro',
-        );
+        .first<
+          | { id: number; name: string; domain: string; host: string | null; validated: boolean | null; docker_image_id: number | null; repro: string | null }
+          | undefined
+        >('id', 'name', 'domain', 'host', 'validated', 'docker_image_id', 'repro');
       if (!project) throw notFound(PROJECT_NOT_FOUND);
       // The button toggles: awaiting or rejected → approved, approved → rejected (§4).
       const next = project.validated !== true;
@@ -98,12 +110,16 @@ export function adminProjectRoutes(deps: AppDeps): AppRouter {
         before: { validated: project.validated, repro: project.repro },
         after: { validated: next, repro: git ?? project.repro },
       });
-      return { validated: next, name: project.name, approvedBefore };
+      return { validated: next, project, approvedBefore };
     });
     ctx.state.log.info({ userId: user.id, projectId: id, validated }, 'project decision');
+    // A rejected project cannot run: its container stops and its site goes off the proxy (after
+    // the commit, never inside the transaction; a dev server that does not answer is caught up
+    // by the reconcile of unapproved containers).
+    if (!validated) await suspendProjectContainer({ knex, agents, logger: ctx.state.log }, { ...project, id: Number(project.id) }, { actorId: user.id, reason: 'rejected' });
     // The members' dockers page follows the decision live (§4 states).
-    if (!validated) await notifyContainer(realtime, name, REJECTED);
-    else if (!approvedBefore) await notifyContainer(realtime, name, NOT_CREATED);
+    if (!validated) await notifyContainer(realtime, project.name, REJECTED);
+    else await notifyContainer(realtime, project.name, approvedBefore ? await containerStateOf(deps, project) : NOT_CREATED);
     ctx.body = { validated };
   });
 

@@ -11,6 +11,7 @@ const THUMBNAIL_MAX_AGE_S = 300;
 interface ThumbnailHead {
   id: number;
   visible: boolean;
+  validated: boolean | null;
   etag: string | null;
   captured_at: Date | string | null;
   last_error: string | null;
@@ -53,6 +54,7 @@ export function miscRoutes(deps: Pick<AppDeps, 'knex'>): AppRouter {
       .first<ThumbnailHead | undefined>(
         't.id',
         'p.visible',
+        'p.validated',
         't.etag',
         't.captured_at',
         't.last_error',

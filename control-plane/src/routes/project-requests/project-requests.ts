@@ -13,7 +13,9 @@ import { presentProject, type DockerImageOptionJson, type ProjectRow } from '../
 import { problemsByField, projectRequestSchema, type ProjectRequestData } from '../../../../web/src/validation/projectRequest.ts';
 import type { AppContext } from '../../app-context.ts';
 import { auditSnapshot, loadProject, uniqueViolationOf } from './project-queries.ts';
-import { removeProjectContainer } from '../../commands/user-dockers.ts';
+import { notifyContainer, removeProjectContainer } from '../../commands/user-dockers.ts';
+import { suspendProjectContainer } from '../../commands/suspend-project-container.ts';
+import { AWAITING_APPROVAL } from '../../commands/container-states.ts';
 import { mayHaveContainer } from '../../commands/docker-projects.ts';
 import type { AgentFleet } from '../../agent/agent-fleet.ts';
 import { projectIdParams } from './schema.ts';
@@ -44,7 +46,23 @@ function refused(errors: FieldErrors): HttpError {
 }
 
 const quotaMessage = (quota: number): string =>
-  `Je hebt al ${quota} ${quota === 1 ? 'project' : 'projecten'}; meer mag niet. Verwijder eerst een project dat je niet meer gebruikt, of vraag een docent om hulp.`;
+  `Je hebt al ${quota} ${quota === 1 ? 'project' : 'projecten'} aangevraagd; meer mag niet. Verwijder eerst een project dat je niet meer gebruikt, of vraag een docent om hulp.`;
+
+/**
+ * The projects that count against a student's quota: the ones they requested and are still a
+ * member of. Being added to others' projects uses none of it; a request they were taken off is
+ * no longer theirs to delete, so it stops counting too.
+ */
+async function requestedProjectCount(db: Knex.Transaction, userId: number): Promise<number> {
+  const row = await db('projects as p')
+    .join('project_user as pu', function joinMember() {
+      this.on('pu.project_id', 'p.id').andOn('pu.user_id', 'p.created_by');
+    })
+    .where('p.created_by', userId)
+    .count<{ count: string | number }[]>('* as count')
+    .first();
+  return Number(row?.count ?? 0);
+}
 
 /**
  * The checks that need the database: the image exists, the members exist and are activated,
@@ -141,8 +159,7 @@ export function projectRequestRoutes(deps: AppDeps): AppRouter {
         if (hasProjectQuota(user)) {
           // Lock the creator's row so two requests at once cannot both pass the quota.
           await trx('users').where('id', user.id).forUpdate().first('id');
-          const row = await trx('project_user').where('user_id', user.id).count<{ count: string | number }[]>('* as count').first();
-          const count = Number(row?.count ?? 0);
+          const count = await requestedProjectCount(trx, user.id);
           if (count >= config.PROJECT_QUOTA) {
             const message = quotaMessage(config.PROJECT_QUOTA);
             throw new HttpError(422, message, { errors: { project: [message] } });
@@ -183,10 +200,10 @@ export function projectRequestRoutes(deps: AppDeps): AppRouter {
     const memberIds = membersAfterEdit(user, before, input.users);
     await checkHostKept(knex, agents, before, input.domain.toLowerCase());
 
+    const validated = before.validated === true && !editKeepsApproval(user) ? null : before.validated;
     try {
       await knex.transaction(async (trx) => {
         await checkAgainstDatabase(trx, input, memberIds, id);
-        const validated = before.validated === true && !editKeepsApproval(user) ? null : before.validated;
         await trx('projects')
           .where('id', id)
           .update({ ...projectColumns(agents, input), validated, updated_at: trx.fn.now() });
@@ -207,6 +224,12 @@ export function projectRequestRoutes(deps: AppDeps): AppRouter {
       throw asTakenError(error);
     }
     ctx.state.log.info({ userId: user.id, projectId: id }, 'project request edited');
+    if (before.validated === true && validated === null) {
+      // Back to awaiting approval: it cannot run until a teacher approves the change (after the
+      // commit; the reconcile of unapproved containers catches up with a server that does not answer).
+      await suspendProjectContainer({ knex, agents, logger: ctx.state.log }, before, { actorId: user.id, reason: 'awaiting' });
+      await notifyContainer({ realtime: deps.realtime, logger: ctx.state.log }, before.name, AWAITING_APPROVAL);
+    }
     const row = await loadProject(knex, id);
     ctx.body = row ? presentProject(row) : { id };
   });

@@ -9,7 +9,7 @@ export interface SiteWallBody {
 }
 
 /**
- * Every visible project (site-policy `isShownOnWall`) with its members in entered order, in ONE
+ * Every approved, visible project (site-policy `isShownOnWall`) with its members in entered order, in ONE
  * query: PostgreSQL builds the JSON (members per project through a lateral subquery on the
  * project_user primary key), so 1,500 sites cost one round trip and one JSON.parse.
  */
@@ -31,7 +31,7 @@ export async function loadSiteRecords(knex: Knex): Promise<SiteRecord[]> {
       left join groups g on g.id = u.group_id
       where pu.project_id = p.id
     ) m on true
-    where p.visible = true
+    where p.visible = true and p.validated = true
   `)) as { rows: Array<{ sites: string }> };
   return JSON.parse(result.rows[0]?.sites ?? '[]') as SiteRecord[];
 }

@@ -4,8 +4,8 @@ import type { AppDeps } from '../../app.ts';
 import type { CurrentUser } from '../../auth/current-user.ts';
 import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
-import { HttpError, notFound, serviceUnavailable } from '../../errors.ts';
-import { mayPullImage, mayUseProjectContainer } from '../../policies/container-policy.ts';
+import { forbidden, HttpError, notFound, serviceUnavailable } from '../../errors.ts';
+import { mayPullImage, mayRunProjectContainer, mayUseProjectContainer, notRunnableMessage } from '../../policies/container-policy.ts';
 import { AgentError } from '../../agent/agent-error.ts';
 import { AGENT_UNREACHABLE_MESSAGE, callAgent, isUnreachable } from '../../commands/agent-failure.ts';
 import { type DockerProjectRow, loadDockerProject, loadDockerProjectByName } from '../../commands/docker-projects.ts';
@@ -16,6 +16,7 @@ import { recordAudit } from '../../audit/record-audit.ts';
 import { isAdmin } from '../../policies/roles.ts';
 import { actionQuery, containerNameParams, createDockerBody, followQuery, logsQuery, projectIdParams, pullBody } from './schema.ts';
 import { openResponseStream, writeLine } from './streams.ts';
+import { PerUserSlots } from '../../lib/per-user-slots.ts';
 
 const PROJECT_NOT_FOUND = 'Dit project bestaat niet.';
 
@@ -78,6 +79,7 @@ async function pullErrorMessage(deps: ContainerCommandDeps, host: string | null,
 export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDeps = containerCommandDeps(deps)): AppRouter {
   const { knex } = deps;
   const router: AppRouter = new Router();
+  const followSlots = new PerUserSlots(deps.config.LOG_FOLLOW_PER_USER);
 
   router.get('/api/user/dockers', async (ctx) => {
     const user = activeUser(ctx);
@@ -99,6 +101,7 @@ export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDep
     const { projectId } = parseInput(ctx, projectIdParams, 'params');
     const { action } = parseInput(ctx, actionQuery, 'query');
     const project = authorizeProject(user, await loadDockerProject(knex, projectId));
+    if (!mayRunProjectContainer(project, action)) throw forbidden(notRunnableMessage(project.validated));
     const docker = await changeUserDocker(commandDeps, project, action);
     await auditAdminAct(deps, user, project, `container.${action}`, { state: docker.State });
     ctx.state.log.info({ userId: user.id, projectId, action }, 'container action');
@@ -127,7 +130,12 @@ export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDep
   router.get('/api/user/container/:name/follow', async (ctx) => {
     const project = await containerProject(ctx);
     const { tail } = parseInput(ctx, followQuery, 'query');
+    // One student must not hold open streams (and agent streams behind them) without end.
+    const release = followSlots.take(activeUser(ctx).id);
+    if (!release) throw new HttpError(429, `Je volgt al ${followSlots.perUser} logs tegelijk. Sluit eerst een ander logvenster.`);
     const { stream, signal } = openResponseStream(ctx, 'text/event-stream; charset=utf-8');
+    stream.once('close', release);
+    signal.addEventListener('abort', release, { once: true });
     const log = ctx.state.log;
     writeLine(stream, ': verbonden\n\n');
     void (async () => {

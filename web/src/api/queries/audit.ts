@@ -75,6 +75,7 @@ export const ACTION_LABELS: Readonly<Record<string, string>> = {
   'project.reject': 'Project afgekeurd',
   'project.update': 'Project bewerkt',
   'project.delete': 'Project verwijderd',
+  'container.suspend': 'Container stilgezet (project niet goedgekeurd)',
   'level.status': 'Levelstatus gewijzigd',
   'level.content': 'Levelinhoud gekozen',
   'level.bulk-status': 'Levels in bulk gewijzigd',
