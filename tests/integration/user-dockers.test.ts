@@ -295,11 +295,11 @@ describe('logs', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     const reading = readStream(response);
-    await waitFor(() => stack.agent.callsOf('followContainerLogs').length > 0, { description: 'follow call' });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Lines written before the follower is registered would go nowhere: wait for it.
+    await waitFor(() => stack.agent.followersOf(project.name) > 0, { description: 'the follow stream at the agent' });
     stack.agent.log(project.name, 'GET / 200', 'stdout');
     stack.agent.log(project.name, 'PHP Warning: oeps', 'stderr');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The stop ends the agent's stream after these lines (one gRPC stream keeps its order).
     expect((await student.json('PUT', `/api/user/dockers/${project.id}?action=stop`)).status).toBe(200);
     const text = await reading;
     const events = text

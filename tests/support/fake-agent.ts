@@ -282,6 +282,11 @@ export class FakeAgent {
     return container;
   }
 
+  /** Open FollowContainerLogs streams of `name` (a test waits for one before it writes lines). */
+  followersOf(name: string): number {
+    return this.followers.get(name)?.size ?? 0;
+  }
+
   /** Appends a log line (and sends it to followers). */
   log(name: string, text: string, stream: 'stdout' | 'stderr' = 'stdout'): void {
     const container = this.containers.get(name);
