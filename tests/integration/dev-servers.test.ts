@@ -91,6 +91,8 @@ beforeAll(async () => {
       AGENT_ADDRESS: '',
       ...agentCertEnv(certs),
       PROJECT_QUOTA: '20',
+      // Its calls would land in the per-server call lists these tests compare (see hosting-stack.ts).
+      UNAPPROVED_RECONCILE_CRON: '0 0 1 1 *',
       // One capture at a time per dev server: shows the queues are per server.
       THUMBNAIL_CONCURRENCY: '1',
     },
