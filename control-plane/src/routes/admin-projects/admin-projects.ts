@@ -97,8 +97,9 @@ export function adminProjectRoutes(deps: AppDeps): AppRouter {
       if (next && (imageId === OTHER_DOCKER_IMAGE || imageId === NO_DOCKER_IMAGE)) {
         throw new HttpError(422, PICK_IMAGE_FIRST, { errors: { docker_id: [PICK_IMAGE_FIRST] } });
       }
-      // A project approved before may still have its container: then its Docker state stands.
-      const approvedBefore = next ? await mayHaveContainer(trx, project) : false;
+      // A project approved before may still have its container: then its Docker state stands
+      // on approval, and a reject has a container to stop (a request never approved has none).
+      const approvedBefore = await mayHaveContainer(trx, project);
       const changes: Record<string, unknown> = { validated: next, updated_at: trx.fn.now() };
       if (git !== null) changes.repro = git;
       await trx('projects').where('id', id).update(changes);
@@ -116,7 +117,7 @@ export function adminProjectRoutes(deps: AppDeps): AppRouter {
     // A rejected project cannot run: its container stops and its site goes off the proxy (after
     // the commit, never inside the transaction; a dev server that does not answer is caught up
     // by the reconcile of unapproved containers).
-    if (!validated) await suspendProjectContainer({ knex, agents, logger: ctx.state.log }, { ...project, id: Number(project.id) }, { actorId: user.id, reason: 'rejected' });
+    if (!validated && approvedBefore) await suspendProjectContainer({ knex, agents, logger: ctx.state.log }, { ...project, id: Number(project.id) }, { actorId: user.id, reason: 'rejected' });
     // The members' dockers page follows the decision live (§4 states).
     if (!validated) await notifyContainer(realtime, project.name, REJECTED);
     else await notifyContainer(realtime, project.name, approvedBefore ? await containerStateOf(deps, project) : NOT_CREATED);
