@@ -5,24 +5,15 @@
  * gets is stateless) and the throughput. Fails when a row was added or an answer was not 200.
  */
 import autocannon from 'autocannon';
-import { createKnex, migrate } from '../control-plane/src/db/knex.ts';
-import { seedDemoData } from '../control-plane/src/db/seed.ts';
-import { startPostgres } from '../tests/support/postgres.ts';
 import { startControlPlane } from '../tests/support/control-plane.ts';
+import { startBenchDatabase } from './lib/bench-database.ts';
 
 const PAGE_VIEWS = Number(process.env.BENCH_PAGE_VIEWS ?? 10_000);
 const CONNECTIONS = 20;
 
 async function main() {
-  const postgres = await startPostgres();
-  const databaseUrl = postgres.url.replace(/\/postgres$/, '/devplein_bench');
-  const admin = createKnex({ databaseUrl: postgres.url, dataDir: '.tmp' });
-  await admin.raw('create database devplein_bench');
-  await admin.destroy();
-  const knex = createKnex({ databaseUrl, dataDir: '.tmp' });
-  await migrate(knex);
-  await seedDemoData(knex);
-
+  const database = await startBenchDatabase('devplein_bench_pages');
+  const { url: databaseUrl, knex } = database;
   const app = await startControlPlane({ databaseUrl, env: { LOG_LEVEL: 'warn' } });
   try {
     const sessions = async (): Promise<number> => Number((await knex('sessions').count<{ n: string }[]>({ n: '*' }))[0]?.n);
@@ -41,7 +32,7 @@ async function main() {
   } finally {
     await app.stop();
     await knex.destroy();
-    await postgres.stop();
+    await database.stop();
   }
 }
 
