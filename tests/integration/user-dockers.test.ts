@@ -363,6 +363,8 @@ describe('POST /api/wordpress/passwordreset/{project}', () => {
     expect((await student.json('POST', `/api/wordpress/passwordreset/${wordpress.id}`)).status).toBe(200);
     expect(await student.json('POST', `/api/wordpress/passwordreset/${plain.name}`)).toEqual({ status: 409, body: { message: 'Dit project is geen WordPress-project.' } });
     expect((await (await stack.as(DEVELOPER)).json('POST', `/api/wordpress/passwordreset/${wordpress.id}`)).status).toBe(404);
+    // An id beyond PostgreSQL's integer is refused, not a 500 (found by the property test of the POST).
+    for (const id of ['2147483648', '9007199254740993', '0123']) expect((await student.json('POST', `/api/wordpress/passwordreset/${id}`)).status, id).toBe(422);
   });
 
   it('needs the CSRF token, and the old GET answers 405 with Allow: POST and a Dutch message, without resetting', async () => {
