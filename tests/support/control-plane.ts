@@ -7,6 +7,9 @@ import { seedDemoData } from '../../control-plane/src/db/seed.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+/** The SESSION_SECRET of every control plane started here (it also signs what the control plane signs). */
+export const TEST_SESSION_SECRET = 'test-session-secret-that-is-long-enough-0123456789';
+
 export interface ControlPlaneOptions {
   databaseUrl: string;
   /** Extra environment (agent address and certificates, OIDC settings, ...). */
@@ -49,7 +52,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<R
         HOST: '127.0.0.1',
         APP_URL: url,
         DATABASE_URL: options.databaseUrl,
-        SESSION_SECRET: 'test-session-secret-that-is-long-enough-0123456789',
+        SESSION_SECRET: TEST_SESSION_SECRET,
         // The development sign-in; a test of the school provider's path sets OIDC_ISSUER and DEV_LOGIN ''.
         DEV_LOGIN: '1',
         AGENT_ADDRESS: 'localhost:1',
