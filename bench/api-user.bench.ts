@@ -6,9 +6,7 @@
 import Koa from 'koa';
 import autocannon from 'autocannon';
 import type { Server } from 'node:http';
-import { createKnex, migrate } from '../control-plane/src/db/knex.ts';
-import { seedDemoData } from '../control-plane/src/db/seed.ts';
-import { startPostgres } from '../tests/support/postgres.ts';
+import { startBenchDatabase } from './lib/bench-database.ts';
 import { startControlPlane } from '../tests/support/control-plane.ts';
 import { HttpSession } from '../tests/support/http-session.ts';
 import { findFreePort } from '../tests/support/ports.ts';
@@ -25,15 +23,9 @@ async function load(url: string, headers: Record<string, string>) {
 }
 
 async function main() {
-  const postgres = await startPostgres();
-  const databaseUrl = postgres.url.replace(/\/postgres$/, '/devplein_bench');
-  const admin = createKnex({ databaseUrl: postgres.url, dataDir: '.tmp' });
-  await admin.raw('create database devplein_bench');
-  await admin.destroy();
-  const knex = createKnex({ databaseUrl, dataDir: '.tmp' });
-  await migrate(knex);
-  await seedDemoData(knex);
-  await knex.destroy();
+  const database = await startBenchDatabase('devplein_bench');
+  const databaseUrl = database.url;
+  await database.knex.destroy();
 
   const app = await startControlPlane({ databaseUrl, env: { LOG_LEVEL: 'warn' } });
   let bare: Server | undefined;
@@ -69,7 +61,7 @@ async function main() {
   } finally {
     bare?.close();
     await app.stop();
-    await postgres.stop();
+    await database.stop();
   }
 }
 

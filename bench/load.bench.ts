@@ -12,13 +12,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createKnex, migrate } from '../control-plane/src/db/knex.ts';
-import { seedDemoData } from '../control-plane/src/db/seed.ts';
 import { makeTestCerts, startTestAgent, agentLinkEnv } from '../tests/support/agent.ts';
 import { startControlPlane } from '../tests/support/control-plane.ts';
 import { HttpSession } from '../tests/support/http-session.ts';
-import { startPostgres } from '../tests/support/postgres.ts';
 import { seedSchoolScale } from './lib/school-scale.ts';
+import { startBenchDatabase } from './lib/bench-database.ts';
 
 const SESSIONS = Number(process.env.BENCH_LOAD_SESSIONS ?? 200);
 const DURATION_S = Number(process.env.BENCH_LOAD_DURATION_S ?? 60);
@@ -46,14 +44,8 @@ const percentile = (values: number[], p: number): number => {
 
 async function main(): Promise<void> {
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'devplein-bench-load-'));
-  const postgres = await startPostgres();
-  const databaseUrl = postgres.url.replace(/\/postgres$/, '/devplein_bench_load');
-  const admin = createKnex({ databaseUrl: postgres.url, dataDir: '.tmp' });
-  await admin.raw('create database devplein_bench_load');
-  await admin.destroy();
-  const knex = createKnex({ databaseUrl, dataDir: '.tmp' });
-  await migrate(knex);
-  await seedDemoData(knex);
+  const database = await startBenchDatabase('devplein_bench_load');
+  const { url: databaseUrl, knex } = database;
   await seedSchoolScale(knex);
   // Students with a site (so their dockers page has something to ask the agent about) and a cohort.
   const emails = (
@@ -68,7 +60,7 @@ async function main(): Promise<void> {
   ).map((row: { email: string }) => row.email);
   await knex.destroy();
 
-  const cleanups: Array<() => Promise<unknown>> = [() => postgres.stop(), () => rm(workDir, { recursive: true, force: true })];
+  const cleanups: Array<() => Promise<unknown>> = [() => database.stop(), () => rm(workDir, { recursive: true, force: true })];
   try {
     const certs = await makeTestCerts(path.join(workDir, 'certs'));
     const agent = await startTestAgent({ certDir: certs.dir, env: { AGENT_DOCKER_NETWORK: `devplein-bench-${process.pid}` } });

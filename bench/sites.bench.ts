@@ -14,10 +14,8 @@ import path from 'node:path';
 import Koa from 'koa';
 import autocannon from 'autocannon';
 import type { Server } from 'node:http';
-import { createKnex, migrate } from '../control-plane/src/db/knex.ts';
-import { seedDemoData } from '../control-plane/src/db/seed.ts';
 import { seedSchoolScale } from './lib/school-scale.ts';
-import { startPostgres } from '../tests/support/postgres.ts';
+import { startBenchDatabase } from './lib/bench-database.ts';
 import { startControlPlane } from '../tests/support/control-plane.ts';
 import { HttpSession } from '../tests/support/http-session.ts';
 import { findFreePort } from '../tests/support/ports.ts';
@@ -51,14 +49,8 @@ async function main() {
     cwd: path.join(root, 'web'),
     stdio: 'inherit',
   });
-  const postgres = await startPostgres();
-  const databaseUrl = postgres.url.replace(/\/postgres$/, '/devplein_bench_sites');
-  const admin = createKnex({ databaseUrl: postgres.url, dataDir: '.tmp' });
-  await admin.raw('create database devplein_bench_sites');
-  await admin.destroy();
-  const knex = createKnex({ databaseUrl, dataDir: '.tmp' });
-  await migrate(knex);
-  await seedDemoData(knex);
+  const database = await startBenchDatabase('devplein_bench_sites');
+  const { url: databaseUrl, knex } = database;
   await seedSchoolScale(knex);
   const [{ count: siteCount }] = (await knex('projects').where({ visible: true }).count({ count: '*' })) as [{ count: number }];
   const [{ count: userCount }] = (await knex('users').count({ count: '*' })) as [{ count: number }];
@@ -174,7 +166,7 @@ async function main() {
   } finally {
     bare?.close();
     await app.stop();
-    await postgres.stop();
+    await database.stop();
   }
 }
 

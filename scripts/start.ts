@@ -390,6 +390,8 @@ function startControlPlane(): Managed {
     env: {
       ...env,
       PORT: String(port),
+      // The development sign-in with the demo accounts, unless a school provider is configured.
+      DEV_LOGIN: env.DEV_LOGIN ?? (env.OIDC_ISSUER ? '' : '1'),
       DATA_DIR: dataDir,
       WEB_DIST: webDist,
       AGENT_ADDRESS: `localhost:${agentPort}`,

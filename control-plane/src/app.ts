@@ -10,10 +10,12 @@ import type { AgentFleet } from './agent/agent-fleet.ts';
 import { requestContext } from './middlewares/request-context.ts';
 import { securityHeaders } from './middlewares/security-headers.ts';
 import { signInRateLimit, writeRateLimit } from './middlewares/rate-limit.ts';
-import { createSessionStore } from './auth/session-store.ts';
-import { csrfProtection } from './auth/csrf.ts';
+import { createSessionStore, touchSession } from './auth/session-store.ts';
+import { createCsrf } from './auth/csrf.ts';
 import { loadUser } from './middlewares/authenticate.ts';
-import { schoolSignIn, type SchoolProvider } from './auth/school-login.ts';
+import { signedInNoStore } from './middlewares/no-store.ts';
+import { schoolSignIn, sessionCookieName, type SchoolProvider } from './auth/school-login.ts';
+import { sessionRoutes } from './routes/session/session.ts';
 import { DEV_IDP_PATH, type DevIdentityProvider } from './auth/dev-identity-provider.ts';
 import { userRoutes } from './routes/user/user.ts';
 import { adminAgentRoutes } from './routes/admin/agent.ts';
@@ -68,8 +70,6 @@ export interface AppDeps {
   secrets: SecretBox;
 }
 
-export const SESSION_COOKIE = 'devplein_session';
-
 /** The other protocol's own endpoints (the development provider's token endpoint and forms). */
 const csrfExempt = (path: string): boolean => path === DEV_IDP_PATH || path.startsWith(`${DEV_IDP_PATH}/`);
 
@@ -102,6 +102,7 @@ export function appRouters(deps: AppDeps): AppRouter[] {
     databaseRoutes(deps),
     vpnRoutes(deps),
     dbAdminRoutes(deps),
+    sessionRoutes(deps),
   ];
 }
 
@@ -185,22 +186,26 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   );
   app.use(requestContext(logger));
   app.use(signInRateLimit({ points: config.RATE_LIMIT_SIGNIN_PER_MINUTE }));
+  const sessionLimits = { maxAgeMs: config.sessionMaxAgeMs, idleMs: config.sessionIdleTimeoutMs };
   app.use(
     session(
       {
-        key: SESSION_COOKIE,
+        key: sessionCookieName(secure),
         maxAge: config.sessionMaxAgeMs,
         httpOnly: true,
         sameSite: 'lax',
         secure,
         signed: true,
+        // The row is written when the data changes: at sign-in and when touchSession refreshes
+        // the last-seen time (at most once a minute); the store derives the expiry from both.
         rolling: false,
-        renew: true,
-        store: createSessionStore(knex),
+        renew: false,
+        store: createSessionStore(knex, sessionLimits),
       },
       app as unknown as Koa,
     ) as unknown as AppMiddleware,
   );
+  app.use(touchSession(sessionLimits));
   const parseBody = bodyParser({
     enableTypes: ['json', 'form'],
     jsonLimit: '256kb',
@@ -218,17 +223,13 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     return parseBody(ctx, next);
   });
   if (deps.devIdentityProvider) app.use(deps.devIdentityProvider.middleware);
+  const csrf = createCsrf({ secret: config.sessionSecret, secureCookie: secure });
   // The signon redeem is server to server: a shared secret instead of a session, so no CSRF token.
-  app.use(csrfProtection({ exempt: (path) => csrfExempt(path) || path === DB_ADMIN_SIGNON_PATH, secureCookie: secure }));
+  app.use(csrf.middleware({ exempt: (path) => csrfExempt(path) || path === DB_ADMIN_SIGNON_PATH }));
   app.use(loadUser(knex));
+  app.use(signedInNoStore());
   app.use(writeRateLimit({ points: config.RATE_LIMIT_WRITES_PER_MINUTE }));
   app.use(schoolSignIn({ provider: deps.schoolProvider, appUrl: config.appUrl, knex, logger, secureCookies: secure }));
-
-  app.use(async (ctx, next) => {
-    if (ctx.path !== '/logout' || ctx.method !== 'GET') return next();
-    ctx.session = null;
-    ctx.redirect('/');
-  });
 
   for (const router of appRouters(deps)) {
     app.use(router.routes());
@@ -242,6 +243,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(
     singlePageApp({
       webDist: config.WEB_DIST,
+      csrfToken: csrf.pageToken,
       ssoProvider: config.OIDC_PROVIDER_NAME,
       siteDomain: config.SITE_DOMAIN,
       siteDomains: deps.agents.links.map((link) => link.siteDomain),

@@ -12,6 +12,9 @@ export const DEFAULT_DB_ADMIN_URL = '/phpmyadmin/';
 /** The dev server's address inside the VPN (the WireGuard server has .1 of the pool) unless STUDENT_DB_HOST says otherwise. */
 export const DEFAULT_STUDENT_DB_HOST = '10.8.0.1';
 
+/** soketi's development secret (npm start gives its soketi the same); refused in production. */
+const REALTIME_SECRET_DEFAULT = 'devplein-secret';
+
 /** host:port with a name, an IPv4 address or a bracketed IPv6 address. */
 const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
 const hostPort = z.string().regex(HOST_PORT, 'expected host:port, e.g. dev1.school.nl:7443');
@@ -66,8 +69,15 @@ export const configSchema = z
       .string()
       .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')
       .optional(),
+    /** Absolute lifetime of a signed-in session, counted from sign-in. */
     SESSION_MAX_AGE_HOURS: z.coerce.number().positive().default(12),
+    /** A signed-in session unused this long ends (shared lab PCs); fractions allowed (tests). */
+    SESSION_IDLE_TIMEOUT_MINUTES: z.coerce.number().positive().default(60),
     TRUST_PROXY: booleanFromEnv.default(false),
+    /** The built-in development sign-in (demo accounts, no passwords): loopback only, never in production. */
+    DEV_LOGIN: booleanFromEnv.default(false),
+    /** Tests only: false makes the development provider publish no end_session_endpoint (the prompt=login fallback). */
+    DEV_LOGIN_END_SESSION: booleanFromEnv.default(true),
     OIDC_ISSUER: z.url().optional(),
     OIDC_CLIENT_ID: z.string().min(1).optional(),
     OIDC_CLIENT_SECRET: z.string().min(1).optional(),
@@ -86,7 +96,7 @@ export const configSchema = z
     AGENT_DEADLINE_MS: z.coerce.number().int().positive().default(5000),
     REALTIME_APP_ID: z.string().default('devplein-app'),
     REALTIME_KEY: z.string().default('devplein-key'),
-    REALTIME_SECRET: z.string().default('devplein-secret'),
+    REALTIME_SECRET: z.string().default(REALTIME_SECRET_DEFAULT),
     REALTIME_HOST: z.string().default('127.0.0.1'),
     REALTIME_PORT: z.coerce.number().int().min(1).max(65535).default(6001),
     REALTIME_TLS: booleanFromEnv.default(false),
@@ -145,14 +155,33 @@ export const configSchema = z
       .default('127.0.0.1:9464'),
   })
   .superRefine((env, ctx) => {
-    if (env.NODE_ENV === 'production') {
-      if (!env.OIDC_ISSUER) {
+    if (env.DEV_LOGIN) {
+      if (env.NODE_ENV === 'production') {
+        ctx.addIssue({ code: 'custom', path: ['DEV_LOGIN'], message: 'the development sign-in never runs in production: unset DEV_LOGIN and set OIDC_ISSUER' });
+      }
+      if (env.OIDC_ISSUER) {
+        ctx.addIssue({ code: 'custom', path: ['DEV_LOGIN'], message: 'DEV_LOGIN=1 and OIDC_ISSUER exclude each other: unset one of them' });
+      }
+      // It signs anyone in as any account without a password: only where nobody else can reach it.
+      if (env.APP_URL && !isLoopbackUrl(env.APP_URL)) {
         ctx.addIssue({
           code: 'custom',
-          path: ['OIDC_ISSUER'],
-          message: 'required in production: the built-in development identity provider never runs there',
+          path: ['DEV_LOGIN'],
+          message: `the development sign-in runs only on a loopback APP_URL (localhost, 127.0.0.1, [::1]), not ${env.APP_URL}: unset DEV_LOGIN and set OIDC_ISSUER, or use a loopback APP_URL`,
         });
       }
+      if (!isLoopbackHost(env.HOST)) {
+        ctx.addIssue({ code: 'custom', path: ['DEV_LOGIN'], message: `the development sign-in runs only when HOST is a loopback address (127.0.0.1, localhost, ::1), not ${env.HOST}` });
+      }
+    } else if (!env.OIDC_ISSUER) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OIDC_ISSUER'],
+        message:
+          "no sign-in configured: set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET (the school's provider), or DEV_LOGIN=1 for the built-in development sign-in on a loopback APP_URL (npm start sets it)",
+      });
+    }
+    if (env.NODE_ENV === 'production') {
       if (!env.SESSION_SECRET) {
         ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'required in production' });
       }
@@ -171,6 +200,57 @@ export const configSchema = z
     }
   });
 
+/** localhost, 127.0.0.0/8 or ::1: an address only this machine reaches. */
+function isLoopbackHost(host: string): boolean {
+  const name = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name);
+}
+
+function isLoopbackUrl(url: string): boolean {
+  try {
+    return isLoopbackHost(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Values a secret must never have in production: the built-in defaults (REALTIME_SECRET's
+ * devplein-secret, the development provider's client secret, the examples' "secret") and the
+ * placeholders the env files ship with (deploy/: CHANGE_ME; deploy/oidc: <client-secret>).
+ */
+const DEFAULT_SECRETS = new Set([REALTIME_SECRET_DEFAULT, 'devplein-dev-secret', 'secret']);
+const PLACEHOLDER = /change[-_ ]?me|^<[^>]*>$|voorbeeld|example|placeholder/i;
+
+const SECRET_HINTS: Record<string, string> = {
+  REALTIME_SECRET: ' (openssl rand -hex 24; soketi gets the same)',
+  SESSION_SECRET: ' (openssl rand -base64 48)',
+  ENCRYPTION_KEY: ' (openssl rand -base64 32)',
+  DB_ADMIN_SIGNON_SECRET: ' (openssl rand -hex 32; the signon script gets the same)',
+  OIDC_CLIENT_SECRET: " (the client secret the school's identity provider issued)",
+};
+
+/** True for a default or placeholder value of a secret setting. */
+export function isPlaceholderSecret(value: string): boolean {
+  return DEFAULT_SECRETS.has(value.toLowerCase()) || PLACEHOLDER.test(value);
+}
+
+/** The settings production refuses as they are in `env` (raw, defaults applied for REALTIME_SECRET), each with the reason. */
+function placeholderSecrets(env: Record<string, string | undefined>): Array<[string, string]> {
+  const found: Array<[string, string]> = [];
+  for (const name of ['REALTIME_SECRET', 'SESSION_SECRET', 'ENCRYPTION_KEY', 'DB_ADMIN_SIGNON_SECRET', 'OIDC_CLIENT_SECRET']) {
+    const value = name === 'REALTIME_SECRET' ? (env[name] ?? REALTIME_SECRET_DEFAULT) : env[name];
+    if (value === undefined || !isPlaceholderSecret(value)) continue;
+    found.push([name, DEFAULT_SECRETS.has(value.toLowerCase()) ? `is the default value ${value}` : 'is still a placeholder']);
+  }
+  // Not secrets, but a CHANGE_ME there means the env file was never filled in.
+  for (const name of ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'DATABASE_URL']) {
+    const value = env[name];
+    if (value !== undefined && /change[-_ ]?me/i.test(value)) found.push([name, 'still contains a placeholder']);
+  }
+  return found;
+}
+
 export type RawConfig = z.infer<typeof configSchema>;
 
 /** One dev server's agent link as the control plane uses it. */
@@ -186,10 +266,13 @@ export interface AgentLinkSettings {
 /** The parsed settings plus values derived from them. */
 export interface Config extends RawConfig {
   appUrl: string;
-  /** True when the built-in development identity provider serves sign-in. */
+  /** True when the built-in development identity provider serves sign-in (DEV_LOGIN). */
   useDevIdentityProvider: boolean;
   sessionSecret: string;
+  /** Absolute lifetime of a signed-in session, from sign-in. */
   sessionMaxAgeMs: number;
+  /** A signed-in session unused this long ends. */
+  sessionIdleTimeoutMs: number;
   /** Key of the secret box (ENCRYPTION_KEY, or derived from the session secret outside production). */
   encryptionKey: Buffer;
   /** host:port of the metrics listener; null when METRICS_LISTEN is set empty (off). */
@@ -211,9 +294,18 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, fallbackSecret?: () => string): Config {
   // An empty value (`DATABASE_URL=` in an env file) means "not set", as in most tools.
   const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  // Apart from the schema, so every placeholder is named at once, also when another value (a
+  // CHANGE_ME too short for SESSION_SECRET, say) fails the schema and its refinements never run.
+  const placeholders = given.NODE_ENV === 'production' ? placeholderSecrets(given) : [];
   const parsed = configSchema.safeParse(given);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`);
+  if (!parsed.success || placeholders.length > 0) {
+    const named = new Set(placeholders.map(([name]) => name));
+    const lines = [
+      ...placeholders.map(([name, reason]) => `  ${name}: ${reason}: production needs a value of your own${SECRET_HINTS[name] ?? ''}`),
+      ...(parsed.error?.issues ?? [])
+        .filter((issue) => !named.has(String(issue.path[0])))
+        .map((issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`),
+    ];
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const raw = parsed.data;
@@ -227,9 +319,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fallbackSecret?
     SITE_DOMAIN: given.SITE_DOMAIN === undefined && raw.AGENT_LINKS_FILE ? (agentLinks[0] as AgentLinkSettings).siteDomain : raw.SITE_DOMAIN,
     agentLinks,
     appUrl,
-    useDevIdentityProvider: !raw.OIDC_ISSUER,
+    useDevIdentityProvider: raw.DEV_LOGIN,
     sessionSecret,
     sessionMaxAgeMs: raw.SESSION_MAX_AGE_HOURS * 3600_000,
+    sessionIdleTimeoutMs: raw.SESSION_IDLE_TIMEOUT_MINUTES * 60_000,
     encryptionKey: raw.ENCRYPTION_KEY ? Buffer.from(raw.ENCRYPTION_KEY, 'base64') : deriveDevelopmentKey(sessionSecret),
     // Empty values are dropped before parsing (they mean "unset"), but for this key empty means off.
     metricsListen: env.METRICS_LISTEN !== undefined && env.METRICS_LISTEN.trim() === '' ? null : raw.METRICS_LISTEN,

@@ -23,3 +23,12 @@ export const csrfMismatch = (): HttpError =>
 export const validationFailed = (errors: FieldErrors): HttpError =>
   new HttpError(422, 'De gegevens zijn ongeldig.', { errors });
 export const serviceUnavailable = (message: string): HttpError => new HttpError(503, message);
+
+/**
+ * 405 with `Allow: POST` for a GET on a path that changes state (logout, the WordPress reset used
+ * to be GETs): a link, a prefetch or a crawler must never trigger it.
+ */
+export function postOnly(ctx: { set(field: string, value: string): void }, message: string): never {
+  ctx.set('Allow', 'POST');
+  throw new HttpError(405, message);
+}

@@ -97,6 +97,7 @@ async function main(): Promise<void> {
         logger: logger.child({ component: 'dev-idp' }),
         nodeEnv: config.NODE_ENV,
         cookieKeys: [config.sessionSecret],
+        endSession: config.DEV_LOGIN_END_SESSION,
       })
     : undefined;
   const schoolProvider: SchoolProvider = devIdentityProvider

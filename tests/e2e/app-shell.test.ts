@@ -102,11 +102,12 @@ describe('the app shell in Chromium, signed in through the real OIDC flow', { ti
     await context.close();
   });
 
-  it('logs out', async () => {
+  it('logs out (Uitloggen is a button: the logout is a POST; tests/e2e/logout-shared-pc.test.ts has the whole story)', async () => {
     const { context, page } = await signInAs('ontwikkelaar@devplein.test');
     await page.waitForURL(`${e2e.url}/`);
-    await page.getByRole('link', { name: 'Uitloggen' }).click();
-    await page.waitForURL(`${e2e.url}/`);
+    await page.getByRole('navigation', { name: 'Hoofdmenu' }).getByRole('button', { name: 'Uitloggen' }).click();
+    await page.getByRole('navigation', { name: 'Zijmenu' }).getByRole('link', { name: 'Inloggen' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
     expect(await sideMenu(page)).toContain('Inloggen');
     const status = await page.evaluate(async () => (await fetch('/api/user')).status);
     expect(status).toBe(401);

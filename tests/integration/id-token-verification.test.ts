@@ -88,6 +88,7 @@ beforeAll(async () => {
   app = await startControlPlane({
     databaseUrl: database.url,
     env: {
+      DEV_LOGIN: '',
       OIDC_ISSUER: provider.issuer,
       OIDC_CLIENT_ID: 'devplein',
       OIDC_CLIENT_SECRET: 'outside-secret',

@@ -89,7 +89,8 @@ describe('sign-in through the development identity provider (real OIDC code + PK
 
   it('gives a new session id at sign-in (a planted session id is worthless)', async () => {
     const session = new HttpSession(app.url);
-    await session.primeCsrf();
+    // The session row is made when sign-in starts (grant keeps state, nonce and PKCE verifier there).
+    expect((await session.raw('/auth/school?login_hint=student%40devplein.test')).status).toBe(302);
     const before = session.cookie('devplein_session');
     expect(before).toBeDefined();
     await session.signIn('student@devplein.test');
@@ -97,11 +98,11 @@ describe('sign-in through the development identity provider (real OIDC code + PK
     expect(session.cookie('devplein_session')).not.toBe(before);
   });
 
-  it('logs out at /logout', async () => {
+  it('logs out with POST /logout (tests/integration/control-plane/logout.test.ts has the rest)', async () => {
     const session = await signedIn('student@devplein.test');
-    const response = await session.raw('/logout');
-    expect(response.status).toBe(302);
-    expect(response.headers.get('location')).toBe('/');
+    const { answer, landing } = await session.logOut();
+    expect(answer.status).toBe(200);
+    expect(landing.url).toBe(`${app.url}/`);
     expect((await session.json('GET', '/api/user')).status).toBe(401);
   });
 });
@@ -134,7 +135,7 @@ describe('CSRF', () => {
 });
 
 describe('sessions', () => {
-  it('are not created by cookieless reads (API calls, images), only by a page load or sign-in', async () => {
+  it('are not created by cookieless reads (API calls, images) nor by page loads, only when sign-in starts', async () => {
     const count = async () => Number((await database.knex('sessions').count<{ count: number }[]>('* as count'))[0]?.count);
     const before = await count();
     for (let i = 0; i < 5; i++) {
@@ -142,7 +143,10 @@ describe('sessions', () => {
       expect((await fetch(`${app.url}/api/user`)).status).toBe(401);
     }
     expect(await count()).toBe(before);
-    await new HttpSession(app.url).primeCsrf();
+    const visitor = new HttpSession(app.url);
+    await visitor.primeCsrf();
+    expect(await count()).toBe(before);
+    expect((await visitor.raw('/auth/school')).status).toBe(302);
     expect(await count()).toBe(before + 1);
   });
 

@@ -2,8 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findFreePort, waitFor } from './ports.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+import { seedDemoData } from '../../control-plane/src/db/seed.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The SESSION_SECRET of every control plane started here (it also signs what the control plane signs). */
+export const TEST_SESSION_SECRET = 'test-session-secret-that-is-long-enough-0123456789';
 
 export interface ControlPlaneOptions {
   databaseUrl: string;
@@ -47,7 +52,9 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<R
         HOST: '127.0.0.1',
         APP_URL: url,
         DATABASE_URL: options.databaseUrl,
-        SESSION_SECRET: 'test-session-secret-that-is-long-enough-0123456789',
+        SESSION_SECRET: TEST_SESSION_SECRET,
+        // The development sign-in; a test of the school provider's path sets OIDC_ISSUER and DEV_LOGIN ''.
+        DEV_LOGIN: '1',
         AGENT_ADDRESS: 'localhost:1',
         AGENT_DEADLINE_MS: '1500',
         REALTIME_HOST: process.env.TEST_SOKETI_HOST ?? '127.0.0.1',
@@ -120,4 +127,31 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<R
       await launch();
     },
   };
+}
+
+export interface SeededControlPlane {
+  database: TestDatabase;
+  app: RunningControlPlane;
+  /** Stops the control plane and drops its database. */
+  stop: () => Promise<void>;
+}
+
+/** A database of its own with the demo data, and the real control plane on it (for beforeAll). */
+export async function startSeededControlPlane(options: Omit<ControlPlaneOptions, 'databaseUrl'> = {}): Promise<SeededControlPlane> {
+  const database = await createTestDatabase();
+  try {
+    await seedDemoData(database.knex);
+    const app = await startControlPlane({ ...options, databaseUrl: database.url });
+    return {
+      database,
+      app,
+      stop: async () => {
+        await app.stop();
+        await database.destroy();
+      },
+    };
+  } catch (error) {
+    await database.destroy();
+    throw error;
+  }
 }

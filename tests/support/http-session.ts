@@ -79,6 +79,31 @@ export class HttpSession {
     await this.raw('/');
   }
 
+  /**
+   * Logs out as the top menu's button does: POST /logout with the CSRF token, then to where it
+   * answers. At the development provider's end_session_endpoint the logout page's form is posted
+   * as its script would (with logout=yes), and the redirects are followed back to the app.
+   * Returns the POST's answer and the last response.
+   */
+  async logOut(): Promise<{ answer: Response; redirect: string; landing: Response }> {
+    const answer = await this.api('POST', '/logout');
+    const { redirect } = (await answer.clone().json()) as { redirect: string };
+    let landing = await this.follow(redirect);
+    const page = landing.status === 200 && (landing.headers.get('content-type') ?? '').includes('html') ? await landing.clone().text() : '';
+    const form = /<form id="op\.logoutForm" method="post" action="([^"]+)"><input type="hidden" name="xsrf" value="([^"]+)"\/>/.exec(page);
+    if (form) {
+      const action = new URL(form[1] ?? '', landing.url || redirect).toString();
+      landing = await this.raw(action, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ xsrf: form[2] ?? '', logout: 'yes' }).toString(),
+      });
+      const location = landing.headers.get('location');
+      if (location) landing = await this.follow(new URL(location, action).toString());
+    }
+    return { answer, redirect, landing };
+  }
+
   /** Signs in as a known account through the real authorization-code + PKCE flow; ends on `/`. */
   async signIn(email: string, providerName = 'school'): Promise<Response> {
     const response = await this.follow(`/auth/${providerName}?login_hint=${encodeURIComponent(email)}`);

@@ -17,7 +17,7 @@ export interface RouteEntry {
 
 /** The routes in the order of appRouters (HEAD comes with GET and is left out). */
 export function routeTable(): RouteEntry[] {
-  const config = loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'route-table-secret-0123456789abcdef0123' });
+  const config = loadConfig({ NODE_ENV: 'test', DEV_LOGIN: '1', SESSION_SECRET: 'route-table-secret-0123456789abcdef0123' });
   // Building the routers touches none of their dependencies.
   const unused = new Proxy({}, { get: () => undefined });
   const deps = {

@@ -184,12 +184,52 @@ describe('screens of this issue', () => {
 });
 
 describe('top menu and mobile sidebar', () => {
-  it('shows Home, the profile link with the user name and a plain logout link when signed in', () => {
+  it('shows Home, the profile link with the user name and an Uitloggen button (no link: logging out is a POST) when signed in', () => {
     renderAt('/', demoUsers.student);
     const top = screen.getByRole('navigation', { name: 'Hoofdmenu' });
     expect(within(top).getByRole('link', { name: 'Home' }).getAttribute('href')).toBe('/');
     expect(within(top).getByRole('link', { name: 'Sam Student' }).getAttribute('href')).toBe('/profile/7/sam-student');
-    expect(within(top).getByRole('link', { name: 'Uitloggen' }).getAttribute('href')).toBe('/logout');
+    expect(within(top).queryByRole('link', { name: 'Uitloggen' })).toBeNull();
+    expect(within(top).getByRole('button', { name: 'Uitloggen' }).className).toContain('top-link');
+    expect(top.querySelector('a[href="/logout"]')).toBeNull();
+  });
+
+  it('logs out with POST /logout and the CSRF token, then loads the page the server names', async () => {
+    const meta = document.createElement('meta');
+    meta.name = 'csrf-token';
+    meta.content = 'token-123';
+    document.head.append(meta);
+    const requests: { url: string; init: RequestInit }[] = [];
+    vi.stubGlobal('fetch', (url: string, init: RequestInit) => {
+      requests.push({ url, init });
+      return Promise.resolve(new Response(JSON.stringify({ redirect: 'https://idp.school.test/logout?id_token_hint=x' }), { status: 200, headers: { 'Content-Type': 'application/json' } }));
+    });
+    try {
+      renderAt('/', demoUsers.student);
+      await act(async () => {
+        fireEvent.click(within(screen.getByRole('navigation', { name: 'Hoofdmenu' })).getByRole('button', { name: 'Uitloggen' }));
+      });
+      await vi.waitFor(() => expect(pagesLoaded).toHaveLength(1));
+      expect(requests.map((request) => [request.url, request.init.method, new Headers(request.init.headers).get('X-CSRF-TOKEN')])).toEqual([['/logout', 'POST', 'token-123']]);
+      expect(pagesLoaded).toEqual([{ path: 'https://idp.school.test/logout?id_token_hint=x', replace: false }]);
+    } finally {
+      meta.remove();
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('loads the home page when the logout request fails (a session that already ended answers 419)', async () => {
+    vi.stubGlobal('fetch', () => Promise.resolve(new Response(JSON.stringify({ message: 'Je sessie is verlopen' }), { status: 419, headers: { 'Content-Type': 'application/json' } })));
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      renderAt('/dockers', demoUsers.student);
+      await act(async () => {
+        fireEvent.click(within(screen.getByRole('navigation', { name: 'Hoofdmenu' })).getByRole('button', { name: 'Uitloggen' }));
+      });
+      await vi.waitFor(() => expect(pagesLoaded).toEqual([{ path: '/', replace: false }]));
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('shows only Home when signed out', () => {

@@ -10,7 +10,7 @@ import { createUnavailableAgentClient } from './unavailable-agent-client.ts';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'devplein-links-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const base = { SESSION_SECRET: 'x'.repeat(40) };
+const base = { SESSION_SECRET: 'x'.repeat(40), DEV_LOGIN: '1' };
 
 function linksFile(content: unknown): string {
   const file = path.join(dir, `links-${Math.random().toString(36).slice(2)}.json`);

@@ -7,6 +7,9 @@ import type { AppMiddleware, AppState } from '../app-context.ts';
 import type Koa from 'koa';
 
 export const DEV_IDP_PATH = '/dev-idp';
+/** The script that submits the logout confirmation at once (a file: the CSP allows no inline script). */
+const END_SESSION_SCRIPT_PATH = `${DEV_IDP_PATH}/assets/end-session.js`;
+const END_SESSION_SCRIPT = "document.getElementById('end-session')?.click();\n";
 
 export interface DevIdentityProvider {
   issuer: string;
@@ -28,11 +31,27 @@ async function findAccountByEmail(knex: Knex, email: string): Promise<AccountRow
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
+const PAGE_STYLE = `body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1d2b36}
+button{display:block;width:100%;text-align:left;margin:.4rem 0;padding:.7rem 1rem;border:1px solid #c9d6df;border-radius:.5rem;background:#fff;font-size:1rem;cursor:pointer}
+button:hover{background:#eef5fb}small{color:#5b6b78;display:block}`;
+
+/** A page of the development provider (Dutch, like the app). */
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="nl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>${escapeHtml(title)}</title>
+<style>${PAGE_STYLE}</style></head>
+<body>${body}</body></html>`;
+}
+
 /**
  * A development-only OpenID Connect provider that knows the accounts in the database (the seeded
  * demo accounts). It stands in for the school's identity provider so a new checkout can sign in
  * through the real authorization-code + PKCE flow. `login_hint` signs that account in without a
- * form, which tests and scripts use. It refuses to exist when NODE_ENV is production.
+ * form, which tests and scripts use; otherwise (and always with prompt=login) it shows its account
+ * picker. Its end_session_endpoint (RP-initiated logout) signs out at once, without the
+ * confirmation click of oidc-provider's default page; `endSession: false` leaves it out of the
+ * discovery document, like a provider without one. It refuses to exist when NODE_ENV is
+ * production or APP_URL is not a loopback address (config.ts refuses both first).
  */
 export function createDevIdentityProvider(options: {
   appUrl: string;
@@ -42,9 +61,14 @@ export function createDevIdentityProvider(options: {
   nodeEnv: string;
   /** The host app's cookie keys: mounted, the provider sets cookies through the host app's context. */
   cookieKeys: string[];
+  /** Publish end_session_endpoint (default true); false only to test the prompt=login fallback. */
+  endSession?: boolean;
 }): DevIdentityProvider {
   if (options.nodeEnv === 'production') {
     throw new Error('The development identity provider never runs in production: configure OIDC_ISSUER.');
+  }
+  if (!/^https?:\/\/(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?$/.test(options.appUrl)) {
+    throw new Error(`The development identity provider runs only on a loopback APP_URL, not ${options.appUrl}: configure OIDC_ISSUER.`);
   }
   const issuer = `${options.appUrl}${DEV_IDP_PATH}`;
   const clientId = 'devplein-dev';
@@ -67,7 +91,27 @@ export function createDevIdentityProvider(options: {
     // The school's provider may not put claims in the id_token; ours does, which keeps the flow simple.
     conformIdTokenClaims: false,
     pkce: { required: () => true },
-    features: { devInteractions: { enabled: false } },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: options.endSession ?? true,
+        // oidc-provider's page asks "Do you want to sign-out?"; ours confirms by itself, through a
+        // script file because the app's CSP allows no inline script. The button is the fallback.
+        logoutSource: async (ctx, form) => {
+          ctx.type = 'html';
+          ctx.body = page(
+            'Uitloggen',
+            `<h1>Uitloggen</h1><p>Je wordt uitgelogd bij de ontwikkel-inlog.</p>${form}
+<button id="end-session" type="submit" form="op.logoutForm" name="logout" value="yes">Uitloggen</button>
+<script src="${END_SESSION_SCRIPT_PATH}"></script>`,
+          );
+        },
+        postLogoutSuccessSource: async (ctx) => {
+          ctx.type = 'html';
+          ctx.body = page('Uitgelogd', `<h1>Uitgelogd</h1><p>Je bent uitgelogd.</p><p><a href="${escapeHtml(options.appUrl)}/">Naar devplein</a></p>`);
+        },
+      },
+    },
     cookies: { keys: options.cookieKeys },
     interactions: { url: (_ctx, interaction) => `${DEV_IDP_PATH}/interaction/${interaction.uid}` },
     findAccount: async (_ctx, sub) => {
@@ -126,13 +170,11 @@ export function createDevIdentityProvider(options: {
       )
       .join('\n');
     ctx.type = 'html';
-    ctx.body = `<!doctype html><html lang="nl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>Ontwikkel-inlog</title>
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1d2b36}
-button{display:block;width:100%;text-align:left;margin:.4rem 0;padding:.7rem 1rem;border:1px solid #c9d6df;border-radius:.5rem;background:#fff;font-size:1rem;cursor:pointer}
-button:hover{background:#eef5fb}small{color:#5b6b78;display:block}</style></head>
-<body><h1>Ontwikkel-inlog</h1><p>Dit is de ingebouwde inlogdienst voor ontwikkeling. Kies een demo-account.</p>
-<form method="post" action="${DEV_IDP_PATH}/interaction/${escapeHtml(String(ctx.params.uid))}">${buttons}</form></body></html>`;
+    ctx.body = page(
+      'Ontwikkel-inlog',
+      `<h1>Ontwikkel-inlog</h1><p>Dit is de ingebouwde inlogdienst voor ontwikkeling. Kies een demo-account.</p>
+<form method="post" action="${DEV_IDP_PATH}/interaction/${escapeHtml(String(ctx.params.uid))}">${buttons}</form>`,
+    );
   });
   router.post('/:uid', async (ctx) => {
     const body = (ctx.request as { body?: Record<string, unknown> }).body ?? {};
@@ -155,6 +197,11 @@ button:hover{background:#eef5fb}small{color:#5b6b78;display:block}</style></head
     middleware: async (ctx, next) => {
       if (!ctx.path.startsWith(DEV_IDP_PATH)) return next();
       if (ctx.path.startsWith(`${DEV_IDP_PATH}/interaction/`)) return routes(ctx, next);
+      if (ctx.path === END_SESSION_SCRIPT_PATH && ctx.method === 'GET') {
+        ctx.type = 'text/javascript';
+        ctx.body = END_SESSION_SCRIPT;
+        return;
+      }
       return providerApp(ctx, next);
     },
   };

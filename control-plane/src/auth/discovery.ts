@@ -22,3 +22,21 @@ export async function discoverProvider(issuer: string): Promise<ProviderMetadata
   }
   return metadata;
 }
+
+const discovered = new Map<string, Promise<ProviderMetadata>>();
+
+/**
+ * The provider's metadata, discovered once per process on first use (the provider may be served
+ * by this very process, so not at start-up); a failed discovery is tried again next time.
+ */
+export function providerMetadata(issuer: string): Promise<ProviderMetadata> {
+  let metadata = discovered.get(issuer);
+  if (!metadata) {
+    metadata = discoverProvider(issuer).catch((error: unknown) => {
+      discovered.delete(issuer);
+      throw error;
+    });
+    discovered.set(issuer, metadata);
+  }
+  return metadata;
+}

@@ -3,10 +3,11 @@ import grant from 'grant';
 import type { Logger } from 'pino';
 import type { JWTVerifyGetKey } from 'jose';
 import type { AppContext, AppMiddleware } from '../app-context.ts';
-import { discoverProvider, type ProviderMetadata } from './discovery.ts';
+import { providerMetadata, type ProviderMetadata } from './discovery.ts';
 import { remoteKeys, verifyIdToken, IdTokenError } from './id-token.ts';
 import { upsertUserFromIdentity } from './user-upsert.ts';
-import { csrfTokenOf } from './csrf.ts';
+import { renewSessionCsrf } from './csrf.ts';
+import type { SessionData } from './session-store.ts';
 
 export interface SchoolProvider {
   /** Short name in the login path: /auth/{name}. */
@@ -18,6 +19,45 @@ export interface SchoolProvider {
 
 /** Where grant hands over after the code exchange; outside /auth so grant does not take it as a provider. */
 export const SIGN_IN_FINISH_PATH = '/session/start';
+
+/** The session cookie's name: with the __Host- prefix over HTTPS (Secure, Path=/, no Domain: no sibling site can set it). */
+export const sessionCookieName = (secure: boolean): string => (secure ? '__Host-devplein_session' : 'devplein_session');
+
+/**
+ * Set at logout: the next sign-in from this browser sends prompt=login, so the provider asks for
+ * the account again even when its own session outlived ours (a provider without
+ * end_session_endpoint, or a logout page at the provider left unconfirmed). Long-lived: the
+ * next person at a shared lab PC may come days later.
+ */
+const promptLoginCookie = (secure: boolean): string => (secure ? '__Host-devplein_prompt_login' : 'devplein_prompt_login');
+const PROMPT_LOGIN_MAX_AGE_MS = 30 * 24 * 3600_000;
+
+/** Makes the next sign-in from this browser ask the provider for the account (see promptLoginCookie). */
+export function askForAccountAtNextSignIn(ctx: AppContext, secure: boolean): void {
+  ctx.cookies.set(promptLoginCookie(secure), '1', { httpOnly: true, sameSite: 'lax', secure, signed: false, maxAge: PROMPT_LOGIN_MAX_AGE_MS, overwrite: true });
+}
+
+/**
+ * Where the browser goes after our session ended: the provider's end_session_endpoint (OpenID
+ * Connect RP-initiated logout, with the sign-in's id_token as id_token_hint) so the school
+ * sign-in ends too, then back to the app's home page; the home page itself when the provider
+ * publishes no such endpoint or cannot be reached (the prompt=login cookie covers that case).
+ */
+export async function logoutDestination(options: { provider: SchoolProvider; appUrl: string; idToken?: string; logger: Logger }): Promise<string> {
+  let metadata: ProviderMetadata;
+  try {
+    metadata = await providerMetadata(options.provider.issuer);
+  } catch (error) {
+    options.logger.warn({ err: error }, 'logout: provider discovery failed; signed out here only');
+    return '/';
+  }
+  if (!metadata.end_session_endpoint) return '/';
+  const url = new URL(metadata.end_session_endpoint);
+  if (options.idToken) url.searchParams.set('id_token_hint', options.idToken);
+  url.searchParams.set('client_id', options.provider.clientId);
+  url.searchParams.set('post_logout_redirect_uri', `${options.appUrl}/`);
+  return url.toString();
+}
 
 interface GrantSession {
   nonce?: string;
@@ -43,11 +83,12 @@ export function schoolSignIn(options: {
 }): AppMiddleware {
   const { provider, knex, logger } = options;
   const loginPath = `/auth/${provider.name}`;
+  const promptCookie = promptLoginCookie(options.secureCookies);
   let ready: Promise<{ metadata: ProviderMetadata; keys: JWTVerifyGetKey; grantMiddleware: AppMiddleware }> | null = null;
 
   /** Discovery happens on first use (the provider may be served by this very process). */
   function setUp() {
-    ready ??= discoverProvider(provider.issuer)
+    ready ??= providerMetadata(provider.issuer)
       .then((metadata) => {
         const factory = (grant as unknown as { koa: () => KoaGrantFactory }).koa();
         const grantMiddleware = factory({
@@ -124,11 +165,16 @@ export function schoolSignIn(options: {
     }
     // A new session id at sign-in: a session id planted before sign-in is worthless afterwards.
     await ctx.session?.regenerate();
-    if (ctx.session) {
-      ctx.session.userId = userId;
-      delete ctx.session.csrf;
-      csrfTokenOf(ctx);
+    const session = ctx.session as SessionData | null;
+    if (session) {
+      session.userId = userId;
+      session.idToken = idToken;
+      session.signedInAt = Date.now();
+      session.seenAt = session.signedInAt;
+      renewSessionCsrf(session);
     }
+    // The account was asked for: the next sign-in may use the provider's session again.
+    if (ctx.cookies.get(promptCookie)) ctx.cookies.set(promptCookie, null, { secure: options.secureCookies, overwrite: true });
     logger.info({ userId }, 'signed in');
     // A new account waits for a teacher to activate it: it lands on the page that says so.
     ctx.redirect(account?.email_verified_at ? '/' : '/not_verified');
@@ -146,10 +192,13 @@ export function schoolSignIn(options: {
     if (ctx.path === SIGN_IN_FINISH_PATH && ctx.method === 'GET') return finishSignIn(ctx);
     if (ctx.path !== loginPath && !ctx.path.startsWith(`${loginPath}/`)) return next();
     const { grantMiddleware } = await setUp();
-    const hint = ctx.query.login_hint;
-    if (ctx.path === loginPath && typeof hint === 'string' && hint.length > 0 && hint.length <= 254) {
-      // grant always applies state.dynamic: the hint goes to the provider's authorize request.
-      ctx.state.grant = { dynamic: { custom_params: { login_hint: hint } } };
+    if (ctx.path === loginPath) {
+      // grant always applies state.dynamic: these go to the provider's authorize request.
+      const params: Record<string, string> = {};
+      const hint = ctx.query.login_hint;
+      if (typeof hint === 'string' && hint.length > 0 && hint.length <= 254) params.login_hint = hint;
+      if (ctx.cookies.get(promptCookie)) params.prompt = 'login';
+      if (Object.keys(params).length > 0) ctx.state.grant = { dynamic: { custom_params: params } };
     }
     return grantMiddleware(ctx, next);
   };

@@ -1,30 +1,64 @@
 import type { Knex } from 'knex';
+import type { AppMiddleware } from '../app-context.ts';
 
 /** The session data we keep; koa-session adds its own `_expire`/`_maxAge` keys. */
 export interface SessionData {
   userId?: number;
   csrf?: string;
+  /** The provider's id_token of this sign-in: the id_token_hint of the logout at the provider. */
+  idToken?: string;
+  /** When the user signed in (ms since the epoch): the absolute lifetime counts from here. */
+  signedInAt?: number;
+  /** Last request seen, refreshed at most every `seenRefreshMs`: the idle timeout counts from here. */
+  seenAt?: number;
   [key: string]: unknown;
+}
+
+/** How long sessions live (config: SESSION_MAX_AGE_HOURS, SESSION_IDLE_TIMEOUT_MINUTES). */
+export interface SessionLimits {
+  maxAgeMs: number;
+  idleMs: number;
+}
+
+/**
+ * How often a signed-in session's last-seen time is written: once a minute, or a tenth of the
+ * idle timeout when that is shorter (tests). Not on every request: a signed-in request should
+ * cost one read of the session, no write.
+ */
+export const seenRefreshMs = (limits: SessionLimits): number => Math.min(60_000, limits.idleMs / 10);
+
+/**
+ * When a session ends (ms since the epoch). Signed in: the earlier of sign-in + the absolute
+ * lifetime and last seen + the idle timeout. Not signed in (a sign-in in progress keeps grant's
+ * state, PKCE verifier and nonce here): the idle timeout from now, so abandoned starts go soon.
+ */
+export function sessionExpiry(data: SessionData, limits: SessionLimits, now: number): number {
+  const idleEnd = limits.maxAgeMs < limits.idleMs ? limits.maxAgeMs : limits.idleMs;
+  if (typeof data.userId !== 'number') return now + idleEnd;
+  const seenAt = typeof data.seenAt === 'number' ? data.seenAt : now;
+  const signedInAt = typeof data.signedInAt === 'number' ? data.signedInAt : seenAt;
+  return Math.min(signedInAt + limits.maxAgeMs, seenAt + limits.idleMs);
 }
 
 /**
  * koa-session external store on the `sessions` table. The user id is a column of its own so that
  * disabling a user can delete all of that user's sessions at once (signed out everywhere).
+ * `expires_at` is the session's end by `sessionExpiry` (idle and absolute), so a session past
+ * either is never read again and the pruning timer removes it.
  */
-export function createSessionStore(knex: Knex) {
+export function createSessionStore(knex: Knex, limits: SessionLimits, clock: () => number = Date.now) {
   return {
     async get(key: string): Promise<SessionData | undefined> {
       const row = await knex('sessions')
         .select('data')
         .where({ id: key })
-        .andWhere('expires_at', '>', knex.fn.now())
+        .andWhere('expires_at', '>', new Date(clock()))
         .first<{ data: SessionData | string } | undefined>();
       if (!row) return undefined;
       return typeof row.data === 'string' ? (JSON.parse(row.data) as SessionData) : row.data;
     },
-    async set(key: string, data: SessionData, maxAge: number): Promise<void> {
-      const ttl = typeof maxAge === 'number' && Number.isFinite(maxAge) ? maxAge : 24 * 3600_000;
-      const expiresAt = new Date(Date.now() + ttl);
+    async set(key: string, data: SessionData): Promise<void> {
+      const expiresAt = new Date(sessionExpiry(data, limits, clock()));
       const userId = typeof data.userId === 'number' ? data.userId : null;
       await knex('sessions')
         .insert({ id: key, user_id: userId, data: JSON.stringify(data), expires_at: expiresAt })
@@ -34,6 +68,24 @@ export function createSessionStore(knex: Knex) {
     async destroy(key: string): Promise<void> {
       await knex('sessions').where({ id: key }).delete();
     },
+  };
+}
+
+/**
+ * Keeps a signed-in session's last-seen time, written at most every `seenRefreshMs` (koa-session
+ * saves the row only when the data changed). Sessions from before these times were kept get
+ * them now.
+ */
+export function touchSession(limits: SessionLimits, clock: () => number = Date.now): AppMiddleware {
+  const refreshMs = seenRefreshMs(limits);
+  return async (ctx, next) => {
+    const session = ctx.session as SessionData | null;
+    if (session && typeof session.userId === 'number') {
+      const now = clock();
+      if (typeof session.seenAt !== 'number' || now - session.seenAt >= refreshMs) session.seenAt = now;
+      if (typeof session.signedInAt !== 'number') session.signedInAt = now;
+    }
+    await next();
   };
 }
 

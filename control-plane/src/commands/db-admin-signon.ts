@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { StoredDatabase } from './user-databases.ts';
@@ -17,46 +17,67 @@ export interface SignonCredentials {
 
 const hashOf = (token: string): string => createHash('sha256').update(token).digest('hex');
 
-/** Tickets are 32 random bytes, base64url: 43 characters. */
+/** Tickets are 32 bytes, base64url: 43 characters (the signon script checks that shape). */
 export const TICKET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+const TICKET_BYTES = 32;
+const MAC_BYTES = 20;
+
+const macOf = (key: Buffer, body: Buffer): Buffer => createHmac('sha256', key).update('devplein-db-admin-ticket').update(body).digest().subarray(0, MAC_BYTES);
 
 /**
- * A new one-time ticket for the database's admin sign-on. Expired tickets are swept here too,
- * so the table only ever holds the last minute's clicks.
+ * A new one-time ticket for the database's admin sign-on. It is stateless, so the admin link (a
+ * GET) writes nothing: database id, expiry (seconds) and a random nonce, signed with `key`
+ * (HMAC-SHA-256, 160 bits kept). Its single use is recorded when it is redeemed.
  */
-export async function mintSignonTicket(knex: Knex, database: Pick<StoredDatabase, 'id'>, now = new Date()): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
-  await knex('db_admin_signons').where('expires_at', '<', now).delete();
-  await knex('db_admin_signons').insert({
-    token_hash: hashOf(token),
-    database_id: database.id,
-    expires_at: new Date(now.getTime() + SIGNON_TICKET_TTL_MS),
-  });
-  return token;
+export function mintSignonTicket(key: Buffer, database: Pick<StoredDatabase, 'id'>, now = new Date()): string {
+  const body = Buffer.alloc(TICKET_BYTES - MAC_BYTES);
+  body.writeUInt32BE(database.id, 0);
+  body.writeUInt32BE(Math.floor((now.getTime() + SIGNON_TICKET_TTL_MS) / 1000), 4);
+  randomBytes(4).copy(body, 8);
+  return Buffer.concat([body, macOf(key, body)]).toString('base64url');
+}
+
+/** The database id of a ticket with a valid signature that has not expired; undefined otherwise. */
+function readTicket(key: Buffer, token: string, now: Date): { databaseId: number; expiresAt: Date } | undefined {
+  if (!TICKET_PATTERN.test(token)) return undefined;
+  const bytes = Buffer.from(token, 'base64url');
+  // One spelling per ticket: the unused low bits of the last character must not make four.
+  if (bytes.length !== TICKET_BYTES || bytes.toString('base64url') !== token) return undefined;
+  const body = bytes.subarray(0, TICKET_BYTES - MAC_BYTES);
+  if (!timingSafeEqual(bytes.subarray(TICKET_BYTES - MAC_BYTES), macOf(key, body))) return undefined;
+  const expiresAt = new Date(body.readUInt32BE(4) * 1000);
+  if (expiresAt.getTime() <= now.getTime()) return undefined;
+  return { databaseId: body.readUInt32BE(0), expiresAt };
 }
 
 /**
- * Redeems a ticket exactly once (the DELETE … RETURNING decides, also under concurrent
- * redeems): the account of its database, or undefined when it is unknown, used or expired.
+ * Redeems a ticket exactly once: the account of its database, or undefined when it is forged,
+ * expired or used. Its use is recorded (the SHA-256 of the ticket, in db_admin_signons, kept
+ * until it would have expired); the INSERT … ON CONFLICT DO NOTHING decides, also under
+ * concurrent redeems. Expired records are swept here.
  */
 export async function redeemSignonTicket(
   knex: Knex,
   secrets: SecretBox,
+  key: Buffer,
   token: string,
   /** Where the database's server listens, by the database's dev server (its `host` column). */
   serverOf: (host: string | null) => { host: string; port: number },
   now = new Date(),
 ): Promise<SignonCredentials | undefined> {
-  if (!TICKET_PATTERN.test(token)) return undefined;
-  const [ticket] = await knex('db_admin_signons')
-    .where('token_hash', hashOf(token))
-    .delete()
-    .returning<Array<{ database_id: number; expires_at: Date | string }>>(['database_id', 'expires_at']);
-  if (!ticket || new Date(ticket.expires_at).getTime() <= now.getTime()) return undefined;
+  const ticket = readTicket(key, token, now);
+  if (!ticket) return undefined;
   const row = await knex('databases')
-    .where('id', ticket.database_id)
+    .where('id', ticket.databaseId)
     .first<{ name: string; db_user: string; password_encrypted: string; host: string | null } | undefined>('name', 'db_user', 'password_encrypted', 'host');
   if (!row) return undefined;
+  await knex('db_admin_signons').where('expires_at', '<', now).delete();
+  const used = await knex('db_admin_signons')
+    .insert({ token_hash: hashOf(token), database_id: ticket.databaseId, expires_at: ticket.expiresAt })
+    .onConflict('token_hash')
+    .ignore()
+    .returning<Array<{ token_hash: string }>>('token_hash');
+  if (used.length === 0) return undefined;
   const server = serverOf(row.host);
   return { user: row.db_user, password: secrets.open(row.password_encrypted), host: server.host, port: server.port, db: row.name };
 }

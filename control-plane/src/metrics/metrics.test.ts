@@ -120,10 +120,10 @@ describe('agent calls, captures, container states', () => {
 
 describe('METRICS_LISTEN', () => {
   it('defaults to 127.0.0.1:9464 and an empty value turns the listener off', () => {
-    expect(loadConfig({}, () => 'x'.repeat(40)).metricsListen).toBe('127.0.0.1:9464');
-    expect(loadConfig({ METRICS_LISTEN: '' }, () => 'x'.repeat(40)).metricsListen).toBeNull();
-    expect(loadConfig({ METRICS_LISTEN: '127.0.0.1:0' }, () => 'x'.repeat(40)).metricsListen).toBe('127.0.0.1:0');
-    expect(() => loadConfig({ METRICS_LISTEN: 'nonsense' }, () => 'x'.repeat(40))).toThrow(/METRICS_LISTEN/);
+    expect(loadConfig({ DEV_LOGIN: '1' }, () => 'x'.repeat(40)).metricsListen).toBe('127.0.0.1:9464');
+    expect(loadConfig({ DEV_LOGIN: '1', METRICS_LISTEN: '' }, () => 'x'.repeat(40)).metricsListen).toBeNull();
+    expect(loadConfig({ DEV_LOGIN: '1', METRICS_LISTEN: '127.0.0.1:0' }, () => 'x'.repeat(40)).metricsListen).toBe('127.0.0.1:0');
+    expect(() => loadConfig({ DEV_LOGIN: '1', METRICS_LISTEN: 'nonsense' }, () => 'x'.repeat(40))).toThrow(/METRICS_LISTEN/);
   });
 });
 

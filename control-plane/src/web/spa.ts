@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import serve from 'koa-static';
-import type { AppMiddleware } from '../app-context.ts';
-import { csrfTokenOf } from '../auth/csrf.ts';
+import type { AppContext, AppMiddleware } from '../app-context.ts';
 import { DEFAULT_DB_ADMIN_URL, DEFAULT_STUDENT_DB_HOST } from '../config.ts';
 
 export interface PageSettings {
   webDist: string;
+  /** The page's CSRF token (auth/csrf.ts: the session's, or a stateless one for anonymous visitors). */
+  csrfToken: (ctx: AppContext) => string;
   ssoProvider: string;
   /** The school's dev domain, under which project domains live (the docker form fills it in). */
   siteDomain: string;
@@ -40,7 +41,8 @@ const escapeAttribute = (value: string): string =>
 
 /**
  * Serves the built web app: its files as they are (long-cached when hashed), and index.html for
- * every other page path, with the session's CSRF token and the public settings in meta tags.
+ * every other page path, with the CSRF token and the public settings in meta tags. An anonymous
+ * page view writes no session row.
  */
 export function singlePageApp(settings: PageSettings): AppMiddleware {
   const indexPath = path.join(settings.webDist, 'index.html');
@@ -73,7 +75,7 @@ export function singlePageApp(settings: PageSettings): AppMiddleware {
       return;
     }
     const values: Record<string, string> = {
-      __CSRF_TOKEN__: csrfTokenOf(ctx),
+      __CSRF_TOKEN__: settings.csrfToken(ctx),
       __SSO_PROVIDER__: settings.ssoProvider,
       __SITE_DOMAIN__: settings.siteDomain,
       __REALTIME_KEY__: settings.realtime.key,

@@ -93,6 +93,30 @@ export const hostingSpecs: EndpointSpec[] = [
       ),
   }),
   endpoint({
+    route: 'POST /api/wordpress/passwordreset/:project',
+    as: 'developer',
+    prepare: async (stack) => {
+      const { knex, agent, userIds, siteDomain } = stack;
+      const wordpress = () =>
+        knex('projects as p')
+          .join('project_user as pu', 'pu.project_id', 'p.id')
+          .join('docker_images as di', 'di.id', 'p.docker_image_id')
+          .where({ 'pu.user_id': userIds.developer, 'di.wordpress': true })
+          .pluck<string[]>('p.name');
+      if ((await wordpress()).length < 3) await insertProjects(knex, 3, { members: [userIds.developer], siteDomain, imageId: 4 });
+      const projects = await developerContainers(stack);
+      // The WordPress sites' containers carry the agent's label (a reset elsewhere is refused by the agent).
+      const names = new Set(await wordpress());
+      for (const container of agent.containers.values()) if (names.has(container.name)) container.labels['devplein.wordpress'] = 'true';
+      return projects;
+    },
+    request: (projects) =>
+      fc.record({
+        params: fc.record({ project: pathSegment(fc.oneof(fc.constantFrom(...projects.map((project) => project.name)), fc.constantFrom(...projects.map((project) => String(project.id))))) }),
+        body: bodyOf({}),
+      }),
+  }),
+  endpoint({
     route: 'POST /api/admin/dockers/bulk',
     as: 'admin',
     batchSize: 250,

@@ -1,11 +1,13 @@
 import { Link, NavLink } from 'react-router-dom';
-import type { CurrentUser } from '../api/queries/user.ts';
+import { logOut, type CurrentUser } from '../api/queries/user.ts';
 import { Icon } from '../components/Icon.tsx';
 import { profilePath, routePaths } from '../routePaths.ts';
 
 /**
  * The top menu (spec §2 "Menus"): Home; when signed in a link to one's profile showing one's name,
- * and a logout link. Logout is a plain link: the server ends the session and redirects to /.
+ * and Uitloggen. Uitloggen looks like the links but is a button: logging out is a POST with the
+ * CSRF token (a link, a prefetch or a crawler must not sign anyone out), after which the browser
+ * goes through the school provider's logout back to the home page.
  */
 export function TopBar({
   user,
@@ -47,10 +49,10 @@ export function TopBar({
               <Icon name="user" />
               <span className="top-profile-name">{user.name}</span>
             </NavLink>
-            <a href="/logout" className="top-link" data-testid="top-logout">
+            <button type="button" className="top-link top-logout" data-testid="top-logout" onClick={() => void logOut()}>
               <Icon name="logout" />
               <span className="collapsible-label">Uitloggen</span>
-            </a>
+            </button>
           </>
         )}
       </nav>

@@ -27,12 +27,15 @@ export function dbAdminLink(base: string, name: string): string {
  * deploy/phpmyadmin/). GET /api/user/databases/{id}/admin is the page's admin link: with
  * DB_ADMIN_SIGNON_URL set it makes a one-time ticket (a minute) and sends the browser to the
  * signon script with it — never the password in a URL; without, it sends the browser to the
- * spec's link. POST /api/db-admin/signon is for that script only (server to server, a shared
- * secret instead of a session): it redeems the ticket for the database's account.
+ * spec's link. The ticket is signed, not stored: the link is a GET and writes nothing.
+ * POST /api/db-admin/signon is for that script only (server to server, a shared secret instead
+ * of a session): it redeems the ticket, once, for the database's account.
  */
 export function dbAdminRoutes(deps: Pick<AppDeps, 'knex' | 'secrets' | 'config' | 'agents'>): AppRouter {
   const router: AppRouter = new Router();
   const { config } = deps;
+  /** Signs the tickets (every control-plane process shares the session secret). */
+  const ticketKey = (): Buffer => Buffer.from(config.sessionSecret);
 
   router.get('/api/user/databases/:id/admin', async (ctx: AppContext) => {
     const { id } = parseInput(ctx, databaseIdParams, 'params');
@@ -45,7 +48,7 @@ export function dbAdminRoutes(deps: Pick<AppDeps, 'knex' | 'secrets' | 'config' 
       ctx.redirect(dbAdminLink(deps.agents.link(database.host).dbAdminUrl, database.name));
       return;
     }
-    const ticket = await mintSignonTicket(deps.knex, database);
+    const ticket = mintSignonTicket(ticketKey(), database);
     const target = new URL(config.DB_ADMIN_SIGNON_URL, config.appUrl);
     target.searchParams.set('ticket', ticket);
     ctx.redirect(target.toString());
@@ -60,7 +63,7 @@ export function dbAdminRoutes(deps: Pick<AppDeps, 'knex' | 'secrets' | 'config' 
       throw new HttpError(401, 'Onbekende aanvrager.');
     }
     const { token } = parseInput(ctx, signonRedeemBody, 'body');
-    const credentials = await redeemSignonTicket(deps.knex, deps.secrets, token, (host) => ({ host: deps.agents.link(host).studentDbHost, port: MYSQL_PORT }));
+    const credentials = await redeemSignonTicket(deps.knex, deps.secrets, ticketKey(), token, (host) => ({ host: deps.agents.link(host).studentDbHost, port: MYSQL_PORT }));
     if (!credentials) throw notFound('Dit ticket is onbekend, al gebruikt of verlopen.');
     ctx.set('Cache-Control', 'no-store');
     ctx.body = credentials;

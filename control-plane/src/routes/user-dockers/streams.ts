@@ -23,7 +23,7 @@ export function openResponseStream(ctx: AppContext, contentType: string): { stre
   const stream = new PassThrough();
   ctx.req.socket.setTimeout(0);
   ctx.req.socket.setNoDelay(true);
-  ctx.set('Cache-Control', 'no-cache, no-transform');
+  ctx.set('Cache-Control', 'no-store, no-transform');
   ctx.set('X-Accel-Buffering', 'no');
   ctx.type = contentType;
   ctx.status = 200;

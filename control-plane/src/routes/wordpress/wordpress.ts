@@ -3,22 +3,26 @@ import type { AppRouter } from '../../app-context.ts';
 import type { AppDeps } from '../../app.ts';
 import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
-import { HttpError } from '../../errors.ts';
+import { HttpError, postOnly } from '../../errors.ts';
 import { callAgent } from '../../commands/agent-failure.ts';
 import { loadDockerProject, loadDockerProjectByName } from '../../commands/docker-projects.ts';
 import { authorizeProject } from '../user-dockers/user-dockers.ts';
 import { wordpressProjectParams } from './schema.ts';
 
 export const NOT_WORDPRESS_MESSAGE = 'Dit project is geen WordPress-project.';
+export const RESET_BY_GET_MESSAGE = 'Een nieuw WordPress-wachtwoord vraag je aan met de knop op de Dockers-pagina (POST), niet met een link.';
 
 /**
- * GET /api/wordpress/passwordreset/{project}: a new password for the WordPress administrator of
- * the project's container, shown once (the agent and the control plane keep no copy).
+ * POST /api/wordpress/passwordreset/{project}: a new password for the WordPress administrator of
+ * the project's container, shown once (the agent and the control plane keep no copy). The spec's
+ * GET changed state: it answers 405 now (DESIGN.md, deviations).
  */
 export function wordpressRoutes(deps: AppDeps): AppRouter {
   const router: AppRouter = new Router();
 
-  router.get('/api/wordpress/passwordreset/:project', async (ctx) => {
+  router.get('/api/wordpress/passwordreset/:project', (ctx) => postOnly(ctx, RESET_BY_GET_MESSAGE));
+
+  router.post('/api/wordpress/passwordreset/:project', async (ctx) => {
     const user = activeUser(ctx);
     const { project: ref } = parseInput(ctx, wordpressProjectParams, 'params');
     const row = ref.id !== undefined ? await loadDockerProject(deps.knex, ref.id) : await loadDockerProjectByName(deps.knex, ref.name ?? '');

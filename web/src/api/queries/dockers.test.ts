@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { autoStopText, DOCKERS_RETRY_MS, dutchDuration, PullError, pullImage, pullProgressTracker, STATE_UNREACHABLE, type PullEvent, type UserDocker, userDockersRefreshMs } from './dockers.ts';
+import { autoStopText, DOCKERS_RETRY_MS, dutchDuration, PullError, pullImage, pullProgressTracker, resetWordpressPassword, STATE_UNREACHABLE, type PullEvent, type UserDocker, userDockersRefreshMs } from './dockers.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -94,5 +94,18 @@ describe('userDockersRefreshMs', () => {
     // Events sent while the realtime connection is down are lost: the list must not go stale.
     expect(userDockersRefreshMs([docker('running')], true)).toBe(DOCKERS_RETRY_MS);
     expect(userDockersRefreshMs(undefined, true)).toBe(DOCKERS_RETRY_MS);
+  });
+});
+
+describe('resetWordpressPassword', () => {
+  it('asks with POST and the CSRF token (a GET must not reset anything) and answers the new password', async () => {
+    document.head.innerHTML = '<meta name="csrf-token" content="token-wp">';
+    const fetch = vi.fn(async () => new Response(JSON.stringify({ username: 'admin', password: 'Zr8-fjeQ-91' }), { status: 200, headers: { 'Content-Type': 'application/json' } }));
+    vi.stubGlobal('fetch', fetch);
+    expect(await resetWordpressPassword('mijn-blog')).toEqual({ username: 'admin', password: 'Zr8-fjeQ-91' });
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/wordpress/passwordreset/mijn-blog');
+    expect(init.method).toBe('POST');
+    expect(new Headers(init.headers).get('X-CSRF-TOKEN')).toBe('token-wp');
   });
 });

@@ -191,9 +191,9 @@ export function parseLogEvent(data: string): LogLine | null {
   }
 }
 
-/** GET /api/wordpress/passwordreset/{project}: a fresh password for the WordPress admin, shown once. */
+/** POST /api/wordpress/passwordreset/{project}: a fresh password for the WordPress admin, shown once. */
 export function resetWordpressPassword(project: string | number): Promise<{ username: string; password: string }> {
-  return api.get<{ username: string; password: string }>(`/api/wordpress/passwordreset/${encodeURIComponent(String(project))}`);
+  return api.post<{ username: string; password: string }>(`/api/wordpress/passwordreset/${encodeURIComponent(String(project))}`);
 }
 
 /** One line of the pull stream (POST /api/user/dockers_images). */

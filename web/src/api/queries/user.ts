@@ -1,6 +1,7 @@
 import { createContext, createElement, useContext, type ReactNode } from 'react';
 import useSWR from 'swr';
 import { api, NetworkError } from '../client.ts';
+import { goToPage } from '../../navigation.ts';
 
 /** A team the user belongs to; the "first team" is the one with the lowest id. */
 export interface TeamRef {
@@ -117,4 +118,26 @@ export function StaticCurrentUserProvider({ user, children }: { user: CurrentUse
 /** The signed-in user (null when signed out) as loaded at start-up. */
 export function useCurrentUser(): CurrentUserState {
   return useContext(CurrentUserContext);
+}
+
+/** POST /logout: where the browser goes next (the school provider's logout, or the home page). */
+export interface LogoutAnswer {
+  redirect: string;
+}
+
+/**
+ * Logs out: POST /logout (with the CSRF token, like every write), then a full page load of where
+ * the server says: the school provider's logout, which comes back to the home page signed out.
+ * If the request fails (a session that already ended answers 419), the home page is loaded
+ * anyway: it shows the signed-out state when the session is gone.
+ */
+export async function logOut(): Promise<void> {
+  let target = '/';
+  try {
+    const answer = await api.post<LogoutAnswer>('/logout', undefined, { redirectOnAuthError: false });
+    if (typeof answer?.redirect === 'string' && answer.redirect !== '') target = answer.redirect;
+  } catch (error) {
+    console.error('Uitloggen mislukt', error);
+  }
+  goToPage(target);
 }
