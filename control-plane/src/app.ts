@@ -48,6 +48,7 @@ import type { ContainerApi } from './agent/host-apis.ts';
 import type { ContainerEventView } from './agent/container-views.ts';
 import { appThumbnailCapturer } from './commands/capture-thumbnail.ts';
 import { startThumbnailScheduler } from './jobs/thumbnail-scheduler.ts';
+import { startHostAccessRetry } from './jobs/host-access-retry.ts';
 import { DB_ADMIN_SIGNON_PATH, dbAdminRoutes } from './routes/db-admin/db-admin.ts';
 import { controlPlaneMetrics } from './metrics/metrics.ts';
 
@@ -125,8 +126,9 @@ function tappedContainers(containers: ContainerApi, tap: (event: ContainerEventV
 
 /**
  * Starts the app's background work: one container event relay per dev server (agent events →
- * realtime DockerEventSent) and the thumbnail scheduler (nightly captures on THUMBNAIL_CRON, and a capture
- * THUMBNAIL_AFTER_START_S after a container starts, fed by the relay's event stream). Never
+ * realtime DockerEventSent), the thumbnail scheduler (nightly captures on THUMBNAIL_CRON, and a capture
+ * THUMBNAIL_AFTER_START_S after a container starts, fed by the relay's event stream) and the retry of
+ * access changes a dev server missed (HOST_ACCESS_RETRY_CRON). Never
  * throws; a relay logs and reconnects on its own, unaware of the others. The capturer is the one
  * the admin route uses too, so a site is captured once at a time.
  */
@@ -147,10 +149,17 @@ export function startAppServices(deps: Pick<AppDeps, 'agents' | 'realtime' | 'lo
     }),
   );
   for (const relay of relays) relay.start();
+  const accessRetry = startHostAccessRetry({
+    knex,
+    agents: deps.agents,
+    logger: deps.logger.child({ component: 'host-access-retry' }),
+    cronExpression: config.HOST_ACCESS_RETRY_CRON,
+  });
   return {
     stop: () => {
       for (const relay of relays) relay.stop();
       void scheduler.stop();
+      void accessRetry.stop();
     },
   };
 }
