@@ -38,6 +38,24 @@ export interface SshTestAgent {
   stop(): Promise<void>;
 }
 
+/**
+ * The agent settings of SSH into project containers in a test: its own Docker network, SSH ports
+ * on 127.0.0.1 from a random range, small containers, no Caddy (the route keeper finds none and
+ * only warns) and no reconcile run in between.
+ */
+export async function sshAgentEnv(options: { network: string; sshHost?: string }): Promise<Record<string, string>> {
+  const sshFirstPort = 45_000 + Math.floor(Math.random() * 9_000);
+  return {
+    AGENT_SSH_HOST: options.sshHost ?? 'dev.devplein.test',
+    AGENT_SSH_BIND_ADDRESS: '127.0.0.1',
+    AGENT_SSH_PORT_RANGE: `${sshFirstPort}-${sshFirstPort + 20}`,
+    AGENT_DOCKER_NETWORK: options.network,
+    AGENT_CONTAINER_MEMORY_MB: '64',
+    AGENT_CADDY_ADMIN: `http://127.0.0.1:${await findFreePort()}`,
+    AGENT_RECONCILE_CRON: '0 0 1 1 *',
+  };
+}
+
 export async function startSshTestAgent(options: { suffix: string; prefix: string; sshHost?: string }): Promise<SshTestAgent> {
   const { suffix } = options;
   const docker = testDocker();
@@ -51,21 +69,11 @@ export async function startSshTestAgent(options: { suffix: string; prefix: strin
   if (agentUser) await execFileAsync('chown', ['-R', `${agentUser.name}:${agentUser.name}`, workDir]);
   const network = `devplein-test-ssh-${suffix}`;
   const sshHost = options.sshHost ?? 'dev.school.test';
-  const sshFirstPort = 49_000 + Math.floor(Math.random() * 5_000);
   const agent = await startTestAgent({
     certDir: certs.dir,
     dataDir,
     ...(agentUser ? { user: agentUser.name } : {}),
-    env: {
-      AGENT_SSH_HOST: sshHost,
-      AGENT_SSH_BIND_ADDRESS: '127.0.0.1',
-      AGENT_SSH_PORT_RANGE: `${sshFirstPort}-${sshFirstPort + 20}`,
-      AGENT_DOCKER_NETWORK: network,
-      AGENT_CONTAINER_MEMORY_MB: '64',
-      // No Caddy here: the route keeper finds none and only warns.
-      AGENT_CADDY_ADMIN: `http://127.0.0.1:${await findFreePort()}`,
-      AGENT_RECONCILE_CRON: '0 0 1 1 *',
-    },
+    env: await sshAgentEnv({ network, sshHost }),
   });
   const credentials = grpc.credentials.createSsl(pems.caPem, pems.keyPem, pems.certPem);
   const ssh = new SshAccessServiceClient(agent.address, credentials);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountLock, DatabaseServiceClient } from '@devplein/proto/database';
 import { refusal, unaryCall } from '../../support/agent-calls.ts';
 import { type DatabaseAgent, startDatabaseAgent } from '../../support/database-agent.ts';
-import type { TestMariaDb } from '../../support/mariadb.ts';
+import { openConnectionsOf, type TestMariaDb } from '../../support/mariadb.ts';
 import { waitFor } from '../../support/ports.ts';
 
 let stack: DatabaseAgent;
@@ -45,15 +45,7 @@ async function isLocked(user: string): Promise<boolean> {
   }
 }
 
-async function openConnectionsOf(user: string): Promise<number> {
-  const root = await mariadb.root();
-  try {
-    const [rows] = await root.query<mysql.RowDataPacket[]>("SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE USER = ? AND COMMAND <> 'Killed'", [user]);
-    return Number(rows[0]?.n);
-  } finally {
-    await root.end();
-  }
-}
+const connectionsOf = (user: string): Promise<number> => openConnectionsOf(mariadb, user);
 
 describe('locking and unlocking student accounts on a real MariaDB', { timeout: 60_000 }, () => {
   it('ends the open connections and refuses new logins; unlock gives back the same access and data', async () => {
@@ -64,14 +56,14 @@ describe('locking and unlocking student accounts on a real MariaDB', { timeout: 
     const bystander = await connectAs('u932_abc', other.password, 'u932_abc');
     await session.query('CREATE TABLE notes (id INT PRIMARY KEY, text VARCHAR(20))');
     await session.query("INSERT INTO notes VALUES (1, 'bewaard')");
-    expect(await openConnectionsOf('u931_abc')).toBe(2);
+    expect(await connectionsOf('u931_abc')).toBe(2);
 
     expect(await lock(['u931_abc'])).toEqual([{ user: 'u931_abc', found: true, killedConnections: 2 }]);
     expect(await isLocked('u931_abc')).toBe(true);
     // The open connection is gone: its next statement fails, without a sleep in between.
     await expect(session.query('SELECT 1')).rejects.toThrow();
     await expect(second.query('SELECT 1')).rejects.toThrow();
-    await waitFor(async () => (await openConnectionsOf('u931_abc')) === 0, { description: 'the killed connections to leave the process list', timeoutMs: 10_000 });
+    await waitFor(async () => (await connectionsOf('u931_abc')) === 0, { description: 'the killed connections to leave the process list', timeoutMs: 10_000 });
     await expect(connectAs('u931_abc', made.password)).rejects.toThrow(/this account is locked/);
     // Another student's connection is untouched.
     expect((await bystander.query<mysql.RowDataPacket[]>('SELECT 1 AS one'))[0][0]?.one).toBe(1);
