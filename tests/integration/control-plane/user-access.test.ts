@@ -47,14 +47,7 @@ const letters = (n: number): string => [...n.toString(26)].map((digit) => String
 /** A fresh activated developer who signed in, added an SSH key and (optionally) made a database and a VPN configuration. */
 async function developer(options: { database?: boolean; vpn?: boolean } = {}): Promise<{ id: number; email: string; session: HttpSession; key: string; dbUser?: string; peerKey?: string; address?: string }> {
   made += 1;
-  const email = `toegang${made}-${Date.now()}@student.devplein.test`;
-  const [row] = await stack.database
-    .knex('users')
-    .insert({ name: `Student ${letters(made)}`, name_slug: `student-${made}-${Date.now()}`, email, email_verified_at: new Date(), developer: true })
-    .returning<{ id: number }[]>('id');
-  const id = Number(row?.id);
-  const session = new HttpSession(stack.app.url);
-  expect((await session.signIn(email)).status).toBe(200);
+  const { id, email, session } = await stack.newDeveloper(`Student ${letters(made)}`);
   const key = ed25519PublicKey(`laptop-${made}`);
   expect((await session.json('POST', '/api/user/ssh_keys', { name: 'laptop', sshKey: key })).status).toBe(200);
   const result: Awaited<ReturnType<typeof developer>> = { id, email, session, key: key.split(' ').slice(0, 2).join(' ') };
