@@ -14,7 +14,6 @@ export type DeleteUserResult =
   | { outcome: 'unfinished'; message: string };
 
 interface Owned {
-  name: string;
   databases: Array<{ id: number; name: string; db_user: string; host: string | null }>;
   vpn: { id: number; public_key: string; address: string; host: string | null } | undefined;
   /** Projects in which the user is the only member: they go with the user. */
@@ -25,7 +24,7 @@ interface Owned {
   sharedContainerProjectIds: number[];
 }
 
-async function ownedBy(knex: Knex, userId: number, name: string): Promise<Owned> {
+async function ownedBy(knex: Knex, userId: number): Promise<Owned> {
   const memberOf = knex('project_user').select('project_id').where('user_id', userId);
   const [databases, vpn, projects] = await Promise.all([
     knex('databases').where({ user_id: userId }).orderBy('id').select<Owned['databases']>('id', 'name', 'db_user', 'host'),
@@ -45,7 +44,6 @@ async function ownedBy(knex: Knex, userId: number, name: string): Promise<Owned>
   const shared = projects.filter((project) => Number(project.others) > 0);
   const withContainer = await Promise.all(shared.map(async (project) => (project.validated === true || (await mayHaveContainer(knex, project)) ? Number(project.id) : 0)));
   return {
-    name,
     databases,
     vpn,
     soleProjects: projects.filter((project) => Number(project.others) === 0).map(({ others: _others, ...project }) => project),
@@ -130,7 +128,7 @@ export async function deleteUser(deps: HostAccessDeps, actorId: number, userId: 
   if (before && before.disabled_at === null) await disableUser(knex, actorId, userId, 'user.delete');
   if (!before) return { outcome: 'missing' };
 
-  const owned = await ownedBy(knex, userId, before.name);
+  const owned = await ownedBy(knex, userId);
   const report = new HostAccessReport(deps.logger.child({ userId }));
   await removeHostResources(deps, report, actorId, userId, owned);
   const blocking = report.notDone.filter(blocks);
