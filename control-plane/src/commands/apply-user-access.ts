@@ -24,8 +24,10 @@ export const mayHaveHostAccess = (user: AccessFlags): boolean => user.developer 
 
 export interface ApplyUserAccessOptions {
   actorId: number | null;
-  /** What asked for it, e.g. 'user.disable', 'user.developer', 'retry'. */
+  /** What asked for it, e.g. 'user.disable', 'user.developer' (kept on the pending intent). */
   reason: string;
+  /** A retry of a pending intent (the retry job): the audit says `retry: {reason}`. */
+  retry?: boolean;
   /**
    * Part of a revocation (disable, developer flag cleared): also stop the containers of projects
    * in which the user is the only member. Stopped containers are never started again here.
@@ -173,10 +175,10 @@ export async function applyUserAccess(deps: HostAccessDeps, userId: number, opti
         action: entitled ? 'user.access.restore' : 'user.access.revoke',
         subjectType: 'user',
         subjectId: userId,
-        after: { reason: options.reason, ...report.toAudit() },
+        after: { reason: options.retry ? `retry: ${options.reason}` : options.reason, ...report.toAudit() },
       });
     }
-    deps.logger.info({ userId, entitled, reason: options.reason, complete: notDone === null }, entitled ? 'host access restored' : 'host access revoked');
+    deps.logger.info({ userId, entitled, reason: options.reason, retry: options.retry ?? false, complete: notDone === null }, entitled ? 'host access restored' : 'host access revoked');
     return { complete: notDone === null, notDone, steps: report.notDone };
   });
 }

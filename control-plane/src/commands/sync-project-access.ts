@@ -63,7 +63,7 @@ export async function syncContainerSsh(
 export async function syncProjectAccess(
   deps: HostAccessDeps,
   projectId: number,
-  intent: { reason: string; endSessionsOf: readonly number[]; actorId: number | null },
+  intent: { reason: string; endSessionsOf: readonly number[]; actorId: number | null; retry?: boolean },
 ): Promise<AccessOutcome> {
   return accessLocks.run(`project:${projectId}`, async () => {
     const project = await loadDockerProject(deps.knex, projectId);
@@ -81,7 +81,7 @@ export async function syncProjectAccess(
         action: 'project.access',
         subjectType: 'project',
         subjectId: project.id,
-        after: { reason: intent.reason, members: project.users.map((user) => user.id), ended_sessions_of: pending.end_sessions_of, ...report.toAudit() },
+        after: { reason: intent.retry ? `retry: ${intent.reason}` : intent.reason, members: project.users.map((user) => user.id), ended_sessions_of: pending.end_sessions_of, ...report.toAudit() },
       });
     }
     return { complete: notDone === null, notDone, steps: report.notDone };

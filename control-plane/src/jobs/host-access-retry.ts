@@ -15,8 +15,8 @@ export async function retryPendingAccess(deps: HostAccessDeps): Promise<{ done: 
   for (const row of await pendingAccessRows(deps.knex)) {
     const outcome =
       row.user_id !== null
-        ? await applyUserAccess(deps, row.user_id, { actorId: null, reason: `retry: ${row.reason}`.slice(0, 64), stopSoleContainers: row.stop_sole_containers })
-        : await syncProjectAccess(deps, row.project_id as number, { actorId: null, reason: `retry: ${row.reason}`.slice(0, 64), endSessionsOf: row.end_sessions_of });
+        ? await applyUserAccess(deps, row.user_id, { actorId: null, reason: row.reason, retry: true, stopSoleContainers: row.stop_sole_containers })
+        : await syncProjectAccess(deps, row.project_id as number, { actorId: null, reason: row.reason, retry: true, endSessionsOf: row.end_sessions_of });
     if (outcome.complete) done += 1;
     else left += 1;
   }

@@ -296,7 +296,9 @@ describe('a dev server that does not answer, or an agent too old for a step', ()
       expect(answer.body.disabled_at).not.toBeNull();
       expect(answer.body.access_not_done).toMatch(/^Nog niet gedaan: .*databases vergrendelen.*VPN-verbinding verwijderen.*\(ontwikkelserver dev1 is niet bereikbaar\)\. Dit wordt vanzelf opnieuw geprobeerd\.$/);
       expect((await leaver.session.json('GET', '/api/user')).status).toBe(401);
-      expect(await pendingOf(leaver.id)).toMatchObject({ reason: 'user.disable', attempts: expect.any(Number) });
+      // The retry job has tried again meanwhile (still down): the intent keeps what asked for it.
+      await waitFor(async () => Number((await pendingOf(leaver.id))?.attempts) >= 2, { description: 'a retry while the agent is still down', timeoutMs: 20_000 });
+      expect(await pendingOf(leaver.id)).toMatchObject({ reason: 'user.disable', not_done: answer.body.access_not_done });
       const listed = (await (await admin()).json<AdminUserJson[]>('GET', '/api/admin/users')).body.find((user) => user.id === leaver.id);
       expect(listed?.access_not_done).toBe(answer.body.access_not_done);
       expect(stack.agent.peers.has(leaver.peerKey!)).toBe(true);
