@@ -52,6 +52,7 @@ import { appThumbnailCapturer } from './commands/capture-thumbnail.ts';
 import { startThumbnailScheduler } from './jobs/thumbnail-scheduler.ts';
 import { startUnapprovedContainersJob } from './jobs/unapproved-containers.ts';
 import { productStatesOfContainers } from './queries/container-product-states.ts';
+import { startHostAccessRetry } from './jobs/host-access-retry.ts';
 import { DB_ADMIN_SIGNON_PATH, dbAdminRoutes } from './routes/db-admin/db-admin.ts';
 import { controlPlaneMetrics } from './metrics/metrics.ts';
 
@@ -128,11 +129,12 @@ function tappedContainers(containers: ContainerApi, tap: (event: ContainerEventV
 
 /**
  * Starts the app's background work: one container event relay per dev server (agent events →
- * realtime DockerEventSent) and the thumbnail scheduler (nightly captures on THUMBNAIL_CRON, and a capture
- * THUMBNAIL_AFTER_START_S after a container starts, fed by the relay's event stream). Never
- * throws; a relay logs and reconnects on its own, unaware of the others. The capturer is the one
- * the admin route uses too, so a site is captured once at a time. Also the reconcile that stops
- * containers of projects that are not approved (UNAPPROVED_RECONCILE_CRON).
+ * realtime DockerEventSent), the thumbnail scheduler (nightly captures on THUMBNAIL_CRON, and a capture
+ * THUMBNAIL_AFTER_START_S after a container starts, fed by the relay's event stream), the retry of
+ * access changes a dev server missed (HOST_ACCESS_RETRY_CRON) and the reconcile that stops
+ * containers of projects that are not approved (UNAPPROVED_RECONCILE_CRON). Never throws; a relay
+ * logs and reconnects on its own, unaware of the others. The capturer is the one the admin route
+ * uses too, so a site is captured once at a time.
  */
 export function startAppServices(deps: Pick<AppDeps, 'agents' | 'realtime' | 'logger' | 'knex' | 'config'>): AppServices {
   const { knex, config } = deps;
@@ -156,11 +158,18 @@ export function startAppServices(deps: Pick<AppDeps, 'agents' | 'realtime' | 'lo
     { knex, agents: deps.agents, logger: deps.logger.child({ component: 'unapproved-containers' }) },
     config.UNAPPROVED_RECONCILE_CRON,
   );
+  const accessRetry = startHostAccessRetry({
+    knex,
+    agents: deps.agents,
+    logger: deps.logger.child({ component: 'host-access-retry' }),
+    cronExpression: config.HOST_ACCESS_RETRY_CRON,
+  });
   return {
     stop: () => {
       for (const relay of relays) relay.stop();
       void scheduler.stop();
       void unapproved.stop();
+      void accessRetry.stop();
     },
   };
 }

@@ -131,6 +131,14 @@ export const configSchema = z
       .string()
       .default('0 3 * * *')
       .refine((value) => value === 'off' || cron.validate(value), 'use a node-cron expression such as "0 3 * * *", or off'),
+    /**
+     * node-cron expression of the retry of access changes a dev server did not make yet (a
+     * disabled student's VPN peer, locked databases, SSH keys and sessions); 'off' disables it.
+     */
+    HOST_ACCESS_RETRY_CRON: z
+      .string()
+      .default('* * * * *')
+      .refine((value) => value === 'off' || cron.validate(value), 'use a node-cron expression such as "* * * * *", or off'),
     /** Seconds after a container starts before its site is captured (the site needs a moment to boot). */
     THUMBNAIL_AFTER_START_S: z.coerce.number().min(0).max(3600).default(20),
     /** Captures the control plane asks for at the same time (the agent has its own page pool). */

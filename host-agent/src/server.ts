@@ -11,6 +11,7 @@ import type { AgentConfig } from './config.ts';
 import { DockerodeDriver } from './drivers/docker/dockerode-driver.ts';
 import { createCaddyProxyDriver } from './drivers/proxy/caddy-proxy-driver.ts';
 import { ContainerSshKeys } from './drivers/ssh/container-keys.ts';
+import { ContainerSshSessions } from './drivers/ssh/ssh-sessions.ts';
 import { clientIdentityInterceptor } from './interceptors/auth.ts';
 import { loggingInterceptor } from './interceptors/logging.ts';
 import { contractVersionInterceptor } from './interceptors/version.ts';
@@ -126,13 +127,14 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
   }).addToServer(server);
   // One writer for both services: writes into one container stay in order.
   const sshKeys = new ContainerSshKeys({ docker, dataDir: config.dataDir, logger });
+  const dockerDriver = new DockerodeDriver(docker, {
+    network: config.containers.network,
+    httpPort: config.containers.httpPort,
+    publishAddress: config.containers.publishAddress,
+    sshBindAddress: config.ssh.bindAddress,
+  });
   const containerService = new ContainerServiceImpl({
-    docker: new DockerodeDriver(docker, {
-      network: config.containers.network,
-      httpPort: config.containers.httpPort,
-      publishAddress: config.containers.publishAddress,
-      sshBindAddress: config.ssh.bindAddress,
-    }),
+    docker: dockerDriver,
     proxy,
     sshKeys,
     config,
@@ -141,7 +143,7 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
   });
   containerService.addToServer(server);
   new ProxyServiceImpl({ proxy, logger }).addToServer(server);
-  new SshAccessServiceImpl({ docker, keys: sshKeys, config, logger }).addToServer(server);
+  new SshAccessServiceImpl({ docker, keys: sshKeys, sessions: new ContainerSshSessions(dockerDriver), config, logger }).addToServer(server);
   const databaseService = new DatabaseServiceImpl({ config, logger });
   databaseService.addToServer(server);
   const screenshotService = new ScreenshotServiceImpl({ config, logger, visitToken });

@@ -5,8 +5,10 @@ import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../supp
 
 /*
  * The users admin in Chromium: the three filters of spec §2, Activeer / Disable, disabling signs
- * the user out in their own browser at once, the delete confirmation and its 409 refusal, and
- * filtering 400 users (how fast that is: bench/admin-screens.bench.ts, not a timed test).
+ * the user out in their own browser at once, the developer flag, the delete confirmation and
+ * what it says when the dev server does not answer (this file runs without an agent: every
+ * access change is left for the retry and the page says so), and filtering 400 users (how fast
+ * that is: bench/admin-screens.bench.ts, not a timed test).
  */
 
 const shots = shotsDir();
@@ -106,8 +108,15 @@ describe('Users admin (/admin/users) in Chromium', { timeout: E2E_TEST_TIMEOUT_M
     await notActivated(admin.page).uncheck();
     const zoe = row(admin.page, 'Zoë Zonderklas');
     await zoe.getByRole('button', { name: 'Disable Zoë Zonderklas' }).click();
-    await admin.page.getByText('Zoë Zonderklas is uitgeschakeld en overal uitgelogd.').waitFor();
+    // No agent in this file: the account change stands, the page says what the dev server has not done yet.
+    const warning = admin.page.getByRole('alert').filter({ hasText: 'Zoë Zonderklas is uitgeschakeld en overal uitgelogd.' });
+    await warning.waitFor();
+    expect(await warning.innerText()).toMatch(/Nog niet gedaan: SSH-toegang intrekken \(ontwikkelserver dev1 is niet bereikbaar\)\. Dit wordt vanzelf opnieuw geprobeerd\.$/);
     await zoe.getByText('Uitgeschakeld').waitFor();
+    await zoe.getByText('Wacht op ontwikkelserver').waitFor();
+    await admin.page.screenshot({ path: path.join(shots, 'admin-users-disable-unreachable.png') });
+    await admin.page.getByRole('button', { name: 'Sluiten' }).click();
+    expect(await warning.count()).toBe(0);
 
     // The student's very next request is refused, and a new sign-in does not get them in.
     expect(await apiStatus(student.page, '/api/user')).toBe(401);
@@ -116,7 +125,7 @@ describe('Users admin (/admin/users) in Chromium', { timeout: E2E_TEST_TIMEOUT_M
     expect(await apiStatus(student.page, '/api/user')).toBe(401);
 
     await zoe.getByRole('button', { name: 'Activeer Zoë Zonderklas' }).click();
-    await admin.page.getByText('Zoë Zonderklas is geactiveerd.').waitFor();
+    await admin.page.getByText(/^Zoë Zonderklas is geactiveerd\./).waitFor();
     await student.page.goto(`${e2e.url}/auth/school?login_hint=${encodeURIComponent('zonderklas@devplein.test')}`);
     await student.page.waitForURL(`${e2e.url}/`);
     expect(await apiStatus(student.page, '/api/user')).toBe(200);
@@ -124,7 +133,48 @@ describe('Users admin (/admin/users) in Chromium', { timeout: E2E_TEST_TIMEOUT_M
     await admin.context.close();
   });
 
-  it('asks before deleting, says what happens to projects, databases, VPN and SSH keys, and shows a 409 refusal', async () => {
+  it('sets and clears the developer flag with the row’s checkbox; an admin cannot clear their own', async () => {
+    const { context, page } = await e2e.signInAs('admin@devplein.test');
+    await openUsersPage(page);
+    await notActivated(page).uncheck();
+    const olga = row(page, 'Olga Ontwikkelaar');
+    const flag = olga.getByRole('checkbox', { name: 'Ontwikkelaar: Olga Ontwikkelaar' });
+    expect(await flag.isChecked()).toBe(true);
+    expect(await row(page, 'Sam Student').getByRole('checkbox', { name: 'Ontwikkelaar: Sam Student' }).isChecked()).toBe(false);
+    expect(await row(page, 'Anna Admin').getByRole('checkbox', { name: 'Ontwikkelaar: Anna Admin' }).isDisabled()).toBe(true);
+
+    // The box follows the server's answer (a click, not uncheck(): the state changes once the change is made).
+    await flag.click();
+    const cleared = page.getByRole('alert').filter({ hasText: 'Olga Ontwikkelaar is geen ontwikkelaar meer en is overal uitgelogd.' });
+    await cleared.waitFor();
+    expect(await cleared.innerText()).toContain('Nog niet gedaan:');
+    expect(await flag.isChecked()).toBe(false);
+    expect((await e2e.database.knex('users').where({ email: 'ontwikkelaar@devplein.test' }).first('developer')).developer).toBe(false);
+    await page.screenshot({ path: path.join(shots, 'admin-users-developer-cleared.png') });
+
+    await flag.click();
+    await page.getByText(/^Olga Ontwikkelaar is nu ontwikkelaar\./).waitFor();
+    expect((await e2e.database.knex('users').where({ email: 'ontwikkelaar@devplein.test' }).first('developer')).developer).toBe(true);
+    await page.screenshot({ path: path.join(shots, 'admin-users-developer-set.png') });
+    await context.close();
+
+    // On a phone: the column fits, the status stays readable.
+    const phone = await e2e.signInAs('admin@devplein.test', { width: 390, height: 844 });
+    await openUsersPage(phone.page);
+    await notActivated(phone.page).uncheck();
+    await phone.page.getByLabel('Naam', { exact: true }).fill('olga');
+    const phoneFlag = row(phone.page, 'Olga Ontwikkelaar').getByRole('checkbox', { name: 'Ontwikkelaar: Olga Ontwikkelaar' });
+    await phoneFlag.click();
+    await phone.page.getByRole('alert').filter({ hasText: 'Olga Ontwikkelaar is geen ontwikkelaar meer' }).waitFor();
+    await phone.page.screenshot({ path: path.join(shots, 'admin-users-developer-phone.png'), fullPage: true });
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await phone.page.getByRole('button', { name: 'Sluiten' }).click();
+    await phoneFlag.click();
+    await phone.page.getByText(/^Olga Ontwikkelaar is nu ontwikkelaar\./).waitFor();
+    await phone.context.close();
+  });
+
+  it('asks before deleting, says what happens to projects, databases, VPN and SSH keys, and what is left when the dev server does not answer', async () => {
     const { context, page } = await e2e.signInAs('admin@devplein.test');
     await openUsersPage(page);
     await notActivated(page).uncheck();
@@ -133,11 +183,15 @@ describe('Users admin (/admin/users) in Chromium', { timeout: E2E_TEST_TIMEOUT_M
     await dialog.waitFor();
     for (const topic of ['Projecten:', 'Databases:', 'VPN-configuratie:', 'SSH keys:']) await dialog.getByText(topic).waitFor();
     await dialog.getByRole('button', { name: 'Ja, verwijderen' }).click();
-    await dialog.getByRole('alert').getByText(/Sam Student kan nog niet verwijderd worden\. Eerst moet weg: project sam-portfolio/).waitFor();
-    await page.screenshot({ path: path.join(shots, 'admin-users-delete-refused.png') });
+    await dialog
+      .getByRole('alert')
+      .getByText(/^Sam Student is uitgeschakeld maar nog niet verwijderd: ontwikkelserver dev1 antwoordde niet of weigerde\. Nog te doen: project sam-portfolio verwijderen\./)
+      .waitFor();
+    await page.screenshot({ path: path.join(shots, 'admin-users-delete-unreachable.png') });
     await dialog.getByRole('button', { name: 'Annuleren' }).click();
     expect(await dialog.count()).toBe(0);
-    await row(page, 'Sam Student').waitFor();
+    // Sam stays, disabled (the delete revoked first).
+    await row(page, 'Sam Student').getByText('Uitgeschakeld').waitFor();
 
     // Someone without anything on the dev server goes.
     await row(page, 'Rick Blom').getByRole('button', { name: 'Verwijder Rick Blom' }).click();
@@ -184,7 +238,8 @@ describe('Users admin (/admin/users) in Chromium', { timeout: E2E_TEST_TIMEOUT_M
   });
 
   it('shows students no users admin', async () => {
-    const { context, page } = await e2e.signInAs('student@devplein.test');
+    // Sam Student was disabled by the delete above: Zoë is the student here.
+    const { context, page } = await e2e.signInAs('zonderklas@devplein.test');
     await page.goto(`${e2e.url}/admin/users`);
     await page.getByText('Geen toegang', { exact: false }).first().waitFor();
     expect(await table(page).count()).toBe(0);

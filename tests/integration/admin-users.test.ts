@@ -1,16 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
-import { createTestDatabase } from '../support/database.ts';
-import { seedDemoData } from '../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
+import type { RunningControlPlane } from '../support/control-plane.ts';
 import { HttpSession } from '../support/http-session.ts';
+import { startHostingStack, type HostingStack } from '../support/hosting-stack.ts';
 
 /*
- * The users admin through the real control plane: every route for every role, verify / disable /
- * delete and their effects (sessions ended, sign-in refused, cascades, the 409 refusal while host
- * resources exist), self-protection, bad input (422), unknown ids (404) and the audit rows.
+ * The users admin through the real control plane (and the fake agent): every route for every
+ * role, verify / disable / delete and their effects (sessions ended, sign-in refused, cascades,
+ * host resources removed through the agent), self-protection, bad input (422), unknown ids (404)
+ * and the audit rows. What each action does on the dev servers: control-plane/user-access.test.ts.
  */
 
+let stack: HostingStack;
 let database: { url: string; knex: Knex; destroy: () => Promise<void> };
 let app: RunningControlPlane;
 
@@ -37,12 +38,13 @@ interface AdminUser {
   group: { id: number; cohort: string } | null;
   email_verified_at: string | null;
   disabled_at: string | null;
+  developer: boolean;
+  access_not_done: string | null;
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  app = await startControlPlane({ databaseUrl: database.url });
+  stack = await startHostingStack();
+  ({ database, app } = stack);
   sessions.anonymous = new HttpSession(app.url);
   await sessions.anonymous.primeCsrf();
   for (const [role, email] of Object.entries(accounts) as Array<[Exclude<Role, 'anonymous'>, string]>) {
@@ -53,8 +55,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await app?.stop();
-  await database?.destroy();
+  await stack?.stop();
 });
 
 const userIdOf = async (key: { email?: string; name?: string }): Promise<number> =>
@@ -97,8 +98,9 @@ describe('GET /api/admin/users', () => {
     expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
 
     const student = body.find((user) => user.email === 'student@devplein.test')!;
-    expect(Object.keys(student).sort()).toEqual(['disabled_at', 'email', 'email_verified_at', 'group', 'id', 'name']);
-    expect(student).toMatchObject({ name: 'Sam Student', group: { cohort: 'SD23' }, disabled_at: null });
+    expect(Object.keys(student).sort()).toEqual(['access_not_done', 'developer', 'disabled_at', 'email', 'email_verified_at', 'group', 'id', 'name']);
+    expect(student).toMatchObject({ name: 'Sam Student', group: { cohort: 'SD23' }, disabled_at: null, developer: false, access_not_done: null });
+    expect(body.find((user) => user.email === 'ontwikkelaar@devplein.test')!.developer).toBe(true);
     expect(student.email_verified_at).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(body.find((user) => user.email === 'nieuw@devplein.test')!.email_verified_at).toBeNull();
     expect(body.find((user) => user.email === 'zonderklas@devplein.test')!.group).toBeNull();
@@ -244,44 +246,36 @@ describe('DELETE /api/admin/users/{id}', () => {
     const [audit] = await auditRows('user.delete', rick);
     expect(audit).toMatchObject({
       actor_id: await userIdOf({ email: 'admin@devplein.test' }),
-      after: null,
+      after: { not_done: [] },
       before: { name: 'Rick Blom', ssh_keys: ['SHA256:rick-test'], shared_projects: ['quiz-master'], team_ids: [2] },
     });
   });
 
-  it('refuses with 409 while the user is the only member of a project, naming it', async () => {
+  it('deletes a user who is the only member of a project together with that project (no more 409)', async () => {
     const sam = await userIdOf({ email: 'student@devplein.test' });
-    const { status, body } = await sessions.admin.json<{ message: string; resources: unknown }>('DELETE', `/api/admin/users/${sam}`);
-    expect(status).toBe(409);
-    expect(body.message).toContain('Sam Student kan nog niet verwijderd worden');
-    expect(body.message).toContain('project sam-portfolio (Sam Student is daar het enige lid)');
-    expect(body.message).not.toContain('kantine-app');
-    expect(body.resources).toEqual({ soleProjects: ['sam-portfolio'], databases: [], vpnConfig: false });
-    expect(await database.knex('users').where({ id: sam }).first('id')).toBeDefined();
-    expect(await auditRows('user.delete', sam)).toHaveLength(0);
+    const portfolio = await database.knex('projects').where({ name: 'sam-portfolio' }).first<{ id: number }>('id');
+    expect((await sessions.admin.json('DELETE', `/api/admin/users/${sam}`)).status).toBe(204);
+    expect(await database.knex('users').where({ id: sam }).first('id')).toBeUndefined();
+    expect(await database.knex('projects').where({ id: portfolio.id }).first('id')).toBeUndefined();
+    // kantine-app is shared with two others: it stays, without Sam.
+    const kantine = await database.knex('projects').where({ name: 'kantine-app' }).first<{ id: number }>('id');
+    expect(await database.knex('project_user').where({ project_id: kantine.id })).toHaveLength(2);
+    const [projectAudit] = await database.knex('audit_log').where({ action: 'project.delete', subject_id: String(portfolio.id) }).select('before');
+    expect(projectAudit?.before).toMatchObject({ name: 'sam-portfolio', reason: 'user.delete' });
   });
 
-  it('refuses with 409 while the user has a database or a VPN config, and deletes once they are gone', async () => {
+  it('deletes a user with a database and a VPN configuration: both go through the agent first', async () => {
     const knex = database.knex;
     const emma = await userIdOf({ name: 'Emma Smits' });
     await knex('databases').insert({ user_id: emma, name: 'emma_shp', db_user: 'emma', password_encrypted: 'x' });
     await knex('vpn_configs').insert({ user_id: emma, address: '10.8.0.77/32', public_key: 'emma-public-key' });
+    const calls = stack.agent.calls.length;
 
-    const refused = await sessions.docent.json<{ message: string; resources: unknown }>('DELETE', `/api/admin/users/${emma}`);
-    expect(refused.status).toBe(409);
-    expect(refused.body.message).toBe(
-      'Emma Smits kan nog niet verwijderd worden. Eerst moet weg: database emma_shp; de VPN-configuratie. ' +
-        'Die staan op de ontwikkelserver en moeten daar eerst verwijderd worden.',
-    );
-    expect(refused.body.resources).toEqual({ soleProjects: [], databases: ['emma_shp'], vpnConfig: true });
-
-    await knex('vpn_configs').where({ user_id: emma }).delete();
-    const stillDatabase = await sessions.docent.json<{ message: string }>('DELETE', `/api/admin/users/${emma}`);
-    expect(stillDatabase.status).toBe(409);
-    expect(stillDatabase.body.message).not.toContain('VPN');
-
-    await knex('databases').where({ user_id: emma }).delete();
     expect((await sessions.docent.json('DELETE', `/api/admin/users/${emma}`)).status).toBe(204);
+    const sent = stack.agent.calls.slice(calls).map((call) => call.method);
+    expect(sent).toEqual(expect.arrayContaining(['dropDatabase', 'removePeer']));
+    expect(await knex('databases').where({ user_id: emma })).toHaveLength(0);
+    expect(await knex('vpn_configs').where({ user_id: emma })).toHaveLength(0);
     // Her shared project stays, with the two other members.
     const webshop = await knex('projects').where({ name: 'webshop-groen' }).first<{ id: number }>('id');
     expect(await knex('project_user').where({ project_id: webshop.id })).toHaveLength(2);

@@ -3,37 +3,25 @@
  * makes a database and an account with privileges on that database only, and the test logs in
  * as that account to see what it can and cannot do.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DatabaseServiceClient, type CreateDatabaseResponse, type DropDatabaseResponse } from '@devplein/proto/database';
+import type { DatabaseServiceClient, CreateDatabaseResponse, DropDatabaseResponse } from '@devplein/proto/database';
 import { CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto/version';
-import { type ClientPems, makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../support/agent.ts';
-import { startMariaDb, type TestMariaDb } from '../support/mariadb.ts';
+import { type DatabaseAgent, startDatabaseAgent } from '../support/database-agent.ts';
+import type { TestMariaDb } from '../support/mariadb.ts';
 
-let workDir: string;
-let pems: ClientPems;
+let stack: DatabaseAgent;
 let mariadb: TestMariaDb;
-let agent: TestAgent;
 let client: DatabaseServiceClient;
 
 beforeAll(async () => {
-  workDir = await mkdtemp(path.join(os.tmpdir(), 'devplein-agent-db-'));
-  const certs = await makeTestCerts(workDir);
-  pems = await readClientPems(certs.ca, certs.clientCert, certs.clientKey);
-  mariadb = await startMariaDb();
-  agent = await startTestAgent({ certDir: workDir, env: { AGENT_MYSQL_URL: mariadb.adminUrl, AGENT_MYSQL_USER_HOST: '%' } });
-  client = new DatabaseServiceClient(agent.address, grpc.credentials.createSsl(pems.caPem, pems.keyPem, pems.certPem));
+  stack = await startDatabaseAgent('devplein-agent-db-');
+  ({ mariadb, client } = stack);
 }, 120_000);
 
 afterAll(async () => {
-  client?.close();
-  await agent?.stop();
-  await mariadb?.stop();
-  if (workDir) await rm(workDir, { recursive: true, force: true });
+  await stack?.stop();
 });
 
 function metadata(): grpc.Metadata {

@@ -9,8 +9,7 @@
  */
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { chown, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
@@ -19,30 +18,30 @@ import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContainerAction, ContainerServiceClient, type CreateContainerRequest } from '@devplein/proto/container';
 import { type AuthorizedKey, type SshAccess, SshAccessServiceClient } from '@devplein/proto/ssh_access';
-import { CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto/version';
-import { type AgentUser, canSwitchUser, ensureAgentUser, processIdentity } from '../support/agent-user.ts';
-import { type ClientPems, makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../support/agent.ts';
+import { contractMetadata, refusal, unaryCall } from '../support/agent-calls.ts';
+import { type AgentUser, canSwitchUser, processIdentity } from '../support/agent-user.ts';
+import { type ClientPems, startTestAgent, type TestAgent } from '../support/agent.ts';
+import { type SshTestAgent, startSshTestAgent } from '../support/ssh-agent.ts';
 import { ensureWebImage, randomSuffix, requireDockerEngine, testDocker } from '../support/docker.ts';
 import { findFreePort, waitFor } from '../support/ports.ts';
 import { findExecutable } from '../support/system-deps.ts';
 import { STAGED_KEYS_NAME } from '../../host-agent/src/drivers/ssh/authorized-keys.ts';
 import { dropbearPath, ensureNoStudentImage, ensureSshImage } from '../support/ssh-image.ts';
+import { expectSshLogin, expectSshRefused, sshKeyFile, sshLogin } from '../support/ssh-login.ts';
 
 const execFileAsync = promisify(execFile);
 const suffix = randomSuffix();
 /** A real login needs Debian's dropbear (for the image) and the OpenSSH client on the host. */
 const canLogIn = dropbearPath() !== undefined && findExecutable('ssh') !== undefined && findExecutable('ssh-keygen') !== undefined;
 const docker = testDocker();
-const network = `devplein-test-ssh-${suffix}`;
-const sshHost = 'dev.school.test';
 const base = 800_000 + Math.floor(Math.random() * 99_999);
 const sshProject = base;
 const plainProject = base + 100_000;
 const missingProject = base + 200_000;
 const noStudentProject = base + 300_000;
 const legacyProject = base + 400_000;
-const sshFirstPort = 49_000 + Math.floor(Math.random() * 5_000);
 
+let stack: SshTestAgent;
 let workDir: string;
 let dataDir: string;
 let certDir: string;
@@ -51,6 +50,8 @@ let agentUser: AgentUser | undefined;
 let agent: TestAgent;
 let sshClient: SshAccessServiceClient;
 let containerClient: ContainerServiceClient;
+let network: string;
+let sshHost: string;
 let sshImage: string;
 let webImage: string;
 let sshPort: number;
@@ -65,19 +66,7 @@ function ed25519Key(comment = 'someone@laptop'): { line: string; body: string } 
   return { line: `ssh-ed25519 ${body} ${comment}`, body };
 }
 
-function metadata(): grpc.Metadata {
-  const value = new grpc.Metadata();
-  value.set(CONTRACT_VERSION_METADATA_KEY, CONTRACT_VERSION);
-  return value;
-}
-
-type Unary<Req, Res> = (request: Req, md: grpc.Metadata, opts: Partial<grpc.CallOptions>, callback: (error: grpc.ServiceError | null, response: Res) => void) => unknown;
-
-function call<Client, Req, Res>(target: Client, method: Unary<Req, Res>, request: Req): Promise<Res> {
-  return new Promise((resolve, reject) => {
-    method.call(target, request, metadata(), { deadline: new Date(Date.now() + 30_000) }, (error, response) => (error ? reject(error) : resolve(response)));
-  });
-}
+const call = unaryCall;
 
 async function setKeys(projectId: number, keys: AuthorizedKey[]): Promise<SshAccess | undefined> {
   return (await call(sshClient, sshClient.setAuthorizedKeys, { projectId, keys })).access;
@@ -87,21 +76,10 @@ async function getAccess(projectId: number): Promise<SshAccess | undefined> {
   return (await call(sshClient, sshClient.getSshAccess, { projectId })).access;
 }
 
-function create(request: Pick<CreateContainerRequest, 'projectId' | 'name' | 'image' | 'ssh'>) {
-  return call(containerClient, containerClient.createContainer, { domain: `${request.name}.dev.test`, ownerUserId: 1, memberUserIds: [1], wordpress: false, limits: undefined, ...request });
-}
+const create = (request: Pick<CreateContainerRequest, 'projectId' | 'name' | 'image' | 'ssh'>) => stack.create(request);
 
 async function changeState(projectId: number, action: ContainerAction): Promise<void> {
   await call(containerClient, containerClient.changeContainerState, { container: { ref: { $case: 'projectId', value: projectId } }, action });
-}
-
-async function refusal(promise: Promise<unknown>): Promise<grpc.ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as grpc.ServiceError;
-  }
-  throw new Error('expected the call to be refused, but it succeeded');
 }
 
 /** Runs a command in the container as `user` and returns its stdout. */
@@ -126,82 +104,16 @@ async function execIn(container: Docker.Container, cmd: string[], user = 'studen
 
 const readKeys = (container: Docker.Container) => execIn(container, ['cat', '/home/student/.ssh/authorized_keys']);
 
-/** An OpenSSH key pair made by ssh-keygen: the private key file and the public key line. */
-async function keyFile(name: string): Promise<{ file: string; publicKey: string }> {
-  const file = path.join(workDir, `${name}-${suffix}`);
-  await execFileAsync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', name, '-f', file]);
-  return { file, publicKey: (await readFile(`${file}.pub`, 'utf8')).trim() };
-}
-
-/** `ssh student@127.0.0.1 -p port 'id -un; pwd'` with only this identity. */
-function login(identity: string, port: number) {
-  return execFileAsync('ssh', [
-    ...['-i', identity, '-p', String(port), '-o', 'BatchMode=yes', '-o', 'IdentitiesOnly=yes', '-o', 'ConnectTimeout=5'],
-    ...['-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR'],
-    'student@127.0.0.1',
-    'id -un; pwd',
-  ]);
-}
-
-/** Waits until the SSH server answers (after a start) by logging in with a key that must work. */
-async function expectLogin(identity: string, port: number): Promise<void> {
-  let last = '';
-  await waitFor(
-    async () => {
-      try {
-        const { stdout } = await login(identity, port);
-        last = stdout;
-        return true;
-      } catch (error) {
-        // Before dropbear listens the connection closes; a refused key is final.
-        last = String((error as { stderr?: string }).stderr ?? error);
-        if (/Permission denied/.test(last)) throw new Error(`the key was refused: ${last}`);
-        return false;
-      }
-    },
-    { description: `an SSH login on port ${port}`, timeoutMs: 20_000, intervalMs: 200 },
-  );
-  expect(last).toBe('student\n/home/student\n');
-}
-
-async function expectRefused(identity: string, port: number): Promise<void> {
-  await expect(login(identity, port)).rejects.toThrow(/Permission denied/);
-}
+/** An OpenSSH key pair made by ssh-keygen for this run. */
+const keyFile = (name: string) => sshKeyFile(workDir, `${name}-${suffix}`);
 
 beforeAll(async () => {
   requireDockerEngine();
-  workDir = await mkdtemp(path.join(os.tmpdir(), 'devplein-agent-ssh-'));
-  dataDir = path.join(workDir, 'data');
-  await mkdir(dataDir);
-  const certs = await makeTestCerts(path.join(workDir, 'certs'));
-  certDir = certs.dir;
-  pems = await readClientPems(certs.ca, certs.clientCert, certs.clientKey);
   webImage = await ensureWebImage();
   sshImage = canLogIn ? await ensureSshImage() : webImage;
   await ensureNoStudentImage();
-  if (canSwitchUser()) {
-    agentUser = await ensureAgentUser();
-    // Its certificates and data dir, as the deploy unit's StateDirectory= and the 0640 env file give them.
-    await execFileAsync('chown', ['-R', `${agentUser.name}:${agentUser.name}`, workDir]);
-  }
-  agent = await startTestAgent({
-    certDir,
-    dataDir,
-    ...(agentUser ? { user: agentUser.name } : {}),
-    env: {
-      AGENT_SSH_HOST: sshHost,
-      AGENT_SSH_BIND_ADDRESS: '127.0.0.1',
-      AGENT_SSH_PORT_RANGE: `${sshFirstPort}-${sshFirstPort + 20}`,
-      AGENT_DOCKER_NETWORK: network,
-      AGENT_CONTAINER_MEMORY_MB: '64',
-      // No Caddy in this file: the route keeper finds none and only warns.
-      AGENT_CADDY_ADMIN: `http://127.0.0.1:${await findFreePort()}`,
-      AGENT_RECONCILE_CRON: '0 0 1 1 *',
-    },
-  });
-  const credentials = grpc.credentials.createSsl(pems.caPem, pems.keyPem, pems.certPem);
-  sshClient = new SshAccessServiceClient(agent.address, credentials);
-  containerClient = new ContainerServiceClient(agent.address, credentials);
+  stack = await startSshTestAgent({ suffix, prefix: 'devplein-agent-ssh-' });
+  ({ workDir, dataDir, certDir, pems, agentUser, agent, network, sshHost, ssh: sshClient, containers: containerClient } = stack);
   const made = await create({ projectId: sshProject, name: `ssh-${suffix}`, image: sshImage, ssh: true });
   sshContainer = docker.getContainer(made.container?.id ?? '');
   sshPort = Number(made.container?.labels['devplein.ssh-port']);
@@ -209,13 +121,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  sshClient?.close();
-  containerClient?.close();
-  await agent?.stop();
-  const mine = await docker.listContainers({ all: true, filters: { name: [suffix] } }).catch(() => []);
-  await Promise.all(mine.map((info) => docker.getContainer(info.Id).remove({ force: true, v: true }).catch(() => undefined)));
-  await docker.getNetwork(network).remove().catch(() => undefined);
-  if (workDir) await rm(workDir, { recursive: true, force: true });
+  await stack?.stop();
 });
 
 describe('SSH access with the agent as an unprivileged user', () => {
@@ -256,21 +162,21 @@ describe('SSH access with the agent as an unprivileged user', () => {
 
     const access = await setKeys(sshProject, [{ publicKey: first.publicKey, userId: 21 }]);
     expect(access).toEqual({ host: sshHost, port: sshPort, user: 'student', keyCount: 1 });
-    await expectLogin(first.file, sshPort);
-    await expectRefused(second.file, sshPort);
+    await expectSshLogin(first.file, sshPort);
+    await expectSshRefused(second.file, sshPort);
 
     // Added while it runs: works at once, no restart.
     await setKeys(sshProject, [
       { publicKey: first.publicKey, userId: 21 },
       { publicKey: second.publicKey, userId: 22 },
     ]);
-    await expectLogin(second.file, sshPort);
-    await expectLogin(first.file, sshPort);
+    await expectSshLogin(second.file, sshPort);
+    await expectSshLogin(first.file, sshPort);
 
     // Removed: refused.
     await setKeys(sshProject, [{ publicKey: second.publicKey, userId: 22 }]);
-    await expectRefused(first.file, sshPort);
-    await expectLogin(second.file, sshPort);
+    await expectSshRefused(first.file, sshPort);
+    await expectSshLogin(second.file, sshPort);
     expect((await sshContainer.inspect()).State.StartedAt).toBe(startedAt);
   });
 
@@ -278,7 +184,7 @@ describe('SSH access with the agent as an unprivileged user', () => {
     const before = await keyFile('before-stop');
     const during = await keyFile('while-stopped');
     await setKeys(sshProject, [{ publicKey: before.publicKey, userId: 31 }]);
-    await expectLogin(before.file, sshPort);
+    await expectSshLogin(before.file, sshPort);
 
     await changeState(sshProject, ContainerAction.CONTAINER_ACTION_STOP);
     expect((await sshContainer.inspect()).State.Running).toBe(false);
@@ -286,8 +192,8 @@ describe('SSH access with the agent as an unprivileged user', () => {
     expect((await getAccess(sshProject))?.keyCount).toBe(1);
 
     await changeState(sshProject, ContainerAction.CONTAINER_ACTION_START);
-    await expectLogin(during.file, sshPort);
-    await expectRefused(before.file, sshPort);
+    await expectSshLogin(during.file, sshPort);
+    await expectSshRefused(before.file, sshPort);
   });
 
   it('gives ~/.ssh and authorized_keys to the student (0700, 0600); the next change replaces what the student wrote there', async () => {
@@ -439,10 +345,10 @@ describe('containers made by earlier agent versions (keys folder of the host mou
     try {
       const member = await keyFile('legacy-member');
       await new Promise<void>((resolve, reject) => {
-        client.setAuthorizedKeys({ projectId: legacyProject, keys: [{ publicKey: member.publicKey, userId: 41 }] }, metadata(), (error) => (error ? reject(error) : resolve()));
+        client.setAuthorizedKeys({ projectId: legacyProject, keys: [{ publicKey: member.publicKey, userId: 41 }] }, contractMetadata(), (error) => (error ? reject(error) : resolve()));
       });
       expect(await readKeys(legacy)).toMatch(/ devplein-user-41\n$/);
-      await expectLogin(member.file, legacyPort);
+      await expectSshLogin(member.file, legacyPort);
     } finally {
       client.close();
       await rootAgent.stop();
@@ -462,7 +368,7 @@ describe('containers made by earlier agent versions (keys folder of the host mou
       // The reason for the warning: the SSH server refuses a key file of the agent's user.
       const member2 = await keyFile('legacy-unprivileged');
       await setKeys(legacyProject, [{ publicKey: member2.publicKey, userId: 43 }]);
-      await waitFor(async () => (await login(member2.file, legacyPort).catch((error: unknown) => ({ stdout: String(error) }))).stdout.includes('Permission denied'), {
+      await waitFor(async () => (await sshLogin(member2.file, legacyPort).catch((error: unknown) => ({ stdout: String(error) }))).stdout.includes('Permission denied'), {
         description: 'dropbear to answer on the legacy container',
         timeoutMs: 20_000,
       });

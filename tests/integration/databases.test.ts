@@ -277,12 +277,12 @@ describe('databases API: when the agent fails', () => {
     expect(await list(olga)).toEqual(before);
   });
 
-  it('refuses to delete a user who still has a database (nothing left orphaned on the dev server)', async () => {
-    const olga = await stack.as(DEVELOPER);
-    await create(olga, 'own');
-    const refused = await (await stack.as(ADMIN)).json<{ message: string }>('DELETE', `/api/admin/users/${await stack.userId(DEVELOPER)}`);
-    expect(refused.status).toBe(409);
-    expect(refused.body.message).toContain(`u${await stack.userId(DEVELOPER)}_own`);
-    await clear(DEVELOPER);
+  it('drops the database through the agent when its user is deleted (no more 409; nothing left orphaned on the dev server)', async () => {
+    const leaver = await stack.newDeveloper('Vertrekt Met Database');
+    expect((await create(leaver.session, 'own')).status).toBe(200);
+    expect(stack.agent.databases.has(`u${leaver.id}_own`)).toBe(true);
+    expect((await (await stack.as(ADMIN)).api('DELETE', `/api/admin/users/${leaver.id}`)).status).toBe(204);
+    expect(stack.agent.databases.has(`u${leaver.id}_own`)).toBe(false);
+    expect(await stack.database.knex('databases').where({ user_id: leaver.id })).toEqual([]);
   });
 });

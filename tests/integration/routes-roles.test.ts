@@ -94,6 +94,7 @@ const EXPECTED: Record<string, Row> = {
   // admin: users, teams, groups
   'GET /api/admin/users': ADMINS,
   'PUT /api/admin/users/:id': ADMINS,
+  'PUT /api/admin/users/:id/developer': ADMINS,
   'DELETE /api/admin/users/:id': ADMINS,
   'GET /api/admin/teams': ADMINS,
   'POST /api/admin/teams': ADMINS,

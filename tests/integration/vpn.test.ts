@@ -229,10 +229,14 @@ describe('VPN API: a developer’s configuration', () => {
     }
   });
 
-  it('refuses to delete a user who still has a VPN configuration', async () => {
-    const refused = await (await stack.as(ADMIN)).json<{ message: string }>('DELETE', `/api/admin/users/${await stack.userId(DEVELOPER)}`);
-    expect(refused.status).toBe(409);
-    expect(refused.body.message).toContain('de VPN-configuratie');
+  it('removes the peer through the agent when its user is deleted (no more 409), then the configuration', async () => {
+    const leaver = await stack.newDeveloper('Vertrekt Met VPN');
+    expect((await leaver.session.json('POST', '/api/vpn')).status).toBe(200);
+    const { public_key: publicKey } = await stack.database.knex('vpn_configs').where({ user_id: leaver.id }).first('public_key');
+    expect(stack.agent.peers.has(publicKey)).toBe(true);
+    expect((await (await stack.as(ADMIN)).api('DELETE', `/api/admin/users/${leaver.id}`)).status).toBe(204);
+    expect(stack.agent.peers.has(publicKey)).toBe(false);
+    expect(await stack.database.knex('vpn_configs').where({ user_id: leaver.id })).toEqual([]);
   });
 });
 

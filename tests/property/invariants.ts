@@ -45,6 +45,9 @@ interface ContainerRefLike {
 const isContainerRef = (ref: ContainerRefLike | undefined): boolean =>
   ref?.ref?.$case === 'projectId' ? isId(ref.ref.value) : ref?.ref?.$case === 'name' && typeof ref.ref.value === 'string' && CONTAINER_NAME.test(ref.ref.value);
 
+/** Account names of student databases: `u{userId}_{1–3 letters}`, at least one. */
+const isAccountList = (users: unknown): boolean => Array.isArray(users) && users.length > 0 && users.every((user) => typeof user === 'string' && DATABASE_NAME.test(user));
+
 type Rule = (request: Record<string, unknown>, siteDomain: string) => string | null;
 
 const check = (ok: boolean, what: string): string | null => (ok ? null : what);
@@ -88,6 +91,8 @@ const RULES: Record<string, Rule> = {
       'authorized keys',
     ),
   getSshAccess: (request) => check(isId(request.projectId), 'project id'),
+  endSshSessions: (request) =>
+    check(isId(request.projectId), 'project id') ?? check(Array.isArray(request.userIds) && request.userIds.length > 0 && request.userIds.every(isId), 'user ids'),
   createDatabase: (request) => {
     const match = typeof request.name === 'string' ? DATABASE_NAME.exec(request.name) : null;
     return (
@@ -99,6 +104,8 @@ const RULES: Record<string, Rule> = {
   dropDatabase: (request) =>
     check(typeof request.name === 'string' && DATABASE_NAME.test(request.name), 'database name') ??
     check(typeof request.user === 'string' && DATABASE_NAME.test(request.user), 'account name'),
+  lockAccounts: (request) => check(isAccountList(request.users), 'account names'),
+  unlockAccounts: (request) => check(isAccountList(request.users), 'account names'),
   listDatabases: (request) => check(request.namePrefix === '' || (typeof request.namePrefix === 'string' && /^u\d+_$/.test(request.namePrefix)), 'name prefix'),
   createPeer: (request) =>
     check(isWireguardKey(request.publicKey), 'public key is not base64 of 32 bytes') ??

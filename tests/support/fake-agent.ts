@@ -3,7 +3,8 @@
  * certificates of makeTestCerts) that implements the generated InfoService, ContainerService,
  * ProxyService, SshAccessService, DatabaseService, VpnService and ScreenshotService in memory. Containers live in a
  * map, events go to every open WatchContainerEvents stream, logs and pull progress are scripted;
- * databases and WireGuard peers live in maps too (peer addresses from a pool, lowest free first).
+ * databases and WireGuard peers live in maps too (peer addresses from a pool, lowest free first);
+ * locked accounts, open MySQL connections and open SSH sessions are sets and maps a test fills.
  * Switches make it slow, failing or unavailable; stop()/start() take it off the network and back
  * on the same port.
  */
@@ -162,6 +163,12 @@ export class FakeAgent {
   readonly routes = new Map<string, Route>();
   /** DatabaseService state, by database name. */
   readonly databases = new Map<string, FakeDatabase>();
+  /** Accounts LockAccounts locked (UnlockAccounts takes them out again). */
+  readonly lockedAccounts = new Set<string>();
+  /** Open connections per account, as a test sets them up; LockAccounts ends them. */
+  readonly openConnections = new Map<string, number>();
+  /** Open SSH sessions per project: the user id of each (0: one the SSH server's log does not name). */
+  readonly sshSessions = new Map<number, number[]>();
   /** VpnService state, by public key. */
   readonly peers = new Map<string, Peer>();
   /** What GetServerInfo answers; tests may change it (e.g. a misconfigured allowed network). */
@@ -569,6 +576,23 @@ export class FakeAgent {
         return access(request.projectId);
       }),
       getSshAccess: this.unary('getSshAccess', (request) => access(request.projectId)),
+      endSshSessions: this.unary('endSshSessions', (request) => {
+        const answer = access(request.projectId);
+        if ('code' in answer) return answer;
+        const container = [...this.containers.values()].find((candidate) => candidate.projectId === request.projectId);
+        if (container?.state === 'paused') return serviceError(grpc.status.FAILED_PRECONDITION, 'container is paused');
+        if (container?.state !== 'running') return { containerRunning: false, endedSessions: 0, endedUnattributedSessions: 0, keptSessions: 0 };
+        const leaving = new Set(request.userIds.map(Number));
+        const open = this.sshSessions.get(request.projectId) ?? [];
+        const kept = open.filter((userId) => userId !== 0 && !leaving.has(userId));
+        this.sshSessions.set(request.projectId, kept);
+        return {
+          containerRunning: true,
+          endedSessions: open.filter((userId) => leaving.has(userId)).length,
+          endedUnattributedSessions: open.filter((userId) => userId === 0).length,
+          keptSessions: kept.length,
+        };
+      }),
     };
   }
 
@@ -595,6 +619,30 @@ export class FakeAgent {
         if (database) this.databases.delete(database.name);
         if (accountOwner && accountOwner !== database) this.databases.delete(accountOwner.name);
         return { databaseDropped: database !== undefined, userDropped: accountOwner !== undefined };
+      }),
+      lockAccounts: this.unary('lockAccounts', (request) => {
+        if (!request.users.every((user) => DATABASE_NAME.test(user))) return serviceError(grpc.status.INVALID_ARGUMENT, 'bad account name');
+        return {
+          accounts: request.users.map((user) => {
+            const found = [...this.databases.values()].some((database) => database.user === user);
+            const killedConnections = found ? (this.openConnections.get(user) ?? 0) : 0;
+            if (found) {
+              this.lockedAccounts.add(user);
+              this.openConnections.delete(user);
+            }
+            return { user, found, killedConnections };
+          }),
+        };
+      }),
+      unlockAccounts: this.unary('unlockAccounts', (request) => {
+        if (!request.users.every((user) => DATABASE_NAME.test(user))) return serviceError(grpc.status.INVALID_ARGUMENT, 'bad account name');
+        return {
+          accounts: request.users.map((user) => {
+            const found = [...this.databases.values()].some((database) => database.user === user);
+            if (found) this.lockedAccounts.delete(user);
+            return { user, found, killedConnections: 0 };
+          }),
+        };
       }),
       listDatabases: this.unary('listDatabases', (request) => ({
         databases: [...this.databases.values()]

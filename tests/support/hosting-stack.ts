@@ -35,6 +35,8 @@ export interface HostingStack {
   as(email: string): Promise<HttpSession>;
   anonymous(): Promise<HttpSession>;
   userId(email: string): Promise<number>;
+  /** A new activated developer (not one of the demo accounts, so a test may disable or delete them), signed in. */
+  newDeveloper(name: string): Promise<{ id: number; email: string; session: HttpSession }>;
   /** Inserts a project (validated true by default) with these members, first = owner. */
   project(input: { name: string; image?: number | null; validated?: boolean | null; members: string[] }): Promise<{ id: number; name: string }>;
   /** A pusher-js client subscribed to private-container.{name} as `session`; collects DockerEventSent messages. */
@@ -62,6 +64,7 @@ export async function startHostingStack(options: Omit<FakeAgentOptions, 'certs'>
     },
   });
   const clients: Array<{ disconnect(): void }> = [];
+  let madeUsers = 0;
 
   const stack: HostingStack = {
     database,
@@ -76,6 +79,16 @@ export async function startHostingStack(options: Omit<FakeAgentOptions, 'certs'>
     async userId(email) {
       const row = await database.knex('users').where({ email }).first<{ id: number }>('id');
       return row.id;
+    },
+    async newDeveloper(name) {
+      madeUsers += 1;
+      const slug = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${madeUsers}-${Date.now()}`;
+      const email = `${slug}@student.devplein.test`;
+      const [row] = await database.knex('users').insert({ name, name_slug: slug, email, email_verified_at: new Date(), developer: true }).returning<{ id: number }[]>('id');
+      const session = new HttpSession(app.url);
+      const signedIn = await session.signIn(email);
+      if (signedIn.status !== 200) throw new Error(`signing in ${email} answered ${signedIn.status}`);
+      return { id: Number(row?.id), email, session };
     },
     async project(input) {
       const [row] = await database

@@ -112,3 +112,14 @@ export async function startMariaDb(options: MariaDbOptions = {}): Promise<TestMa
     stop,
   };
 }
+
+/** Connections of `user` that are open (not being killed), as root sees them in the process list. */
+export async function openConnectionsOf(mariadb: Pick<TestMariaDb, 'root'>, user: string): Promise<number> {
+  const root = await mariadb.root();
+  try {
+    const [rows] = await root.query("SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE USER = ? AND COMMAND <> 'Killed'", [user]);
+    return Number((rows as Array<{ n: number | string }>)[0]?.n);
+  } finally {
+    await root.end();
+  }
+}

@@ -24,10 +24,25 @@ export function dropbearPath(): string | undefined {
  * libraries ldd names for it, copied to the same paths.
  */
 export function ensureSshImage(): Promise<string> {
+  return sshImage(SSH_IMAGE, true);
+}
+
+/**
+ * SSH_IMAGE, but its dropbear logs nowhere (no -E: to syslog, which the image has not): the agent
+ * cannot tell whose SSH session is whose there.
+ */
+export const QUIET_SSH_IMAGE = 'devplein-test/ssh-quiet:1';
+
+export function ensureQuietSshImage(): Promise<string> {
+  return sshImage(QUIET_SSH_IMAGE, false);
+}
+
+function sshImage(image: string, logToStderr: boolean): Promise<string> {
   // dropbear: -R host keys on first use, -s no passwords, -E log to stderr; it forks to the background.
   const dropbear = dropbearPath();
   if (!dropbear) return Promise.reject(new Error('the SSH test image needs Debian\'s dropbear server: apt-get install dropbear-bin'));
-  return ensureBusyboxImage(SSH_IMAGE, ['/bin/sh', '-c', `${dropbear} -R -s -E -p 22 && exec /bin/httpd -f -p 80 -h /www`], async (rootfs) => {
+  const flags = logToStderr ? '-R -s -E' : '-R -s';
+  return ensureBusyboxImage(image, ['/bin/sh', '-c', `${dropbear} ${flags} -p 22 && exec /bin/httpd -f -p 80 -h /www`], async (rootfs) => {
     const { stdout } = await execFileAsync('ldd', [dropbear]);
     const libraries = [...stdout.matchAll(/(\/\S+\.so[.\d]*)/g)].map((match) => match[1] ?? '');
     for (const file of [dropbear, ...libraries]) {

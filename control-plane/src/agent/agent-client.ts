@@ -15,12 +15,14 @@ import {
   type WatchContainerEventsResponse,
 } from '@devplein/proto/container';
 import { type ListRoutesResponse, ProxyServiceClient, type RemoveRouteResponse, type UpsertRouteResponse } from '@devplein/proto/proxy';
-import { type GetSshAccessResponse, type SetAuthorizedKeysResponse, SshAccessServiceClient } from '@devplein/proto/ssh_access';
+import { type EndSshSessionsResponse, type GetSshAccessResponse, type SetAuthorizedKeysResponse, SshAccessServiceClient } from '@devplein/proto/ssh_access';
 import {
   type CreateDatabaseResponse,
   DatabaseServiceClient,
   type DropDatabaseResponse,
   type ListDatabasesResponse,
+  type LockAccountsResponse,
+  type UnlockAccountsResponse,
 } from '@devplein/proto/database';
 import {
   type CreatePeerResponse,
@@ -44,7 +46,7 @@ import {
 } from './container-views.ts';
 import { streamCall, type StreamCallOptions } from './grpc-stream.ts';
 import type { AgentCallOptions, ContainerApi, DatabaseApi, ProxyApi, ScreenshotApi, SshApi, VpnApi } from './host-apis.ts';
-import { databaseView } from './database-views.ts';
+import { accountLockView, databaseView } from './database-views.ts';
 import { peerView, vpnServerView } from './vpn-views.ts';
 import { captureView } from './screenshot-views.ts';
 import type { BackoffPolicy } from './backoff.ts';
@@ -356,6 +358,19 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
       const response = await unary<GetSshAccessResponse>('GetSshAccess', (md, opts, cb) => sshClient.getSshAccess({ projectId }, md, opts, cb), callOptions);
       return sshAccessView(response.access);
     },
+    async endSessions(projectId, userIds, callOptions) {
+      const response = await unary<EndSshSessionsResponse>(
+        'EndSshSessions',
+        (md, opts, cb) => sshClient.endSshSessions({ projectId, userIds: [...userIds] }, md, opts, cb),
+        { deadlineMs: hostChangeDeadlineMs, ...callOptions },
+      );
+      return {
+        containerRunning: response.containerRunning,
+        ended: response.endedSessions,
+        endedUnattributed: response.endedUnattributedSessions,
+        kept: response.keptSessions,
+      };
+    },
   };
 
   const databases: DatabaseApi = {
@@ -383,6 +398,22 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
         callOptions,
       );
       return response.databases.map((database) => databaseView(database, { name: '', user: '' }));
+    },
+    async lockAccounts(users, callOptions) {
+      const response = await unary<LockAccountsResponse>(
+        'LockAccounts',
+        (md, opts, cb) => databaseClient.lockAccounts({ users: [...users] }, md, opts, cb),
+        { deadlineMs: hostChangeDeadlineMs, ...callOptions },
+      );
+      return response.accounts.map(accountLockView);
+    },
+    async unlockAccounts(users, callOptions) {
+      const response = await unary<UnlockAccountsResponse>(
+        'UnlockAccounts',
+        (md, opts, cb) => databaseClient.unlockAccounts({ users: [...users] }, md, opts, cb),
+        { deadlineMs: hostChangeDeadlineMs, ...callOptions },
+      );
+      return response.accounts.map(accountLockView);
     },
   };
 

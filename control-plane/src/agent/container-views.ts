@@ -86,6 +86,15 @@ export interface SshAccessView {
   keyCount: number;
 }
 
+/** EndSshSessions' answer: sessions ended (named by the log, or not) and left open. */
+export interface EndedSshSessionsView {
+  /** False: the container does not run, so no session was open. */
+  containerRunning: boolean;
+  ended: number;
+  endedUnattributed: number;
+  kept: number;
+}
+
 export interface RouteView {
   domain: string;
   upstream: string;
@@ -107,6 +116,8 @@ export interface CreateContainerInput {
 
 export const MANAGED_LABEL = 'devplein.managed';
 export const SSH_PORT_LABEL = 'devplein.ssh-port';
+/** 'true' on containers made from an image with SSH (the agent writes keys into those). */
+export const SSH_LABEL = 'devplein.ssh';
 export const OWNER_LABEL = 'devplein.owner-id';
 
 const iso = (date: Date | undefined): string | null => (date ? date.toISOString() : null);

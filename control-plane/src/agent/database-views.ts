@@ -1,4 +1,4 @@
-import type { Database } from '@devplein/proto/database';
+import type { AccountLock, Database } from '@devplein/proto/database';
 
 /**
  * Plain views of what the agent answers about student databases. Routes, commands and presenters
@@ -32,3 +32,14 @@ export interface DroppedDatabaseView {
 export function databaseView(database: Database | undefined, fallback: DatabaseView): DatabaseView {
   return database ? { name: database.name, user: database.user } : { ...fallback };
 }
+
+/** What LockAccounts or UnlockAccounts did to one account. */
+export interface AccountLockView {
+  user: string;
+  /** False: the account does not exist on the dev server. */
+  found: boolean;
+  /** Open connections ended (lock only). */
+  killedConnections: number;
+}
+
+export const accountLockView = (account: AccountLock): AccountLockView => ({ user: account.user, found: account.found, killedConnections: account.killedConnections });

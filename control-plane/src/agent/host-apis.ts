@@ -5,12 +5,13 @@ import type {
   ContainerTarget,
   ContainerView,
   CreateContainerInput,
+  EndedSshSessionsView,
   LogLineView,
   PullProgressView,
   RouteView,
   SshAccessView,
 } from './container-views.ts';
-import type { CreateDatabaseInput, CreatedDatabaseView, DatabaseView, DroppedDatabaseView } from './database-views.ts';
+import type { AccountLockView, CreateDatabaseInput, CreatedDatabaseView, DatabaseView, DroppedDatabaseView } from './database-views.ts';
 import type { CreatePeerInput, PeerView, VpnServerView } from './vpn-views.ts';
 import type { CaptureInput, CaptureView } from './screenshot-views.ts';
 
@@ -47,10 +48,12 @@ export interface ProxyApi {
   listRoutes(options?: AgentCallOptions): Promise<RouteView[]>;
 }
 
-/** SshAccessService: the members' keys in a project's container, and where to log in. */
+/** SshAccessService: the members' keys in a project's container, where to log in, ending sessions. */
 export interface SshApi {
   setAuthorizedKeys(projectId: number, keys: Array<{ publicKey: string; userId: number }>, options?: AgentCallOptions): Promise<SshAccessView>;
   getAccess(projectId: number, options?: AgentCallOptions): Promise<SshAccessView>;
+  /** EndSshSessions (contract 1.2.0; an older agent: AgentError UNIMPLEMENTED). */
+  endSessions(projectId: number, userIds: number[], options?: AgentCallOptions): Promise<EndedSshSessionsView>;
 }
 
 /**
@@ -62,6 +65,10 @@ export interface DatabaseApi {
   create(input: CreateDatabaseInput, options?: AgentCallOptions): Promise<CreatedDatabaseView>;
   drop(target: { name: string; user: string }, options?: AgentCallOptions): Promise<DroppedDatabaseView>;
   list(namePrefix?: string, options?: AgentCallOptions): Promise<DatabaseView[]>;
+  /** LockAccounts (contract 1.2.0; an older agent: AgentError UNIMPLEMENTED). */
+  lockAccounts(users: string[], options?: AgentCallOptions): Promise<AccountLockView[]>;
+  /** UnlockAccounts (contract 1.2.0; an older agent: AgentError UNIMPLEMENTED). */
+  unlockAccounts(users: string[], options?: AgentCallOptions): Promise<AccountLockView[]>;
 }
 
 /**

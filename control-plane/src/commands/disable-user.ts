@@ -7,10 +7,11 @@ import { accountSnapshot, lockAdminUserRow } from './admin-user-rows.ts';
 /**
  * Action disable (spec §4): marks the account disabled and ends every session of the user in the
  * same transaction, so their next request is 401 and a new sign-in is refused (school-login
- * checks disabled_at) until an admin activates them again. Audit entry user.disable.
+ * checks disabled_at) until an admin activates them again. Audit entry user.disable (with
+ * `reason` when another action disables first, e.g. a delete).
  * Answers the updated row, or undefined for an unknown user.
  */
-export async function disableUser(knex: Knex, actorId: number, userId: number): Promise<AdminUserRow | undefined> {
+export async function disableUser(knex: Knex, actorId: number, userId: number, reason?: string): Promise<AdminUserRow | undefined> {
   return knex.transaction(async (trx) => {
     const before = await lockAdminUserRow(trx, userId);
     if (!before) return undefined;
@@ -23,7 +24,7 @@ export async function disableUser(knex: Knex, actorId: number, userId: number): 
       subjectType: 'user',
       subjectId: userId,
       before: accountSnapshot(before),
-      after: { ...accountSnapshot(after), ended_sessions: endedSessions },
+      after: { ...accountSnapshot(after), ended_sessions: endedSessions, ...(reason ? { reason } : {}) },
     });
     return after;
   });

@@ -72,10 +72,22 @@ export function loadMemberDockerProjects(db: Knex | Knex.Transaction, userId: nu
   return loadDockerProjects(db, (query) => void query.whereIn('p.id', db('project_user').select('project_id').where('user_id', userId)));
 }
 
-/** SSH public keys of these users (the union of a project's members' keys). */
+/**
+ * SSH public keys of these users that may log in (the union of a project's members' keys):
+ * only of developers whose account is activated and not disabled (spec §6: SSH keys are for
+ * developers). Every write of a container's keys goes through here, so a disabled user's or a
+ * non-developer's keys never reach a container: not at creation, not at any later sync.
+ */
 export async function sshKeysOf(db: Knex | Knex.Transaction, userIds: number[]): Promise<Array<{ publicKey: string; userId: number }>> {
   if (userIds.length === 0) return [];
-  const rows = await db('ssh_keys').whereIn('user_id', userIds).orderBy(['user_id', 'id']).select<{ user_id: number; public_key: string }[]>('user_id', 'public_key');
+  const rows = await db('ssh_keys as k')
+    .join('users as u', 'u.id', 'k.user_id')
+    .whereIn('k.user_id', userIds)
+    .where('u.developer', true)
+    .whereNotNull('u.email_verified_at')
+    .whereNull('u.disabled_at')
+    .orderBy(['k.user_id', 'k.id'])
+    .select<{ user_id: number; public_key: string }[]>('k.user_id', 'k.public_key');
   return rows.map((row) => ({ publicKey: row.public_key, userId: Number(row.user_id) }));
 }
 

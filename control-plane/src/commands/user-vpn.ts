@@ -11,6 +11,7 @@ import { KeyedLock } from './keyed-lock.ts';
 import { generateWireguardKeyPair } from './wireguard-keys.ts';
 import { vpnConfigFile, VpnConfigFileError } from './vpn-config-file.ts';
 import { userHomeHost } from './user-home-host.ts';
+import { createPeerOnFreeAddress } from './vpn-peer-address.ts';
 
 export interface VpnCommandDeps {
   knex: Knex;
@@ -94,7 +95,7 @@ export async function createUserVpn(deps: VpnCommandDeps, userId: number, reques
     const link = await userHomeHost(deps.knex, deps.agents, userId);
     let peer;
     try {
-      const answer = await link.client.vpn.createPeer({ publicKey: keys.publicKey, identifier, userId }, { requestId });
+      const answer = await createPeerOnFreeAddress(deps, link, { publicKey: keys.publicKey, identifier, userId }, requestId);
       peer = answer.peer;
     } catch (error) {
       throw vpnAgentFailure(error);

@@ -7,6 +7,7 @@ import * as sessionsAuditLog from './migrations/0005_sessions_audit_log.ts';
 import * as auditLogAppendOnly from './migrations/0006_audit_log_append_only.ts';
 import * as dbAdminSignons from './migrations/0007_db_admin_signons.ts';
 import * as devServerHosts from './migrations/0008_dev_server_hosts.ts';
+import * as pendingHostAccess from './migrations/0009_pending_host_access.ts';
 
 interface NamedMigration {
   name: string;
@@ -28,6 +29,7 @@ const migrations: readonly NamedMigration[] = [
   { name: '0006_audit_log_append_only', migration: auditLogAppendOnly },
   { name: '0007_db_admin_signons', migration: dbAdminSignons },
   { name: '0008_dev_server_hosts', migration: devServerHosts },
+  { name: '0009_pending_host_access', migration: pendingHostAccess },
 ];
 
 /** knex MigrationSource over the static list above. */

@@ -14,12 +14,17 @@ export function authorizeUserManagement(user: CurrentUser): void {
 }
 
 /**
- * An admin cannot lock themselves out: disabling or deleting one's own account is refused, so
- * there is always someone left who can undo a mistake.
+ * An admin cannot lock themselves out: disabling or deleting one's own account, or clearing
+ * one's own developer flag, is refused, so there is always someone left who can undo a mistake.
  */
-export function authorizeActionOnAccount(actor: CurrentUser, targetId: number, action: 'disable' | 'delete'): void {
+export function authorizeActionOnAccount(actor: CurrentUser, targetId: number, action: 'disable' | 'delete' | 'developer-off'): void {
   if (actor.id !== targetId) return;
-  throw forbidden(
-    action === 'disable' ? 'Je kunt je eigen account niet uitschakelen.' : 'Je kunt je eigen account niet verwijderen.',
-  );
+  throw forbidden(selfRefusals[action]);
 }
+
+const selfRefusals = {
+  disable: 'Je kunt je eigen account niet uitschakelen.',
+  delete: 'Je kunt je eigen account niet verwijderen.',
+  // The users admin is in the menu of admins who are developers (spec §6): clearing one's own flag hides it.
+  'developer-off': 'Je kunt je eigen ontwikkelaarsrechten niet intrekken.',
+} as const;

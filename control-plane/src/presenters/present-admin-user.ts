@@ -7,6 +7,9 @@ export interface AdminUserRow {
   cohort: string | null;
   email_verified_at: Date | string | null;
   disabled_at: Date | string | null;
+  developer: boolean;
+  /** Dutch: what the dev servers have not done yet of this user's access (pending_host_access), or null. */
+  access_not_done: string | null;
 }
 
 /** GET /api/admin/users item, and the answer of PUT /api/admin/users/{id}. */
@@ -19,12 +22,23 @@ export interface AdminUserJson {
   email_verified_at: string | null;
   /** Set: disabled, signed out and unable to sign in until activated again. */
   disabled_at: string | null;
+  /** Spec §3 developer flag: databases, VPN and SSH keys. */
+  developer: boolean;
+  /**
+   * What the dev servers have not done yet of this user's access (a server did not answer);
+   * retried by itself. Null when everything is done.
+   */
+  access_not_done: string | null;
 }
 
 const iso = (value: Date | string | null): string | null =>
   value === null ? null : value instanceof Date ? value.toISOString() : new Date(value).toISOString();
 
-export function presentAdminUser(row: AdminUserRow): AdminUserJson {
+/**
+ * One user as the users admin sees them. `accessNotDone` is what the access change of this very
+ * request could not do (PUT answers); without it, what the row says is pending.
+ */
+export function presentAdminUser(row: AdminUserRow, accessNotDone?: string | null): AdminUserJson {
   return {
     id: row.id,
     name: row.name,
@@ -32,5 +46,7 @@ export function presentAdminUser(row: AdminUserRow): AdminUserJson {
     group: row.group_id !== null && row.cohort !== null ? { id: row.group_id, cohort: row.cohort } : null,
     email_verified_at: iso(row.email_verified_at),
     disabled_at: iso(row.disabled_at),
+    developer: Boolean(row.developer),
+    access_not_done: accessNotDone === undefined ? row.access_not_done : accessNotDone,
   };
 }

@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import { DatabaseServiceService, type DatabaseServiceServer } from '@devplein/proto/database';
 import type { AgentConfig } from '../config.ts';
-import { DatabaseServerUnavailableError, StudentDatabaseExistsError, StudentDatabases } from '../drivers/mysql/student-databases.ts';
+import { type AccountLockResult, DatabaseServerUnavailableError, StudentDatabaseExistsError, StudentDatabases } from '../drivers/mysql/student-databases.ts';
 import { StudentNameError } from '../drivers/mysql/student-database-names.ts';
 import { callLogger } from '../interceptors/logging.ts';
 
@@ -60,8 +60,16 @@ export class DatabaseServiceImpl {
         ),
       dropDatabase: (call, callback) => reply(call, callback, () => this.databases.drop(call.request.name, call.request.user), 'DropDatabase'),
       listDatabases: (call, callback) => reply(call, callback, async () => ({ databases: await this.databases.list(call.request.namePrefix) }), 'ListDatabases'),
+      lockAccounts: (call, callback) => reply(call, callback, () => this.changeAccounts(call, 'lock'), 'LockAccounts'),
+      unlockAccounts: (call, callback) => reply(call, callback, () => this.changeAccounts(call, 'unlock'), 'UnlockAccounts'),
     };
     server.addService(DatabaseServiceService, handlers);
+  }
+
+  private async changeAccounts(call: { request: { users: string[] }; metadata: grpc.Metadata }, change: 'lock' | 'unlock'): Promise<{ accounts: AccountLockResult[] }> {
+    const accounts = await this.databases[change](call.request.users);
+    callLogger(this.options.logger, call).info({ accounts }, `student accounts ${change}ed`);
+    return { accounts };
   }
 
   close(): Promise<void> {

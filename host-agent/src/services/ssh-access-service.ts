@@ -1,10 +1,17 @@
 import * as grpc from '@grpc/grpc-js';
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
-import { type AuthorizedKey, type SshAccess, SshAccessServiceService, type SshAccessServiceServer } from '@devplein/proto/ssh_access';
+import {
+  type AuthorizedKey,
+  type EndSshSessionsResponse,
+  type SshAccess,
+  SshAccessServiceService,
+  type SshAccessServiceServer,
+} from '@devplein/proto/ssh_access';
 import type { AgentConfig } from '../config.ts';
 import { type AuthorizedKeyLine, SSH_USER } from '../drivers/ssh/authorized-keys.ts';
 import type { ContainerSshKeys } from '../drivers/ssh/container-keys.ts';
+import { type ContainerSshSessions, keyFingerprint } from '../drivers/ssh/ssh-sessions.ts';
 import { callLogger } from '../interceptors/logging.ts';
 import { toStatus } from './container-service.ts';
 
@@ -56,10 +63,22 @@ function checkProjectId(value: number): number {
   return projectId;
 }
 
+/** Members per EndSshSessions: a project has a handful; this bounds the request. */
+const MAX_USERS_PER_CALL = 1_000;
+
+function checkUserIds(values: readonly number[]): Set<number> {
+  if (values.length > MAX_USERS_PER_CALL) throw new SshAccessError(grpc.status.INVALID_ARGUMENT, `at most ${MAX_USERS_PER_CALL} user_ids`);
+  const ids = values.map(Number);
+  if (ids.some((id) => !Number.isSafeInteger(id) || id <= 0)) throw new SshAccessError(grpc.status.INVALID_ARGUMENT, 'user_ids must be positive numbers');
+  return new Set(ids);
+}
+
 export interface SshAccessServiceOptions {
   docker: Docker;
-  /** Writes and counts the keys inside a container (shared with the container service). */
-  keys: Pick<ContainerSshKeys, 'write' | 'count'>;
+  /** Writes, reads and counts the keys inside a container (shared with the container service). */
+  keys: Pick<ContainerSshKeys, 'write' | 'count' | 'read'>;
+  /** The open SSH sessions inside a container, and ending them. */
+  sessions: Pick<ContainerSshSessions, 'list' | 'end'>;
   config: Pick<AgentConfig, 'ssh'>;
   logger: Logger;
 }
@@ -74,7 +93,7 @@ export class SshAccessServiceImpl {
   constructor(private readonly options: SshAccessServiceOptions) {}
 
   /** The project's container with SSH, or the reason there is none. */
-  private async sshContainer(projectId: number): Promise<{ id: string; port: number }> {
+  private async sshContainer(projectId: number): Promise<{ id: string; port: number; state: string }> {
     const containers = await this.options.docker.listContainers({
       all: true,
       filters: { label: ['devplein.managed=true', `devplein.project-id=${projectId}`] },
@@ -88,7 +107,7 @@ export class SshAccessServiceImpl {
     if (!Number.isInteger(port) || port < 1 || port > 65_535) {
       throw new SshAccessError(grpc.status.FAILED_PRECONDITION, `the container of project ${projectId} has no SSH port`);
     }
-    return { id: container.Id, port };
+    return { id: container.Id, port, state: container.State };
   }
 
   private access(port: number, keyCount: number): SshAccess {
@@ -110,6 +129,39 @@ export class SshAccessServiceImpl {
     return this.access(port, await this.options.keys.count(id));
   }
 
+  /**
+   * Ends the sessions of these members (see EndSshSessions in ssh_access.proto): a session
+   * whose key the SSH server's log names stays only when that key is still in authorized_keys
+   * and belongs to someone else; every other session ends.
+   */
+  async endSshSessions(projectIdInput: number, userIdsInput: readonly number[], log: Logger): Promise<EndSshSessionsResponse> {
+    const projectId = checkProjectId(projectIdInput);
+    const userIds = checkUserIds(userIdsInput);
+    const { id, state } = await this.sshContainer(projectId);
+    if (state === 'paused') {
+      throw new SshAccessError(grpc.status.FAILED_PRECONDITION, `the container of project ${projectId} is paused: its SSH sessions cannot be ended until it is unpaused`);
+    }
+    if (state !== 'running') return { containerRunning: false, endedSessions: 0, endedUnattributedSessions: 0, keptSessions: 0 };
+    const [sessions, present] = await Promise.all([this.options.sessions.list(id), this.options.keys.read(id)]);
+    const ownerOf = new Map(present.map((line) => [keyFingerprint(line.publicKey), line.userId]));
+    const ended = sessions.filter((session) => session.fingerprint !== undefined && !this.keeps(ownerOf.get(session.fingerprint), userIds));
+    const unattributed = sessions.filter((session) => session.fingerprint === undefined);
+    await this.options.sessions.end(id, [...ended, ...unattributed]);
+    const response = {
+      containerRunning: true,
+      endedSessions: ended.length,
+      endedUnattributedSessions: unattributed.length,
+      keptSessions: sessions.length - ended.length - unattributed.length,
+    };
+    log.info({ projectId, userIds: [...userIds], ...response }, 'ssh sessions ended');
+    return response;
+  }
+
+  /** A session stays when its key is still authorized and belongs to a member not being removed. */
+  private keeps(owner: number | undefined, leaving: Set<number>): boolean {
+    return owner !== undefined && !leaving.has(owner);
+  }
+
   addToServer(server: grpc.Server): void {
     const { logger } = this.options;
     const reply = <T>(call: { metadata: grpc.Metadata }, callback: grpc.sendUnaryData<T>, work: () => Promise<T>, what: string): void => {
@@ -128,6 +180,8 @@ export class SshAccessServiceImpl {
       setAuthorizedKeys: (call, callback) =>
         reply(call, callback, async () => ({ access: await this.setAuthorizedKeys(call.request.projectId, call.request.keys) }), 'SetAuthorizedKeys'),
       getSshAccess: (call, callback) => reply(call, callback, async () => ({ access: await this.getSshAccess(call.request.projectId) }), 'GetSshAccess'),
+      endSshSessions: (call, callback) =>
+        reply(call, callback, () => this.endSshSessions(call.request.projectId, call.request.userIds, callLogger(logger, call)), 'EndSshSessions'),
     };
     server.addService(SshAccessServiceService, handlers);
   }

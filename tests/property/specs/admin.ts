@@ -169,6 +169,16 @@ export const adminSpecs: EndpointSpec[] = [
       }),
   }),
   endpoint({
+    route: 'PUT /api/admin/users/:id/developer',
+    as: 'admin',
+    prepare: (stack) => users(stack, 10),
+    request: (c) =>
+      fc.record({
+        params: fc.record({ id: idSegment(c.all) }),
+        body: bodyOf({ developer: { valid: fc.boolean(), hostile: fc.oneof(hostileString(), fc.constantFrom('true', 'false', 0, 1, null, [], {})) } }),
+      }),
+  }),
+  endpoint({
     route: 'DELETE /api/admin/users/:id',
     as: 'admin',
     batchSize: 100,

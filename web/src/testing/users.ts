@@ -1,3 +1,4 @@
+import type { AdminUser } from '../api/queries/adminUsers.ts';
 import type { CurrentUser } from '../api/queries/user.ts';
 
 /** A signed-in user as GET /api/user returns it; override what a test is about. */
@@ -49,3 +50,25 @@ export const demoUsers = {
   withoutGroup: makeUser({ id: 8, name: 'Zoë Zonderklas', name_slug: 'zoe-zonderklas', email: 'zonderklas@devplein.test', group: null }),
   notVerified: makeUser({ id: 9, name: 'Nina Nieuw', name_slug: 'nina-nieuw', email: 'nieuw@devplein.test', email_verified_at: null }),
 } as const;
+
+/** A row of the users admin (GET /api/admin/users); `extra` for the developer flag and what is pending. */
+export function makeAdminUser(
+  id: number,
+  name: string,
+  cohort: string | null,
+  verified: boolean,
+  disabled = false,
+  extra: Partial<Pick<AdminUser, 'developer' | 'access_not_done'>> = {},
+): AdminUser {
+  return {
+    id,
+    name,
+    email: `u${id}@devplein.test`,
+    group: cohort === null ? null : { id: cohort.length, cohort },
+    email_verified_at: verified ? '2024-01-01T00:00:00.000Z' : null,
+    disabled_at: disabled ? '2024-02-01T00:00:00.000Z' : null,
+    developer: false,
+    access_not_done: null,
+    ...extra,
+  };
+}

@@ -20,3 +20,8 @@ export type UserAction = (typeof USER_ACTIONS)[number];
 export const userActionQuery = z.object({
   action: z.enum(USER_ACTIONS, { error: 'Kies verify of disable.' }),
 });
+
+/** PUT /api/admin/users/{id}/developer: set (true) or clear (false) the developer flag. */
+export const developerBody = z.object({
+  developer: z.boolean({ error: 'Geef aan of dit een ontwikkelaar is (true of false).' }),
+});

@@ -17,6 +17,7 @@ import { notifyContainer, removeProjectContainer } from '../../commands/user-doc
 import { suspendProjectContainer } from '../../commands/suspend-project-container.ts';
 import { AWAITING_APPROVAL } from '../../commands/container-states.ts';
 import { mayHaveContainer } from '../../commands/docker-projects.ts';
+import { syncProjectAccess } from '../../commands/sync-project-access.ts';
 import type { AgentFleet } from '../../agent/agent-fleet.ts';
 import { projectIdParams } from './schema.ts';
 
@@ -138,6 +139,7 @@ async function replaceMembers(db: Knex.Transaction, projectId: number, memberIds
  */
 export function projectRequestRoutes(deps: AppDeps): AppRouter {
   const { knex, config, agents } = deps;
+  const hostAccess = { knex, agents, logger: deps.logger.child({ component: 'host-access' }) };
   const router: AppRouter = new Router();
   const schema = projectRequestSchema(agents.links.map((link) => link.siteDomain));
 
@@ -224,6 +226,16 @@ export function projectRequestRoutes(deps: AppDeps): AppRouter {
       throw asTakenError(error);
     }
     ctx.state.log.info({ userId: user.id, projectId: id }, 'project request edited');
+    // After the commit, outside any transaction: the container's keys follow the members at once,
+    // and whoever left loses their open SSH sessions there (retried by the job when its dev
+    // server does not answer; the edit stands either way).
+    const beforeIds = before.users.map((member) => member.id);
+    const left = beforeIds.filter((memberId) => !memberIds.includes(memberId));
+    const changed = left.length > 0 || memberIds.some((memberId) => !beforeIds.includes(memberId));
+    if (changed && (before.validated === true || (await mayHaveContainer(knex, before)))) {
+      const access = await syncProjectAccess(hostAccess, id, { reason: 'project.members', endSessionsOf: left, actorId: user.id });
+      if (!access.complete) ctx.state.log.warn({ projectId: id, notDone: access.notDone }, 'the container has not followed the member change yet');
+    }
     if (before.validated === true && validated === null) {
       // Back to awaiting approval: it cannot run until a teacher approves the change (after the
       // commit; the reconcile of unapproved containers catches up with a server that does not answer).

@@ -122,10 +122,15 @@ export interface DockerDriver {
   upstream(id: string): Promise<string | null>;
   /** The last `tail` lines, oldest first. */
   logs(id: string, tail: number): Promise<DecodedLogLine[]>;
+  /** The lines Docker received between `since` and `until` (whole seconds around them), oldest first. */
+  logsBetween(id: string, since: Date, until: Date): Promise<DecodedLogLine[]>;
   /** Streams lines (after the last `tail` earlier ones) until the container stops or `signal` aborts. */
   followLogs(id: string, tail: number, onLine: (line: DecodedLogLine) => void, signal: AbortSignal): Promise<void>;
   /** Streams container events until `signal` aborts (resolves) or the stream breaks (rejects). */
   watchEvents(filter: ContainerFilter & { since?: Date }, onEvent: (event: ContainerEventView) => void, signal: AbortSignal): Promise<void>;
-  /** Runs a command in a running container (no shell, no TTY) and collects its output. */
-  exec(id: string, command: string[], timeoutMs?: number): Promise<ExecResult>;
+  /**
+   * Runs a command in a running container (no shell, no TTY) and collects its output; as the
+   * image's user unless `user` names one (e.g. '0' for root inside the container).
+   */
+  exec(id: string, command: string[], options?: { timeoutMs?: number; user?: string }): Promise<ExecResult>;
 }

@@ -361,10 +361,18 @@ export class DockerodeDriver implements DockerDriver {
     return !info.Config.Tty;
   }
 
-  async logs(id: string, tail: number): Promise<DecodedLogLine[]> {
+  logs(id: string, tail: number): Promise<DecodedLogLine[]> {
+    return this.readLogs(id, { tail });
+  }
+
+  logsBetween(id: string, since: Date, until: Date): Promise<DecodedLogLine[]> {
+    return this.readLogs(id, { since: Math.floor(since.getTime() / 1000), until: Math.ceil(until.getTime() / 1000) });
+  }
+
+  private async readLogs(id: string, which: { tail: number } | { since: number; until: number }): Promise<DecodedLogLine[]> {
     const multiplexed = await this.multiplexed(id);
     const buffer = await this.engine(`logs of ${id.slice(0, 12)}`, () =>
-      this.docker.getContainer(id).logs({ follow: false, stdout: true, stderr: true, timestamps: true, tail }),
+      this.docker.getContainer(id).logs({ follow: false, stdout: true, stderr: true, timestamps: true, ...which }),
     );
     return decodeLogs(Buffer.isBuffer(buffer) ? buffer : Buffer.from(String(buffer)), multiplexed);
   }
@@ -445,9 +453,11 @@ export class DockerodeDriver implements DockerDriver {
     await chain;
   }
 
-  async exec(id: string, command: string[], timeoutMs = 60_000): Promise<ExecResult> {
+  async exec(id: string, command: string[], { timeoutMs = 60_000, user }: { timeoutMs?: number; user?: string } = {}): Promise<ExecResult> {
     const container = this.docker.getContainer(id);
-    const exec = await this.engine(`exec in ${id.slice(0, 12)}`, () => container.exec({ Cmd: command, AttachStdout: true, AttachStderr: true, Tty: false }));
+    const exec = await this.engine(`exec in ${id.slice(0, 12)}`, () =>
+      container.exec({ Cmd: command, AttachStdout: true, AttachStderr: true, Tty: false, ...(user === undefined ? {} : { User: user }) }),
+    );
     const stream = (await this.engine(`exec in ${id.slice(0, 12)}`, () => exec.start({ hijack: true, stdin: false }))) as Readable;
     const chunks: Buffer[] = [];
     const timeout = AbortSignal.timeout(timeoutMs);

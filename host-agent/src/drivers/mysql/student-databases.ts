@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import mysql from 'mysql2/promise';
 import type { Logger } from 'pino';
-import { checkDatabaseName, checkUserName, grantDatabasePattern, isSystemSchema, likePrefix, quotedIdentifier, STUDENT_NAME } from './student-database-names.ts';
+import { checkDatabaseName, checkUserName, grantDatabasePattern, isSystemSchema, likePrefix, quotedIdentifier, STUDENT_NAME, StudentNameError } from './student-database-names.ts';
 
 /** Letters and digits only: a password that survives every config file and shell a student pastes it in. */
 const PASSWORD_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
@@ -23,6 +23,18 @@ export class StudentDatabaseExistsError extends Error {
 export class DatabaseServerUnavailableError extends Error {
   override name = 'DatabaseServerUnavailableError';
 }
+
+/** What a lock or unlock did to one account. */
+export interface AccountLockResult {
+  user: string;
+  /** False: no such account (nothing to lock or unlock). */
+  found: boolean;
+  /** Open connections ended (lock only). */
+  killedConnections: number;
+}
+
+/** Accounts per lock or unlock call: a student has a handful; this bounds one request's work. */
+export const MAX_ACCOUNTS_PER_CALL = 100;
 
 export interface StudentDatabase {
   name: string;
@@ -55,6 +67,12 @@ const UNREACHABLE_CODES = new Set([
   'ER_ACCESS_DENIED_ERROR',
   'ER_SERVER_SHUTDOWN',
 ]);
+
+/** Each name checked, duplicates dropped, at most MAX_ACCOUNTS_PER_CALL. */
+function checkAccountList(users: readonly string[]): string[] {
+  if (users.length > MAX_ACCOUNTS_PER_CALL) throw new StudentNameError(`at most ${MAX_ACCOUNTS_PER_CALL} accounts per call`);
+  return [...new Set(users.map(checkUserName))];
+}
 
 /** True when the error means "the server is not there (for us)", not "this statement failed". */
 export function isServerUnreachable(error: unknown): boolean {
@@ -171,6 +189,45 @@ export class StudentDatabases {
         if (databaseDropped) await db.query(`DROP DATABASE IF EXISTS ${quotedIdentifier(name)}`);
         this.options.logger.info({ database: name, user, databaseDropped, userDropped }, 'student database dropped');
         return { databaseDropped, userDropped };
+      }),
+    );
+  }
+
+  /**
+   * Locks the accounts (ALTER USER ... ACCOUNT LOCK refuses every new login with "this account
+   * is locked") and only then ends their open connections (MariaDB's KILL CONNECTION USER), so
+   * none can be opened in between. The password and the database stay: unlock gives back the
+   * same access. A missing account is reported, not an error.
+   */
+  lock(users: readonly string[]): Promise<AccountLockResult[]> {
+    return this.eachAccount(users, async (db, user) => {
+      await db.query('ALTER USER ?@? ACCOUNT LOCK', [user, this.options.userHost]);
+      const [sessions] = await db.query<mysql.RowDataPacket[]>("SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE USER = ? AND COMMAND <> 'Killed'", [user]);
+      const open = Number(sessions[0]?.n ?? 0);
+      if (open > 0) await db.query('KILL CONNECTION USER ?', [user]);
+      return open;
+    });
+  }
+
+  /** Lifts the lock of the accounts (ALTER USER ... ACCOUNT UNLOCK); a missing account is reported. */
+  unlock(users: readonly string[]): Promise<AccountLockResult[]> {
+    return this.eachAccount(users, async (db, user) => {
+      await db.query('ALTER USER ?@? ACCOUNT UNLOCK', [user, this.options.userHost]);
+      return 0;
+    });
+  }
+
+  /** Runs `change` (answering connections killed) on each existing account, in the one queue; all names are checked first. */
+  private eachAccount(usersInput: readonly string[], change: (db: mysql.Pool, user: string) => Promise<number>): Promise<AccountLockResult[]> {
+    const users = checkAccountList(usersInput);
+    return this.serial(() =>
+      this.run(async (db) => {
+        const results: AccountLockResult[] = [];
+        for (const user of users) {
+          const found = await this.userExists(db, user);
+          results.push({ user, found, killedConnections: found ? await change(db, user) : 0 });
+        }
+        return results;
       }),
     );
   }

@@ -44,7 +44,25 @@ export function authorizedKeysText(keys: AuthorizedKeyLine[]): string {
 
 /** Key lines in an authorized_keys text (blank lines and comments do not count). */
 export function countKeyLines(text: string): number {
-  return text.split('\n').filter((line) => line.trim() !== '' && !line.trim().startsWith('#')).length;
+  return keyLinesOf(text).length;
+}
+
+/** A line of an authorized_keys file as it is now; `userId` from our comment, undefined on a line we did not write. */
+export interface PresentKeyLine {
+  publicKey: string;
+  userId: number | undefined;
+}
+
+/** The key lines of an authorized_keys text (blank lines and # comments left out). */
+export function keyLinesOf(text: string): PresentKeyLine[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .map((line) => {
+      const owner = /\sdevplein-user-(\d+)$/.exec(line);
+      return { publicKey: line, userId: owner ? Number(owner[1]) : undefined };
+    });
 }
 
 /**

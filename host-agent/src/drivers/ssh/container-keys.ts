@@ -10,7 +10,9 @@ import {
   authorizedKeysArchive,
   authorizedKeysText,
   countKeyLines,
+  keyLinesOf,
   passwdEntry,
+  type PresentKeyLine,
   tarEntries,
 } from './authorized-keys.ts';
 import { LEGACY_MOUNT_POINT, writeLegacyKeys } from './legacy-keys-folder.ts';
@@ -81,11 +83,20 @@ export class ContainerSshKeys implements SshKeyWriter {
 
   /** How many keys the container's authorized_keys holds (0 when there is none). */
   async count(containerId: string): Promise<number> {
+    return countKeyLines(await this.readText(containerId));
+  }
+
+  /** The key lines of the container's authorized_keys (none when there is no file). */
+  async read(containerId: string): Promise<PresentKeyLine[]> {
+    return keyLinesOf(await this.readText(containerId));
+  }
+
+  private async readText(containerId: string): Promise<string> {
     const container = this.options.docker.getContainer(containerId);
     const name = containerId.slice(0, 12);
     const { home } = await this.account(container, name);
     const file = await this.readFile(container, `${home}/.ssh/authorized_keys`, name);
-    return file ? countKeyLines(file.toString('utf8')) : 0;
+    return file ? file.toString('utf8') : '';
   }
 
   /** The `student` account of the container's image, from its /etc/passwd. */

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { cohortsOf, filterUsers, indexUsers, isActiveUser, type AdminUser } from './adminUsers.ts';
+import { makeAdminUser } from '../../testing/users.ts';
 
-const user = (id: number, name: string, cohort: string | null, verified: boolean, disabled = false): AdminUser => ({
-  id,
-  name,
-  email: `u${id}@devplein.test`,
-  group: cohort === null ? null : { id: cohort.length, cohort },
-  email_verified_at: verified ? '2024-01-01T00:00:00.000Z' : null,
-  disabled_at: disabled ? '2024-02-01T00:00:00.000Z' : null,
-});
+const user = makeAdminUser;
 
 const users = [
   user(1, 'Zoë Zonderklas', null, true),

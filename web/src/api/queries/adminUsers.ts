@@ -16,6 +16,10 @@ export interface AdminUser {
   email_verified_at: string | null;
   /** Set: disabled (signed out, cannot sign in until activated again). */
   disabled_at: string | null;
+  /** Developer flag: databases, VPN and SSH keys. */
+  developer: boolean;
+  /** What the dev servers have not done yet of this user's access (Dutch, from the server); retried by itself. */
+  access_not_done: string | null;
 }
 
 export type UserAction = 'verify' | 'disable';
@@ -43,9 +47,17 @@ export function changeUserState(id: number, action: UserAction): Promise<AdminUs
   return api.put<AdminUser>(`${ADMIN_USERS_KEY}/${id}`, undefined, { query: { action } });
 }
 
-/** DELETE /api/admin/users/{id}: 204; a 409 says (in its message) what has to go first. */
-export function deleteUser(id: number): Promise<void> {
-  return api.delete<void>(`${ADMIN_USERS_KEY}/${id}`);
+/** PUT /api/admin/users/{id}/developer: sets or clears the developer flag; answers the updated user. */
+export function setDeveloper(id: number, developer: boolean): Promise<AdminUser> {
+  return api.put<AdminUser>(`${ADMIN_USERS_KEY}/${id}/developer`, { developer });
+}
+
+/**
+ * DELETE /api/admin/users/{id}: 204 (undefined), or 200 with a message when something of it is
+ * left for later (an agent too old to end SSH sessions); a 503 says what is left on which dev server.
+ */
+export function deleteUser(id: number): Promise<{ message: string } | undefined> {
+  return api.delete<{ message: string } | undefined>(`${ADMIN_USERS_KEY}/${id}`);
 }
 
 /** Active: activated and not disabled. The row offers Disable; otherwise Activeer. */

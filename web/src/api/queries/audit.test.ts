@@ -5,6 +5,8 @@ describe('audit helpers', () => {
   it('names actions and kinds in Dutch, unknown ones as they are', () => {
     expect(actionLabel('user.disable')).toBe('Account uitgeschakeld');
     expect(actionLabel('level.status')).toBe('Levelstatus gewijzigd');
+    expect(actionLabel('user.access.revoke')).toBe('Toegang op de ontwikkelserver ingetrokken');
+    expect(actionLabel('user.developer')).toBe('Ontwikkelaarsrechten gewijzigd');
     expect(actionLabel('thing.happened')).toBe('thing.happened');
     expect(kindLabel('user')).toBe('Accounts');
     expect(kindLabel('thing')).toBe('thing');

@@ -6,23 +6,38 @@ import {
   deleteUser,
   filterUsers,
   indexUsers,
+  setDeveloper,
   useAdminUsers,
   type AdminUser,
   type UserAction,
   type UserFilter,
 } from '../../api/queries/adminUsers.ts';
 import { useCurrentUser } from '../../api/queries/user.ts';
-import { AdminUsersPageView, type DeleteState } from './AdminUsersPageView.tsx';
+import { AdminUsersPageView, type DeleteState, type StatusMessage } from './AdminUsersPageView.tsx';
 import '../../styles/admin-levels.css';
 import '../../styles/admin-users.css';
 
 const failureText = (error: unknown): string =>
   error instanceof ApiError ? error.message : 'Er ging iets mis. Probeer het opnieuw.';
 
+/** What a revocation did on the dev servers when they all followed. */
+const REVOKED = 'Databases, VPN en SSH-toegang zijn ingetrokken.';
+
+/**
+ * The status after an account change: what was done (and, when every dev server followed,
+ * `whenComplete`), or what the dev servers have not done yet (a warning; they retry by themselves).
+ */
+const afterChange = (text: string, updated: AdminUser, whenComplete = ''): StatusMessage =>
+  updated.access_not_done === null
+    ? { text: whenComplete ? `${text} ${whenComplete}` : text, tone: 'ok' }
+    : { text: `${text} ${updated.access_not_done}`, tone: 'warning' };
+
 /**
  * /admin/users (spec §2 Users): every user loaded once, filtered in the browser by name, cohort
- * and the 'Niet geactiveerd' checkbox (on by default). Activeer / Disable per row, and delete
- * after a confirmation that says what happens to projects, databases, VPN config and SSH keys.
+ * and the 'Niet geactiveerd' checkbox (on by default). Activeer / Disable and the developer flag
+ * per row, and delete after a confirmation that says what happens to projects, databases, VPN
+ * config and SSH keys. When a dev server has not followed a change yet, the status says what is
+ * left (the server retries it) and the row shows it until it is done.
  */
 export function AdminUsersPage() {
   const { user: me } = useCurrentUser();
@@ -35,7 +50,7 @@ export function AdminUsersPage() {
   const rows = useMemo(() => filterUsers(indexed, deferredFilter), [indexed, deferredFilter]);
 
   const [busyId, setBusyId] = useState<number | null>(null);
-  const [status, setStatus] = useState<{ text: string; failed: boolean } | null>(null);
+  const [status, setStatus] = useState<StatusMessage | null>(null);
   const [deleting, setDeleting] = useState<DeleteState | null>(null);
 
   const replaceUser = useCallback(
@@ -44,18 +59,17 @@ export function AdminUsersPage() {
     [mutate],
   );
 
-  const onAction = useCallback(
-    async (user: AdminUser, action: UserAction) => {
+  /** Runs one change of a user's account (busy row, status line), answering the updated user. */
+  const change = useCallback(
+    async (user: AdminUser, work: () => Promise<AdminUser>, text: string, whenComplete?: string) => {
       setBusyId(user.id);
       setStatus(null);
       try {
-        await replaceUser(await changeUserState(user.id, action));
-        setStatus({
-          text: action === 'verify' ? `${user.name} is geactiveerd.` : `${user.name} is uitgeschakeld en overal uitgelogd.`,
-          failed: false,
-        });
+        const updated = await work();
+        await replaceUser(updated);
+        setStatus(afterChange(text, updated, whenComplete));
       } catch (failure) {
-        setStatus({ text: `${user.name}: ${failureText(failure)}`, failed: true });
+        setStatus({ text: `${user.name}: ${failureText(failure)}`, tone: 'error' });
       } finally {
         setBusyId(null);
       }
@@ -63,17 +77,35 @@ export function AdminUsersPage() {
     [replaceUser],
   );
 
+  const onAction = useCallback(
+    (user: AdminUser, action: UserAction) =>
+      action === 'verify'
+        ? change(user, () => changeUserState(user.id, action), `${user.name} is geactiveerd.`)
+        : change(user, () => changeUserState(user.id, action), `${user.name} is uitgeschakeld en overal uitgelogd.`, REVOKED),
+    [change],
+  );
+
+  const onDeveloper = useCallback(
+    (user: AdminUser, developer: boolean) =>
+      developer
+        ? change(user, () => setDeveloper(user.id, true), `${user.name} is nu ontwikkelaar.`)
+        : change(user, () => setDeveloper(user.id, false), `${user.name} is geen ontwikkelaar meer en is overal uitgelogd.`, REVOKED),
+    [change],
+  );
+
   const onConfirmDelete = useCallback(async () => {
     if (deleting === null) return;
     const { user } = deleting;
     setDeleting({ user, busy: true, error: null });
     try {
-      await deleteUser(user.id);
+      const answer = await deleteUser(user.id);
       await mutate((current) => current?.filter((other) => other.id !== user.id), { revalidate: false });
       setDeleting(null);
-      setStatus({ text: `${user.name} is verwijderd.`, failed: false });
+      // A message: deleted, but a dev server still has something to do (it retries by itself).
+      setStatus(answer ? { text: `${user.name}: ${answer.message}`, tone: 'warning' } : { text: `${user.name} is verwijderd.`, tone: 'ok' });
     } catch (failure) {
-      // A 409 names what still exists on the dev server: show it as the server says it.
+      // A 503 names what is still on which dev server (the user stays, disabled): show it as the server says it.
+      await mutate();
       setDeleting({ user, busy: false, error: failureText(failure) });
     }
   }, [deleting, mutate]);
@@ -90,7 +122,9 @@ export function AdminUsersPage() {
       currentUserId={me?.id ?? null}
       busyId={busyId}
       status={status}
+      onDismissStatus={() => setStatus(null)}
       onAction={(user, action) => void onAction(user, action)}
+      onDeveloper={(user, developer) => void onDeveloper(user, developer)}
       deleting={deleting}
       onAskDelete={(user) => setDeleting(user === null ? null : { user, busy: false, error: null })}
       onConfirmDelete={() => void onConfirmDelete()}

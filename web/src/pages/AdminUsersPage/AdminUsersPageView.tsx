@@ -8,7 +8,13 @@ import {
   type UserFilter,
 } from '../../api/queries/adminUsers.ts';
 
-/** A user whose deletion waits for confirmation; `error` is the server's refusal (409) or failure. */
+/** The line above the table after an action: done (ok), done but a dev server still has work (warning), or failed. */
+export interface StatusMessage {
+  text: string;
+  tone: 'ok' | 'warning' | 'error';
+}
+
+/** A user whose deletion waits for confirmation; `error` is the server's refusal or failure. */
 export interface DeleteState {
   user: AdminUser;
   busy: boolean;
@@ -24,17 +30,22 @@ export interface AdminUsersPageViewProps {
   cohorts: string[];
   filter: UserFilter;
   onFilterChange: (filter: UserFilter) => void;
-  /** The signed-in admin: their own row offers no Disable and no delete. */
+  /** The signed-in admin: their own row offers no Disable, no delete and no clearing of the developer flag. */
   currentUserId: number | null;
   busyId: number | null;
-  status: { text: string; failed: boolean } | null;
+  status: StatusMessage | null;
+  onDismissStatus: () => void;
   onAction: (user: AdminUser, action: UserAction) => void;
+  onDeveloper: (user: AdminUser, developer: boolean) => void;
   deleting: DeleteState | null;
   onAskDelete: (user: AdminUser | null) => void;
   onConfirmDelete: () => void;
 }
 
-/** Spec §2 Users: the three filters, then per row delete icon, name, cohort or 'geen', Activeer or Disable. */
+/**
+ * Spec §2 Users: the three filters, then per row delete icon, name, cohort or 'geen', the
+ * developer flag (beyond the spec), Activeer or Disable.
+ */
 export function AdminUsersPageView(props: AdminUsersPageViewProps) {
   const { users, failed, loading, filter, onFilterChange, cohorts } = props;
   const ids = useId();
@@ -84,9 +95,14 @@ export function AdminUsersPageView(props: AdminUsersPageViewProps) {
 
       <div aria-live="polite" className="user-status">
         {props.status !== null && (
-          <p className={props.status.failed ? 'card user-status-message error-text' : 'card user-status-message'} role={props.status.failed ? 'alert' : 'status'}>
-            {props.status.text}
-          </p>
+          <div className={`card user-status-message user-status-${props.status.tone}`}>
+            <p className="user-status-text" role={props.status.tone === 'ok' ? 'status' : 'alert'}>
+              {props.status.text}
+            </p>
+            <button type="button" className="button button-small button-secondary user-status-close" onClick={props.onDismissStatus}>
+              Sluiten
+            </button>
+          </div>
         )}
       </div>
 
@@ -113,7 +129,7 @@ export function AdminUsersPageView(props: AdminUsersPageViewProps) {
   );
 }
 
-function UserTable({ rows, filter, currentUserId, busyId, onAction, onAskDelete }: AdminUsersPageViewProps) {
+function UserTable({ rows, filter, currentUserId, busyId, onAction, onDeveloper, onAskDelete }: AdminUsersPageViewProps) {
   if (rows.length === 0) {
     return (
       <p className="card page-message" data-testid="users-empty">
@@ -135,6 +151,9 @@ function UserTable({ rows, filter, currentUserId, busyId, onAction, onAskDelete 
               </th>
               <th scope="col">Naam</th>
               <th scope="col">Klas</th>
+              <th scope="col" className="user-developer-column">
+                Ontwikkelaar
+              </th>
               <th scope="col" className="user-action-column">
                 Actie
               </th>
@@ -163,8 +182,36 @@ function UserTable({ rows, filter, currentUserId, busyId, onAction, onAskDelete 
                     <span data-testid="user-name">{user.name}</span>
                     {self && <span className="muted"> (jij)</span>}
                     {user.disabled_at !== null && <span className="badge badge-disabled">Uitgeschakeld</span>}
+                    {user.access_not_done !== null && (
+                      <span className="badge badge-pending" title={user.access_not_done}>
+                        Wacht op ontwikkelserver
+                      </span>
+                    )}
                   </th>
-                  <td>{cohortLabel(user)}</td>
+                  <td className="user-cohort">{cohortLabel(user)}</td>
+                  <td className="user-developer-column">
+                    <label className="user-developer-field">
+                    <input
+                      type="checkbox"
+                      className="user-developer-toggle"
+                      checked={user.developer}
+                      disabled={busy || (self && user.developer)}
+                      aria-label={`Ontwikkelaar: ${user.name}`}
+                      title={
+                        self && user.developer
+                          ? 'Je kunt je eigen ontwikkelaarsrechten niet intrekken'
+                          : user.developer
+                            ? 'Ontwikkelaarsrechten intrekken: databases, VPN en SSH-toegang gaan dicht'
+                            : 'Ontwikkelaar maken: databases, VPN en SSH keys'
+                      }
+                      onChange={(event) => onDeveloper(user, event.target.checked)}
+                    />
+                      {/* The column header says it on a wide screen; on a phone the rows are cards without one. */}
+                      <span className="user-developer-text" aria-hidden="true">
+                        Ontwikkelaar
+                      </span>
+                    </label>
+                  </td>
                   <td className="user-action-column">
                     {active ? (
                       <button
@@ -224,21 +271,24 @@ function DeleteUserDialog({ state, onCancel, onConfirm }: { state: DeleteState; 
         <p>Het account verdwijnt voorgoed. Dit gebeurt er met wat {user.name} heeft:</p>
         <ul className="delete-consequences">
           <li>
-            <strong>Projecten:</strong> projecten die {user.name} met anderen deelt blijven bestaan, zonder {user.name} als lid.
-            Is {user.name} het enige lid van een project, dan moet dat project eerst verwijderd worden.
+            <strong>Projecten:</strong> projecten die {user.name} met anderen deelt blijven bestaan, zonder {user.name} als lid;
+            diens SSH keys gaan eruit en open SSH-sessies worden beëindigd. Projecten waarin {user.name} het enige lid is,
+            worden met container en al verwijderd.
           </li>
           <li>
-            <strong>Databases:</strong> staan op de ontwikkelserver en moeten eerst verwijderd worden; zolang die er zijn
-            wordt het verwijderen geweigerd.
+            <strong>Databases:</strong> worden van de ontwikkelserver verwijderd, met alles wat erin staat.
           </li>
           <li>
-            <strong>VPN-configuratie:</strong> moet ook eerst verwijderd worden.
+            <strong>VPN-configuratie:</strong> wordt verwijderd; de VPN-verbinding werkt daarna niet meer.
           </li>
           <li>
             <strong>SSH keys:</strong> worden samen met het account verwijderd, net als levels, licenties en het lidmaatschap
             van teams.
           </li>
         </ul>
+        <p className="muted delete-unreachable-note">
+          Is een ontwikkelserver niet bereikbaar, dan wordt {user.name} alleen uitgeschakeld; verwijder later opnieuw.
+        </p>
         {error !== null && (
           <p className="form-error delete-refusal" role="alert">
             {error}

@@ -64,6 +64,32 @@ export interface ListDatabasesResponse {
   databases: Database[];
 }
 
+export interface LockAccountsRequest {
+  /** Account names (the `user` of a Database). */
+  users: string[];
+}
+
+/** AccountLock is what a lock or unlock did to one account. */
+export interface AccountLock {
+  user: string;
+  /** False when the account does not exist (nothing to lock or unlock). */
+  found: boolean;
+  /** Open connections ended (LockAccounts only). */
+  killedConnections: number;
+}
+
+export interface LockAccountsResponse {
+  accounts: AccountLock[];
+}
+
+export interface UnlockAccountsRequest {
+  users: string[];
+}
+
+export interface UnlockAccountsResponse {
+  accounts: AccountLock[];
+}
+
 function createBaseDatabase(): Database {
   return { name: "", user: "" };
 }
@@ -663,6 +689,387 @@ export const ListDatabasesResponse: MessageFns<ListDatabasesResponse> = {
   },
 };
 
+function createBaseLockAccountsRequest(): LockAccountsRequest {
+  return { users: [] };
+}
+
+export const LockAccountsRequest: MessageFns<LockAccountsRequest> = {
+  encode(message: LockAccountsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.users) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LockAccountsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLockAccountsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.users.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LockAccountsRequest {
+    return { users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: LockAccountsRequest): unknown {
+    const obj: any = {};
+    if (message.users?.length) {
+      obj.users = message.users;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LockAccountsRequest>, I>>(base?: I): LockAccountsRequest {
+    return LockAccountsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LockAccountsRequest>, I>>(object: I): LockAccountsRequest {
+    const message = createBaseLockAccountsRequest();
+    message.users = object.users?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseAccountLock(): AccountLock {
+  return { user: "", found: false, killedConnections: 0 };
+}
+
+export const AccountLock: MessageFns<AccountLock> = {
+  encode(message: AccountLock, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== "") {
+      writer.uint32(10).string(message.user);
+    }
+    if (message.found !== false) {
+      writer.uint32(16).bool(message.found);
+    }
+    if (message.killedConnections !== 0) {
+      writer.uint32(24).int32(message.killedConnections);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AccountLock {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAccountLock();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.found = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.killedConnections = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AccountLock {
+    return {
+      user: isSet(object.user) ? globalThis.String(object.user) : "",
+      found: isSet(object.found) ? globalThis.Boolean(object.found) : false,
+      killedConnections: isSet(object.killedConnections)
+        ? globalThis.Number(object.killedConnections)
+        : isSet(object.killed_connections)
+        ? globalThis.Number(object.killed_connections)
+        : 0,
+    };
+  },
+
+  toJSON(message: AccountLock): unknown {
+    const obj: any = {};
+    if (message.user !== "") {
+      obj.user = message.user;
+    }
+    if (message.found !== false) {
+      obj.found = message.found;
+    }
+    if (message.killedConnections !== 0) {
+      obj.killedConnections = Math.round(message.killedConnections);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AccountLock>, I>>(base?: I): AccountLock {
+    return AccountLock.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AccountLock>, I>>(object: I): AccountLock {
+    const message = createBaseAccountLock();
+    message.user = object.user ?? "";
+    message.found = object.found ?? false;
+    message.killedConnections = object.killedConnections ?? 0;
+    return message;
+  },
+};
+
+function createBaseLockAccountsResponse(): LockAccountsResponse {
+  return { accounts: [] };
+}
+
+export const LockAccountsResponse: MessageFns<LockAccountsResponse> = {
+  encode(message: LockAccountsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.accounts) {
+      AccountLock.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LockAccountsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLockAccountsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accounts.push(AccountLock.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LockAccountsResponse {
+    return {
+      accounts: globalThis.Array.isArray(object?.accounts)
+        ? object.accounts.map((e: any) => AccountLock.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: LockAccountsResponse): unknown {
+    const obj: any = {};
+    if (message.accounts?.length) {
+      obj.accounts = message.accounts.map((e) => AccountLock.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LockAccountsResponse>, I>>(base?: I): LockAccountsResponse {
+    return LockAccountsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LockAccountsResponse>, I>>(object: I): LockAccountsResponse {
+    const message = createBaseLockAccountsResponse();
+    message.accounts = object.accounts?.map((e) => AccountLock.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseUnlockAccountsRequest(): UnlockAccountsRequest {
+  return { users: [] };
+}
+
+export const UnlockAccountsRequest: MessageFns<UnlockAccountsRequest> = {
+  encode(message: UnlockAccountsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.users) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UnlockAccountsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUnlockAccountsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.users.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UnlockAccountsRequest {
+    return { users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: UnlockAccountsRequest): unknown {
+    const obj: any = {};
+    if (message.users?.length) {
+      obj.users = message.users;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UnlockAccountsRequest>, I>>(base?: I): UnlockAccountsRequest {
+    return UnlockAccountsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UnlockAccountsRequest>, I>>(object: I): UnlockAccountsRequest {
+    const message = createBaseUnlockAccountsRequest();
+    message.users = object.users?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseUnlockAccountsResponse(): UnlockAccountsResponse {
+  return { accounts: [] };
+}
+
+export const UnlockAccountsResponse: MessageFns<UnlockAccountsResponse> = {
+  encode(message: UnlockAccountsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.accounts) {
+      AccountLock.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UnlockAccountsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUnlockAccountsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accounts.push(AccountLock.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UnlockAccountsResponse {
+    return {
+      accounts: globalThis.Array.isArray(object?.accounts)
+        ? object.accounts.map((e: any) => AccountLock.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: UnlockAccountsResponse): unknown {
+    const obj: any = {};
+    if (message.accounts?.length) {
+      obj.accounts = message.accounts.map((e) => AccountLock.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UnlockAccountsResponse>, I>>(base?: I): UnlockAccountsResponse {
+    return UnlockAccountsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UnlockAccountsResponse>, I>>(object: I): UnlockAccountsResponse {
+    const message = createBaseUnlockAccountsResponse();
+    message.accounts = object.accounts?.map((e) => AccountLock.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * DatabaseService manages the students' MySQL/MariaDB databases on the dev server: one
  * database plus one account that holds privileges on that database only.
@@ -713,6 +1120,37 @@ export const DatabaseServiceService = {
       Buffer.from(ListDatabasesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListDatabasesResponse => ListDatabasesResponse.decode(value),
   },
+  /**
+   * LockAccounts locks these accounts (ALTER USER ... ACCOUNT LOCK: every new login is refused)
+   * and then ends their open connections (since 1.2.0). Locking a locked account is fine; an
+   * account that does not exist is reported with `found = false`, not as an error. Databases
+   * and passwords stay as they are.
+   */
+  lockAccounts: {
+    path: "/devplein.agent.v1.DatabaseService/LockAccounts" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: LockAccountsRequest): Buffer => Buffer.from(LockAccountsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): LockAccountsRequest => LockAccountsRequest.decode(value),
+    responseSerialize: (value: LockAccountsResponse): Buffer =>
+      Buffer.from(LockAccountsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LockAccountsResponse => LockAccountsResponse.decode(value),
+  },
+  /**
+   * UnlockAccounts lifts the lock (ALTER USER ... ACCOUNT UNLOCK), so the same password works
+   * again (since 1.2.0). Same rules as LockAccounts.
+   */
+  unlockAccounts: {
+    path: "/devplein.agent.v1.DatabaseService/UnlockAccounts" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UnlockAccountsRequest): Buffer =>
+      Buffer.from(UnlockAccountsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UnlockAccountsRequest => UnlockAccountsRequest.decode(value),
+    responseSerialize: (value: UnlockAccountsResponse): Buffer =>
+      Buffer.from(UnlockAccountsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UnlockAccountsResponse => UnlockAccountsResponse.decode(value),
+  },
 } as const;
 
 export interface DatabaseServiceServer extends UntypedServiceImplementation {
@@ -728,6 +1166,18 @@ export interface DatabaseServiceServer extends UntypedServiceImplementation {
   dropDatabase: handleUnaryCall<DropDatabaseRequest, DropDatabaseResponse>;
   /** ListDatabases lists the databases the agent manages (system databases excluded). */
   listDatabases: handleUnaryCall<ListDatabasesRequest, ListDatabasesResponse>;
+  /**
+   * LockAccounts locks these accounts (ALTER USER ... ACCOUNT LOCK: every new login is refused)
+   * and then ends their open connections (since 1.2.0). Locking a locked account is fine; an
+   * account that does not exist is reported with `found = false`, not as an error. Databases
+   * and passwords stay as they are.
+   */
+  lockAccounts: handleUnaryCall<LockAccountsRequest, LockAccountsResponse>;
+  /**
+   * UnlockAccounts lifts the lock (ALTER USER ... ACCOUNT UNLOCK), so the same password works
+   * again (since 1.2.0). Same rules as LockAccounts.
+   */
+  unlockAccounts: handleUnaryCall<UnlockAccountsRequest, UnlockAccountsResponse>;
 }
 
 export interface DatabaseServiceClient extends Client {
@@ -784,6 +1234,46 @@ export interface DatabaseServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListDatabasesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * LockAccounts locks these accounts (ALTER USER ... ACCOUNT LOCK: every new login is refused)
+   * and then ends their open connections (since 1.2.0). Locking a locked account is fine; an
+   * account that does not exist is reported with `found = false`, not as an error. Databases
+   * and passwords stay as they are.
+   */
+  lockAccounts(
+    request: LockAccountsRequest,
+    callback: (error: ServiceError | null, response: LockAccountsResponse) => void,
+  ): ClientUnaryCall;
+  lockAccounts(
+    request: LockAccountsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LockAccountsResponse) => void,
+  ): ClientUnaryCall;
+  lockAccounts(
+    request: LockAccountsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LockAccountsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * UnlockAccounts lifts the lock (ALTER USER ... ACCOUNT UNLOCK), so the same password works
+   * again (since 1.2.0). Same rules as LockAccounts.
+   */
+  unlockAccounts(
+    request: UnlockAccountsRequest,
+    callback: (error: ServiceError | null, response: UnlockAccountsResponse) => void,
+  ): ClientUnaryCall;
+  unlockAccounts(
+    request: UnlockAccountsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UnlockAccountsResponse) => void,
+  ): ClientUnaryCall;
+  unlockAccounts(
+    request: UnlockAccountsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UnlockAccountsResponse) => void,
   ): ClientUnaryCall;
 }
 

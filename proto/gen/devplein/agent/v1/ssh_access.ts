@@ -59,6 +59,23 @@ export interface GetSshAccessResponse {
   access: SshAccess | undefined;
 }
 
+export interface EndSshSessionsRequest {
+  projectId: number;
+  /** Members whose sessions end (their keys have usually just been taken out). */
+  userIds: number[];
+}
+
+export interface EndSshSessionsResponse {
+  /** False when the container is not running: no SSH session can be open. */
+  containerRunning: boolean;
+  /** Sessions ended because their key belongs to one of user_ids or is no longer authorized. */
+  endedSessions: number;
+  /** Sessions ended because the SSH server's log does not say whose they are. */
+  endedUnattributedSessions: number;
+  /** Sessions of other members' keys, left open. */
+  keptSessions: number;
+}
+
 function createBaseAuthorizedKey(): AuthorizedKey {
   return { publicKey: "", userId: 0 };
 }
@@ -573,6 +590,246 @@ export const GetSshAccessResponse: MessageFns<GetSshAccessResponse> = {
   },
 };
 
+function createBaseEndSshSessionsRequest(): EndSshSessionsRequest {
+  return { projectId: 0, userIds: [] };
+}
+
+export const EndSshSessionsRequest: MessageFns<EndSshSessionsRequest> = {
+  encode(message: EndSshSessionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.userIds.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.userIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EndSshSessionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEndSshSessionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.userIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.userIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EndSshSessionsRequest {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      userIds: globalThis.Array.isArray(object?.userIds)
+        ? object.userIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.user_ids)
+        ? object.user_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: EndSshSessionsRequest): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.userIds?.length) {
+      obj.userIds = message.userIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EndSshSessionsRequest>, I>>(base?: I): EndSshSessionsRequest {
+    return EndSshSessionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EndSshSessionsRequest>, I>>(object: I): EndSshSessionsRequest {
+    const message = createBaseEndSshSessionsRequest();
+    message.projectId = object.projectId ?? 0;
+    message.userIds = object.userIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseEndSshSessionsResponse(): EndSshSessionsResponse {
+  return { containerRunning: false, endedSessions: 0, endedUnattributedSessions: 0, keptSessions: 0 };
+}
+
+export const EndSshSessionsResponse: MessageFns<EndSshSessionsResponse> = {
+  encode(message: EndSshSessionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.containerRunning !== false) {
+      writer.uint32(8).bool(message.containerRunning);
+    }
+    if (message.endedSessions !== 0) {
+      writer.uint32(16).int32(message.endedSessions);
+    }
+    if (message.endedUnattributedSessions !== 0) {
+      writer.uint32(24).int32(message.endedUnattributedSessions);
+    }
+    if (message.keptSessions !== 0) {
+      writer.uint32(32).int32(message.keptSessions);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EndSshSessionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEndSshSessionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.containerRunning = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.endedSessions = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.endedUnattributedSessions = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.keptSessions = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EndSshSessionsResponse {
+    return {
+      containerRunning: isSet(object.containerRunning)
+        ? globalThis.Boolean(object.containerRunning)
+        : isSet(object.container_running)
+        ? globalThis.Boolean(object.container_running)
+        : false,
+      endedSessions: isSet(object.endedSessions)
+        ? globalThis.Number(object.endedSessions)
+        : isSet(object.ended_sessions)
+        ? globalThis.Number(object.ended_sessions)
+        : 0,
+      endedUnattributedSessions: isSet(object.endedUnattributedSessions)
+        ? globalThis.Number(object.endedUnattributedSessions)
+        : isSet(object.ended_unattributed_sessions)
+        ? globalThis.Number(object.ended_unattributed_sessions)
+        : 0,
+      keptSessions: isSet(object.keptSessions)
+        ? globalThis.Number(object.keptSessions)
+        : isSet(object.kept_sessions)
+        ? globalThis.Number(object.kept_sessions)
+        : 0,
+    };
+  },
+
+  toJSON(message: EndSshSessionsResponse): unknown {
+    const obj: any = {};
+    if (message.containerRunning !== false) {
+      obj.containerRunning = message.containerRunning;
+    }
+    if (message.endedSessions !== 0) {
+      obj.endedSessions = Math.round(message.endedSessions);
+    }
+    if (message.endedUnattributedSessions !== 0) {
+      obj.endedUnattributedSessions = Math.round(message.endedUnattributedSessions);
+    }
+    if (message.keptSessions !== 0) {
+      obj.keptSessions = Math.round(message.keptSessions);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EndSshSessionsResponse>, I>>(base?: I): EndSshSessionsResponse {
+    return EndSshSessionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EndSshSessionsResponse>, I>>(object: I): EndSshSessionsResponse {
+    const message = createBaseEndSshSessionsResponse();
+    message.containerRunning = object.containerRunning ?? false;
+    message.endedSessions = object.endedSessions ?? 0;
+    message.endedUnattributedSessions = object.endedUnattributedSessions ?? 0;
+    message.keptSessions = object.keptSessions ?? 0;
+    return message;
+  },
+};
+
 /**
  * SshAccessService gives project members SSH access to their project's container (images with
  * the ssh flag). Students log in as user `student` on the dev host at the project's port. The
@@ -609,6 +866,35 @@ export const SshAccessServiceService = {
       Buffer.from(GetSshAccessResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetSshAccessResponse => GetSshAccessResponse.decode(value),
   },
+  /**
+   * EndSshSessions ends open SSH sessions in the project's container (since 1.2.0): the
+   * control plane calls it after SetAuthorizedKeys took a member's keys out, so what a removed
+   * member already had open ends too. Every member logs in as the one `student` user, so the
+   * agent tells sessions apart by the SSH server's own log in the container's output (dropbear
+   * started with -E writes "[pid] ... Pubkey auth succeeded for 'student' with <type> key
+   * <fingerprint> ..."), matched against the keys in authorized_keys (whose comments name the
+   * member, devplein-user-{id}). A session ends when its key belongs to one of `user_ids` or is
+   * no longer in authorized_keys; a session of another member's key stays. A session the log
+   * does not name (OpenSSH, dropbear without -E, a log that was rotated) ends too: it may be one
+   * of theirs, and the others can log in again. The environment the SSH server gives a login
+   * (dropbear's SSH_PUBKEYINFO) is not used: the student can change it. Ending a session kills
+   * the SSH server's process of that connection, every process under it and every process of
+   * the login's POSIX session (background jobs started from it, also when reparented).
+   *
+   * A stopped container has no sessions (`container_running` false). A paused container cannot
+   * be entered: FAILED_PRECONDITION (call again after unpause).
+   */
+  endSshSessions: {
+    path: "/devplein.agent.v1.SshAccessService/EndSshSessions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: EndSshSessionsRequest): Buffer =>
+      Buffer.from(EndSshSessionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EndSshSessionsRequest => EndSshSessionsRequest.decode(value),
+    responseSerialize: (value: EndSshSessionsResponse): Buffer =>
+      Buffer.from(EndSshSessionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EndSshSessionsResponse => EndSshSessionsResponse.decode(value),
+  },
 } as const;
 
 export interface SshAccessServiceServer extends UntypedServiceImplementation {
@@ -619,6 +905,25 @@ export interface SshAccessServiceServer extends UntypedServiceImplementation {
   setAuthorizedKeys: handleUnaryCall<SetAuthorizedKeysRequest, SetAuthorizedKeysResponse>;
   /** GetSshAccess returns where to log in and how many keys are set, without changing them. */
   getSshAccess: handleUnaryCall<GetSshAccessRequest, GetSshAccessResponse>;
+  /**
+   * EndSshSessions ends open SSH sessions in the project's container (since 1.2.0): the
+   * control plane calls it after SetAuthorizedKeys took a member's keys out, so what a removed
+   * member already had open ends too. Every member logs in as the one `student` user, so the
+   * agent tells sessions apart by the SSH server's own log in the container's output (dropbear
+   * started with -E writes "[pid] ... Pubkey auth succeeded for 'student' with <type> key
+   * <fingerprint> ..."), matched against the keys in authorized_keys (whose comments name the
+   * member, devplein-user-{id}). A session ends when its key belongs to one of `user_ids` or is
+   * no longer in authorized_keys; a session of another member's key stays. A session the log
+   * does not name (OpenSSH, dropbear without -E, a log that was rotated) ends too: it may be one
+   * of theirs, and the others can log in again. The environment the SSH server gives a login
+   * (dropbear's SSH_PUBKEYINFO) is not used: the student can change it. Ending a session kills
+   * the SSH server's process of that connection, every process under it and every process of
+   * the login's POSIX session (background jobs started from it, also when reparented).
+   *
+   * A stopped container has no sessions (`container_running` false). A paused container cannot
+   * be entered: FAILED_PRECONDITION (call again after unpause).
+   */
+  endSshSessions: handleUnaryCall<EndSshSessionsRequest, EndSshSessionsResponse>;
 }
 
 export interface SshAccessServiceClient extends Client {
@@ -656,6 +961,39 @@ export interface SshAccessServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetSshAccessResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * EndSshSessions ends open SSH sessions in the project's container (since 1.2.0): the
+   * control plane calls it after SetAuthorizedKeys took a member's keys out, so what a removed
+   * member already had open ends too. Every member logs in as the one `student` user, so the
+   * agent tells sessions apart by the SSH server's own log in the container's output (dropbear
+   * started with -E writes "[pid] ... Pubkey auth succeeded for 'student' with <type> key
+   * <fingerprint> ..."), matched against the keys in authorized_keys (whose comments name the
+   * member, devplein-user-{id}). A session ends when its key belongs to one of `user_ids` or is
+   * no longer in authorized_keys; a session of another member's key stays. A session the log
+   * does not name (OpenSSH, dropbear without -E, a log that was rotated) ends too: it may be one
+   * of theirs, and the others can log in again. The environment the SSH server gives a login
+   * (dropbear's SSH_PUBKEYINFO) is not used: the student can change it. Ending a session kills
+   * the SSH server's process of that connection, every process under it and every process of
+   * the login's POSIX session (background jobs started from it, also when reparented).
+   *
+   * A stopped container has no sessions (`container_running` false). A paused container cannot
+   * be entered: FAILED_PRECONDITION (call again after unpause).
+   */
+  endSshSessions(
+    request: EndSshSessionsRequest,
+    callback: (error: ServiceError | null, response: EndSshSessionsResponse) => void,
+  ): ClientUnaryCall;
+  endSshSessions(
+    request: EndSshSessionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: EndSshSessionsResponse) => void,
+  ): ClientUnaryCall;
+  endSshSessions(
+    request: EndSshSessionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: EndSshSessionsResponse) => void,
   ): ClientUnaryCall;
 }
 
