@@ -14,8 +14,21 @@ export const mayChangeProject = (user: CurrentUser, memberIds: readonly number[]
 /** The project quota (beyond the spec) holds for students; admins make projects for others. */
 export const hasProjectQuota = (user: CurrentUser): boolean => !isAdmin(user);
 
+/** What a project runs and where: a change to any of these is one a teacher has to approve. */
+export interface HostedShape {
+  name: string;
+  domain: string;
+  docker_image_id: number | null;
+  repro: string | null;
+}
+
 /**
- * An approved project edited by a student goes back to awaiting approval (a teacher checks the
- * change); an admin's edit keeps the decision.
+ * An approved project a student edits goes back to awaiting approval (a teacher checks the
+ * change, and until then it cannot run) when the edit changes what runs or where: its name,
+ * domain, image or git repository. Members, description, visibility and end date keep the
+ * approval, so a student can fix a typo or change the team without their site going down. An
+ * admin's edit always keeps the decision.
  */
-export const editKeepsApproval = (user: CurrentUser): boolean => isAdmin(user);
+export const editNeedsApproval = (user: CurrentUser, before: HostedShape, after: HostedShape): boolean =>
+  !isAdmin(user) &&
+  (before.name !== after.name || before.domain !== after.domain || Number(before.docker_image_id) !== Number(after.docker_image_id) || (before.repro ?? null) !== (after.repro ?? null));

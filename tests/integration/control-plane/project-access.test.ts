@@ -1,6 +1,7 @@
 /**
  * A project that is not approved cannot run (issue 15): a reject, or a student's edit that sends
- * an approved project back to awaiting approval, stops its container and removes its route
+ * an approved project back to awaiting approval (a change of what runs: name, domain, image,
+ * repository), stops its container and removes its route
  * (never the container or its data); start, restart and unpause answer 403 with a Dutch reason
  * for students and admins alike; approving again lets it start. A dev server that does not
  * answer at the decision is caught up by the control plane's reconcile. The public wall and the
@@ -85,21 +86,35 @@ describe('a rejected project', () => {
   });
 });
 
-describe('an approved project a student edits (back to awaiting approval)', () => {
-  it('is stopped and loses its route, and cannot start until a teacher approves it again', async () => {
-    const project = await runningProject('toegang-bewerkt');
-    const { body: current } = await student.json<Record<string, unknown>>('GET', `/api/user/project/${project.id}`);
-    const edited = await student.json('PUT', `/api/user/project/${project.id}`, {
+describe('an approved project a student edits', () => {
+  async function edit(project: { id: number; name: string }, changes: Record<string, unknown>): Promise<{ status: number; body: { validated?: boolean | null } }> {
+    return student.json('PUT', `/api/user/project/${project.id}`, {
       name: project.name,
       domain: domainOf(project.name),
       docker_id: IMAGE.static,
-      description: 'Een nieuwe beschrijving van dit project, lang genoeg voor de regels.',
-      visible: current.visible === '1',
+      description: 'Een project om de toegang van devplein mee te proberen, lang genoeg.',
+      visible: false,
       repro: '',
       end_date: null,
       users: [],
+      ...changes,
     });
+  }
+
+  it('keeps its approval, and keeps running, when only the description, members or visibility change', async () => {
+    const project = await runningProject('toegang-tekst');
+    const edited = await edit(project, { description: 'Een nieuwe beschrijving van dit project, lang genoeg voor de regels.', visible: true, users: [await stack.userId(NO_GROUP)] });
     expect(edited.status).toBe(200);
+    expect(edited.body.validated).toBe(true);
+    expect(stateOf(project.name)).toBe('running');
+    expect(stack.agent.routes.has(domainOf(project.name))).toBe(true);
+  });
+
+  it('goes back to awaiting approval when what runs changes (image, repository), is stopped, loses its route, and cannot start until approved', async () => {
+    const project = await runningProject('toegang-bewerkt');
+    const edited = await edit(project, { docker_id: IMAGE.php });
+    expect(edited.status).toBe(200);
+    expect(edited.body.validated).toBeNull();
     expect(stateOf(project.name)).toBe('exited');
     expect(stack.agent.routes.has(domainOf(project.name))).toBe(false);
     const start = await act(student, project.id, 'start');
@@ -108,6 +123,7 @@ describe('an approved project a student edits (back to awaiting approval)', () =
 
     expect((await (await stack.as(DOCENT)).json('PUT', `/api/admin/projects/${project.id}`, {})).body).toEqual({ validated: true });
     expect((await act(student, project.id, 'start')).status).toBe(200);
+    expect((await edit(project, { docker_id: IMAGE.php, repro: 'https://git.devplein.test/sam/toegang.git' })).body.validated).toBeNull();
   });
 });
 

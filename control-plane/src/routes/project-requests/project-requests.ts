@@ -7,7 +7,7 @@ import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput, unstorableTextErrors } from '../../middlewares/validate.ts';
 import { HttpError, notFound, validationFailed, type FieldErrors } from '../../errors.ts';
 import { recordAudit } from '../../audit/record-audit.ts';
-import { editKeepsApproval, hasProjectQuota, isProjectMember, mayChangeProject } from '../../policies/project-policy.ts';
+import { editNeedsApproval, hasProjectQuota, isProjectMember, mayChangeProject } from '../../policies/project-policy.ts';
 import { isAdmin } from '../../policies/roles.ts';
 import { presentProject, type DockerImageOptionJson, type ProjectRow } from '../../presenters/present-project.ts';
 import { problemsByField, projectRequestSchema, type ProjectRequestData } from '../../../../web/src/validation/projectRequest.ts';
@@ -202,7 +202,7 @@ export function projectRequestRoutes(deps: AppDeps): AppRouter {
     const memberIds = membersAfterEdit(user, before, input.users);
     await checkHostKept(knex, agents, before, input.domain.toLowerCase());
 
-    const validated = before.validated === true && !editKeepsApproval(user) ? null : before.validated;
+    const validated = before.validated === true && editNeedsApproval(user, before, projectColumns(agents, input)) ? null : before.validated;
     try {
       await knex.transaction(async (trx) => {
         await checkAgainstDatabase(trx, input, memberIds, id);
