@@ -162,11 +162,10 @@ export async function applyUserAccess(deps: HostAccessDeps, userId: number, opti
     const stopSole = !entitled && (options.stopSoleContainers ?? false);
     const pending = await recordPendingAccess(deps.knex, { userId }, { reason: options.reason, stopSoleContainers: stopSole });
     const report = new HostAccessReport(deps.logger.child({ userId }));
-    await Promise.all([
-      lockOrUnlockDatabases(deps, report, userId, entitled),
-      removeOrRestorePeer(deps, report, userId, entitled),
-      projectAccess(deps, report, userId, entitled, stopSole),
-    ]);
+    // The databases first: a connection killed by the lock can still tell the student's client
+    // so through the tunnel, which goes right after.
+    await lockOrUnlockDatabases(deps, report, userId, entitled);
+    await Promise.all([removeOrRestorePeer(deps, report, userId, entitled), projectAccess(deps, report, userId, entitled, stopSole)]);
     const notDone = report.message();
     await settlePendingAccess(deps.knex, pending, notDone);
     if (report.didAnything) {
