@@ -5,13 +5,12 @@
  * its domain to it, the student stops it, and changes made outside the product (`docker pause`)
  * and an agent that dies (also in the middle of a create) show on the open page.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { makeTestCerts, startTestAgent, type TestAgent, type TestCerts, agentLinkEnv } from '../support/agent.ts';
-import { startCaddy, visitSite, type TestCaddy } from '../support/caddy.ts';
+import { type TestAgent, agentLinkEnv } from '../support/agent.ts';
+import { visitSite, type TestCaddy } from '../support/caddy.ts';
+import { startRealHosting, type RealHosting } from '../support/real-hosting.ts';
 import { WEB_STDERR_LINE, WEB_STDOUT_LINE, dockerCli, ensureWebImage, randomSuffix, testDocker } from '../support/docker.ts';
 import { shotsDir, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
 import { HttpSession } from '../support/http-session.ts';
@@ -26,33 +25,20 @@ const network = `devplein-e2e-${suffix}`;
 const shots = shotsDir();
 const docker = testDocker();
 
-let workDir: string;
-let certs: TestCerts;
+let hosting: RealHosting;
 let caddy: TestCaddy;
 let agent: TestAgent;
 let e2e: E2eApp;
 
 beforeAll(async () => {
   const image = await ensureWebImage();
-  workDir = await mkdtemp(path.join(os.tmpdir(), 'devplein-e2e-dockers-'));
-  certs = await makeTestCerts(path.join(workDir, 'certs'));
-  caddy = await startCaddy();
-  agent = await startTestAgent({
-    certDir: certs.dir,
-    env: {
-      AGENT_CADDY_ADMIN: caddy.adminUrl,
-      AGENT_CADDY_SERVER: caddy.serverName,
-      AGENT_DOCKER_NETWORK: network,
-      AGENT_SSH_BIND_ADDRESS: '127.0.0.1',
-      // Reconcile every 2 s and treat a container left in `created` for 3 s as half made.
-      AGENT_RECONCILE_CRON: '*/2 * * * * *',
-      AGENT_HALF_MADE_AFTER_S: '3',
-    },
-  });
+  // Reconcile every 2 s and treat a container left in `created` for 3 s as half made.
+  hosting = await startRealHosting({ network, agentEnv: { AGENT_RECONCILE_CRON: '*/2 * * * * *', AGENT_HALF_MADE_AFTER_S: '3' } });
+  ({ caddy, agent } = hosting);
   e2e = await startE2eApp({
     env: {
       SITE_DOMAIN: SITE,
-      ...agentLinkEnv(agent.address, certs),
+      ...agentLinkEnv(agent.address, hosting.certs),
       AGENT_DEADLINE_MS: '3000',
     },
     // The 'Statische site' option runs the local test image: nothing is pulled from outside.
@@ -64,11 +50,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await e2e?.stop();
-  await agent?.stop();
-  await caddy?.stop();
-  for (const name of [siteName, crashName]) await docker.getContainer(name).remove({ force: true }).catch(() => undefined);
-  await docker.getNetwork(network).remove().catch(() => undefined);
-  if (workDir) await rm(workDir, { recursive: true, force: true });
+  await hosting?.stop([siteName, crashName]);
 });
 
 function card(page: Page, name: string) {

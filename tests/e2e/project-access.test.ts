@@ -6,43 +6,32 @@
  * through the API is 403 in Dutch. Approved again, the page shows the stopped container and
  * Starten brings the site back.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentLinkEnv, makeTestCerts, startTestAgent, type TestAgent, type TestCerts } from '../support/agent.ts';
-import { startCaddy, visitSite, type TestCaddy } from '../support/caddy.ts';
+import { agentLinkEnv } from '../support/agent.ts';
+import { visitSite } from '../support/caddy.ts';
 import { ensureWebImage, randomSuffix, testDocker } from '../support/docker.ts';
 import { shotsDir, startE2eApp, userIdOf, type E2eApp } from '../support/e2e-app.ts';
 import { HttpSession } from '../support/http-session.ts';
 import { waitFor } from '../support/ports.ts';
+import { startRealHosting, type RealHosting } from '../support/real-hosting.ts';
 
 const SITE = 'dev.devplein.test';
 const suffix = randomSuffix();
 const siteName = `toegang-${suffix}`;
 const domain = `${siteName}.${SITE}`;
-const network = `devplein-e2e-${suffix}`;
 const shots = shotsDir();
 const docker = testDocker();
 
-let workDir: string;
-let certs: TestCerts;
-let caddy: TestCaddy;
-let agent: TestAgent;
+let hosting: RealHosting;
 let e2e: E2eApp;
 let projectId: number;
 
 beforeAll(async () => {
   const image = await ensureWebImage();
-  workDir = await mkdtemp(path.join(os.tmpdir(), 'devplein-e2e-access-'));
-  certs = await makeTestCerts(path.join(workDir, 'certs'));
-  caddy = await startCaddy();
-  agent = await startTestAgent({
-    certDir: certs.dir,
-    env: { AGENT_CADDY_ADMIN: caddy.adminUrl, AGENT_CADDY_SERVER: caddy.serverName, AGENT_DOCKER_NETWORK: network, AGENT_SSH_BIND_ADDRESS: '127.0.0.1' },
-  });
+  hosting = await startRealHosting({ network: `devplein-e2e-${suffix}` });
   e2e = await startE2eApp({
-    env: { SITE_DOMAIN: SITE, ...agentLinkEnv(agent.address, certs), AGENT_DEADLINE_MS: '3000' },
+    env: { SITE_DOMAIN: SITE, ...agentLinkEnv(hosting.agent.address, hosting.certs), AGENT_DEADLINE_MS: '3000' },
     beforeStart: async ({ database }) => {
       await database.knex('docker_images').where({ name: 'Statische site' }).update({ image, ssh: false });
       const imageId = (await database.knex('docker_images').where({ name: 'Statische site' }).first<{ id: number }>('id')).id;
@@ -58,11 +47,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await e2e?.stop();
-  await agent?.stop();
-  await caddy?.stop();
-  await docker.getContainer(siteName).remove({ force: true }).catch(() => undefined);
-  await docker.getNetwork(network).remove().catch(() => undefined);
-  if (workDir) await rm(workDir, { recursive: true, force: true });
+  await hosting?.stop([siteName]);
 });
 
 async function dockerState(name: string): Promise<string | undefined> {
@@ -77,7 +62,7 @@ describe('a project a teacher rejects', { timeout: 180_000 }, () => {
     const teacherApi = new HttpSession(e2e.url);
     await teacherApi.signIn('docent@devplein.test');
     expect((await studentApi.json('POST', '/api/user/dockers', { id: projectId })).status).toBe(200);
-    await waitFor(async () => (await visitSite(caddy.httpPort, domain)).status === 200, { description: `Caddy routing ${domain}`, timeoutMs: 15_000 });
+    await waitFor(async () => (await visitSite(hosting.caddy.httpPort, domain)).status === 200, { description: `Caddy routing ${domain}`, timeoutMs: 15_000 });
 
     const student = await e2e.signInAs('student@devplein.test');
     const page = student.page;
@@ -87,7 +72,7 @@ describe('a project a teacher rejects', { timeout: 180_000 }, () => {
 
     expect(await teacherApi.json('PUT', `/api/admin/projects/${projectId}`, {})).toEqual({ status: 200, body: { validated: false } });
     expect(await dockerState(siteName), 'stopped, not removed').toBe('exited');
-    await waitFor(async () => (await visitSite(caddy.httpPort, domain)).status === 404, { description: 'Caddy to stop routing the rejected site', timeoutMs: 15_000 });
+    await waitFor(async () => (await visitSite(hosting.caddy.httpPort, domain)).status === 404, { description: 'Caddy to stop routing the rejected site', timeoutMs: 15_000 });
     // The open page follows: 'Afgekeurd', and the container's own 'exited' event does not undo it.
     await page.locator(`[data-testid="docker-card"][data-docker="${siteName}"][data-state="Afgekeurd"]`).waitFor({ timeout: 20_000 });
     const listed = await studentApi.json<Array<{ Names: string[]; State: string }>>('GET', '/api/user/dockers');
@@ -100,14 +85,14 @@ describe('a project a teacher rejects', { timeout: 180_000 }, () => {
     expect(start).toEqual({ status: 403, body: { message: 'Dit project is afgekeurd: de container kan niet starten. Vraag een docent het project opnieuw goed te keuren.' } });
     expect((await teacherApi.json('PUT', `/api/admin/dockers/${siteName}?action=start`)).status).toBe(403);
     expect(await dockerState(siteName)).toBe('exited');
-    expect((await visitSite(caddy.httpPort, domain)).status).toBe(404);
+    expect((await visitSite(hosting.caddy.httpPort, domain)).status).toBe(404);
 
     // Approved again: the page shows the stopped container, and Starten brings the site back.
     expect((await teacherApi.json('PUT', `/api/admin/projects/${projectId}`, {})).body).toEqual({ validated: true });
     await page.locator(`[data-testid="docker-card"][data-docker="${siteName}"][data-state="exited"]`).waitFor({ timeout: 20_000 });
     await card.getByRole('button', { name: 'Starten' }).click();
     await page.locator(`[data-testid="docker-card"][data-docker="${siteName}"][data-state="running"]`).waitFor({ timeout: 20_000 });
-    await waitFor(async () => (await visitSite(caddy.httpPort, domain)).status === 200, { description: 'the site to be served again', timeoutMs: 15_000 });
+    await waitFor(async () => (await visitSite(hosting.caddy.httpPort, domain)).status === 200, { description: 'the site to be served again', timeoutMs: 15_000 });
     await student.context.close();
   });
 });
