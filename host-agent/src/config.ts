@@ -113,6 +113,9 @@ const environmentSchema = z.object({
   AGENT_CONTAINER_MEMORY_MB: z.coerce.number().int().min(16).default(512),
   AGENT_CONTAINER_CPUS: z.coerce.number().positive().max(64).default(1),
   AGENT_CONTAINER_PIDS: z.coerce.number().int().min(16).default(256),
+  /** The web server's user in WordPress images: wp-cli runs as it, never as root (official images: www-data). */
+  AGENT_WORDPRESS_USER: z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$|^[1-9]\d{0,9}$/, 'a user name or a non-zero uid').default('www-data'),
+  AGENT_WORDPRESS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(30),
   AGENT_CONTAINER_HTTP_PORT: z.coerce.number().int().min(1).max(65_535).default(80),
   AGENT_PUBLISH_ADDRESS: z.ipv4().default('127.0.0.1'),
   AGENT_CADDY_SERVER: z.string().regex(/^[a-zA-Z0-9_-]+$/, 'a Caddy server name').default('devplein'),
@@ -202,6 +205,13 @@ export interface AgentConfig {
   metricsListen: string | undefined;
   /** The agent's own files (WireGuard state; the keys folders of legacy containers, legacy-keys-folder.ts). */
   dataDir: string;
+  /** How the WordPress password reset runs wp-cli inside a student's container. */
+  wordpress: {
+    /** User (name or uid) wp runs as: the web server's, so a student's code never runs as root through it. */
+    user: string;
+    /** Time limit of one wp call. */
+    timeoutMs: number;
+  };
   containers: {
     /** User-defined bridge network every project container joins. */
     network: string;
@@ -301,6 +311,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       httpPort: values.AGENT_CONTAINER_HTTP_PORT,
       publishAddress: values.AGENT_PUBLISH_ADDRESS,
     },
+    wordpress: { user: values.AGENT_WORDPRESS_USER, timeoutMs: values.AGENT_WORDPRESS_TIMEOUT_SECONDS * 1000 },
     caddy: { server: values.AGENT_CADDY_SERVER, listen: values.AGENT_CADDY_LISTEN },
     ssh: {
       host: values.AGENT_SSH_HOST,

@@ -149,6 +149,7 @@ beforeAll(async () => {
       AGENT_CONTAINER_MEMORY_MB: '64',
       AGENT_CONTAINER_CPUS: '0.5',
       AGENT_CONTAINER_PIDS: '64',
+      AGENT_WORDPRESS_TIMEOUT_SECONDS: '2',
       AGENT_PUBLISH_ADDRESS: '127.0.0.1',
       AGENT_SSH_BIND_ADDRESS: '127.0.0.1',
       AGENT_SSH_PORT_RANGE: `${sshFirstPort}-${sshFirstPort + 50}`,
@@ -371,8 +372,11 @@ describe('ContainerService on the Docker engine', () => {
     expect(reset.password).toMatch(/^[A-Za-z0-9]{24}$/);
     expect(await dockerCli(['exec', name, 'cat', '/tmp/wp-password-admin'])).toBe(reset.password);
     const calls = await dockerCli(['exec', name, 'cat', '/tmp/wp-calls']);
-    expect(calls).toContain('user list --role=administrator --field=user_login');
-    expect(calls).toContain('user update admin --user_pass=*** --skip-email --allow-root');
+    // wp runs as the web server's user (www-data, uid 33), never as root.
+    expect(calls).toContain('uid=33 user list --role=administrator --field=user_login');
+    expect(calls).toContain('uid=33 user update admin --user_pass=*** --skip-email');
+    expect(calls).not.toContain('--allow-root');
+    expect(calls).not.toContain('uid=0');
 
     const named = await call(client.execWordpressPasswordReset, { container: byName(name), username: 'admin' });
     expect(named.password).not.toBe(reset.password);
@@ -381,6 +385,27 @@ describe('ContainerService on the Docker engine', () => {
     const notWordpress = await refusal(call(client.execWordpressPasswordReset, { container: byProject(blog.projectId), username: '' }));
     expect(notWordpress.code).toBe(grpc.status.FAILED_PRECONDITION);
     expect(notWordpress.details).toContain('not a WordPress container');
+  });
+
+  it('stops reading a WordPress reset past 64 KiB of output and after its time limit, and says so', async () => {
+    const projectId = projectBase + 7;
+    const name = `wp-hostile-${suffix}`;
+    await create({ projectId, name, image: wordpressImage, wordpress: true });
+
+    // A site whose wp prints 1 MiB: the agent keeps at most 64 KiB and refuses the answer.
+    await dockerCli(['exec', name, 'touch', '/tmp/wp-flood']);
+    const flooded = await refusal(call(client.execWordpressPasswordReset, { container: byProject(projectId), username: '' }));
+    expect(flooded.code).toBe(grpc.status.FAILED_PRECONDITION);
+    expect(flooded.details).toContain('more than 64 KiB');
+
+    // A site whose wp never ends: the agent's time limit (AGENT_WORDPRESS_TIMEOUT_SECONDS=2 here)
+    // answers long before the caller's deadline of 20 s.
+    await dockerCli(['exec', name, 'sh', '-c', 'rm /tmp/wp-flood && touch /tmp/wp-hang']);
+    const started = Date.now();
+    const hung = await refusal(call(client.execWordpressPasswordReset, { container: byProject(projectId), username: '' }));
+    expect(hung.code).toBe(grpc.status.FAILED_PRECONDITION);
+    expect(hung.details).toContain('did not finish within 2 s');
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('gives SSH images a port from the range and an empty authorized_keys of the student inside the container, no host mount', async () => {

@@ -7,7 +7,7 @@
  * made here from Debian's static busybox with `docker import`.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,7 +28,7 @@ export const DOCKER_SOCKET = '/var/run/docker.sock';
 /** busybox httpd on :80 serving /www; on start it writes one line to stdout and one to stderr. */
 export const WEB_IMAGE = 'devplein-test/web:1';
 /** Like WEB_IMAGE plus a stand-in wp-cli at /usr/local/bin/wp (administrator `admin`). */
-export const WORDPRESS_IMAGE = 'devplein-test/wordpress:1';
+export const WORDPRESS_IMAGE = 'devplein-test/wordpress:2';
 
 /** The lines WEB_IMAGE writes when it starts. */
 export const WEB_STDOUT_LINE = 'devplein-test web: serving /www on port 80';
@@ -136,7 +136,10 @@ export function ensureWebImage(dockerHost?: string): Promise<string> {
  */
 const fakeWp = `#!/bin/sh
 log=/tmp/wp-calls
-echo "$*" | sed 's/--user_pass=[^ ]*/--user_pass=***/' >> "$log"
+echo "uid=$(id -u) $*" | sed 's/--user_pass=[^ ]*/--user_pass=***/' >> "$log"
+# A hostile site: /tmp/wp-flood makes wp print 1 MiB, /tmp/wp-hang makes it never finish.
+if [ -e /tmp/wp-flood ]; then yes 'flood flood flood flood flood flood flood flood' | head -c 1048576; fi
+if [ -e /tmp/wp-hang ]; then exec sleep 600; fi
 case "$1 $2" in
   "user list")
     echo admin
@@ -163,6 +166,9 @@ export { BUSYBOX_BINARY, ensureBusyboxImage };
 export function ensureWordpressImage(): Promise<string> {
   return ensureBusyboxImage(WORDPRESS_IMAGE, ['/bin/sh', '-c', webStart], async (rootfs) => {
     await writeFile(path.join(rootfs, 'usr/local/bin/wp'), fakeWp, { mode: 0o755 });
+    // The web server's user of the official WordPress images (uid 33): wp runs as it, not as root.
+    await appendFile(path.join(rootfs, 'etc/passwd'), 'www-data:x:33:33:www-data:/var/www:/bin/sh\n');
+    await appendFile(path.join(rootfs, 'etc/group'), 'www-data:x:33:\n');
     // busybox sh has no PATH entry for /usr/local/bin unless told: Docker's default PATH has it.
   });
 }

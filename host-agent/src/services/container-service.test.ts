@@ -102,6 +102,7 @@ function service(): { impl: ContainerServiceImpl; docker: MemoryDocker; proxy: R
     dataDir,
     containers: { network: 'n', memoryBytes: 512 * 1024 * 1024, nanoCpus: 1e9, pids: 256, httpPort: 80, publishAddress: '127.0.0.1' },
     ssh: { host: 'localhost', bindAddress: '127.0.0.1', portRange: { first: 45_100, last: 45_140 } },
+    wordpress: { user: 'www-data', timeoutMs: 30_000 },
   };
   return { impl: new ContainerServiceImpl({ docker: docker as unknown as DockerDriver, proxy, sshKeys, config, logger }), docker, proxy, sshKeys };
 }

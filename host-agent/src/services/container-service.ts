@@ -130,7 +130,7 @@ export interface ContainerServiceOptions {
   proxy: ProxyDriver;
   /** Puts the (empty) authorized_keys into a new SSH container before its first start. */
   sshKeys: SshKeyWriter;
-  config: Pick<AgentConfig, 'dataDir' | 'containers' | 'ssh'>;
+  config: Pick<AgentConfig, 'dataDir' | 'containers' | 'ssh' | 'wordpress'>;
   logger: Logger;
   /** The idle auto-stop of a container, reported with it (absent when the feature is off). */
   autoStopOf?: (containerId: string) => AutoStopRecord | undefined;
@@ -286,10 +286,12 @@ export class ContainerServiceImpl {
       throw new DockerError('failed-precondition', `container ${container.names[0]?.replace(/^\//, '') ?? container.id} is not a WordPress container`);
     }
     if (container.state !== 'running') throw new DockerError('failed-precondition', `the container is ${container.state || 'not running'}; start it first`);
-    const { docker } = this.options;
+    const { docker, config } = this.options;
+    // As the web server's user, with a time limit and capped output: the container is the student's.
+    const asWebUser = { user: config.wordpress.user, timeoutMs: config.wordpress.timeoutMs };
     let username = given;
     if (!username) {
-      const listed = await docker.exec(container.id, ['wp', 'user', 'list', '--role=administrator', '--field=user_login', '--allow-root']);
+      const listed = await docker.exec(container.id, ['wp', 'user', 'list', '--role=administrator', '--field=user_login'], asWebUser);
       if (listed.exitCode !== 0) {
         logger.error({ exitCode: listed.exitCode, stderr: listed.stderr.slice(0, 2000) }, 'wp user list failed');
         throw new Error('wp user list failed');
@@ -298,7 +300,7 @@ export class ContainerServiceImpl {
       if (!username) throw new DockerError('failed-precondition', 'this WordPress site has no administrator');
     }
     const password = strongPassword();
-    const updated = await docker.exec(container.id, ['wp', 'user', 'update', username, `--user_pass=${password}`, '--skip-email', '--allow-root']);
+    const updated = await docker.exec(container.id, ['wp', 'user', 'update', username, `--user_pass=${password}`, '--skip-email'], asWebUser);
     if (updated.exitCode !== 0) {
       if (/invalid user|not found|doesn.t exist/i.test(updated.stderr + updated.stdout)) throw new DockerError('not-found', `WordPress user ${username} does not exist`);
       logger.error({ exitCode: updated.exitCode, stderr: updated.stderr.slice(0, 2000) }, 'wp user update failed');

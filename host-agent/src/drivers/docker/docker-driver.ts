@@ -88,6 +88,9 @@ export interface ContainerEventView {
   attributes: Record<string, string>;
 }
 
+/** Output of one exec the agent reads at most: a student's container decides what it prints. */
+export const EXEC_OUTPUT_LIMIT_BYTES = 64 * 1024;
+
 export interface ExecResult {
   exitCode: number;
   stdout: string;
@@ -130,7 +133,9 @@ export interface DockerDriver {
   watchEvents(filter: ContainerFilter & { since?: Date }, onEvent: (event: ContainerEventView) => void, signal: AbortSignal): Promise<void>;
   /**
    * Runs a command in a running container (no shell, no TTY) and collects its output; as the
-   * image's user unless `user` names one (e.g. '0' for root inside the container).
+   * image's user unless `user` names one (e.g. '0' for root inside the container). More than
+   * EXEC_OUTPUT_LIMIT_BYTES of output, or no end within `timeoutMs` (default 60 s), is
+   * failed-precondition: the agent stops reading (the process may go on inside the container).
    */
   exec(id: string, command: string[], options?: { timeoutMs?: number; user?: string }): Promise<ExecResult>;
 }

@@ -7,6 +7,7 @@ import {
   type ContainerLookup,
   type ContainerView,
   type DockerDriver,
+  EXEC_OUTPUT_LIMIT_BYTES,
   type ExecResult,
   LABELS,
   type LifecycleAction,
@@ -460,9 +461,22 @@ export class DockerodeDriver implements DockerDriver {
     );
     const stream = (await this.engine(`exec in ${id.slice(0, 12)}`, () => exec.start({ hijack: true, stdin: false }))) as Readable;
     const chunks: Buffer[] = [];
+    let received = 0;
+    const stop = new AbortController();
     const timeout = AbortSignal.timeout(timeoutMs);
-    await consume(stream, (chunk) => chunks.push(chunk), timeout);
-    if (timeout.aborted) throw new Error(`${command[0]} in ${id.slice(0, 12)} did not finish within ${timeoutMs} ms`);
+    await consume(
+      stream,
+      (chunk) => {
+        received += chunk.length;
+        // Counted with the stream's frame headers: a little stricter than the output alone.
+        if (received > EXEC_OUTPUT_LIMIT_BYTES) stop.abort();
+        else chunks.push(chunk);
+      },
+      AbortSignal.any([timeout, stop.signal]),
+    );
+    const where = `${command[0]} in ${id.slice(0, 12)}`;
+    if (stop.signal.aborted) throw new DockerError('failed-precondition', `${where} printed more than ${EXEC_OUTPUT_LIMIT_BYTES / 1024} KiB; the agent stopped reading`);
+    if (timeout.aborted) throw new DockerError('failed-precondition', `${where} did not finish within ${timeoutMs / 1000} s`);
     const info = await this.engine(`exec in ${id.slice(0, 12)}`, () => exec.inspect());
     return { exitCode: info.ExitCode ?? -1, ...demuxOutput(Buffer.concat(chunks)) };
   }
