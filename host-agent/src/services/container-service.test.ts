@@ -116,6 +116,7 @@ const request = (projectId: number, name: string, extra: Record<string, unknown>
   ssh: false,
   wordpress: false,
   limits: undefined,
+  capabilities: undefined,
   ...extra,
 });
 
