@@ -15,9 +15,10 @@ const allowedCapabilities: ReadonlySet<string> = new Set(CONTAINER_CAPABILITIES)
  * checkboxes. Stored deduplicated in allow-list order.
  */
 export const capabilitiesField = z
-  .array(z.string({ error: CAPABILITY_MESSAGE }), { error: 'capabilities moet een lijst van rechten zijn.' })
+  // Items are checked by the refine, not by an item schema, so every error is on `capabilities`.
+  .array(z.unknown(), { error: 'capabilities moet een lijst van rechten zijn.' })
   .max(CONTAINER_CAPABILITIES.length * 2, CAPABILITY_MESSAGE)
-  .refine((names) => names.every((name) => allowedCapabilities.has(name)), { message: CAPABILITY_MESSAGE, abort: true })
+  .refine((names) => names.every((name) => typeof name === 'string' && allowedCapabilities.has(name)), { message: CAPABILITY_MESSAGE, abort: true })
   .transform((names): ContainerCapability[] => CONTAINER_CAPABILITIES.filter((name) => names.includes(name)));
 
 /** POST /api/admin/dockers/images {name, image, ssh, wordpress, capabilities}; capabilities default to the previous set (DEFAULT_CAPABILITIES). */
