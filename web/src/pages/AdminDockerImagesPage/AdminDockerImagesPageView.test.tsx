@@ -53,11 +53,11 @@ describe('AdminDockerImagesPageView', () => {
       'devplein/php:8.3',
       'Ja',
       'Nee',
-      'CHOWNSETGIDSETUID',
+      'CHOWNSETGIDSETUIDWijzigen',
       '12',
-      'RechtenVerwijder',
+      'Verwijder',
     ]);
-    expect(within(rows[1]!).getAllByRole('cell')[4]?.textContent).toBe('geen');
+    expect(within(rows[1]!).getAllByRole('cell')[4]?.textContent).toBe('geenWijzigen');
   });
 
   it('edits the capabilities of one option with checkboxes and shows the 422 error there', () => {

@@ -55,6 +55,8 @@ const capabilityList = (capabilities: readonly string[]) =>
  */
 export function AdminDockerImagesPageView(props: AdminDockerImagesPageViewProps) {
   const { images, loadFailed, confirmingDelete, deletingId, message, form, fieldErrors, editing } = props;
+  // The editor is a card under the table (inside a row it would widen the table past the page).
+  const editingImage = editing === null ? undefined : images?.find((image) => image.id === editing.id);
   const ids = useId();
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -120,13 +122,25 @@ export function AdminDockerImagesPageView(props: AdminDockerImagesPageViewProps)
                     </td>
                   </tr>
                 ) : (
-                  images.map((image) => [
+                  images.map((image) => (
                     <tr key={image.id} data-testid="docker-image-row">
                       <td className="docker-name">{image.name}</td>
                       <td className="docker-image">{image.image === '' ? <span className="muted">geen image</span> : image.image}</td>
                       <td>{yesNo(image.ssh)}</td>
                       <td>{yesNo(image.wordpress)}</td>
-                      <td className="docker-capabilities">{capabilityList(image.capabilities)}</td>
+                      <td className="docker-capabilities">
+                        {capabilityList(image.capabilities)}
+                        <br />
+                        <button
+                          type="button"
+                          className="button button-secondary button-small capability-edit-button"
+                          aria-label={`Rechten van ${image.name} wijzigen`}
+                          aria-expanded={editing?.id === image.id}
+                          onClick={() => props.onEdit(editing?.id === image.id ? null : image)}
+                        >
+                          Wijzigen
+                        </button>
+                      </td>
                       <td className="numeric">{image.projects}</td>
                       <td className="options-column">
                         {confirmingDelete === image.id ? (
@@ -145,65 +159,51 @@ export function AdminDockerImagesPageView(props: AdminDockerImagesPageViewProps)
                             </button>
                           </div>
                         ) : (
-                          <div className="row-actions">
-                            <button
-                              type="button"
-                              className="button button-secondary button-small"
-                              aria-label={`Rechten van ${image.name} wijzigen`}
-                              aria-expanded={editing?.id === image.id}
-                              onClick={() => props.onEdit(editing?.id === image.id ? null : image)}
-                            >
-                              Rechten
-                            </button>
-                            <button
-                              type="button"
-                              className="button button-danger button-small"
-                              aria-label={`Verwijder ${image.name}`}
-                              onClick={() => props.onAskDelete(image.id)}
-                            >
-                              Verwijder
-                            </button>
-                          </div>
+                          <button
+                            type="button"
+                            className="button button-danger button-small"
+                            aria-label={`Verwijder ${image.name}`}
+                            onClick={() => props.onAskDelete(image.id)}
+                          >
+                            Verwijder
+                          </button>
                         )}
                       </td>
-                    </tr>,
-                    editing?.id === image.id && (
-                      <tr key={`${image.id}-capabilities`} className="capability-edit-row">
-                        <td colSpan={7}>
-                          <form
-                            className="capability-edit"
-                            aria-label={`Rechten van ${image.name}`}
-                            noValidate
-                            onSubmit={(event) => {
-                              event.preventDefault();
-                              props.onSaveEdit();
-                            }}
-                          >
-                            <CapabilityCheckboxes
-                              legend={`Rechten (capabilities) van ${image.name}`}
-                              selected={editing.capabilities}
-                              errors={props.editErrors}
-                              disabled={props.savingEdit}
-                              onChange={props.onEditChange}
-                            />
-                            <div className="form-actions">
-                              <button type="submit" className="button button-primary button-small" disabled={props.savingEdit}>
-                                {props.savingEdit ? 'Bezig met opslaan…' : 'Rechten opslaan'}
-                              </button>
-                              <button type="button" className="button button-secondary button-small" onClick={() => props.onEdit(null)}>
-                                Annuleren
-                              </button>
-                            </div>
-                          </form>
-                        </td>
-                      </tr>
-                    ),
-                  ])
+                    </tr>
+                  ))
                 )}
               </tbody>
             </table>
           </div>
         </div>
+      )}
+
+      {editingImage !== undefined && editing !== null && (
+        <form
+          className="card capability-edit"
+          aria-label={`Rechten van ${editingImage.name}`}
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            props.onSaveEdit();
+          }}
+        >
+          <CapabilityCheckboxes
+            legend={`Rechten (capabilities) van ${editingImage.name}`}
+            selected={editing.capabilities}
+            errors={props.editErrors}
+            disabled={props.savingEdit}
+            onChange={props.onEditChange}
+          />
+          <div className="form-actions">
+            <button type="submit" className="button button-primary button-small" disabled={props.savingEdit}>
+              {props.savingEdit ? 'Bezig met opslaan…' : 'Rechten opslaan'}
+            </button>
+            <button type="button" className="button button-secondary button-small" onClick={() => props.onEdit(null)}>
+              Annuleren
+            </button>
+          </div>
+        </form>
       )}
 
       <form className="card image-form" onSubmit={submit} noValidate aria-labelledby={`${ids}-form-heading`}>
