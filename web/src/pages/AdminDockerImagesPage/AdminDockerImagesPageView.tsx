@@ -130,7 +130,6 @@ export function AdminDockerImagesPageView(props: AdminDockerImagesPageViewProps)
                       <td>{yesNo(image.wordpress)}</td>
                       <td className="docker-capabilities">
                         {capabilityList(image.capabilities)}
-                        <br />
                         <button
                           type="button"
                           className="button button-secondary button-small capability-edit-button"
