@@ -102,6 +102,8 @@ const create = (request: Partial<CreateContainerRequest> & Pick<CreateContainerR
     ssh: false,
     wordpress: false,
     limits: undefined,
+    // As a control plane older than contract 1.3.0 sends it: the agent's previous set.
+    capabilities: undefined,
     ...request,
   });
 

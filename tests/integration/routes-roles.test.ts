@@ -139,6 +139,7 @@ const EXPECTED: Record<string, Row> = {
   // admin: images and containers
   'GET /api/admin/dockers/images': ADMINS,
   'POST /api/admin/dockers/images': ADMINS,
+  'PATCH /api/admin/dockers/images/:id': ADMINS,
   'DELETE /api/admin/dockers/images/:id': ADMINS,
   'GET /api/admin/dockers': ADMINS,
   'POST /api/admin/dockers/bulk': ADMINS,

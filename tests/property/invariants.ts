@@ -14,8 +14,11 @@ import { COHORT_PATTERN } from '../../control-plane/src/routes/admin-groups/sche
 import { COURSE_FILE_TYPES } from '../../control-plane/src/routes/admin-levels/schema.ts';
 import { GIT_URL_PATTERN, PROJECT_DOMAIN_PATTERN, PROJECT_NAME_PATTERN, isInsideSiteDomain } from '../../web/src/validation/projectRequest.ts';
 import { INTRODUCEE_NAME_PATTERN } from '../../web/src/validation/licensesAndIntroducees.ts';
+import { CONTAINER_CAPABILITIES } from '../../web/src/validation/containerCapabilities.ts';
 
 /** `u{userId}_{1–3 letters}`: the only database and account names the control plane may ask for. */
+
+const allowedCapabilities: ReadonlySet<string> = new Set(CONTAINER_CAPABILITIES);
 const DATABASE_NAME = /^u(\d+)_[a-z]{1,3}$/;
 /** Docker's container name grammar (the admin API addresses unmanaged containers by it). */
 const CONTAINER_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}$/;
@@ -163,7 +166,10 @@ export async function databaseProblems(knex: Knex, siteDomain: string): Promise<
     ),
     badRows(knex, 'groups', ['id', 'cohort'], (row) => check(typeof row.cohort === 'string' && COHORT_PATTERN.test(row.cohort) && row.cohort === row.cohort.toUpperCase(), 'cohort')),
     badRows(knex, 'introducees', ['id', 'name'], (row) => check(typeof row.name === 'string' && INTRODUCEE_NAME_PATTERN.test(row.name) && !row.name.endsWith('-'), 'name')),
-    badRows(knex, 'docker_images', ['id', 'image'], (row) => check(typeof row.image === 'string' && IMAGE_REFERENCE.test(row.image), 'image reference')),
+    badRows(knex, 'docker_images', ['id', 'image', 'capabilities'], (row) =>
+      check(typeof row.image === 'string' && IMAGE_REFERENCE.test(row.image), 'image reference') ??
+      check(Array.isArray(row.capabilities) && row.capabilities.every((name) => allowedCapabilities.has(name as string)), 'capabilities outside the allow-list'),
+    ),
     badRows(knex, 'course_files', ['id', 'storage_key', 'filename', 'type'], (row) =>
       check(typeof row.storage_key === 'string' && STORAGE_KEY.test(row.storage_key), 'storage key is not a generated one') ??
       check(typeof row.filename === 'string' && !/[/\\]/.test(row.filename) && ![...row.filename].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127) && row.filename !== '..', 'file name') ??

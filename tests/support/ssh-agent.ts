@@ -16,6 +16,7 @@ import { unaryCall } from './agent-calls.ts';
 import { type AgentUser, canSwitchUser, ensureAgentUser } from './agent-user.ts';
 import { type ClientPems, makeTestCerts, readClientPems, startTestAgent, type TestAgent } from './agent.ts';
 import { testDocker } from './docker.ts';
+import { SSH_IMAGE_CAPABILITIES } from './ssh-image.ts';
 import { findFreePort } from './ports.ts';
 
 const execFileAsync = promisify(execFile);
@@ -32,8 +33,11 @@ export interface SshTestAgent {
   sshHost: string;
   ssh: SshAccessServiceClient;
   containers: ContainerServiceClient;
-  /** CreateContainer with the defaults of a test project (domain `{name}.dev.test`, owner 1). */
-  create(request: Pick<CreateContainerRequest, 'projectId' | 'name' | 'image' | 'ssh'>): Promise<CreateContainerResponse>;
+  /**
+   * CreateContainer with the defaults of a test project (domain `{name}.dev.test`, owner 1) and
+   * the capabilities the test images need: SSH_IMAGE_CAPABILITIES with `ssh`, none without.
+   */
+  create(request: Pick<CreateContainerRequest, 'projectId' | 'name' | 'image' | 'ssh'> & Partial<Pick<CreateContainerRequest, 'capabilities'>>): Promise<CreateContainerResponse>;
   /** Stops the agent and removes its containers (names containing `suffix`), network and files. */
   stop(): Promise<void>;
 }
@@ -90,7 +94,15 @@ export async function startSshTestAgent(options: { suffix: string; prefix: strin
     ssh,
     containers,
     create: (request) =>
-      unaryCall(containers, containers.createContainer, { domain: `${request.name}.dev.test`, ownerUserId: 1, memberUserIds: [1], wordpress: false, limits: undefined, ...request }),
+      unaryCall(containers, containers.createContainer, {
+        domain: `${request.name}.dev.test`,
+        ownerUserId: 1,
+        memberUserIds: [1],
+        wordpress: false,
+        limits: undefined,
+        capabilities: { add: request.ssh ? [...SSH_IMAGE_CAPABILITIES] : [] },
+        ...request,
+      }),
     async stop() {
       ssh.close();
       containers.close();

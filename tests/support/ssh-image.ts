@@ -14,6 +14,16 @@ const execFileAsync = promisify(execFile);
 /** busybox httpd on :80 plus Debian's dropbear SSH server on :22 (keys only, host keys made at start). */
 export const SSH_IMAGE = 'devplein-test/ssh:1';
 
+/**
+ * What the SSH images need after dropping ALL capabilities (measured, docs/_security-capabilities.md):
+ * SETUID and SETGID for dropbear to become the student at login, CHOWN and FOWNER to hand the
+ * session's pty to the student (chown, then chmod of /dev/pts/N: a terminal login fails without
+ * them), KILL for EndSshSessions (root killing the student's processes). busybox httpd on :80
+ * needs nothing: Docker lets any user of the container bind ports below 1024
+ * (net.ipv4.ip_unprivileged_port_start=0 in its network namespace).
+ */
+export const SSH_IMAGE_CAPABILITIES: readonly string[] = ['CHOWN', 'FOWNER', 'KILL', 'SETGID', 'SETUID'];
+
 /** Where Debian's dropbear-bin puts the server; undefined when the package is not installed. */
 export function dropbearPath(): string | undefined {
   return existsSync('/usr/sbin/dropbear') ? '/usr/sbin/dropbear' : undefined;

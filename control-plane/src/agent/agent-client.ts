@@ -243,6 +243,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
         ssh: input.ssh,
         wordpress: input.wordpress,
         limits: { memoryBytes: input.limits?.memoryBytes ?? 0, nanoCpus: input.limits?.nanoCpus ?? 0, pids: input.limits?.pids ?? 0 },
+        capabilities: { add: [...input.capabilities] },
       };
       const response = await unary<CreateContainerResponse>(
         'CreateContainer',

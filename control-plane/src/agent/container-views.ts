@@ -112,6 +112,11 @@ export interface CreateContainerInput {
   ssh: boolean;
   wordpress: boolean;
   limits?: { memoryBytes?: number; nanoCpus?: number; pids?: number };
+  /**
+   * Linux capabilities the container gets back after dropping all (the image option's); always
+   * sent, [] meaning none. Contract 1.3.0: an older agent ignores it and keeps its fixed set.
+   */
+  capabilities: readonly string[];
 }
 
 export const MANAGED_LABEL = 'devplein.managed';

@@ -14,6 +14,8 @@ export interface DockerProjectRow {
   image: string | null;
   ssh: boolean;
   wordpress: boolean;
+  /** The image option's Linux capabilities (what its containers get back after dropping all); [] without an option. */
+  capabilities: string[];
   created_at: Date | string;
   users: Array<{ id: number; name: string }>;
 }
@@ -36,6 +38,7 @@ export async function loadDockerProjects(db: Knex | Knex.Transaction, filter: Fi
       'di.image as image',
       db.raw('coalesce(di.ssh, false) as ssh'),
       db.raw('coalesce(di.wordpress, false) as wordpress'),
+      db.raw("coalesce(di.capabilities, '{}'::text[]) as capabilities"),
       db.raw(
         `coalesce((select json_agg(json_build_object('id', u.id, 'name', u.name) order by pu.position, u.id)
            from project_user pu join users u on u.id = pu.user_id where pu.project_id = p.id), '[]'::json) as users`,
@@ -50,6 +53,7 @@ export async function loadDockerProjects(db: Knex | Knex.Transaction, filter: Fi
     docker_image_id: row.docker_image_id === null ? null : Number(row.docker_image_id),
     ssh: Boolean(row.ssh),
     wordpress: Boolean(row.wordpress),
+    capabilities: [...row.capabilities],
     users: (typeof row.users === 'string' ? (JSON.parse(row.users) as DockerProjectRow['users']) : row.users).map((user) => ({
       id: Number(user.id),
       name: user.name,

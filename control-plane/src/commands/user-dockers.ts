@@ -130,6 +130,7 @@ export async function createUserDocker(deps: ContainerCommandDeps, project: Dock
       memberUserIds: memberIds,
       ssh: project.ssh,
       wordpress: project.wordpress,
+      capabilities: project.capabilities,
     }),
   );
   if (project.ssh) await syncAuthorizedKeys(deps, project);

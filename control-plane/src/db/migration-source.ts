@@ -8,6 +8,7 @@ import * as auditLogAppendOnly from './migrations/0006_audit_log_append_only.ts'
 import * as dbAdminSignons from './migrations/0007_db_admin_signons.ts';
 import * as devServerHosts from './migrations/0008_dev_server_hosts.ts';
 import * as pendingHostAccess from './migrations/0009_pending_host_access.ts';
+import * as imageCapabilities from './migrations/0010_image_capabilities.ts';
 
 interface NamedMigration {
   name: string;
@@ -30,6 +31,7 @@ const migrations: readonly NamedMigration[] = [
   { name: '0007_db_admin_signons', migration: dbAdminSignons },
   { name: '0008_dev_server_hosts', migration: devServerHosts },
   { name: '0009_pending_host_access', migration: pendingHostAccess },
+  { name: '0010_image_capabilities', migration: imageCapabilities },
 ];
 
 /** knex MigrationSource over the static list above. */

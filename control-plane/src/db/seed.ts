@@ -103,13 +103,22 @@ const teams = [
 
 // Image id 1 is the special "other" choice: the spec shows such a request always in edit mode
 // without an approve button, so a teacher first picks a real image.
+/**
+ * Linux capabilities of the seeded options (docs/_security-capabilities.md). 'Statische site' is
+ * busybox httpd as root on :80 (scripts/start.ts makes it): it needs none, since Docker lets any
+ * user of a container bind ports below 1024. The SSH options get what dropbear needs (measured
+ * with the SSH test image): SETUID/SETGID to become the student, CHOWN/FOWNER to hand over the
+ * terminal, KILL so the agent can end a student's SSH sessions.
+ */
+const SSH_CAPABILITIES = ['CHOWN', 'FOWNER', 'KILL', 'SETGID', 'SETUID'];
+
 const dockerImages = [
-  { name: 'Anders (docent kiest)', image: 'devplein/base:latest', ssh: true, wordpress: false },
-  { name: 'PHP 8.3 + Apache', image: 'devplein/php:8.3', ssh: true, wordpress: false },
-  { name: 'Node.js 20', image: 'devplein/node:20', ssh: true, wordpress: false },
-  { name: 'WordPress', image: 'devplein/wordpress:6', ssh: true, wordpress: true },
-  { name: 'Statische site', image: 'devplein/static:latest', ssh: false, wordpress: false },
-  { name: 'Python 3.12 (Flask)', image: 'devplein/python:3.12', ssh: true, wordpress: false },
+  { name: 'Anders (docent kiest)', image: 'devplein/base:latest', ssh: true, wordpress: false, capabilities: SSH_CAPABILITIES },
+  { name: 'PHP 8.3 + Apache', image: 'devplein/php:8.3', ssh: true, wordpress: false, capabilities: SSH_CAPABILITIES },
+  { name: 'Node.js 20', image: 'devplein/node:20', ssh: true, wordpress: false, capabilities: SSH_CAPABILITIES },
+  { name: 'WordPress', image: 'devplein/wordpress:6', ssh: true, wordpress: true, capabilities: SSH_CAPABILITIES },
+  { name: 'Statische site', image: 'devplein/static:latest', ssh: false, wordpress: false, capabilities: [] as string[] },
+  { name: 'Python 3.12 (Flask)', image: 'devplein/python:3.12', ssh: true, wordpress: false, capabilities: SSH_CAPABILITIES },
 ] as const;
 type DockerImageName = (typeof dockerImages)[number]['name'];
 

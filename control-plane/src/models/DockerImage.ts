@@ -12,6 +12,8 @@ export class DockerImage extends Model {
   declare ssh: boolean;
   /** Whether this is a WordPress image (offers the WordPress password reset). */
   declare wordpress: boolean;
+  /** Linux capabilities its containers get back after dropping all (migration 0010). */
+  declare capabilities: string[];
 
   declare projects?: Project[];
 

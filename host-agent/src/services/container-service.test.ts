@@ -117,6 +117,7 @@ const request = (projectId: number, name: string, extra: Record<string, unknown>
   ssh: false,
   wordpress: false,
   limits: undefined,
+  capabilities: undefined,
   ...extra,
 });
 
@@ -177,6 +178,26 @@ describe('ContainerServiceImpl', () => {
     await expect(impl.changeState(ref, ContainerAction.CONTAINER_ACTION_UNSPECIFIED, logger)).rejects.toMatchObject({ kind: 'invalid-argument' });
     await expect(impl.changeState(undefined, ContainerAction.CONTAINER_ACTION_START, logger)).rejects.toMatchObject({ kind: 'invalid-argument' });
     await expect(impl.changeState({ ref: { $case: 'projectId', value: 99 } }, ContainerAction.CONTAINER_ACTION_START, logger)).rejects.toMatchObject({ kind: 'not-found' });
+  });
+
+  it('gives a container exactly the capabilities asked for, the old set when none are sent, and refuses any outside the allow-list', async () => {
+    const { impl, docker, proxy } = service();
+    await impl.createContainer(request(6, 'caps', { capabilities: { add: ['SETUID', 'CHOWN', 'SETUID'] } }), logger);
+    expect(docker.created[0]?.capabilities).toEqual(['CHOWN', 'SETUID']);
+    await impl.createContainer(request(7, 'none', { capabilities: { add: [] } }), logger);
+    expect(docker.created[1]?.capabilities).toEqual([]);
+    // A control plane older than contract 1.3.0 sends no capabilities: the set containers always had.
+    await impl.createContainer(request(8, 'legacy'), logger);
+    expect(docker.created[2]?.capabilities).toEqual(['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'SETGID', 'SETUID', 'SETPCAP', 'NET_BIND_SERVICE', 'SYS_CHROOT', 'AUDIT_WRITE']);
+
+    for (const add of [['SYS_ADMIN'], ['CHOWN', 'NET_RAW'], ['CAP_CHOWN'], ['chown'], ['ALL']]) {
+      const refusal = impl.createContainer(request(9, 'evil', { capabilities: { add } }), logger);
+      await expect(refusal).rejects.toMatchObject({ kind: 'invalid-argument' });
+      const error: unknown = await refusal.catch((caught: unknown) => caught);
+      expect(toStatus(error, 'CreateContainer')).toMatchObject({ code: grpc.status.INVALID_ARGUMENT, details: expect.stringContaining('not allowed') });
+    }
+    expect(docker.created).toHaveLength(3);
+    expect(proxy.routes.has('evil.dev.test')).toBe(false);
   });
 
   it('maps failures to gRPC statuses and hides internal details', () => {

@@ -20,6 +20,7 @@ import type { AgentConfig } from '../config.ts';
 import type { ContainerEventView, ContainerView, DockerDriver, LifecycleAction } from '../drivers/docker/docker-driver.ts';
 import { LABELS } from '../drivers/docker/docker-driver.ts';
 import { DockerError, type DockerErrorKind, isEngineUnreachable } from '../drivers/docker/docker-errors.ts';
+import { parseCapabilities } from '../drivers/docker/capabilities.ts';
 import type { DecodedLogLine } from '../drivers/docker/log-decoder.ts';
 import { parseContainerName, parseDomain, parseId, parseImageReference, parseProjectContainerName } from '../drivers/docker/references.ts';
 import type { ProxyDriver } from '../drivers/proxy/proxy-driver.ts';
@@ -209,6 +210,7 @@ export class ContainerServiceImpl {
       nanoCpus: limit(request.limits?.nanoCpus, config.containers.nanoCpus, 'nano_cpus'),
       pids: limit(request.limits?.pids, config.containers.pids, 'pids'),
     };
+    const capabilities = parseCapabilities(request.capabilities?.add);
 
     await docker.ensureNetwork();
     const existing = await docker.find({ projectId });
@@ -226,8 +228,8 @@ export class ContainerServiceImpl {
       // SSH: an empty authorized_keys of the image's student user before the first start, so
       // no key the image may carry ever works; the members' keys follow through SshAccessService.
       const prepare = request.ssh ? (id: string) => this.options.sshKeys.write(id, []) : undefined;
-      const container = await docker.create({ projectId, name, domain, image, ownerUserId, ssh: request.ssh, wordpress: request.wordpress, limits, sshPort }, prepare);
-      logger.info({ projectId, name, containerId: container.id, image }, 'created a project container');
+      const container = await docker.create({ projectId, name, domain, image, ownerUserId, ssh: request.ssh, wordpress: request.wordpress, limits, capabilities, sshPort }, prepare);
+      logger.info({ projectId, name, containerId: container.id, image, capabilities }, 'created a project container');
       await this.refreshRoute(container, logger);
       return { container, created: true };
     };

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { bodyOf, hostileString, idOnlyRequest, idSegment, idValue, pathSegment, queryOf, taint, type Fields } from '../arbitraries.ts';
 import { deletableProjects, ids, insertProjects, insertUsers, madeThroughApi, validText } from '../fixtures.ts';
 import { endpoint, type EndpointSpec, type PropertyStack } from '../harness.ts';
+import { CONTAINER_CAPABILITIES } from '../../../web/src/validation/containerCapabilities.ts';
 
 const lower = (alphabet: string, min: number, max: number): fc.Arbitrary<string> => fc.string({ unit: fc.constantFrom(...alphabet), minLength: min, maxLength: max });
 
@@ -40,7 +41,21 @@ const imageFields: Fields = {
   image: { valid: imageReference(), hostile: fc.oneof(taint(imageReference()), fc.constantFrom('UPPER/case', 'a b', 'x:', ':tag', '-x', 'x;rm -rf /', '../x', 'x@sha256:zz', 'a'.repeat(256))) },
   ssh: { valid: fc.boolean(), optional: true },
   wordpress: { valid: fc.boolean(), optional: true },
+  capabilities: { valid: capabilities(), hostile: hostileCapabilities(), optional: true },
 };
+
+/** Linux capabilities as the images page sends them: names of the allow-list, any order, repeats. */
+function capabilities(): fc.Arbitrary<string[]> {
+  return fc.array(fc.constantFrom(...CONTAINER_CAPABILITIES), { maxLength: 12 });
+}
+
+/** What the agent must never get: names outside the allow-list, wrong spelling, wrong shapes. */
+function hostileCapabilities(): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    fc.constantFrom(['SYS_ADMIN'], ['CHOWN', 'NET_RAW'], ['ALL'], ['CAP_CHOWN'], ['chown'], ['CHOWN '], 'CHOWN', [1], [null], [['CHOWN']], { 0: 'CHOWN' }),
+    fc.tuple(capabilities(), hostileString()).map(([valid, bad]) => [...valid, bad]),
+  );
+}
 
 export const adminSpecs: EndpointSpec[] = [
   endpoint({
@@ -148,6 +163,16 @@ export const adminSpecs: EndpointSpec[] = [
     route: 'POST /api/admin/dockers/images',
     as: 'admin',
     request: () => bodyOf(imageFields).map((body) => ({ body })),
+  }),
+  endpoint({
+    route: 'PATCH /api/admin/dockers/images/:id',
+    as: 'admin',
+    prepare: (stack) => ids(stack.knex('docker_images').orderBy('id')),
+    request: (images) =>
+      fc.record({
+        params: fc.record({ id: idSegment(images) }),
+        body: bodyOf({ capabilities: { valid: capabilities(), hostile: hostileCapabilities() } }),
+      }),
   }),
   endpoint({
     route: 'DELETE /api/admin/dockers/images/:id',

@@ -8,7 +8,7 @@ import { forbidden, HttpError, notFound } from '../../errors.ts';
 import { recordAudit } from '../../audit/record-audit.ts';
 import { mayManageContainers } from '../../policies/container-policy.ts';
 import { OTHER_DOCKER_IMAGE } from '../../../../web/src/validation/projectRequest.ts';
-import { imageOptionBody, imageOptionParams } from './schema.ts';
+import { imageOptionBody, imageOptionCapabilitiesBody, imageOptionParams } from './schema.ts';
 import type { DockerImageOption } from '../../../../web/src/api/contracts/dockers.ts';
 
 /** An image option as the admin images page shows it. */
@@ -20,6 +20,7 @@ interface ImageOptionRow {
   image: string;
   ssh: boolean;
   wordpress: boolean;
+  capabilities: string[];
   projects: number | string;
 }
 
@@ -29,6 +30,7 @@ const presentImageOption = (row: ImageOptionRow): ImageOptionJson => ({
   image: row.image,
   ssh: Boolean(row.ssh),
   wordpress: Boolean(row.wordpress),
+  capabilities: [...row.capabilities],
   projects: Number(row.projects),
 });
 
@@ -42,8 +44,9 @@ const NAME_TAKEN = 'Er is al een image-optie met deze naam.';
 
 /**
  * The image options of the request form (spec §3 "Docker image option"): GET/POST
- * /api/admin/dockers/images, DELETE /api/admin/dockers/images/{id} (409 while projects use it;
- * option 1 'Anders' is the form's "teacher picks" and stays). Admins only, audited.
+ * /api/admin/dockers/images, PATCH /api/admin/dockers/images/{id} (its Linux capabilities),
+ * DELETE /api/admin/dockers/images/{id} (409 while projects use it; option 1 'Anders' is the
+ * form's "teacher picks" and stays). Admins only, audited.
  * Registered before the admin dockers router, whose /api/admin/dockers/:name would match too.
  */
 export function dockerImageRoutes(deps: AppDeps): AppRouter {
@@ -52,7 +55,7 @@ export function dockerImageRoutes(deps: AppDeps): AppRouter {
 
   const list = (filter?: number) =>
     knex('docker_images as di')
-      .select<ImageOptionRow[]>('di.id', 'di.name', 'di.image', 'di.ssh', 'di.wordpress', knex.raw('(select count(*) from projects p where p.docker_image_id = di.id)::int as projects'))
+      .select<ImageOptionRow[]>('di.id', 'di.name', 'di.image', 'di.ssh', 'di.wordpress', 'di.capabilities', knex.raw('(select count(*) from projects p where p.docker_image_id = di.id)::int as projects'))
       .modify((query) => void (filter !== undefined && query.where('di.id', filter)))
       .orderBy('di.id');
 
@@ -75,6 +78,31 @@ export function dockerImageRoutes(deps: AppDeps): AppRouter {
     const [row] = await list(id);
     ctx.status = 201;
     ctx.body = row ? presentImageOption(row) : { id, ...input, projects: 0 };
+  });
+
+  // Only the capabilities are editable: they apply to containers made from now on (a running
+  // container keeps the set it was created with until it is recreated), while a changed image
+  // or SSH flag would change what existing projects run behind their approval.
+  router.patch('/api/admin/dockers/images/:id', async (ctx) => {
+    const user = admin(ctx);
+    const { id } = parseInput(ctx, imageOptionParams, 'params');
+    const { capabilities } = parseInput(ctx, imageOptionCapabilitiesBody, 'body');
+    await knex.transaction(async (trx) => {
+      const option = await trx('docker_images').where('id', id).forUpdate().first<Pick<ImageOptionRow, 'id' | 'capabilities'> | undefined>('id', 'capabilities');
+      if (!option) throw notFound('Deze image-optie bestaat niet.');
+      await trx('docker_images').where('id', id).update({ capabilities });
+      await recordAudit(trx, {
+        actorId: user.id,
+        action: 'docker-image.capabilities',
+        subjectType: 'docker_image',
+        subjectId: id,
+        before: { capabilities: option.capabilities },
+        after: { capabilities },
+      });
+    });
+    const [row] = await list(id);
+    if (!row) throw notFound('Deze image-optie bestaat niet.');
+    ctx.body = presentImageOption(row);
   });
 
   router.delete('/api/admin/dockers/images/:id', async (ctx) => {

@@ -1,12 +1,38 @@
 import { z } from 'zod';
 import { IMAGE_REFERENCE, IMAGE_REFERENCE_MESSAGE } from '../user-dockers/schema.ts';
+import {
+  CAPABILITY_MESSAGE,
+  CONTAINER_CAPABILITIES,
+  type ContainerCapability,
+  DEFAULT_CAPABILITIES,
+} from '../../../../web/src/validation/containerCapabilities.ts';
 
-/** POST /api/admin/dockers/images {name, image, ssh, wordpress}. */
+const allowedCapabilities: ReadonlySet<string> = new Set(CONTAINER_CAPABILITIES);
+
+/**
+ * Linux capabilities of the option's containers: names from the allow-list (the agent refuses
+ * any other too). The errors name the field, not an index, so the form shows them at the
+ * checkboxes. Stored deduplicated in allow-list order.
+ */
+export const capabilitiesField = z
+  // Items are checked by the refine, not by an item schema, so every error is on `capabilities`.
+  .array(z.unknown(), { error: 'capabilities moet een lijst van rechten zijn.' })
+  .max(CONTAINER_CAPABILITIES.length * 2, CAPABILITY_MESSAGE)
+  .refine((names) => names.every((name) => typeof name === 'string' && allowedCapabilities.has(name)), { message: CAPABILITY_MESSAGE, abort: true })
+  .transform((names): ContainerCapability[] => CONTAINER_CAPABILITIES.filter((name) => names.includes(name)));
+
+/** POST /api/admin/dockers/images {name, image, ssh, wordpress, capabilities}; capabilities default to the previous set (DEFAULT_CAPABILITIES). */
 export const imageOptionBody = z.object({
   name: z.string({ error: 'Geef een naam.' }).trim().min(2, 'De naam moet minstens 2 tekens hebben.').max(100, 'De naam mag hoogstens 100 tekens hebben.'),
   image: z.string({ error: IMAGE_REFERENCE_MESSAGE }).trim().max(255, IMAGE_REFERENCE_MESSAGE).regex(IMAGE_REFERENCE, IMAGE_REFERENCE_MESSAGE),
   ssh: z.boolean({ error: 'ssh moet waar of onwaar zijn.' }).default(false),
   wordpress: z.boolean({ error: 'wordpress moet waar of onwaar zijn.' }).default(false),
+  capabilities: capabilitiesField.default([...DEFAULT_CAPABILITIES]),
+});
+
+/** PATCH /api/admin/dockers/images/{id} {capabilities}: what the option's new containers may do. */
+export const imageOptionCapabilitiesBody = z.object({
+  capabilities: capabilitiesField,
 });
 
 export const imageOptionParams = z.object({

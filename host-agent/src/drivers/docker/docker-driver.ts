@@ -1,3 +1,4 @@
+import type { ContainerCapability } from './capabilities.ts';
 import type { DecodedLogLine } from './log-decoder.ts';
 
 /**
@@ -50,6 +51,8 @@ export interface NewContainer {
   ssh: boolean;
   wordpress: boolean;
   limits: { memoryBytes: number; nanoCpus: number; pids: number };
+  /** Linux capabilities added back after dropping ALL (already checked against the allow-list). */
+  capabilities: readonly ContainerCapability[];
   /** Host port for 22/tcp; only with `ssh`. */
   sshPort?: number;
 }

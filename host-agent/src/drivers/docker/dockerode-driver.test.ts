@@ -6,7 +6,17 @@ import { DockerodeDriver, matchesFilter, pullFailure, toContainerView } from './
 const config = { network: 'devplein-net', httpPort: 80, publishAddress: '127.0.0.1', sshBindAddress: '0.0.0.0' };
 const driver = new DockerodeDriver({} as Docker, config);
 const limits = { memoryBytes: 256 * 1024 * 1024, nanoCpus: 500_000_000, pids: 128 };
-const base = { projectId: 7, name: 'blog', domain: 'blog.dev.test', image: 'devplein/php:8.3', ownerUserId: 3, ssh: false, wordpress: false, limits };
+const base = {
+  projectId: 7,
+  name: 'blog',
+  domain: 'blog.dev.test',
+  image: 'devplein/php:8.3',
+  ownerUserId: 3,
+  ssh: false,
+  wordpress: false,
+  limits,
+  capabilities: ['CHOWN', 'SETUID', 'SETGID', 'NET_BIND_SERVICE'] as const,
+};
 
 describe('createOptions', () => {
   it('labels, limits and locks down a project container and publishes its HTTP port on an ephemeral loopback port', () => {
@@ -33,6 +43,18 @@ describe('createOptions', () => {
     });
     expect(options.HostConfig?.Binds).toBeUndefined();
     expect(JSON.stringify(options)).not.toContain('docker.sock');
+  });
+
+  it('drops every capability and adds back only those of the image option', () => {
+    const options = driver.createOptions(base);
+    expect(options.HostConfig?.CapDrop).toEqual(['ALL']);
+    expect(options.HostConfig?.CapAdd).toEqual(['CHOWN', 'SETUID', 'SETGID', 'NET_BIND_SERVICE']);
+    expect(options.HostConfig?.SecurityOpt).toEqual(['no-new-privileges']);
+    expect(options.HostConfig?.Privileged).toBe(false);
+    // None at all is allowed too: nothing is added back.
+    const none = driver.createOptions({ ...base, capabilities: [] });
+    expect(none.HostConfig?.CapDrop).toEqual(['ALL']);
+    expect(none.HostConfig?.CapAdd).toEqual([]);
   });
 
   it('adds the SSH port for SSH images and mounts no host folder (the keys go into the container)', () => {

@@ -31,9 +31,6 @@ export interface DockerDriverConfig {
   sshBindAddress: string;
 }
 
-/** Capabilities no web or SSH container needs (raw sockets, device nodes, file capabilities). */
-const DROPPED_CAPABILITIES = ['NET_RAW', 'MKNOD', 'SETFCAP'];
-
 /** Event actions that never change a container's state (exec and copy noise). */
 const quietActions = /^(exec_|attach|detach|resize|top|archive-path|extract-to-dir|copy|export|commit)/;
 
@@ -273,7 +270,10 @@ export class DockerodeDriver implements DockerDriver {
         PidsLimit: spec.limits.pids,
         RestartPolicy: { Name: 'unless-stopped' },
         Privileged: false,
-        CapDrop: DROPPED_CAPABILITIES,
+        // Nothing by default: the image option names what its image needs (capabilities.ts
+        // keeps anything outside the allow-list out before we get here).
+        CapDrop: ['ALL'],
+        CapAdd: [...spec.capabilities],
         SecurityOpt: ['no-new-privileges'],
         NetworkMode: this.config.network,
         PortBindings: bindings,

@@ -100,6 +100,11 @@ export interface DockerImageOption {
   image: string;
   ssh: boolean;
   wordpress: boolean;
+  /**
+   * Linux capabilities its containers get back after dropping all (names from
+   * CONTAINER_CAPABILITIES); containers made earlier keep theirs until recreated.
+   */
+  capabilities: string[];
   /** Projects that use this option (delete is refused while > 0). */
   projects: number;
 }

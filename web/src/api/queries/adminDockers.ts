@@ -172,6 +172,8 @@ export interface DockerImageInput {
   image: string;
   ssh: boolean;
   wordpress: boolean;
+  /** Linux capabilities of the option's containers (names of CONTAINER_CAPABILITIES). */
+  capabilities: string[];
 }
 
 export const ADMIN_DOCKER_IMAGES_KEY = '/api/admin/dockers/images';
@@ -183,6 +185,11 @@ export function useAdminDockerImages() {
 /** POST: the created option; a 422 carries field errors (name, image, …). */
 export function createDockerImage(input: DockerImageInput): Promise<AdminDockerImage> {
   return api.post<AdminDockerImage>(ADMIN_DOCKER_IMAGES_KEY, input);
+}
+
+/** PATCH: the option with its new capabilities; a 422 carries field errors (capabilities). */
+export function updateDockerImageCapabilities(id: number, capabilities: string[]): Promise<AdminDockerImage> {
+  return api.patch<AdminDockerImage>(`${ADMIN_DOCKER_IMAGES_KEY}/${id}`, { capabilities });
 }
 
 /** DELETE: 204; 409 with a Dutch message while projects still use the option. */

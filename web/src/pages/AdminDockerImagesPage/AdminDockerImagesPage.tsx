@@ -5,14 +5,17 @@ import {
   REQUEST_FORM_IMAGES_KEY,
   createDockerImage,
   deleteDockerImage,
+  updateDockerImageCapabilities,
   useAdminDockerImages,
   type AdminDockerImage,
   type DockerImageInput,
 } from '../../api/queries/adminDockers.ts';
 import { failureMessage } from '../../api/queries/dockers.ts';
+import { DEFAULT_CAPABILITIES } from '../../validation/containerCapabilities.ts';
 import { AdminDockerImagesPageView } from './AdminDockerImagesPageView.tsx';
 
-const EMPTY_FORM: DockerImageInput = { name: '', image: '', ssh: false, wordpress: false };
+/** A new option starts with the set every container had before this setting: the admin narrows it. */
+const EMPTY_FORM: DockerImageInput = { name: '', image: '', ssh: false, wordpress: false, capabilities: [...DEFAULT_CAPABILITIES] };
 
 /**
  * /admin/dockers/images: admins keep the list of image options. Every change also refreshes the
@@ -28,6 +31,31 @@ export function AdminDockerImagesPage() {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const [editing, setEditing] = useState<{ id: number; capabilities: string[] } | null>(null);
+  const [editErrors, setEditErrors] = useState<string[]>([]);
+  const [savingEdit, setSavingEdit] = useState(false);
+
+  const saveEdit = async () => {
+    if (!editing) return;
+    const image = data?.find((item) => item.id === editing.id);
+    setSavingEdit(true);
+    setEditErrors([]);
+    setMessage(null);
+    try {
+      const updated = await updateDockerImageCapabilities(editing.id, editing.capabilities);
+      await mutate((current) => current?.map((item) => (item.id === updated.id ? updated : item)), { revalidate: false });
+      setEditing(null);
+      setMessage({ ok: true, text: `De rechten van ${updated.name} zijn opgeslagen. Ze gelden voor containers die vanaf nu gemaakt worden.` });
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 422 && Object.keys(failure.fieldErrors).length > 0) {
+        setEditErrors(Object.values(failure.fieldErrors).flat());
+      } else {
+        setMessage({ ok: false, text: `${image?.name ?? 'Image-optie'}: ${failureMessage(failure, 'Opslaan lukte niet. Probeer het nog eens.')}` });
+      }
+    } finally {
+      setSavingEdit(false);
+    }
+  };
 
   const remove = async (image: AdminDockerImage) => {
     setDeletingId(image.id);
@@ -88,6 +116,16 @@ export function AdminDockerImagesPage() {
         setFormError(null);
       }}
       onSubmit={() => void submit()}
+      editing={editing}
+      editErrors={editErrors}
+      savingEdit={savingEdit}
+      onEdit={(image) => {
+        setEditing(image ? { id: image.id, capabilities: [...image.capabilities] } : null);
+        setEditErrors([]);
+        setMessage(null);
+      }}
+      onEditChange={(capabilities) => setEditing((current) => (current ? { ...current, capabilities } : current))}
+      onSaveEdit={() => void saveEdit()}
     />
   );
 }

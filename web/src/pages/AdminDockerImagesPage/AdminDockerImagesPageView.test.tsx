@@ -8,8 +8,8 @@ import { AdminDockerImagesPageView, type AdminDockerImagesPageViewProps } from '
 afterEach(cleanup);
 
 const images: AdminDockerImage[] = [
-  { id: 2, name: 'PHP 8.3', image: 'devplein/php:8.3', ssh: true, wordpress: false, projects: 12 },
-  { id: 3, name: 'WordPress', image: 'devplein/wordpress:6', ssh: false, wordpress: true, projects: 0 },
+  { id: 2, name: 'PHP 8.3', image: 'devplein/php:8.3', ssh: true, wordpress: false, capabilities: ['CHOWN', 'SETGID', 'SETUID'], projects: 12 },
+  { id: 3, name: 'WordPress', image: 'devplein/wordpress:6', ssh: false, wordpress: true, capabilities: [], projects: 0 },
 ];
 
 function renderView(overrides: Partial<AdminDockerImagesPageViewProps> = {}) {
@@ -21,12 +21,18 @@ function renderView(overrides: Partial<AdminDockerImagesPageViewProps> = {}) {
     message: null,
     onAskDelete: vi.fn(),
     onConfirmDelete: vi.fn(),
-    form: { name: '', image: '', ssh: false, wordpress: false },
+    form: { name: '', image: '', ssh: false, wordpress: false, capabilities: ['CHOWN'] },
     fieldErrors: {},
     formError: null,
     saving: false,
     onFormChange: vi.fn(),
     onSubmit: vi.fn(),
+    editing: null,
+    editErrors: [],
+    savingEdit: false,
+    onEdit: vi.fn(),
+    onEditChange: vi.fn(),
+    onSaveEdit: vi.fn(),
     ...overrides,
   };
   render(
@@ -38,7 +44,7 @@ function renderView(overrides: Partial<AdminDockerImagesPageViewProps> = {}) {
 }
 
 describe('AdminDockerImagesPageView', () => {
-  it('lists name, image, ssh, wordpress and the number of projects', () => {
+  it('lists name, image, ssh, wordpress, capabilities and the number of projects', () => {
     renderView();
     const rows = screen.getAllByTestId('docker-image-row');
     expect(rows).toHaveLength(2);
@@ -47,9 +53,30 @@ describe('AdminDockerImagesPageView', () => {
       'devplein/php:8.3',
       'Ja',
       'Nee',
+      'CHOWNSETGIDSETUIDWijzigen',
       '12',
       'Verwijder',
     ]);
+    expect(within(rows[1]!).getAllByRole('cell')[4]?.textContent).toBe('geenWijzigen');
+  });
+
+  it('edits the capabilities of one option with checkboxes and shows the 422 error there', () => {
+    const props = renderView();
+    fireEvent.click(screen.getByRole('button', { name: 'Rechten van PHP 8.3 wijzigen' }));
+    expect(props.onEdit).toHaveBeenCalledWith(images[0]);
+    cleanup();
+    const editing = renderView({ editing: { id: 2, capabilities: ['CHOWN', 'SETUID'] }, editErrors: ['Onbekend recht.'] });
+    const group = screen.getByRole('group', { name: 'Rechten (capabilities) van PHP 8.3' });
+    expect(within(group).getByRole('checkbox', { name: /^CHOWN/ })).toHaveProperty('checked', true);
+    expect(within(group).getByRole('checkbox', { name: /^SETGID/ })).toHaveProperty('checked', false);
+    fireEvent.click(within(group).getByRole('checkbox', { name: /^KILL/ }));
+    // Kept in allow-list order, whatever order they were clicked in.
+    expect(editing.onEditChange).toHaveBeenCalledWith(['CHOWN', 'KILL', 'SETUID']);
+    fireEvent.click(within(group).getByRole('checkbox', { name: /^CHOWN/ }));
+    expect(editing.onEditChange).toHaveBeenCalledWith(['SETUID']);
+    expect(within(group).getByText('Onbekend recht.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Rechten opslaan' }));
+    expect(editing.onSaveEdit).toHaveBeenCalled();
   });
 
   it('asks before deleting and shows the 409 refusal', () => {
@@ -66,9 +93,12 @@ describe('AdminDockerImagesPageView', () => {
   it('has the form with name, image, ssh and wordpress, and shows the 422 field errors', () => {
     const props = renderView({ fieldErrors: { image: ['Dit is geen geldige image-naam.'], name: ['Naam is verplicht.'] } });
     fireEvent.change(screen.getByLabelText('Image'), { target: { value: 'devplein/node:22' } });
-    expect(props.onFormChange).toHaveBeenCalledWith({ name: '', image: 'devplein/node:22', ssh: false, wordpress: false });
+    expect(props.onFormChange).toHaveBeenCalledWith({ name: '', image: 'devplein/node:22', ssh: false, wordpress: false, capabilities: ['CHOWN'] });
     fireEvent.click(screen.getByRole('checkbox', { name: 'SSH-toegang' }));
-    expect(props.onFormChange).toHaveBeenCalledWith({ name: '', image: '', ssh: true, wordpress: false });
+    expect(props.onFormChange).toHaveBeenCalledWith({ name: '', image: '', ssh: true, wordpress: false, capabilities: ['CHOWN'] });
+    const capabilities = screen.getByRole('group', { name: 'Rechten (capabilities)' });
+    fireEvent.click(within(capabilities).getByRole('checkbox', { name: /^NET_BIND_SERVICE/ }));
+    expect(props.onFormChange).toHaveBeenCalledWith({ name: '', image: '', ssh: false, wordpress: false, capabilities: ['CHOWN', 'NET_BIND_SERVICE'] });
     expect(screen.getByText('Dit is geen geldige image-naam.')).toBeTruthy();
     expect(screen.getByLabelText('Naam').getAttribute('aria-invalid')).toBe('true');
     fireEvent.click(screen.getByRole('button', { name: 'Toevoegen' }));

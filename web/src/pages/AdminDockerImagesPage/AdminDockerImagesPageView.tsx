@@ -3,6 +3,8 @@ import { Link } from 'react-router-dom';
 import type { FieldErrors } from '../../api/client.ts';
 import type { AdminDockerImage, DockerImageInput } from '../../api/queries/adminDockers.ts';
 import { pathTo } from '../../routePaths.ts';
+import { CONTAINER_CAPABILITIES } from '../../validation/containerCapabilities.ts';
+import { CapabilityCheckboxes } from './CapabilityCheckboxes.tsx';
 import '../../styles/admin-levels.css';
 import '../../styles/dockers.css';
 
@@ -22,16 +24,39 @@ export interface AdminDockerImagesPageViewProps {
   saving: boolean;
   onFormChange: (form: DockerImageInput) => void;
   onSubmit: () => void;
+  /** The option whose capabilities are being edited, with the selection so far. */
+  editing: { id: number; capabilities: string[] } | null;
+  /** 422 field errors of the capabilities edit. */
+  editErrors: string[];
+  savingEdit: boolean;
+  onEdit: (image: AdminDockerImage | null) => void;
+  onEditChange: (capabilities: string[]) => void;
+  onSaveEdit: () => void;
 }
 
 const yesNo = (value: boolean) => <span className={value ? 'badge badge-yes' : 'badge'}>{value ? 'Ja' : 'Nee'}</span>;
 
+/** The capabilities of an option in the table: their names, or that there are none. */
+const capabilityList = (capabilities: readonly string[]) =>
+  capabilities.length === 0 ? (
+    <span className="muted">geen</span>
+  ) : (
+    <span className="capability-names" title={capabilities.length === CONTAINER_CAPABILITIES.length ? 'alle toegestane rechten (zoals vóór deze instelling)' : undefined}>
+      {capabilities.map((name) => (
+        <code key={name}>{name}</code>
+      ))}
+    </span>
+  );
+
 /**
  * /admin/dockers/images: the image options students choose from in the request form, with how
- * many projects use each, delete (refused while in use) and a form to add one.
+ * many projects use each, their Linux capabilities (editable per option), delete (refused while
+ * in use) and a form to add one.
  */
 export function AdminDockerImagesPageView(props: AdminDockerImagesPageViewProps) {
-  const { images, loadFailed, confirmingDelete, deletingId, message, form, fieldErrors } = props;
+  const { images, loadFailed, confirmingDelete, deletingId, message, form, fieldErrors, editing } = props;
+  // The editor is a card under the table (inside a row it would widen the table past the page).
+  const editingImage = editing === null ? undefined : images?.find((image) => image.id === editing.id);
   const ids = useId();
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -80,6 +105,7 @@ export function AdminDockerImagesPageView(props: AdminDockerImagesPageViewProps)
                   <th scope="col">Image</th>
                   <th scope="col">SSH</th>
                   <th scope="col">WordPress</th>
+                  <th scope="col">Rechten</th>
                   <th scope="col" className="numeric">
                     Projecten
                   </th>
@@ -91,7 +117,7 @@ export function AdminDockerImagesPageView(props: AdminDockerImagesPageViewProps)
               <tbody>
                 {images.length === 0 ? (
                   <tr>
-                    <td colSpan={6} className="muted">
+                    <td colSpan={7} className="muted">
                       Er zijn nog geen image-opties.
                     </td>
                   </tr>
@@ -102,6 +128,18 @@ export function AdminDockerImagesPageView(props: AdminDockerImagesPageViewProps)
                       <td className="docker-image">{image.image === '' ? <span className="muted">geen image</span> : image.image}</td>
                       <td>{yesNo(image.ssh)}</td>
                       <td>{yesNo(image.wordpress)}</td>
+                      <td className="docker-capabilities">
+                        {capabilityList(image.capabilities)}
+                        <button
+                          type="button"
+                          className="button button-secondary button-small capability-edit-button"
+                          aria-label={`Rechten van ${image.name} wijzigen`}
+                          aria-expanded={editing?.id === image.id}
+                          onClick={() => props.onEdit(editing?.id === image.id ? null : image)}
+                        >
+                          Wijzigen
+                        </button>
+                      </td>
                       <td className="numeric">{image.projects}</td>
                       <td className="options-column">
                         {confirmingDelete === image.id ? (
@@ -137,6 +175,34 @@ export function AdminDockerImagesPageView(props: AdminDockerImagesPageViewProps)
             </table>
           </div>
         </div>
+      )}
+
+      {editingImage !== undefined && editing !== null && (
+        <form
+          className="card capability-edit"
+          aria-label={`Rechten van ${editingImage.name}`}
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            props.onSaveEdit();
+          }}
+        >
+          <CapabilityCheckboxes
+            legend={`Rechten (capabilities) van ${editingImage.name}`}
+            selected={editing.capabilities}
+            errors={props.editErrors}
+            disabled={props.savingEdit}
+            onChange={props.onEditChange}
+          />
+          <div className="form-actions">
+            <button type="submit" className="button button-primary button-small" disabled={props.savingEdit}>
+              {props.savingEdit ? 'Bezig met opslaan…' : 'Rechten opslaan'}
+            </button>
+            <button type="button" className="button button-secondary button-small" onClick={() => props.onEdit(null)}>
+              Annuleren
+            </button>
+          </div>
+        </form>
       )}
 
       <form className="card image-form" onSubmit={submit} noValidate aria-labelledby={`${ids}-form-heading`}>
@@ -191,6 +257,14 @@ export function AdminDockerImagesPageView(props: AdminDockerImagesPageViewProps)
           </label>
           {fieldError('ssh')}
           {fieldError('wordpress')}
+        </div>
+        <div className="image-capabilities">
+          <CapabilityCheckboxes
+            legend="Rechten (capabilities)"
+            selected={form.capabilities}
+            errors={fieldErrors.capabilities}
+            onChange={(capabilities) => props.onFormChange({ ...form, capabilities })}
+          />
         </div>
         {props.formError !== null && (
           <p className="field-error" role="alert">

@@ -265,7 +265,28 @@ export interface CreateContainerRequest {
   /** Whether the image is a WordPress image (see ExecWordpressPasswordReset). */
   wordpress: boolean;
   /** Resource limits. */
-  limits: ContainerLimits | undefined;
+  limits:
+    | ContainerLimits
+    | undefined;
+  /**
+   * Linux capabilities of the container's processes (the image option's setting). The container
+   * always drops ALL capabilities and gets back exactly `capabilities.add`; a name outside the
+   * agent's allow-list (CHOWN, DAC_OVERRIDE, FOWNER, FSETID, KILL, SETGID, SETUID, SETPCAP,
+   * NET_BIND_SERVICE, SYS_CHROOT, AUDIT_WRITE) is INVALID_ARGUMENT. Unset (a control plane older
+   * than 1.3.0) means the whole allow-list: what such containers had before 1.3.0 (Docker's
+   * default set minus NET_RAW, MKNOD and SETFCAP). Set with an empty `add`: no capability at
+   * all. Since 1.3.0.
+   */
+  capabilities: ContainerCapabilities | undefined;
+}
+
+/**
+ * ContainerCapabilities lists the Linux capabilities a container gets back after dropping all.
+ * A message rather than a bare repeated field, so "not sent" and "none" differ. Since 1.3.0.
+ */
+export interface ContainerCapabilities {
+  /** Capability names without the CAP_ prefix, in upper case, e.g. "CHOWN", "NET_BIND_SERVICE". */
+  add: string[];
 }
 
 export interface CreateContainerResponse {
@@ -1122,6 +1143,7 @@ function createBaseCreateContainerRequest(): CreateContainerRequest {
     ssh: false,
     wordpress: false,
     limits: undefined,
+    capabilities: undefined,
   };
 }
 
@@ -1157,6 +1179,9 @@ export const CreateContainerRequest: MessageFns<CreateContainerRequest> = {
     }
     if (message.limits !== undefined) {
       ContainerLimits.encode(message.limits, writer.uint32(74).fork()).join();
+    }
+    if (message.capabilities !== undefined) {
+      ContainerCapabilities.encode(message.capabilities, writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -1256,6 +1281,14 @@ export const CreateContainerRequest: MessageFns<CreateContainerRequest> = {
             message.limits = ContainerLimits.decode(reader, reader.uint32());
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.capabilities = ContainerCapabilities.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1291,6 +1324,7 @@ export const CreateContainerRequest: MessageFns<CreateContainerRequest> = {
       ssh: isSet(object.ssh) ? globalThis.Boolean(object.ssh) : false,
       wordpress: isSet(object.wordpress) ? globalThis.Boolean(object.wordpress) : false,
       limits: isSet(object.limits) ? ContainerLimits.fromJSON(object.limits) : undefined,
+      capabilities: isSet(object.capabilities) ? ContainerCapabilities.fromJSON(object.capabilities) : undefined,
     };
   },
 
@@ -1323,6 +1357,9 @@ export const CreateContainerRequest: MessageFns<CreateContainerRequest> = {
     if (message.limits !== undefined) {
       obj.limits = ContainerLimits.toJSON(message.limits);
     }
+    if (message.capabilities !== undefined) {
+      obj.capabilities = ContainerCapabilities.toJSON(message.capabilities);
+    }
     return obj;
   },
 
@@ -1342,6 +1379,76 @@ export const CreateContainerRequest: MessageFns<CreateContainerRequest> = {
     message.limits = (object.limits !== undefined && object.limits !== null)
       ? ContainerLimits.fromPartial(object.limits)
       : undefined;
+    message.capabilities = (object.capabilities !== undefined && object.capabilities !== null)
+      ? ContainerCapabilities.fromPartial(object.capabilities)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseContainerCapabilities(): ContainerCapabilities {
+  return { add: [] };
+}
+
+export const ContainerCapabilities: MessageFns<ContainerCapabilities> = {
+  encode(message: ContainerCapabilities, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.add) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ContainerCapabilities {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContainerCapabilities();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.add.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ContainerCapabilities {
+    return { add: globalThis.Array.isArray(object?.add) ? object.add.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: ContainerCapabilities): unknown {
+    const obj: any = {};
+    if (message.add?.length) {
+      obj.add = message.add;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ContainerCapabilities>, I>>(base?: I): ContainerCapabilities {
+    return ContainerCapabilities.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ContainerCapabilities>, I>>(object: I): ContainerCapabilities {
+    const message = createBaseContainerCapabilities();
+    message.add = object.add?.map((e) => e) || [];
     return message;
   },
 };
