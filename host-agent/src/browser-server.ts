@@ -61,7 +61,8 @@ const server = await startBrowserServer({
   chromiumEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache') },
   logger,
 });
-logger.info({ port: server.port, uid: process.getuid?.() }, 'browser server listening');
+// Whoever started this process waits for this line: printed whatever LOG_LEVEL says.
+process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), name: 'browser-server', port: server.port, uid: process.getuid?.(), msg: 'browser server listening' })}\n`);
 
 let stopping = false;
 const stop = (why: string) => {

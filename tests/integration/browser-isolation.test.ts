@@ -8,6 +8,15 @@
  *   soketi and MariaDB (canary listeners on ports this file picks, on every address) with fetch,
  *   WebSocket, images, redirects and WebRTC (STUN over UDP, TURN over TCP and UDP): no canary
  *   sees a single connection or datagram.
+ *
+ * Which fence stops what (the controls, with Chromium as a second test-only user and a chain of
+ * their own, so agents of other test files cannot interfere):
+ * - fetch, WebSocket, images and redirects to those addresses: the pool's route filter aborts
+ *   requests off the dev domain, and Chromium sends every request to the proxy only (no
+ *   direct connection at all), so no canary sees them even without iptables;
+ * - WebRTC (STUN/TURN straight to an address the page names, around the proxy): the page DOES
+ *   reach a canary without the owner rules and without the WebRTC flags (positive control);
+ *   the owner rules alone stop it (their REJECT counter rises), and so do the WebRTC flags alone.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -23,12 +32,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProxyServiceClient } from '@devplein/proto/proxy';
 import { CaptureOutcome, type CaptureResponse, ScreenshotServiceClient } from '@devplein/proto/screenshot';
 import { CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto/version';
+import pino from 'pino';
+import { BrowserFirewall, rejectedPackets } from '../../host-agent/src/drivers/browser/browser-firewall.ts';
+import { BrowserServerProcess, lookUpUser } from '../../host-agent/src/drivers/browser/browser-server-process.ts';
+import { ChromiumScreenshotter } from '../../host-agent/src/drivers/browser/chromium-screenshotter.ts';
+import { remoteBrowserLauncher } from '../../host-agent/src/drivers/browser/launchers.ts';
 import { commandLine, findProcessesWithArgument, processTree } from '../../host-agent/src/drivers/browser/processes.ts';
 import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../support/agent.ts';
 import { startCaddy, type TestCaddy } from '../support/caddy.ts';
 import { waitFor } from '../support/ports.ts';
 
 const BROWSER_USER = 'devplein-browser';
+/** The controls' own user and chain: no agent of another test file sets rules for them. */
+const CONTROL_USER = 'devplein-browser-ctl';
+const CONTROL_CHAIN = `DVPL-BRCTL-${randomBytes(3).toString('hex')}`;
+const IPTABLES = '/usr/sbin/iptables';
 const suffix = randomBytes(4).toString('hex');
 const siteDomain = `iso-${suffix}.test`;
 const site = (label: string) => `${label}.${siteDomain}`;
@@ -200,51 +218,36 @@ function uidOf(pid: number): number {
   return Number(line?.split(/\s+/)[1]);
 }
 
-/** The browser's system user, made when missing (idempotent, as the installer step). */
-function ensureBrowserUser(): void {
-  if (spawnSync('getent', ['passwd', BROWSER_USER]).status === 0) return;
-  const made = spawnSync('useradd', ['--system', '--home-dir', '/nonexistent', '--no-create-home', '--shell', '/usr/sbin/nologin', BROWSER_USER], { encoding: 'utf8' });
+/** A system user, made when missing (idempotent, as the installer step). */
+function ensureSystemUser(name: string): void {
+  if (spawnSync('getent', ['passwd', name]).status === 0) return;
+  const made = spawnSync('useradd', ['--system', '--home-dir', '/nonexistent', '--no-create-home', '--shell', '/usr/sbin/nologin', name], { encoding: 'utf8' });
   // Another test file may have made it at the same moment (exit 9: the user exists).
-  if (made.status !== 0 && made.status !== 9) throw new Error(`useradd ${BROWSER_USER} failed: ${made.stderr}`);
+  if (made.status !== 0 && made.status !== 9) throw new Error(`useradd ${name} failed: ${made.stderr}`);
 }
 
 beforeAll(async () => {
-  ensureBrowserUser();
+  ensureSystemUser(BROWSER_USER);
+  ensureSystemUser(CONTROL_USER);
   workDir = await mkdtemp(path.join(os.tmpdir(), 'devplein-browser-iso-'));
-  const certs = await makeTestCerts(path.join(workDir, 'certs'));
-  const pems = await readClientPems(certs.ca, certs.clientCert, certs.clientKey);
   canaries = await startCanaries();
   caddy = await startCaddy();
   upstream = http.createServer(handle);
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  agent = await startTestAgent({
-    certDir: certs.dir,
-    env: {
-      AGENT_CADDY_ADMIN: caddy.adminUrl,
-      AGENT_CADDY_SERVER: caddy.serverName,
-      AGENT_RECONCILE_CRON: '0 0 1 1 *',
-      AGENT_SITE_DOMAIN: siteDomain,
-      AGENT_SCREENSHOT_PROXY: `127.0.0.1:${caddy.httpPort}`,
-      AGENT_SCREENSHOT_PAGES: '1',
-    },
-  });
-  const credentials = grpc.credentials.createSsl(pems.caPem, pems.keyPem, pems.certPem);
-  screenshots = new ScreenshotServiceClient(agent.address, credentials);
-  proxyClient = new ProxyServiceClient(agent.address, credentials);
+  // Routes straight into Caddy's admin API (the agent is started later, for its own tests).
   const target = `127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  for (const [index, label] of ['probe', 'jump'].entries()) {
-    await new Promise<void>((resolve, reject) =>
-      proxyClient.upsertRoute({ route: { domain: site(label), upstream: target, projectId: 870_000 + index } }, metadata(), (error) =>
-        error ? reject(error) : resolve(),
-      ),
-    );
+  for (const label of ['probe', 'jump']) {
+    const route = { match: [{ host: [site(label)] }], handle: [{ handler: 'reverse_proxy', upstreams: [{ dial: target }] }], terminal: true };
+    const answer = await fetch(`${caddy.adminUrl}/config/apps/http/servers/${caddy.serverName}/routes/0`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(route),
+    });
+    if (!answer.ok) throw new Error(`Caddy refused the route: ${answer.status} ${await answer.text()}`);
   }
 }, 60_000);
 
 afterAll(async () => {
-  screenshots?.close();
-  proxyClient?.close();
-  await agent?.stop();
   for (const release of releaseHold) release();
   upstream?.close();
   await canaries?.close();
@@ -252,7 +255,110 @@ afterAll(async () => {
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
+describe('which fence stops what (controls: Chromium as a test user, sandbox on)', { timeout: 90_000 }, () => {
+  let server: BrowserServerProcess;
+  let firewall: BrowserFirewall;
+  const logger = pino({ level: 'silent' });
+  beforeAll(() => {
+    const user = lookUpUser(CONTROL_USER)!;
+    server = new BrowserServerProcess({ user, chromiumPath: '/usr/bin/chromium', logger, logLevel: 'warn' });
+    firewall = new BrowserFirewall({ iptablesBinary: IPTABLES, uid: user.uid, proxy: `127.0.0.1:${caddy.httpPort}`, chain: CONTROL_CHAIN });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await firewall?.remove();
+  });
+
+  /** One capture of the hostile page on a fresh pool; the canaries' hits during it. */
+  async function captureProbe(options: { allowNonProxiedUdp: boolean }): Promise<{ outcome: string; hits: string[]; reports: number }> {
+    canaries.hits.length = 0;
+    const reportsBefore = reports.length;
+    const pool = new ChromiumScreenshotter({
+      chromiumPath: '/usr/bin/chromium',
+      proxy: `127.0.0.1:${caddy.httpPort}`,
+      siteDomain,
+      pages: 1,
+      recycleAfter: 10,
+      logger,
+      launcher: remoteBrowserLauncher({ server: () => server.address() }),
+      allowNonProxiedUdp: options.allowNonProxiedUdp,
+    });
+    try {
+      const result = await pool.capture({ domain: site('probe'), viewport: { width: 800, height: 600 }, thumbnailWidth: 200, timeoutMs: 30_000 });
+      return { outcome: `${result.outcome} ${result.reason}`, hits: [...canaries.hits], reports: reports.length - reportsBefore };
+    } finally {
+      await pool.close();
+    }
+  }
+
+  it('without owner rules and WebRTC flags the page reaches a canary through WebRTC, never through fetch, WebSocket or redirects', async () => {
+    const { outcome, hits, reports: made } = await captureProbe({ allowNonProxiedUdp: true });
+    expect(outcome).toBe('captured ');
+    expect(made).toBe(1);
+    // WebRTC went around the proxy: a STUN datagram or a TURN connection reached a canary.
+    expect(hits.length, 'the positive control must reach a canary').toBeGreaterThan(0);
+    // Only the WebRTC targets: the route filter and the proxy kept fetch, WebSocket, images and redirects off the other canaries.
+    const webRtcTargets = hits.filter((hit) => hit.startsWith('udp ') || hit.startsWith('tcp agent-grpc '));
+    expect(hits).toEqual(webRtcTargets);
+  });
+
+  it('the owner rules alone stop it: no canary is reached, and their REJECT counter rises', async () => {
+    await firewall.apply();
+    const before = (await rejectedPackets(IPTABLES, CONTROL_CHAIN)) ?? 0;
+    const { outcome, hits, reports: made } = await captureProbe({ allowNonProxiedUdp: true });
+    expect(outcome).toBe('captured ');
+    expect(made).toBe(1);
+    expect(hits).toEqual([]);
+    expect(await rejectedPackets(IPTABLES, CONTROL_CHAIN)).toBeGreaterThan(before);
+    await firewall.remove();
+    expect(await rejectedPackets(IPTABLES, CONTROL_CHAIN), 'the chain is gone').toBeUndefined();
+  });
+
+  it('the WebRTC flags alone stop it too (no UDP around the proxy)', async () => {
+    const { outcome, hits, reports: made } = await captureProbe({ allowNonProxiedUdp: false });
+    expect(outcome).toBe('captured ');
+    expect(made).toBe(1);
+    expect(hits).toEqual([]);
+  });
+});
+
 describe('the screenshot browser of the real agent', { timeout: 90_000 }, () => {
+  beforeAll(async () => {
+    const certs = await makeTestCerts(path.join(workDir, 'certs'));
+    const pems = await readClientPems(certs.ca, certs.clientCert, certs.clientKey);
+    agent = await startTestAgent({
+      certDir: certs.dir,
+      env: {
+        AGENT_CADDY_ADMIN: caddy.adminUrl,
+        AGENT_CADDY_SERVER: caddy.serverName,
+        AGENT_RECONCILE_CRON: '0 0 1 1 *',
+        AGENT_SITE_DOMAIN: siteDomain,
+        AGENT_SCREENSHOT_PROXY: `127.0.0.1:${caddy.httpPort}`,
+        AGENT_SCREENSHOT_PAGES: '1',
+        AGENT_IPTABLES_BINARY: IPTABLES,
+        LOG_LEVEL: 'debug',
+      },
+    });
+    await waitFor(() => agent.output().includes('route keeper: routes reconciled'), { description: 'the start-up reconcile', timeoutMs: 30_000 });
+    const credentials = grpc.credentials.createSsl(pems.caPem, pems.keyPem, pems.certPem);
+    screenshots = new ScreenshotServiceClient(agent.address, credentials);
+    proxyClient = new ProxyServiceClient(agent.address, credentials);
+    const target = `127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    for (const [index, label] of ['probe', 'jump'].entries()) {
+      await new Promise<void>((resolve, reject) =>
+        proxyClient.upsertRoute({ route: { domain: site(label), upstream: target, projectId: 870_000 + index } }, metadata(), (error) =>
+          error ? reject(error) : resolve(),
+        ),
+      );
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    screenshots?.close();
+    proxyClient?.close();
+    await agent?.stop();
+  });
+
   it('renders a hostile page with its renderer in a user namespace of its own, as a user without the agent’s rights; no canary is reached', async () => {
     const shot = await capture(site('probe'));
     expect(`${shot.outcome} ${shot.errorReason}`).toBe(`${CaptureOutcome.CAPTURE_OUTCOME_CAPTURED} `);
@@ -271,8 +377,20 @@ describe('the screenshot browser of the real agent', { timeout: 90_000 }, () => 
     for (const pid of processTree(browserPid!)) expect(uidOf(pid), `process ${pid}: ${(commandLine(pid) ?? []).slice(0, 2).join(' ')}`).not.toBe(agentUid);
     expect(commandLine(browserPid!)).not.toContain('--no-sandbox');
 
+    // The agent set the owner rules for that user before starting it: only Caddy's site port is open.
+    const browserUid = lookUpUser(BROWSER_USER)!.uid;
+    expect(uidOf(browserPid!)).toBe(browserUid);
+    const output = spawnSync(IPTABLES, ['-w', '-S'], { encoding: 'utf8' }).stdout;
+    expect(output).toContain(`-A OUTPUT -m owner --uid-owner ${browserUid} -j DEVPLEIN-BROWSER`);
+    expect(output).toContain(`-A DEVPLEIN-BROWSER -d 127.0.0.1/32 -p tcp -m tcp --dport ${caddy.httpPort} -m comment --comment "devplein-agent:${agent.pid()}" -j ACCEPT`);
+
     const jumped = await capture(site('jump'));
     expect(jumped.outcome).toBe(CaptureOutcome.CAPTURE_OUTCOME_UNREACHABLE);
     expect(canaries.hits).toEqual([]);
+
+    // Stopped, the agent takes its rule with it (the chain stays while other agents use it).
+    const agentPid = agent.pid();
+    await agent.stop();
+    expect(spawnSync(IPTABLES, ['-w', '-S'], { encoding: 'utf8' }).stdout).not.toContain(`devplein-agent:${agentPid}"`);
   });
 });

@@ -40,6 +40,8 @@ export interface BrowserFirewallOptions {
   proxy: string;
   /** Tag of this agent's ACCEPT rule (default: this process's pid). */
   owner?: number;
+  /** Chain name (default BROWSER_CHAIN; tests use their own, at most 28 characters). */
+  chain?: string;
 }
 
 /** The proxy's address and port, for -d/--dport. */
@@ -59,9 +61,11 @@ export function ip6tablesBinary(iptablesBinary: string): string {
 
 export class BrowserFirewall {
   private readonly owner: number;
+  private readonly chain: string;
 
   constructor(private readonly options: BrowserFirewallOptions) {
     this.owner = options.owner ?? process.pid;
+    this.chain = options.chain ?? BROWSER_CHAIN;
   }
 
   private async run(binary: string, args: string[]): Promise<string> {
@@ -86,24 +90,24 @@ export class BrowserFirewall {
   }
 
   private jump(): string[] {
-    return ['OUTPUT', '-m', 'owner', '--uid-owner', String(this.options.uid), '-j', BROWSER_CHAIN];
+    return ['OUTPUT', '-m', 'owner', '--uid-owner', String(this.options.uid), '-j', this.chain];
   }
 
   private accept(target: { address: string; port: number }, owner: number): string[] {
-    return [BROWSER_CHAIN, '-p', 'tcp', '-d', target.address, '--dport', String(target.port), '-m', 'comment', '--comment', `${TAG}${owner}`, '-j', 'ACCEPT'];
+    return [this.chain, '-p', 'tcp', '-d', target.address, '--dport', String(target.port), '-m', 'comment', '--comment', `${TAG}${owner}`, '-j', 'ACCEPT'];
   }
 
   /** Chain, jump, refusals and this agent's ACCEPT; idempotent (checked before every browser start). */
   async apply(): Promise<void> {
     const target = proxyTarget(this.options.proxy);
     for (const { binary, family } of this.families()) {
-      if (!(await this.succeeds(binary, ['-S', BROWSER_CHAIN]))) {
+      if (!(await this.succeeds(binary, ['-S', this.chain]))) {
         // Another agent may create it at the same moment: that is fine.
-        await this.run(binary, ['-N', BROWSER_CHAIN]).catch(() => undefined);
+        await this.run(binary, ['-N', this.chain]).catch(() => undefined);
       }
-      const established = [BROWSER_CHAIN, '-m', 'conntrack', '--ctstate', 'ESTABLISHED,RELATED', '-j', 'ACCEPT'];
-      const rejectTcp = [BROWSER_CHAIN, '-p', 'tcp', '-j', 'REJECT', '--reject-with', 'tcp-reset'];
-      const rejectRest = [BROWSER_CHAIN, '-j', 'REJECT'];
+      const established = [this.chain, '-m', 'conntrack', '--ctstate', 'ESTABLISHED,RELATED', '-j', 'ACCEPT'];
+      const rejectTcp = [this.chain, '-p', 'tcp', '-j', 'REJECT', '--reject-with', 'tcp-reset'];
+      const rejectRest = [this.chain, '-j', 'REJECT'];
       for (const rule of [established, rejectTcp, rejectRest]) if (!(await this.succeeds(binary, ['-C', ...rule]))) await this.run(binary, ['-A', ...rule]);
       if (family === target.family) {
         await this.removeStaleAccepts(binary);
@@ -117,14 +121,14 @@ export class BrowserFirewall {
   /** This agent's ACCEPT goes; the chain too when no other agent's rule is left. */
   async remove(): Promise<void> {
     for (const { binary } of this.families()) {
-      if (!(await this.succeeds(binary, ['-S', BROWSER_CHAIN]))) continue;
+      if (!(await this.succeeds(binary, ['-S', this.chain]))) continue;
       await this.deleteAccepts(binary, (owner) => owner === this.owner);
       await this.removeStaleAccepts(binary);
-      const rules = await this.run(binary, ['-S', BROWSER_CHAIN]);
+      const rules = await this.run(binary, ['-S', this.chain]);
       if (rules.includes(TAG)) continue;
       while (await this.succeeds(binary, ['-D', ...this.jump()]));
-      await this.run(binary, ['-F', BROWSER_CHAIN]).catch(() => undefined);
-      await this.run(binary, ['-X', BROWSER_CHAIN]).catch(() => undefined);
+      await this.run(binary, ['-F', this.chain]).catch(() => undefined);
+      await this.run(binary, ['-X', this.chain]).catch(() => undefined);
     }
   }
 
@@ -133,7 +137,7 @@ export class BrowserFirewall {
   }
 
   private async deleteAccepts(binary: string, which: (owner: number) => boolean): Promise<void> {
-    const rules = (await this.run(binary, ['-S', BROWSER_CHAIN])).split('\n');
+    const rules = (await this.run(binary, ['-S', this.chain])).split('\n');
     for (const rule of rules) {
       const owner = new RegExp(`--comment "?${TAG}(\\d+)"?`).exec(rule)?.[1];
       if (!owner || !rule.startsWith('-A ') || !which(Number(owner))) continue;
@@ -145,9 +149,9 @@ export class BrowserFirewall {
 }
 
 /** Packets the chain's REJECT rules refused so far (`iptables -L <chain> -v -x -n`); undefined without the chain. */
-export async function rejectedPackets(iptablesBinary: string): Promise<number | undefined> {
+export async function rejectedPackets(iptablesBinary: string, chain = BROWSER_CHAIN): Promise<number | undefined> {
   try {
-    const { stdout } = await execFileAsync(iptablesBinary, ['-w', '-L', BROWSER_CHAIN, '-v', '-x', '-n'], { timeout: 15_000 });
+    const { stdout } = await execFileAsync(iptablesBinary, ['-w', '-L', chain, '-v', '-x', '-n'], { timeout: 15_000 });
     return stdout
       .split('\n')
       .map((line) => line.trim().split(/\s+/))

@@ -96,6 +96,11 @@ export class BrowserServerProcess {
     );
     this.child = child;
     return new Promise((resolve, reject) => {
+      // Node with tsx compiles the server's sources first: seconds on a busy machine.
+      const timer = setTimeout(() => {
+        reject(new Error(`the browser server did not listen within 60 s: ${output.trim().slice(-2_000)}`));
+        child.kill('SIGKILL');
+      }, 60_000);
       let pending = '';
       let output = '';
       let listening = false;
@@ -113,7 +118,8 @@ export class BrowserServerProcess {
           }
           if (!listening && entry.msg === 'browser server listening' && typeof entry.port === 'number') {
             listening = true;
-            logger.info({ port: entry.port, user: user.name, uid: user.uid, pid: child.pid }, 'screenshots: browser server started as its own user');
+            clearTimeout(timer);
+            logger.info({ port: entry.port, user: user.name, uid: user.uid, serverPid: child.pid }, 'screenshots: browser server started as its own user');
             resolve({ port: entry.port, secret });
           } else if (typeof entry.level === 'number' && entry.level >= 40) {
             logger.warn({ browserServer: entry }, 'screenshots: browser server');
@@ -123,8 +129,12 @@ export class BrowserServerProcess {
         }
       });
       child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.once('error', (error) => reject(error));
+      child.once('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
       child.once('exit', (code, signal) => {
+        clearTimeout(timer);
         if (this.child === child) {
           this.child = undefined;
           this.starting = undefined;
