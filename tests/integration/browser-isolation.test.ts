@@ -38,11 +38,11 @@ import { BrowserServerProcess, lookUpUser } from '../../host-agent/src/drivers/b
 import { ChromiumScreenshotter } from '../../host-agent/src/drivers/browser/chromium-screenshotter.ts';
 import { remoteBrowserLauncher } from '../../host-agent/src/drivers/browser/launchers.ts';
 import { commandLine, findProcessesWithArgument, processTree } from '../../host-agent/src/drivers/browser/processes.ts';
+import { BROWSER_USER, ensureSystemUser } from '../support/browser-user.ts';
 import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../support/agent.ts';
 import { startCaddy, type TestCaddy } from '../support/caddy.ts';
 import { waitFor } from '../support/ports.ts';
 
-const BROWSER_USER = 'devplein-browser';
 /** The controls' own user and chain: no agent of another test file sets rules for them. */
 const CONTROL_USER = 'devplein-browser-ctl';
 const CONTROL_CHAIN = `DVPL-BRCTL-${randomBytes(3).toString('hex')}`;
@@ -216,14 +216,6 @@ function uidOf(pid: number): number {
     .split('\n')
     .find((entry) => entry.startsWith('Uid:'));
   return Number(line?.split(/\s+/)[1]);
-}
-
-/** A system user, made when missing (idempotent, as the installer step). */
-function ensureSystemUser(name: string): void {
-  if (spawnSync('getent', ['passwd', name]).status === 0) return;
-  const made = spawnSync('useradd', ['--system', '--home-dir', '/nonexistent', '--no-create-home', '--shell', '/usr/sbin/nologin', name], { encoding: 'utf8' });
-  // Another test file may have made it at the same moment (exit 9: the user exists).
-  if (made.status !== 0 && made.status !== 9) throw new Error(`useradd ${name} failed: ${made.stderr}`);
 }
 
 beforeAll(async () => {
