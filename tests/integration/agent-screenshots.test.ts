@@ -466,10 +466,14 @@ describe('ChromiumScreenshotter in this process (pool limits), its browsers from
   // or the isolation test; skipped to the in-process fallback when it is missing). This file's
   // agent has already set the owner rules that let that user reach this Caddy.
   let server: BrowserServerProcess | undefined;
-  beforeAll(() => {
+  beforeAll(async () => {
     const user = lookUpUser('devplein-browser');
-    if (user && process.getuid?.() === 0) server = new BrowserServerProcess({ user, chromiumPath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', logger: pino({ level: 'silent' }), logLevel: 'warn' });
-  });
+    if (user && process.getuid?.() === 0) {
+      server = new BrowserServerProcess({ user, chromiumPath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', logger: pino({ level: 'silent' }), logLevel: 'warn' });
+      // Started before the timed tests: its start is not a capture's time.
+      await server.address();
+    }
+  }, 90_000);
   afterAll(async () => {
     await server?.stop();
   });

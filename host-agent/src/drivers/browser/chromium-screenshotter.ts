@@ -135,6 +135,8 @@ interface BrowserGeneration {
   id: number;
   browser: Browser;
   launched: LaunchedBrowser;
+  /** Settles when the browser's connection is gone. */
+  disconnected: Promise<void>;
   /** Marker switch on the browser's command line (to find its pid). */
   marker: string;
   captures: number;
@@ -262,8 +264,16 @@ export class ChromiumScreenshotter {
       tab.capture = undefined;
       const tidy = giveBack(outcome.finishedInTime);
       // A warm tab of a browser that died unnoticed fails before the site has answered: that
-      // is not the site's doing, so the capture runs once more on a new browser.
-      if (outcome.result.outcome === 'browser-error' && !outcome.responded && !generation.browser.isConnected() && attempt < 2 && !this.closed) {
+      // is not the site's doing, so the capture runs once more on a new browser. The browser
+      // server's Chromium reports its death over the WebSocket a moment after the page failed:
+      // up to 2 s are given for that news before the failure counts.
+      if (
+        outcome.result.outcome === 'browser-error' &&
+        !outcome.responded &&
+        attempt < 2 &&
+        !this.closed &&
+        (!generation.browser.isConnected() || (await within(generation.disconnected.then(() => true), 2_000)) === true)
+      ) {
         this.options.logger.warn({ browser: generation.id }, 'screenshots: the browser died before the site answered; retrying on a new browser');
         await tidy;
         continue;
@@ -556,8 +566,11 @@ export class ChromiumScreenshotter {
       throw new BrowserUnavailableError(`could not start Chromium (${this.launcher.kind}, ${this.options.chromiumPath}): ${message}`, { cause: error });
     }
     const { browser } = launched;
-    const generation: BrowserGeneration = { id, browser, launched, marker, captures: 0, inFlight: 0, retired: false, idleTabs: [] };
+    let markDisconnected: () => void = () => undefined;
+    const disconnected = new Promise<void>((resolve) => (markDisconnected = resolve));
+    const generation: BrowserGeneration = { id, browser, launched, disconnected, marker, captures: 0, inFlight: 0, retired: false, idleTabs: [] };
     browser.on('disconnected', () => {
+      markDisconnected();
       if (!generation.retired && !this.closed) this.options.logger.warn({ browser: id, captures: generation.captures }, 'screenshots: the browser disconnected; the next capture starts a new one');
       if (this.current === generation) this.current = undefined;
       generation.retired = true;
