@@ -14,7 +14,7 @@
  *   LOG_LEVEL
  * Logs pino JSON lines; one has "msg":"browser server listening" and the port.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -51,6 +51,11 @@ if (secret.length < 16) {
 }
 // Chromium writes to HOME (crash reports, NSS database): a private directory of this run.
 const home = mkdtempSync(path.join(os.tmpdir(), 'devplein-browser-home-'));
+// Playwright's profiles and Chromium's own temporary files go in there too, so stopping removes
+// everything (Chromium leaves org.chromium.Chromium.* behind in /tmp when it is killed).
+const temporary = path.join(home, 'tmp');
+mkdirSync(temporary);
+process.env.TMPDIR = temporary;
 const port = Number(settings.BROWSER_LISTEN.slice(settings.BROWSER_LISTEN.lastIndexOf(':') + 1));
 const server = await startBrowserServer({
   host: '127.0.0.1',
@@ -58,7 +63,7 @@ const server = await startBrowserServer({
   secret,
   chromiumPath: settings.BROWSER_CHROMIUM_PATH,
   maxBrowsers: settings.BROWSER_MAX,
-  chromiumEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache') },
+  chromiumEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', TMPDIR: temporary, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache') },
   logger,
 });
 // Whoever started this process waits for this line: printed whatever LOG_LEVEL says.
