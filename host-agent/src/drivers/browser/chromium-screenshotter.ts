@@ -25,6 +25,9 @@
  *   opened retries once on a fresh browser (not the site's fault).
  * - Recycling: after `recycleAfter` captures the browser is retired: new captures start on a
  *   fresh browser at once, the old one closes when its last in-flight capture has finished.
+ * - Where browsers run: the `launcher` (launchers.ts). Normally the browser server, which runs
+ *   Chromium as its own unprivileged user with the sandbox on (issue 16, screenshot-browser.ts);
+ *   the fallback without it is Chromium inside this process with --no-sandbox.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Browser, type BrowserContext, type CDPSession, type Dialog, type Page, type Response } from 'playwright-core';
