@@ -160,10 +160,10 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     }
     running.add(server);
     const pid = server.process().pid;
-    logger.info({ browser: id, pid }, 'browser server: browser started');
+    logger.info({ browser: id, chromiumPid: pid }, 'browser server: browser started');
     server.once('close', () => {
       running.delete(server);
-      logger.info({ browser: id, pid }, 'browser server: browser closed');
+      logger.info({ browser: id, chromiumPid: pid }, 'browser server: browser closed');
       response.end();
     });
     // The agent hung up (or went away): this browser is no longer anyone's.
