@@ -17,7 +17,7 @@
  * stops and the exit code is non-zero. Settings come from the environment or a `.env` file
  * (see .env.example).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -354,7 +354,21 @@ async function startStudentMariaDb(): Promise<void> {
   agentMysqlUrl = `mysql://devplein_agent:${password}@127.0.0.1:${mariadbPort}/`;
 }
 
+/**
+ * As root, the agent runs its screenshot browser as this unprivileged user with Chromium's
+ * sandbox on (docs/operations.md, "The screenshot browser"); it is made here when missing. Not
+ * root: the agent runs Chromium itself without the sandbox and logs a warning saying so.
+ */
+function ensureBrowserUser(): void {
+  const user = env.AGENT_BROWSER_USER ?? 'devplein-browser';
+  if (process.getuid?.() !== 0 || spawnSync('getent', ['passwd', user]).status === 0) return;
+  const made = spawnSync('useradd', ['--system', '--user-group', '--home-dir', '/nonexistent', '--no-create-home', '--shell', '/usr/sbin/nologin', user], { encoding: 'utf8' });
+  if (made.status === 0) console.log(`made the system user ${user} for the screenshot browser`);
+  else console.log(`could not make the user ${user} (${made.stderr.trim()}): screenshots run inside the agent without Chromium's sandbox`);
+}
+
 function startAgent(): Managed {
+  ensureBrowserUser();
   return startProcess({
     name: 'agent',
     command: process.execPath,

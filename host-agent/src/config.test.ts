@@ -48,6 +48,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...tls, AGENT_SCREENSHOT_CAPTURES_PER_TAB: '0' })).toThrow(/AGENT_SCREENSHOT_CAPTURES_PER_TAB/);
   });
 
+  it('reads where the screenshot browser runs: a loopback server with its secret file, or none', () => {
+    expect(loadConfig(tls).browser).toEqual({ server: undefined, secretFile: '', user: 'devplein-browser', firewall: 'iptables' });
+    expect(loadConfig({ ...tls, AGENT_BROWSER_SERVER: '127.0.0.1:9223', AGENT_BROWSER_SECRET_FILE: '/run/x' }).browser).toMatchObject({ server: '127.0.0.1:9223', secretFile: '/run/x' });
+    expect(() => loadConfig({ ...tls, AGENT_BROWSER_SERVER: '127.0.0.1:9223' })).toThrow(/AGENT_BROWSER_SECRET_FILE/);
+    expect(() => loadConfig({ ...tls, AGENT_BROWSER_SERVER: '10.0.0.5:9223', AGENT_BROWSER_SECRET_FILE: '/run/x' })).toThrow(/loopback/);
+    expect(() => loadConfig({ ...tls, AGENT_BROWSER_FIREWALL: 'nft' })).toThrow(/AGENT_BROWSER_FIREWALL/);
+  });
+
   it('refuses a port above 65535', () => {
     expect(() => loadConfig({ ...tls, AGENT_LISTEN: '127.0.0.1:70000' })).toThrow(/AGENT_LISTEN/);
   });

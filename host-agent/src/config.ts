@@ -108,6 +108,15 @@ const environmentSchema = z.object({
   AGENT_SCREENSHOT_TIMEOUT_MS: milliseconds(15_000),
   AGENT_SCREENSHOT_RECYCLE_AFTER: z.coerce.number().int().min(1).default(200),
   AGENT_SCREENSHOT_CAPTURES_PER_TAB: z.coerce.number().int().min(1).default(25),
+  AGENT_BROWSER_SERVER: z
+    .string()
+    .trim()
+    .regex(/^127\.0\.0\.1:\d{1,5}$/, 'the browser server listens on loopback: 127.0.0.1:PORT')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  AGENT_BROWSER_SECRET_FILE: z.string().trim().default(''),
+  AGENT_BROWSER_USER: z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, 'a user name').default('devplein-browser'),
+  AGENT_BROWSER_FIREWALL: z.enum(['iptables', 'off']).default('iptables'),
   AGENT_DATA_DIR: z.string().trim().min(1).default('/var/lib/devplein-agent'),
   AGENT_DOCKER_NETWORK: z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/, 'a Docker network name').default('devplein'),
   AGENT_CONTAINER_MEMORY_MB: z.coerce.number().int().min(16).default(512),
@@ -145,6 +154,9 @@ const environmentSchema = z.object({
 const checkedEnvironmentSchema = environmentSchema.refine((values) => values.AGENT_IDLE_STOP_AFTER === 0 || values.AGENT_ACCESS_LOG_LISTEN !== '', {
   path: ['AGENT_ACCESS_LOG_LISTEN'],
   message: 'idle auto-stop (AGENT_IDLE_STOP_AFTER) needs the access log listener; set both, or AGENT_IDLE_STOP_AFTER=0',
+}).refine((values) => values.AGENT_BROWSER_SERVER === undefined || values.AGENT_BROWSER_SECRET_FILE !== '', {
+  path: ['AGENT_BROWSER_SECRET_FILE'],
+  message: 'AGENT_BROWSER_SERVER needs the file with the browser server’s secret',
 });
 
 /** What the agent runs with; see `loadConfig`. */
@@ -178,6 +190,17 @@ export interface AgentConfig {
     recycleAfter: number;
     /** A pool tab is replaced by a new one after this many captures (1 = a new tab every time). */
     capturesPerTab: number;
+  };
+  /** Where the screenshot browser runs (drivers/browser/screenshot-browser.ts). */
+  browser: {
+    /** 127.0.0.1:PORT of the browser server's unit; unset: the agent starts one itself when root. */
+    server: string | undefined;
+    /** File with the secret shared with the browser server (AGENT_BROWSER_SERVER only). */
+    secretFile: string;
+    /** The unprivileged user Chromium runs as. */
+    user: string;
+    /** `iptables`: the owner-match rules that keep that user's traffic to the proxy. */
+    firewall: 'iptables' | 'off';
   };
   /** The students' WireGuard server (see deploy/ for how to run it). */
   vpn: {
@@ -287,6 +310,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: values.AGENT_SCREENSHOT_TIMEOUT_MS,
       recycleAfter: values.AGENT_SCREENSHOT_RECYCLE_AFTER,
       capturesPerTab: values.AGENT_SCREENSHOT_CAPTURES_PER_TAB,
+    },
+    browser: {
+      server: values.AGENT_BROWSER_SERVER,
+      secretFile: values.AGENT_BROWSER_SECRET_FILE,
+      user: values.AGENT_BROWSER_USER,
+      firewall: values.AGENT_BROWSER_FIREWALL,
     },
     vpn: {
       wireguardGoBinary: values.AGENT_WG_GO_BINARY,

@@ -21,6 +21,8 @@ import { CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto
 import { decodePng, distinctColours, pixelAt, readPngSize } from '../../host-agent/src/drivers/browser/png.ts';
 import { commandLine, findProcessesWithArgument, processTree } from '../../host-agent/src/drivers/browser/processes.ts';
 import { ChromiumScreenshotter } from '../../host-agent/src/drivers/browser/chromium-screenshotter.ts';
+import { BrowserServerProcess, lookUpUser } from '../../host-agent/src/drivers/browser/browser-server-process.ts';
+import { remoteBrowserLauncher } from '../../host-agent/src/drivers/browser/launchers.ts';
 import pino from 'pino';
 import { makeTestCerts, readClientPems, startTestAgent, type ClientPems, type TestAgent } from '../support/agent.ts';
 import { startCaddy, type TestCaddy, visitSite } from '../support/caddy.ts';
@@ -459,7 +461,22 @@ describe('ScreenshotService with Chromium through Caddy', { timeout: 120_000 }, 
   });
 });
 
-describe('ChromiumScreenshotter in this process (pool limits)', { timeout: 120_000 }, () => {
+describe('ChromiumScreenshotter in this process (pool limits), its browsers from the browser server', { timeout: 120_000 }, () => {
+  // As the agent does when root: the browser server as devplein-browser (made by global setup
+  // or the isolation test; skipped to the in-process fallback when it is missing). This file's
+  // agent has already set the owner rules that let that user reach this Caddy.
+  let server: BrowserServerProcess | undefined;
+  beforeAll(async () => {
+    const user = lookUpUser('devplein-browser');
+    if (user && process.getuid?.() === 0) {
+      server = new BrowserServerProcess({ user, chromiumPath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', logger: pino({ level: 'silent' }), logLevel: 'warn' });
+      // Started before the timed tests: its start is not a capture's time.
+      await server.address();
+    }
+  }, 90_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
   const ownBrowsers = () =>
     findProcessesWithArgument(`--proxy-server=http://127.0.0.1:${caddy.httpPort}`).filter((pid) => {
       const args = commandLine(pid) ?? [];
@@ -471,6 +488,7 @@ describe('ChromiumScreenshotter in this process (pool limits)', { timeout: 120_0
       proxy: `127.0.0.1:${caddy.httpPort}`,
       siteDomain,
       logger: pino({ level: 'silent' }),
+      ...(server ? { launcher: remoteBrowserLauncher({ server: () => server!.address() }) } : {}),
       ...options,
     });
   const request = (domain: string, timeoutMs = 30_000) => ({ domain, viewport: { width: 1280, height: 800 }, thumbnailWidth: 320, timeoutMs });

@@ -76,7 +76,7 @@ function unitSettings(text: string): Map<string, string> {
 }
 
 describe('systemd units', () => {
-  const units = ['devplein-agent.service', 'devplein-control-plane.service', 'devplein-wireguard@.service'];
+  const units = ['devplein-agent.service', 'devplein-browser.service', 'devplein-control-plane.service', 'devplein-wireguard@.service'];
   let workDir: string;
   beforeAll(async () => {
     workDir = await mkdtemp(path.join(os.tmpdir(), 'devplein-units-'));
@@ -113,6 +113,24 @@ describe('systemd units', () => {
     const stopSeconds = Number(unit.get('TimeoutStopSec'));
     expect(stopSeconds * 1000).toBeGreaterThan(Number(agentEnv.values.AGENT_SHUTDOWN_TIMEOUT_MS));
     expect(unit.get('ExecStart')).toContain('host-agent/src/main.ts');
+  });
+
+  it('runs the screenshot browser as its own user, sandboxed by Chromium, on loopback, with the secret the agent loads too', () => {
+    const unit = unitSettings(read('systemd/devplein-browser.service'));
+    const agentUnit = unitSettings(read('systemd/devplein-agent.service'));
+    expect(unit.get('User')).toBe(agentEnv.values.AGENT_BROWSER_USER);
+    expect(unit.get('SupplementaryGroups')).toBeUndefined();
+    expect(unit.get('NoNewPrivileges')).toBe('yes');
+    expect(unit.get('CapabilityBoundingSet')).toBe('');
+    expect(unit.get('ProtectSystem')).toBe('strict');
+    expect(unit.get('IPAddressDeny')).toBe('any');
+    expect(unit.get('ExecStart')).toContain('host-agent/src/browser-server.ts');
+    expect(unit.get('ExecStart')).not.toContain('--no-sandbox');
+    // The browser server listens where the agent dials, and both load the same secret file.
+    expect(read('systemd/devplein-browser.service')).toContain(`Environment=BROWSER_LISTEN=${agentEnv.values.AGENT_BROWSER_SERVER}`);
+    const source = (value: string | undefined) => value?.split(':').slice(1).join(':');
+    expect(source(agentUnit.get('LoadCredential'))).toBe(source(unit.get('LoadCredential')));
+    expect(agentEnv.values.AGENT_BROWSER_SECRET_FILE).toBe(`/run/credentials/devplein-agent.service/${agentUnit.get('LoadCredential')?.split(':')[0]}`);
   });
 
   it.each([

@@ -1,3 +1,4 @@
+import { BROWSER_USER, ensureSystemUser } from './browser-user.ts';
 import { ensureDockerEngine } from './docker.ts';
 import { startPostgres } from './postgres.ts';
 import { startSoketi } from './soketi.ts';
@@ -95,6 +96,8 @@ async function stopAll(stops: Stop[]): Promise<void> {
 
 /** vitest global setup: returns the teardown that stops what it started. */
 export default async function globalSetup(): Promise<() => Promise<void>> {
+  // Agents that run as root start their screenshot browser as this user (issue 16).
+  ensureSystemUser(BROWSER_USER);
   const results = await Promise.allSettled([providePostgres(), provideSoketi(), provideDocker()]);
   const stops = results.flatMap((result) => (result.status === 'fulfilled' && result.value ? [result.value] : []));
   const failures = results.flatMap((result) => (result.status === 'rejected' ? [describeError(result.reason)] : []));

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { AgentConfig } from '../config.ts';
 import { BrowserUnavailableError, type CaptureOptions, ChromiumScreenshotter } from '../drivers/browser/chromium-screenshotter.ts';
 import type { CaptureOutcomeKind } from '../drivers/browser/outcomes.ts';
+import { type ScreenshotBrowser, screenshotBrowser } from '../drivers/browser/screenshot-browser.ts';
 import { parseCaptureDomain, SiteAddressError } from '../drivers/browser/site-address.ts';
 import { callLogger } from '../interceptors/logging.ts';
 
@@ -79,11 +80,14 @@ export function captureOptionsFrom(
  */
 export class ScreenshotServiceImpl {
   private readonly screenshotter: ChromiumScreenshotter;
+  private readonly browser: ScreenshotBrowser;
 
   /** `visitToken`: see ScreenshotterOptions (the agent's screenshot requests are not visits). */
   constructor(private readonly options: { config: AgentConfig; logger: Logger; visitToken?: string }) {
     const { config, logger, visitToken } = options;
+    this.browser = screenshotBrowser(config, logger);
     this.screenshotter = new ChromiumScreenshotter({
+      launcher: this.browser.launcher,
       chromiumPath: config.chromiumPath,
       proxy: config.screenshots.proxy,
       siteDomain: config.screenshots.siteDomain,
@@ -98,6 +102,7 @@ export class ScreenshotServiceImpl {
   /** Closes the browser (the server calls this at shutdown). */
   async close(): Promise<void> {
     await this.screenshotter.close();
+    await this.browser.close();
   }
 
   async capture(request: CaptureRequest, signal?: AbortSignal): Promise<CaptureResponse> {

@@ -25,27 +25,44 @@
  *   opened retries once on a fresh browser (not the site's fault).
  * - Recycling: after `recycleAfter` captures the browser is retired: new captures start on a
  *   fresh browser at once, the old one closes when its last in-flight capture has finished.
+ * - Where browsers run: the `launcher` (launchers.ts). Normally the browser server, which runs
+ *   Chromium as its own unprivileged user with the sandbox on (issue 16, screenshot-browser.ts);
+ *   the fallback without it is Chromium inside this process with --no-sandbox.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Browser, type BrowserContext, type CDPSession, chromium, type Dialog, type Page, type Response } from 'playwright-core';
+import { type Browser, type BrowserContext, type CDPSession, type Dialog, type Page, type Response } from 'playwright-core';
 import type { Logger } from 'pino';
 import { SCREENSHOT_HEADER } from '../proxy/access-log.ts';
 import { CATCH_ALL_BODY } from '../proxy/caddy-route.ts';
 import { type CaptureOutcomeKind, classifyLoadError, classifyProxyAnswer, redirectedAwayReason } from './outcomes.ts';
+import { type BrowserLauncher, type LaunchedBrowser, localBrowserLauncher } from './launchers.ts';
 import { findProcessesWithArgument } from './processes.ts';
 import { isSiteUrl } from './site-address.ts';
 import { SlotQueue } from './slot-queue.ts';
 
-/** The flags of NOTES.md that keep Chromium quiet on a closed network. */
+/**
+ * The flags of NOTES.md that keep Chromium quiet on a closed network. No `--no-sandbox`: the
+ * browser server runs Chromium with its sandbox on; only the in-agent fallback adds it
+ * (launchers.ts).
+ */
 export const BASE_CHROMIUM_ARGS: readonly string[] = [
   '--headless',
-  '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
   '--no-first-run',
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+];
+
+/**
+ * WebRTC may not send UDP around the proxy (STUN/TURN to any address a page names): with these
+ * it only talks TCP through the proxy, which answers nothing but sites. The iptables owner rules
+ * of the browser's user (browser-firewall.ts) stop the same traffic a second time.
+ */
+export const WEBRTC_CHROMIUM_ARGS: readonly string[] = [
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 
 /** The arguments that send every request of the browser to `proxy` (host:port) and nowhere else. */
@@ -82,6 +99,13 @@ export interface ScreenshotterOptions {
    * own visits from a visitor's (a capture must not keep an unvisited site running).
    */
   visitToken?: string;
+  /** Where browsers come from; default: Chromium in this process without its sandbox (the fallback). */
+  launcher?: BrowserLauncher;
+  /**
+   * Leave out WEBRTC_CHROMIUM_ARGS. Only for the isolation test's controls, which show what
+   * the iptables rules alone stop; never set in the agent.
+   */
+  allowNonProxiedUdp?: boolean;
 }
 
 export interface CaptureOptions {
@@ -113,6 +137,9 @@ export class BrowserUnavailableError extends Error {}
 interface BrowserGeneration {
   id: number;
   browser: Browser;
+  launched: LaunchedBrowser;
+  /** Settles when the browser's connection is gone. */
+  disconnected: Promise<void>;
   /** Marker switch on the browser's command line (to find its pid). */
   marker: string;
   captures: number;
@@ -168,8 +195,11 @@ export class ChromiumScreenshotter {
   private launches = 0;
   private closed = false;
 
+  private readonly launcher: BrowserLauncher;
+
   constructor(private readonly options: ScreenshotterOptions) {
     this.slots = new SlotQueue(options.pages);
+    this.launcher = options.launcher ?? localBrowserLauncher(options.chromiumPath);
   }
 
   /** Browsers launched so far (a relaunch after a crash or a recycle counts). */
@@ -237,8 +267,16 @@ export class ChromiumScreenshotter {
       tab.capture = undefined;
       const tidy = giveBack(outcome.finishedInTime);
       // A warm tab of a browser that died unnoticed fails before the site has answered: that
-      // is not the site's doing, so the capture runs once more on a new browser.
-      if (outcome.result.outcome === 'browser-error' && !outcome.responded && !generation.browser.isConnected() && attempt < 2 && !this.closed) {
+      // is not the site's doing, so the capture runs once more on a new browser. The browser
+      // server's Chromium reports its death over the WebSocket a moment after the page failed:
+      // up to 2 s are given for that news before the failure counts.
+      if (
+        outcome.result.outcome === 'browser-error' &&
+        !outcome.responded &&
+        attempt < 2 &&
+        !this.closed &&
+        (!generation.browser.isConnected() || (await within(generation.disconnected.then(() => true), 2_000)) === true)
+      ) {
         this.options.logger.warn({ browser: generation.id }, 'screenshots: the browser died before the site answered; retrying on a new browser');
         await tidy;
         continue;
@@ -508,51 +546,48 @@ export class ChromiumScreenshotter {
     generation.retired = true;
     if (this.current === generation) this.current = undefined;
     if (!this.generations.delete(generation)) return;
-    const done = await within(generation.browser.close().then(() => true, () => true), 10_000);
-    if (!done) {
-      // A wedged browser: kill its process so memory is freed.
-      for (const pid of findProcessesWithArgument(generation.marker)) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      }
-    }
+    const done = await within(generation.launched.close().then(() => true, () => true), 10_000);
+    // A wedged browser: kill its processes so memory is freed.
+    if (!done) generation.launched.kill();
   }
 
   private async launch(): Promise<BrowserGeneration> {
     const id = ++this.launches;
     const marker = `--devplein-screenshots=${this.instance}-${id}`;
     const startedAt = Date.now();
-    let browser: Browser;
+    const args = [
+      ...BASE_CHROMIUM_ARGS,
+      ...(this.options.allowNonProxiedUdp ? [] : WEBRTC_CHROMIUM_ARGS),
+      ...proxyChromiumArgs(this.options.proxy),
+      marker,
+    ];
+    let launched: LaunchedBrowser;
     try {
-      browser = await chromium.launch({
-        executablePath: this.options.chromiumPath,
-        args: [...BASE_CHROMIUM_ARGS, ...proxyChromiumArgs(this.options.proxy), marker],
-        timeout: 30_000,
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-      });
+      launched = await this.launcher.launch(args, marker, 30_000);
     } catch (error) {
       const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-      throw new BrowserUnavailableError(`could not start Chromium (${this.options.chromiumPath}): ${message}`, { cause: error });
+      throw new BrowserUnavailableError(`could not start Chromium (${this.launcher.kind}, ${this.options.chromiumPath}): ${message}`, { cause: error });
     }
-    const generation: BrowserGeneration = { id, browser, marker, captures: 0, inFlight: 0, retired: false, idleTabs: [] };
+    const { browser } = launched;
+    let markDisconnected: () => void = () => undefined;
+    const disconnected = new Promise<void>((resolve) => (markDisconnected = resolve));
+    const generation: BrowserGeneration = { id, browser, launched, disconnected, marker, captures: 0, inFlight: 0, retired: false, idleTabs: [] };
     browser.on('disconnected', () => {
+      markDisconnected();
       if (!generation.retired && !this.closed) this.options.logger.warn({ browser: id, captures: generation.captures }, 'screenshots: the browser disconnected; the next capture starts a new one');
       if (this.current === generation) this.current = undefined;
       generation.retired = true;
       this.generations.delete(generation);
+      // A browser server's Chromium that lost its connection is not left running there.
+      void launched.close().catch(() => undefined);
     });
     if (this.closed) {
-      await browser.close().catch(() => undefined);
+      await launched.close().catch(() => undefined);
       throw new BrowserUnavailableError('the screenshot browser is shutting down');
     }
     this.generations.add(generation);
     this.current = generation;
-    this.options.logger.info({ browser: id, ms: Date.now() - startedAt, version: browser.version() }, 'screenshots: browser started');
+    this.options.logger.info({ browser: id, ms: Date.now() - startedAt, version: browser.version(), runs: this.launcher.kind }, 'screenshots: browser started');
     return generation;
   }
 }
