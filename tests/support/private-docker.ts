@@ -72,8 +72,17 @@ function alive(pid: number): boolean {
   }
 }
 
+export interface PrivateDockerdOptions {
+  /**
+   * The engine's data root, when it must live on a file system of the test's choosing (an XFS
+   * mounted with pquota for disk limits). The caller owns it (and unmounts it after destroy());
+   * by default a folder in the engine's own temp dir.
+   */
+  dataRoot?: string;
+}
+
 /** Starts a private dockerd (as root) and waits until it answers. */
-export async function startPrivateDockerd(): Promise<PrivateDockerd> {
+export async function startPrivateDockerd(options: PrivateDockerdOptions = {}): Promise<PrivateDockerd> {
   if (process.getuid?.() !== 0) throw new Error('a private Docker engine needs root');
   const found = findExecutable('dockerd', ['/usr/sbin', '/usr/bin']);
   if (!found) throw new Error('dockerd is not installed: apt-get install -y docker.io');
@@ -96,7 +105,7 @@ export async function startPrivateDockerd(): Promise<PrivateDockerd> {
   const args = [
     '--host', host,
     '--config-file', configFile,
-    '--data-root', path.join(dir, 'data'),
+    '--data-root', options.dataRoot ?? path.join(dir, 'data'),
     '--exec-root', path.join(dir, 'exec'),
     '--pidfile', pidFile,
     `--bridge=${bridge}`,
