@@ -144,6 +144,7 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
         allowedTcpPorts: config.containers.allowedHostPorts,
       }),
       logger,
+      onContainersMoved: () => void routeKeeper.reconcile(),
     },
   );
   // Isolation is set up now, not at the first create: after a reboot or an upgrade the running

@@ -23,8 +23,8 @@ import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContainerServiceClient, type CreateContainerRequest } from '@devplein/proto/container';
 import { pruneContainerFirewalls } from '../../host-agent/src/drivers/docker/container-firewall.ts';
-import { unaryCall } from '../support/agent-calls.ts';
-import { readClientPems } from '../support/agent.ts';
+import { refusal, unaryCall } from '../support/agent-calls.ts';
+import { readClientPems, startTestAgent } from '../support/agent.ts';
 import { visitSite } from '../support/caddy.ts';
 import { ensureWebImage, randomSuffix, requireDockerEngine, testDocker } from '../support/docker.ts';
 import { findFreePort, waitFor } from '../support/ports.ts';
@@ -170,6 +170,7 @@ beforeAll(async () => {
       AGENT_SSH_PORT_RANGE: `${sshFirstPort}-${sshFirstPort + 20}`,
       AGENT_CONTAINER_MEMORY_MB: '64',
       AGENT_CONTAINER_HOST_PORTS: String(allowedPort),
+      AGENT_RECONCILE_CRON: '0 0 1 1 *',
     },
   });
   const pems = await readClientPems(hosting.certs.ca, hosting.certs.clientCert, hosting.certs.clientKey);
@@ -232,7 +233,14 @@ describe('a network made before isolation', () => {
     const legacy = await docker.getContainer(legacyName).inspect();
     expect(legacy.State.Running).toBe(true);
     expect(Object.keys(legacy.NetworkSettings.Networks)).toEqual([network]);
-    expect(await httpGet(await publishedHttpPort(legacyName))).toContain('devplein test page');
+    // Reconnecting publishes its ports again, on another host port (seen: 32770 → 32771): the agent brings Caddy's
+    // route along at once (the reconcile schedule of this file is once a year).
+    const legacyPortAfter = await publishedHttpPort(legacyName);
+    expect(await httpGet(legacyPortAfter)).toContain('devplein test page');
+    await waitFor(async () => (await visitSite(hosting.caddy.httpPort, `${legacyName}.dev.test`)).body.includes('devplein test page'), {
+      description: 'the moved site through Caddy',
+      timeoutMs: 10_000,
+    });
 
     // The stopped one was moved too: it starts on the new network.
     await docker.getContainer(legacyStoppedName).start();
@@ -241,5 +249,32 @@ describe('a network made before isolation', () => {
     expect(stopped.NetworkSettings.Networks[network]?.NetworkID).toBe(info.Id);
     expect(await httpGet(await publishedHttpPort(legacyStoppedName))).toContain('devplein test page');
     expect(hosting.agent.output()).toContain('inter-container traffic');
+  });
+});
+
+describe('an agent that cannot set the firewall', () => {
+  it('creates no container and says why in its log', async () => {
+    const unprotected = `devplein-iso-nofw-${suffix}`;
+    const name = `nofw-${suffix}`;
+    const agent = await startTestAgent({
+      certDir: hosting.certs.dir,
+      env: { AGENT_DOCKER_NETWORK: unprotected, AGENT_IPTABLES_BINARY: '/nonexistent/iptables', AGENT_SSH_BIND_ADDRESS: '127.0.0.1', AGENT_RECONCILE_CRON: '0 0 1 1 *' },
+    });
+    const pems = await readClientPems(hosting.certs.ca, hosting.certs.clientCert, hosting.certs.clientKey);
+    const other = new ContainerServiceClient(agent.address, grpc.credentials.createSsl(pems.caPem, pems.keyPem, pems.certPem));
+    try {
+      const error = await refusal(
+        unaryCall(other, other.createContainer, { projectId: projectBase + 5, name, domain: `${name}.dev.test`, image: webImage, ownerUserId: 1, memberUserIds: [1], ssh: false, wordpress: false, limits: undefined }),
+      );
+      expect(error.code).toBe(grpc.status.FAILED_PRECONDITION);
+      expect(error.details).toMatch(/container firewall cannot be set.*iptables is not installed/);
+      expect(agent.output()).toContain('CANNOT ISOLATE STUDENT CONTAINERS');
+      expect(await docker.listContainers({ all: true, filters: { name: [name] } })).toEqual([]);
+    } finally {
+      other.close();
+      await agent.stop();
+      await docker.getContainer(name).remove({ force: true }).catch(() => undefined);
+      await docker.getNetwork(unprotected).remove().catch(() => undefined);
+    }
   });
 });

@@ -39,6 +39,11 @@ export interface DockerDriverExtras {
   /** Unset: the driver touches no firewall (unit tests, a private engine in tests). */
   firewall?: ContainerFirewall;
   logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /**
+   * Called after containers were moved to the recreated network: their published ports came
+   * back on other host ports, so the proxy routes must be brought in line now (route keeper).
+   */
+  onContainersMoved?: () => void;
 }
 
 /** Docker's bridge option that turns inter-container traffic on the bridge off. */
@@ -231,7 +236,7 @@ export class DockerodeDriver implements DockerDriver {
   /**
    * Connects the managed containers made for this network (HostConfig.NetworkMode) that are on
    * no network: the ones a migration moved, also when an earlier migration stopped half-way.
-   * A running one is restarted afterwards when its published ports did not come back.
+   * Docker publishes a running one's ports again on connect, on new ephemeral host ports.
    */
   private async reattachContainers(info: Docker.NetworkInspectInfo): Promise<void> {
     const name = this.config.network;
@@ -241,6 +246,7 @@ export class DockerodeDriver implements DockerDriver {
       await this.engine(`connecting ${container.Id.slice(0, 12)} to ${name}`, () => this.docker.getNetwork(info.Id).connect({ Container: container.Id }));
       this.extras.logger?.info({ network: name, containerId: container.Id, name: container.Names?.[0] }, 'moved a container to the isolated project network');
     }
+    if (orphans.length > 0) this.extras.onContainersMoved?.();
   }
 
   /** The host firewall of the network's bridge; a failure stops container creation (fail closed). */
