@@ -79,6 +79,8 @@ export interface PrivateDockerdOptions {
    * by default a folder in the engine's own temp dir.
    */
   dataRoot?: string;
+  /** `--storage-driver` (e.g. btrfs on a btrfs data root); by default the engine picks (overlay2). */
+  storageDriver?: string;
 }
 
 /** Starts a private dockerd (as root) and waits until it answers. */
@@ -108,6 +110,7 @@ export async function startPrivateDockerd(options: PrivateDockerdOptions = {}): 
     '--data-root', options.dataRoot ?? path.join(dir, 'data'),
     '--exec-root', path.join(dir, 'exec'),
     '--pidfile', pidFile,
+    ...(options.storageDriver ? ['--storage-driver', options.storageDriver] : []),
     `--bridge=${bridge}`,
     '--iptables=false',
     // Only engines that know it (20.10 and later) take the flag; older ones add no ip6tables rules anyway.

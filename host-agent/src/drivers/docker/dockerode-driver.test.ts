@@ -66,6 +66,7 @@ describe('disk limit', () => {
     expect(diskLimitProblem({ Driver: 'overlay2', DriverStatus: [['Backing Filesystem', 'xfs'], ['Supports d_type', 'true']] })).toBeUndefined();
     expect(diskLimitProblem({ Driver: 'overlay2', DriverStatus: [['Backing Filesystem', 'extfs']] })).toMatch(/on extfs.*XFS mounted with pquota/);
     expect(diskLimitProblem({ Driver: 'vfs', DriverStatus: [] })).toMatch(/storage driver is vfs/);
+    expect(diskLimitProblem({ Driver: 'btrfs', DriverStatus: [['Build Version', 'Btrfs v6.2']] })).toBeUndefined();
   });
 
   it("recognises the engine's refusal", () => {

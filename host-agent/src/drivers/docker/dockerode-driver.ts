@@ -74,6 +74,8 @@ export function isDiskLimitRefusal(message: string): boolean {
  * able to. Only a create proves it (whether the XFS is mounted with pquota is not in the info).
  */
 export function diskLimitProblem(info: { Driver?: string; DriverStatus?: Array<[string, string]> | null }): string | undefined {
+  // btrfs (subvolume qgroups) and zfs (dataset quotas) enforce the size option on their own.
+  if (info.Driver === 'btrfs' || info.Driver === 'zfs') return undefined;
   if (info.Driver !== 'overlay2') return `the storage driver is ${info.Driver ?? 'unknown'}, the limit needs overlay2 on XFS mounted with pquota`;
   const backing = info.DriverStatus?.find(([key]) => key === 'Backing Filesystem')?.[1];
   if (backing !== undefined && backing !== 'xfs') return `Docker's data-root is on ${backing}, the limit needs XFS mounted with pquota`;
