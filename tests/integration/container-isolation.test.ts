@@ -43,6 +43,8 @@ const student = { projectId: projectBase + 1, name: `student-${suffix}` };
 const other = { projectId: projectBase + 2, name: `other-${suffix}` };
 const legacyName = `legacy-${suffix}`;
 const legacyStoppedName = `legacy-stopped-${suffix}`;
+/** An admin's own container on the network (no devplein labels): it must come back too. */
+const adminName = `admin-${suffix}`;
 
 let hosting: RealHosting;
 let client: ContainerServiceClient;
@@ -159,6 +161,8 @@ beforeAll(async () => {
   const legacy = await legacyContainer(legacyName, projectBase + 3);
   await legacy.start();
   await legacyContainer(legacyStoppedName, projectBase + 4);
+  const admin = await docker.createContainer({ name: adminName, Image: webImage, HostConfig: { Init: true, NetworkMode: network } });
+  await admin.start();
 
   allowedPort = await findFreePort('0.0.0.0');
   await canary('0.0.0.0', 'allowed', allowedPort);
@@ -182,7 +186,7 @@ beforeAll(async () => {
 afterAll(async () => {
   client?.close();
   for (const server of servers) server.close();
-  await hosting?.stop([student.name, other.name, legacyName, legacyStoppedName]);
+  await hosting?.stop([student.name, other.name, legacyName, legacyStoppedName, adminName]);
   // The agent keeps its chain while the network lives; the network is gone now.
   await pruneContainerFirewalls('iptables').catch(() => undefined);
 });
@@ -247,6 +251,8 @@ describe('a network made before isolation', () => {
     const stopped = await docker.getContainer(legacyStoppedName).inspect();
     expect(Object.keys(stopped.NetworkSettings.Networks)).toEqual([network]);
     expect(stopped.NetworkSettings.Networks[network]?.NetworkID).toBe(info.Id);
+    const admin = await docker.getContainer(adminName).inspect();
+    expect(admin.NetworkSettings.Networks[network]?.NetworkID).toBe(info.Id);
     expect(await httpGet(await publishedHttpPort(legacyStoppedName))).toContain('devplein test page');
     expect(hosting.agent.output()).toContain('inter-container traffic');
   });

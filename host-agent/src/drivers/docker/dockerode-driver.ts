@@ -193,8 +193,9 @@ export class DockerodeDriver implements DockerDriver {
   private async createNetworkIfMissing(): Promise<void> {
     const name = this.config.network;
     let info = await this.findNetwork();
+    let moved: string[] = [];
     if (info && !isIsolatedNetwork(info)) {
-      await this.migrateNetwork(info);
+      moved = await this.migrateNetwork(info);
       info = undefined;
     }
     if (!info) {
@@ -207,7 +208,7 @@ export class DockerodeDriver implements DockerDriver {
       info = await this.findNetwork();
       if (!info) throw new DockerError('unavailable', `network ${name} vanished right after it was created`);
     }
-    await this.reattachContainers(info);
+    await this.reattachContainers(info, moved);
     await this.applyFirewall(info);
   }
 
@@ -215,9 +216,11 @@ export class DockerodeDriver implements DockerDriver {
    * A network made before isolation (inter-container traffic on) cannot be changed in place:
    * Docker fixes a bridge's options at creation. Its containers are disconnected (a running one
    * loses its network for a moment, its processes keep running), the network is made again with
-   * enable_icc=false under the same name, and reattachContainers connects them again.
+   * enable_icc=false under the same name, and reattachContainers connects them again. Returns
+   * the ids of the containers it disconnected (managed or not: an admin's own container on
+   * the network comes back too).
    */
-  private async migrateNetwork(old: Docker.NetworkInspectInfo): Promise<void> {
+  private async migrateNetwork(old: Docker.NetworkInspectInfo): Promise<string[]> {
     const name = this.config.network;
     const attached = await this.engine('listing containers', () => this.docker.listContainers({ all: true, filters: { network: [old.Id] } }));
     this.extras.logger?.warn(
@@ -233,6 +236,7 @@ export class DockerodeDriver implements DockerDriver {
     await this.engine(`removing network ${name}`, () => network.remove()).catch((error: unknown) => {
       if (!(error instanceof DockerError && error.kind === 'not-found')) throw error;
     });
+    return attached.map((container) => container.Id);
   }
 
   /**
@@ -240,15 +244,23 @@ export class DockerodeDriver implements DockerDriver {
    * no network: the ones a migration moved, also when an earlier migration stopped half-way.
    * Docker publishes a running one's ports again on connect, on new ephemeral host ports.
    */
-  private async reattachContainers(info: Docker.NetworkInspectInfo): Promise<void> {
+  private async reattachContainers(info: Docker.NetworkInspectInfo, moved: readonly string[]): Promise<void> {
     const name = this.config.network;
     const managed = await this.engine('listing containers', () => this.docker.listContainers({ all: true, filters: { label: [managedLabel] } }));
-    const orphans = managed.filter((container) => container.HostConfig?.NetworkMode === name && Object.keys(container.NetworkSettings?.Networks ?? {}).length === 0);
-    for (const container of orphans) {
-      await this.engine(`connecting ${container.Id.slice(0, 12)} to ${name}`, () => this.docker.getNetwork(info.Id).connect({ Container: container.Id }));
-      this.extras.logger?.info({ network: name, containerId: container.Id, name: container.Names?.[0] }, 'moved a container to the isolated project network');
+    const orphans = managed
+      .filter((container) => container.HostConfig?.NetworkMode === name && Object.keys(container.NetworkSettings?.Networks ?? {}).length === 0)
+      .map((container) => container.Id);
+    const ids = [...new Set([...moved, ...orphans])];
+    for (const id of ids) {
+      try {
+        await this.engine(`connecting ${id.slice(0, 12)} to ${name}`, () => this.docker.getNetwork(info.Id).connect({ Container: id }));
+        this.extras.logger?.info({ network: name, containerId: id }, 'moved a container to the isolated project network');
+      } catch (error) {
+        // One that cannot come back (removed meanwhile) must not keep the others off the network.
+        this.extras.logger?.error({ err: error, network: name, containerId: id }, 'could not connect a container to the isolated project network');
+      }
     }
-    if (orphans.length > 0) this.extras.onContainersMoved?.();
+    if (ids.length > 0) this.extras.onContainersMoved?.();
   }
 
   /** The host firewall of the network's bridge; a failure stops container creation (fail closed). */
