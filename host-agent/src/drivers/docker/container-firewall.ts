@@ -142,16 +142,23 @@ export class IptablesContainerFirewall implements ContainerFirewall {
         });
         return;
       }
-      let oldRules = 0;
+      const wanted = containerChainRules(this.options.allowedTcpPorts);
+      let oldRules: number | undefined;
       try {
         oldRules = (await run(binary, ['-S', chain], this.timeoutMs)).split('\n').filter((line) => line.startsWith('-A ')).length;
       } catch (error) {
         if (/ is not installed /.test((error as Error).message)) throw error;
         await run(binary, ['-N', chain], this.timeoutMs);
       }
-      // New rules behind the old ones, then the old ones off the top: never an empty (open) chain.
-      for (const rule of containerChainRules(this.options.allowedTcpPorts)) await run(binary, ['-A', chain, ...rule], this.timeoutMs);
-      for (let rule = 0; rule < oldRules; rule += 1) await run(binary, ['-D', chain, '1'], this.timeoutMs);
+      // Already right (the usual case: a restart): left alone, so two agents on one host
+      // (tests) never refill the same chain at once.
+      let same = oldRules === wanted.length;
+      for (const rule of wanted) if (same) same = await succeeds(binary, ['-C', chain, ...rule], this.timeoutMs);
+      if (!same) {
+        // New rules behind the old ones, then the old ones off the top: never an empty (open) chain.
+        for (const rule of wanted) await run(binary, ['-A', chain, ...rule], this.timeoutMs);
+        for (let rule = 0; rule < (oldRules ?? 0); rule += 1) await run(binary, ['-D', chain, '1'], this.timeoutMs);
+      }
       const [input, ...inputRule] = inputHook(bridge);
       if (!(await succeeds(binary, ['-C', ...inputHook(bridge)], this.timeoutMs))) await run(binary, ['-I', input ?? 'INPUT', '1', ...inputRule], this.timeoutMs);
       // DOCKER-USER: the chain Docker evaluates first in FORWARD and never rewrites.

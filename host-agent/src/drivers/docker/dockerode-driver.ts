@@ -281,13 +281,22 @@ export class DockerodeDriver implements DockerDriver {
   }
 
   /**
-   * Checks at start-up what can be checked before the first create: the network and its
-   * firewall, and whether the engine looks able to enforce AGENT_CONTAINER_DISK_LIMIT. Logs
-   * what is wrong; never throws (the agent keeps serving the rest).
+   * Checks at start-up what can be checked before the first create: an existing network (with
+   * containers to protect) is migrated and gets its firewall now; a missing one is made at the
+   * first create, as before. And whether the engine looks able to enforce
+   * AGENT_CONTAINER_DISK_LIMIT. Logs what is wrong; never throws (the agent serves the rest).
    */
   async checkAtStart(): Promise<void> {
     const logger = this.extras.logger;
+    if (this.extras.firewall?.mode === 'off') {
+      logger?.warn({ network: this.config.network }, 'container firewall off (AGENT_CONTAINER_FIREWALL=off): student containers can reach every service on this host');
+    }
     try {
+      if (!(await this.findNetwork())) {
+        logger?.info({ network: this.config.network }, 'project network not there yet; it is made, isolated, at the first container create');
+        await this.checkDiskLimit();
+        return;
+      }
       await this.ensureNetwork();
       const pruned = await this.extras.firewall?.prune().catch(() => []);
       if (pruned?.length) logger?.info({ chains: pruned }, 'removed the container firewall chains of networks that no longer exist');
@@ -296,15 +305,18 @@ export class DockerodeDriver implements DockerDriver {
         { network: this.config.network, bridge: info ? bridgeOf(info) : undefined, firewall: this.extras.firewall?.mode ?? 'none' },
         this.extras.firewall?.mode === 'iptables' ? 'project network isolated (inter-container traffic off, host firewall set)' : 'project network ready',
       );
-      if (this.extras.firewall?.mode === 'off') {
-        logger?.warn({ network: this.config.network }, 'container firewall off (AGENT_CONTAINER_FIREWALL=off): student containers can reach every service on this host');
-      }
     } catch (error) {
       // The firewall failure was logged where it happened; the engine may simply not run yet.
       if (!(error instanceof DockerError && error.kind === 'failed-precondition')) {
         logger?.warn({ err: error, network: this.config.network }, 'could not prepare the project network at start-up; retried at the first container create');
       }
     }
+    await this.checkDiskLimit();
+  }
+
+  /** Logs an error when AGENT_CONTAINER_DISK_LIMIT is set and the engine cannot enforce it. */
+  private async checkDiskLimit(): Promise<void> {
+    const logger = this.extras.logger;
     if (this.config.diskLimitBytes === undefined) return;
     try {
       const problem = diskLimitProblem((await this.docker.info()) as { Driver?: string; DriverStatus?: Array<[string, string]> });
