@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseDuration } from './config.ts';
+import { ConfigError, loadConfig, parseDuration, parseSize } from './config.ts';
 
 const tls = { AGENT_TLS_CA: '/certs/ca.pem', AGENT_TLS_CERT: '/certs/agent.pem', AGENT_TLS_KEY: '/certs/agent-key.pem' };
 
@@ -54,6 +54,36 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...tls, AGENT_BROWSER_SERVER: '127.0.0.1:9223' })).toThrow(/AGENT_BROWSER_SECRET_FILE/);
     expect(() => loadConfig({ ...tls, AGENT_BROWSER_SERVER: '10.0.0.5:9223', AGENT_BROWSER_SECRET_FILE: '/run/x' })).toThrow(/loopback/);
     expect(() => loadConfig({ ...tls, AGENT_BROWSER_FIREWALL: 'nft' })).toThrow(/AGENT_BROWSER_FIREWALL/);
+  });
+
+  it('isolates containers by default with MariaDB open, and no disk limit', () => {
+    expect(loadConfig(tls).containers).toMatchObject({ firewall: 'iptables', allowedHostPorts: [3306], diskLimitBytes: undefined });
+    expect(loadConfig({ ...tls, AGENT_CONTAINER_HOST_PORTS: ' 3306, 5432,3306' }).containers.allowedHostPorts).toEqual([3306, 5432]);
+    expect(loadConfig({ ...tls, AGENT_CONTAINER_HOST_PORTS: '' }).containers.allowedHostPorts).toEqual([]);
+    expect(loadConfig({ ...tls, AGENT_CONTAINER_FIREWALL: 'off' }).containers.firewall).toBe('off');
+    expect(() => loadConfig({ ...tls, AGENT_CONTAINER_HOST_PORTS: '3306,70000' })).toThrow(/AGENT_CONTAINER_HOST_PORTS/);
+    expect(() => loadConfig({ ...tls, AGENT_CONTAINER_HOST_PORTS: '3306-3310' })).toThrow(/AGENT_CONTAINER_HOST_PORTS/);
+    expect(() => loadConfig({ ...tls, AGENT_CONTAINER_FIREWALL: 'nftables' })).toThrow(/AGENT_CONTAINER_FIREWALL/);
+  });
+
+  it('reads the disk limit as a size; empty or 0 is none, tiny or garbage is refused', () => {
+    expect(loadConfig({ ...tls, AGENT_CONTAINER_DISK_LIMIT: '2G' }).containers.diskLimitBytes).toBe(2 * 1024 ** 3);
+    expect(loadConfig({ ...tls, AGENT_CONTAINER_DISK_LIMIT: '0' }).containers.diskLimitBytes).toBeUndefined();
+    expect(loadConfig({ ...tls, AGENT_CONTAINER_DISK_LIMIT: ' ' }).containers.diskLimitBytes).toBeUndefined();
+    expect(() => loadConfig({ ...tls, AGENT_CONTAINER_DISK_LIMIT: '10M' })).toThrow(/AGENT_CONTAINER_DISK_LIMIT.*at least 64M/);
+    expect(() => loadConfig({ ...tls, AGENT_CONTAINER_DISK_LIMIT: 'lots' })).toThrow(/AGENT_CONTAINER_DISK_LIMIT/);
+  });
+
+  it('parses sizes in powers of 1024, as Docker does', () => {
+    expect(parseSize('512M')).toBe(512 * 1024 ** 2);
+    expect(parseSize('1.5g')).toBe(1.5 * 1024 ** 3);
+    expect(parseSize('2GB')).toBe(2 * 1024 ** 3);
+    expect(parseSize('2GiB')).toBe(2 * 1024 ** 3);
+    expect(parseSize('1073741824')).toBe(1024 ** 3);
+    expect(parseSize('1T')).toBe(1024 ** 4);
+    expect(parseSize('-1G')).toBeUndefined();
+    expect(parseSize('2 X')).toBeUndefined();
+    expect(parseSize('')).toBeUndefined();
   });
 
   it('refuses a port above 65535', () => {

@@ -27,6 +27,22 @@ export function parseDuration(text: string): number | undefined {
   return ['d', 'h', 'm', 's'].reduce((sum, unit, index) => sum + Number(match[index + 1] ?? 0) * (durationUnits[unit] ?? 0), 0);
 }
 
+const sizeUnits: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
+
+/**
+ * A size as Docker and sysadmins write it: `2G`, `512M`, `1.5g`, `2GB`, `1073741824` (units are
+ * powers of 1024, as in Docker's own size options). Bytes; undefined when the text is none of these.
+ */
+export function parseSize(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?$/i.exec(text.trim());
+  if (!match) return undefined;
+  const bytes = Math.floor(Number(match[1]) * (sizeUnits[(match[2] ?? '').toLowerCase()] ?? Number.NaN));
+  return Number.isSafeInteger(bytes) ? bytes : undefined;
+}
+
+/** The smallest disk limit accepted: below this no image's own start-up writes fit. */
+const MIN_DISK_LIMIT = 64 * 1024 ** 2;
+
 const duration = (fallback: string) =>
   z
     .string()
@@ -125,6 +141,25 @@ const environmentSchema = z.object({
   /** The web server's user in WordPress images: wp-cli runs as it, never as root (official images: www-data). */
   AGENT_WORDPRESS_USER: z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$|^[1-9]\d{0,9}$/, 'a user name or a non-zero uid').default('www-data'),
   AGENT_WORDPRESS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(30),
+  AGENT_CONTAINER_FIREWALL: z.enum(['iptables', 'off']).default('iptables'),
+  AGENT_CONTAINER_HOST_PORTS: z
+    .string()
+    .default('3306')
+    .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
+    .refine((ports) => ports.every((port) => /^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65_535), 'a comma-separated list of TCP ports (1-65535), e.g. 3306; empty for none')
+    .transform((ports) => [...new Set(ports.map(Number))]),
+  AGENT_CONTAINER_DISK_LIMIT: z
+    .string()
+    .default('')
+    .transform((text, context) => {
+      if (text.trim() === '' || text.trim() === '0') return undefined;
+      const bytes = parseSize(text);
+      if (bytes === undefined || bytes < MIN_DISK_LIMIT) {
+        context.addIssue({ code: 'custom', message: `expected a size of at least 64M such as 2G or 512M (empty or 0 = no limit), got ${JSON.stringify(text)}` });
+        return z.NEVER;
+      }
+      return bytes;
+    }),
   AGENT_CONTAINER_HTTP_PORT: z.coerce.number().int().min(1).max(65_535).default(80),
   AGENT_PUBLISH_ADDRESS: z.ipv4().default('127.0.0.1'),
   AGENT_CADDY_SERVER: z.string().regex(/^[a-zA-Z0-9_-]+$/, 'a Caddy server name').default('devplein'),
@@ -245,6 +280,15 @@ export interface AgentConfig {
     httpPort: number;
     /** Host address the container's HTTP port is published on (Caddy dials it). */
     publishAddress: string;
+    /**
+     * `iptables`: the agent keeps containers away from the host's services and from each other
+     * (container-firewall.ts); `off`: it removes its rules (nothing isolates containers from the host then).
+     */
+    firewall: 'iptables' | 'off';
+    /** TCP ports on the host containers may reach (MariaDB's 3306 by default). */
+    allowedHostPorts: number[];
+    /** Size limit of each container's writable layer in bytes (Docker's storage-opt size); undefined: none. */
+    diskLimitBytes: number | undefined;
   };
   caddy: {
     /** Name of the Caddy HTTP server whose routes the agent manages. */
@@ -339,6 +383,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pids: values.AGENT_CONTAINER_PIDS,
       httpPort: values.AGENT_CONTAINER_HTTP_PORT,
       publishAddress: values.AGENT_PUBLISH_ADDRESS,
+      firewall: values.AGENT_CONTAINER_FIREWALL,
+      allowedHostPorts: values.AGENT_CONTAINER_HOST_PORTS,
+      diskLimitBytes: values.AGENT_CONTAINER_DISK_LIMIT,
     },
     wordpress: { user: values.AGENT_WORDPRESS_USER, timeoutMs: values.AGENT_WORDPRESS_TIMEOUT_SECONDS * 1000 },
     caddy: { server: values.AGENT_CADDY_SERVER, listen: values.AGENT_CADDY_LISTEN },

@@ -8,6 +8,7 @@ import { CONTRACT_VERSION } from '@devplein/proto/version';
 import { AGENT_VERSION } from './agent-version.ts';
 import { probeCapabilities } from './capabilities.ts';
 import type { AgentConfig } from './config.ts';
+import { IptablesContainerFirewall } from './drivers/docker/container-firewall.ts';
 import { DockerodeDriver } from './drivers/docker/dockerode-driver.ts';
 import { createCaddyProxyDriver } from './drivers/proxy/caddy-proxy-driver.ts';
 import { ContainerSshKeys } from './drivers/ssh/container-keys.ts';
@@ -127,12 +128,28 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
   }).addToServer(server);
   // One writer for both services: writes into one container stay in order.
   const sshKeys = new ContainerSshKeys({ docker, dataDir: config.dataDir, logger });
-  const dockerDriver = new DockerodeDriver(docker, {
-    network: config.containers.network,
-    httpPort: config.containers.httpPort,
-    publishAddress: config.containers.publishAddress,
-    sshBindAddress: config.ssh.bindAddress,
-  });
+  const dockerDriver = new DockerodeDriver(
+    docker,
+    {
+      network: config.containers.network,
+      httpPort: config.containers.httpPort,
+      publishAddress: config.containers.publishAddress,
+      sshBindAddress: config.ssh.bindAddress,
+      diskLimitBytes: config.containers.diskLimitBytes,
+    },
+    {
+      firewall: new IptablesContainerFirewall({
+        mode: config.containers.firewall,
+        iptablesBinary: config.vpn.iptablesBinary,
+        allowedTcpPorts: config.containers.allowedHostPorts,
+      }),
+      logger,
+      onContainersMoved: () => void routeKeeper.reconcile(),
+    },
+  );
+  // Isolation is set up now, not at the first create: after a reboot or an upgrade the running
+  // containers are protected as soon as the agent runs (the iptables rules do not survive a reboot).
+  void dockerDriver.checkAtStart();
   const containerService = new ContainerServiceImpl({
     docker: dockerDriver,
     proxy,

@@ -1,4 +1,5 @@
 import { BROWSER_USER, ensureSystemUser } from './browser-user.ts';
+import { pruneContainerFirewalls } from '../../host-agent/src/drivers/docker/container-firewall.ts';
 import { ensureDockerEngine } from './docker.ts';
 import { startPostgres } from './postgres.ts';
 import { startSoketi } from './soketi.ts';
@@ -94,6 +95,21 @@ async function stopAll(stops: Stop[]): Promise<void> {
   }
 }
 
+/**
+ * Every test agent that runs as root keeps an iptables chain per Docker network it uses
+ * (host-agent/src/drivers/docker/container-firewall.ts); the tests remove their networks, the
+ * chains stay. Removes the chains whose bridge is gone: never one another run still uses.
+ */
+async function pruneContainerFirewallChains(): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  try {
+    const removed = await pruneContainerFirewalls('iptables');
+    if (removed.length > 0) console.log(`[global-setup] removed ${removed.length} container firewall chain(s) of removed test networks`);
+  } catch {
+    // No iptables here: no agent could have made a chain either.
+  }
+}
+
 /** vitest global setup: returns the teardown that stops what it started. */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   // Agents that run as root start their screenshot browser as this user (issue 16).
@@ -105,5 +121,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await stopAll(stops);
     throw new Error(`test services could not start:\n- ${failures.join('\n- ')}`);
   }
-  return () => stopAll(stops);
+  return async () => {
+    await stopAll(stops);
+    await pruneContainerFirewallChains();
+  };
 }

@@ -72,8 +72,19 @@ function alive(pid: number): boolean {
   }
 }
 
+export interface PrivateDockerdOptions {
+  /**
+   * The engine's data root, when it must live on a file system of the test's choosing (an XFS
+   * mounted with pquota for disk limits). The caller owns it (and unmounts it after destroy());
+   * by default a folder in the engine's own temp dir.
+   */
+  dataRoot?: string;
+  /** `--storage-driver` (e.g. btrfs on a btrfs data root); by default the engine picks (overlay2). */
+  storageDriver?: string;
+}
+
 /** Starts a private dockerd (as root) and waits until it answers. */
-export async function startPrivateDockerd(): Promise<PrivateDockerd> {
+export async function startPrivateDockerd(options: PrivateDockerdOptions = {}): Promise<PrivateDockerd> {
   if (process.getuid?.() !== 0) throw new Error('a private Docker engine needs root');
   const found = findExecutable('dockerd', ['/usr/sbin', '/usr/bin']);
   if (!found) throw new Error('dockerd is not installed: apt-get install -y docker.io');
@@ -96,9 +107,10 @@ export async function startPrivateDockerd(): Promise<PrivateDockerd> {
   const args = [
     '--host', host,
     '--config-file', configFile,
-    '--data-root', path.join(dir, 'data'),
+    '--data-root', options.dataRoot ?? path.join(dir, 'data'),
     '--exec-root', path.join(dir, 'exec'),
     '--pidfile', pidFile,
+    ...(options.storageDriver ? ['--storage-driver', options.storageDriver] : []),
     `--bridge=${bridge}`,
     '--iptables=false',
     // Only engines that know it (20.10 and later) take the flag; older ones add no ip6tables rules anyway.

@@ -57,6 +57,9 @@ export async function sshAgentEnv(options: { network: string; sshHost?: string }
     AGENT_CONTAINER_MEMORY_MB: '64',
     AGENT_CADDY_ADMIN: `http://127.0.0.1:${await findFreePort()}`,
     AGENT_RECONCILE_CRON: '0 0 1 1 *',
+    // The agent runs as its own user without the unit's CAP_NET_ADMIN here, so it cannot set the
+    // container firewall, and would refuse to create containers; container-isolation.test.ts proves it.
+    AGENT_CONTAINER_FIREWALL: 'off',
   };
 }
 

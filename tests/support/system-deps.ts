@@ -173,6 +173,18 @@ export const testSystemDependencies: SystemDependency[] = [
     locate: () => executable('iptables', ['/usr/sbin']),
   },
   {
+    name: 'XFS tools',
+    neededFor: "the container disk limit test (a private Docker engine on a loop-mounted XFS with project quota, which Docker's size limit needs)",
+    debianPackages: ['xfsprogs'],
+    locate: () => executable('mkfs.xfs', ['/usr/sbin', '/sbin']),
+  },
+  {
+    name: 'btrfs tools',
+    neededFor: 'the container disk limit test on the btrfs storage driver (where the kernel has no XFS quota support)',
+    debianPackages: ['btrfs-progs'],
+    locate: () => executable('mkfs.btrfs', ['/usr/sbin', '/sbin']),
+  },
+  {
     name: 'PHP (command line)',
     neededFor: "running deploy/phpmyadmin/devplein-signon.php (phpMyAdmin's single sign-on script) in its test",
     debianPackages: ['php-cli'],

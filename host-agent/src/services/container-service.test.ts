@@ -100,7 +100,7 @@ function service(): { impl: ContainerServiceImpl; docker: MemoryDocker; proxy: R
   const sshKeys = new RecordingKeys(docker);
   const config = {
     dataDir,
-    containers: { network: 'n', memoryBytes: 512 * 1024 * 1024, nanoCpus: 1e9, pids: 256, httpPort: 80, publishAddress: '127.0.0.1' },
+    containers: { network: 'n', memoryBytes: 512 * 1024 * 1024, nanoCpus: 1e9, pids: 256, httpPort: 80, publishAddress: '127.0.0.1', firewall: 'off' as const, allowedHostPorts: [], diskLimitBytes: undefined },
     ssh: { host: 'localhost', bindAddress: '127.0.0.1', portRange: { first: 45_100, last: 45_140 } },
     wordpress: { user: 'www-data', timeoutMs: 30_000 },
   };

@@ -101,7 +101,10 @@ export interface ExecResult {
 }
 
 export interface DockerDriver {
-  /** Creates the project network when it does not exist. */
+  /**
+   * Makes the project network exist with inter-container traffic off (recreating one an older
+   * agent made without that) and its host firewall set; fails when the firewall cannot be set.
+   */
   ensureNetwork(): Promise<void>;
   find(lookup: ContainerLookup): Promise<ContainerView | undefined>;
   list(filter: ContainerFilter): Promise<ContainerView[]>;

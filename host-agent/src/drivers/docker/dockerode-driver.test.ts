@@ -1,7 +1,17 @@
 import type Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
 import { DockerError, translateDockerError } from './docker-errors.ts';
-import { DockerodeDriver, matchesFilter, pullFailure, toContainerView } from './dockerode-driver.ts';
+import {
+  DockerodeDriver,
+  bridgeOf,
+  diskLimitProblem,
+  isDiskLimitRefusal,
+  isIsolatedNetwork,
+  matchesFilter,
+  networkCreateOptions,
+  pullFailure,
+  toContainerView,
+} from './dockerode-driver.ts';
 
 const config = { network: 'devplein-net', httpPort: 80, publishAddress: '127.0.0.1', sshBindAddress: '0.0.0.0' };
 const driver = new DockerodeDriver({} as Docker, config);
@@ -64,6 +74,41 @@ describe('createOptions', () => {
     expect(options.HostConfig?.Binds).toBeUndefined();
     expect(options.HostConfig?.Mounts).toBeUndefined();
     expect(() => driver.createOptions({ ...base, ssh: true })).toThrow(/sshPort/);
+  });
+});
+
+describe('disk limit', () => {
+  it('is no StorageOpt by default and the size in bytes when set', () => {
+    expect(driver.createOptions(base).HostConfig?.StorageOpt).toBeUndefined();
+    const limited = new DockerodeDriver({} as Docker, { ...config, diskLimitBytes: 2 * 1024 ** 3 });
+    expect(limited.createOptions(base).HostConfig?.StorageOpt).toEqual({ size: '2147483648' });
+  });
+
+  it("tells from Docker's info whether the engine can enforce it", () => {
+    expect(diskLimitProblem({ Driver: 'overlay2', DriverStatus: [['Backing Filesystem', 'xfs'], ['Supports d_type', 'true']] })).toBeUndefined();
+    expect(diskLimitProblem({ Driver: 'overlay2', DriverStatus: [['Backing Filesystem', 'extfs']] })).toMatch(/on extfs.*XFS mounted with pquota/);
+    expect(diskLimitProblem({ Driver: 'vfs', DriverStatus: [] })).toMatch(/storage driver is vfs/);
+    expect(diskLimitProblem({ Driver: 'btrfs', DriverStatus: [['Build Version', 'Btrfs v6.2']] })).toBeUndefined();
+  });
+
+  it("recognises the engine's refusal", () => {
+    expect(isDiskLimitRefusal("--storage-opt is supported only for overlay over xfs with 'pquota' mount option")).toBe(true);
+    expect(isDiskLimitRefusal('No such image: x')).toBe(false);
+  });
+});
+
+describe('project network', () => {
+  it('is made with inter-container traffic off and recognised by that option', () => {
+    const options = networkCreateOptions('devplein');
+    expect(options).toMatchObject({ Name: 'devplein', Driver: 'bridge', Labels: { 'devplein.managed': 'true' }, Options: { 'com.docker.network.bridge.enable_icc': 'false' } });
+    expect(isIsolatedNetwork({ Options: options.Options ?? {} })).toBe(true);
+    expect(isIsolatedNetwork({ Options: {} })).toBe(false);
+    expect(isIsolatedNetwork({ Options: { 'com.docker.network.bridge.enable_icc': 'true' } })).toBe(false);
+  });
+
+  it("names Docker's bridge interface", () => {
+    expect(bridgeOf({ Id: '0123456789abcdef0123', Options: {} })).toBe('br-0123456789ab');
+    expect(bridgeOf({ Id: '0123456789abcdef0123', Options: { 'com.docker.network.bridge.name': 'docker-dp' } })).toBe('docker-dp');
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
+import type { Logger } from 'pino';
 import { upstreamOf } from '../../jobs/managed-containers.ts';
 import {
   type ContainerEventView,
@@ -19,6 +20,7 @@ import { type InspectState, statusText } from './container-status.ts';
 import { DockerError, engineMessage, engineStatus, isEngineUnreachable, translateDockerError } from './docker-errors.ts';
 import { type DecodedLogLine, LogDecoder, decodeLogs, demuxOutput } from './log-decoder.ts';
 import { registryOf } from './references.ts';
+import { type ContainerFirewall, ContainerFirewallError } from './container-firewall.ts';
 
 /** Where and how project containers run (from AgentConfig). */
 export interface DockerDriverConfig {
@@ -29,6 +31,56 @@ export interface DockerDriverConfig {
   publishAddress: string;
   /** Host address SSH ports are published on. */
   sshBindAddress: string;
+  /** Size limit of each container's writable layer in bytes; unset: none. */
+  diskLimitBytes?: number | undefined;
+}
+
+/** What the driver needs besides the engine: the host firewall of the network, a logger. */
+export interface DockerDriverExtras {
+  /** Unset: the driver touches no firewall (unit tests, a private engine in tests). */
+  firewall?: ContainerFirewall;
+  logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /**
+   * Called after containers were moved to the recreated network: their published ports came
+   * back on other host ports, so the proxy routes must be brought in line now (route keeper).
+   */
+  onContainersMoved?: () => void;
+}
+
+/** Docker's bridge option that turns inter-container traffic on the bridge off. */
+export const ICC_OPTION = 'com.docker.network.bridge.enable_icc';
+
+/** Options of the project network: a bridge whose containers cannot talk to each other. */
+export function networkCreateOptions(name: string): Docker.NetworkCreateOptions {
+  return { Name: name, Driver: 'bridge', CheckDuplicate: true, Labels: { [LABELS.managed]: 'true' }, Options: { [ICC_OPTION]: 'false' } };
+}
+
+/** Whether a network already keeps its containers apart (made with enable_icc=false). */
+export function isIsolatedNetwork(info: Pick<Docker.NetworkInspectInfo, 'Options'>): boolean {
+  return info.Options?.[ICC_OPTION] === 'false';
+}
+
+/** The host interface of a bridge network: Docker's br-{first 12 of the id} unless named. */
+export function bridgeOf(info: Pick<Docker.NetworkInspectInfo, 'Id' | 'Options'>): string {
+  return info.Options?.['com.docker.network.bridge.name'] || `br-${info.Id.slice(0, 12)}`;
+}
+
+/** The engine's refusal of a writable-layer size limit (overlay2 not on XFS with pquota, another driver). */
+export function isDiskLimitRefusal(message: string): boolean {
+  return /storage-?opt|storage option|quota|not supported for .*size|size .*not supported/i.test(message);
+}
+
+/**
+ * Why the engine cannot limit a container's disk, from `docker info`, or undefined when it looks
+ * able to. Only a create proves it (whether the XFS is mounted with pquota is not in the info).
+ */
+export function diskLimitProblem(info: { Driver?: string; DriverStatus?: Array<[string, string]> | null }): string | undefined {
+  // btrfs (subvolume qgroups) and zfs (dataset quotas) enforce the size option on their own.
+  if (info.Driver === 'btrfs' || info.Driver === 'zfs') return undefined;
+  if (info.Driver !== 'overlay2') return `the storage driver is ${info.Driver ?? 'unknown'}, the limit needs overlay2 on XFS mounted with pquota`;
+  const backing = info.DriverStatus?.find(([key]) => key === 'Backing Filesystem')?.[1];
+  if (backing !== undefined && backing !== 'xfs') return `Docker's data-root is on ${backing}, the limit needs XFS mounted with pquota`;
+  return undefined;
 }
 
 /** Event actions that never change a container's state (exec and copy noise). */
@@ -107,6 +159,7 @@ export class DockerodeDriver implements DockerDriver {
   constructor(
     private readonly docker: Docker,
     private readonly config: DockerDriverConfig,
+    private readonly extras: DockerDriverExtras = {},
   ) {}
 
   /** Runs a dockerode call, translating its failure (see translateDockerError). */
@@ -126,16 +179,150 @@ export class DockerodeDriver implements DockerDriver {
     return this.network;
   }
 
-  private async createNetworkIfMissing(): Promise<void> {
+  /** The project network by exact name, or undefined. */
+  private async findNetwork(): Promise<Docker.NetworkInspectInfo | undefined> {
     const name = this.config.network;
     const networks = await this.engine('listing networks', () => this.docker.listNetworks({ filters: { name: [name] } }));
-    if (networks.some((network) => network.Name === name)) return;
+    const found = networks.find((network) => network.Name === name);
+    if (!found) return undefined;
+    return this.engine(`inspecting network ${name}`, () => this.docker.getNetwork(found.Id).inspect() as Promise<Docker.NetworkInspectInfo>);
+  }
+
+  private async createNetworkIfMissing(): Promise<void> {
+    const name = this.config.network;
+    let info = await this.findNetwork();
+    let moved: string[] = [];
+    if (info && !isIsolatedNetwork(info)) {
+      moved = await this.migrateNetwork(info);
+      info = undefined;
+    }
+    if (!info) {
+      try {
+        await this.docker.createNetwork(networkCreateOptions(name));
+      } catch (error) {
+        // Someone else made it in between: fine.
+        if (engineStatus(error) !== 409) throw translateDockerError(error, `creating network ${name}`);
+      }
+      info = await this.findNetwork();
+      if (!info) throw new DockerError('unavailable', `network ${name} vanished right after it was created`);
+    }
+    await this.reattachContainers(info, moved);
+    await this.applyFirewall(info);
+  }
+
+  /**
+   * A network made before isolation (inter-container traffic on) cannot be changed in place:
+   * Docker fixes a bridge's options at creation. Its containers are disconnected (a running one
+   * loses its network for a moment, its processes keep running), the network is made again with
+   * enable_icc=false under the same name, and reattachContainers connects them again. Returns
+   * the ids of the containers it disconnected (managed or not: an admin's own container on
+   * the network comes back too).
+   */
+  private async migrateNetwork(old: Docker.NetworkInspectInfo): Promise<string[]> {
+    const name = this.config.network;
+    const attached = await this.engine('listing containers', () => this.docker.listContainers({ all: true, filters: { network: [old.Id] } }));
+    this.extras.logger?.warn(
+      { network: name, containers: attached.length },
+      'the project network lets containers talk to each other (inter-container traffic on, made by an older agent): recreating it with inter-container traffic off and moving its containers',
+    );
+    const network = this.docker.getNetwork(old.Id);
+    for (const container of attached) {
+      await this.engine(`disconnecting ${container.Id.slice(0, 12)} from ${name}`, () => network.disconnect({ Container: container.Id, Force: true })).catch((error: unknown) => {
+        if (!(error instanceof DockerError && error.kind === 'not-found')) throw error;
+      });
+    }
+    await this.engine(`removing network ${name}`, () => network.remove()).catch((error: unknown) => {
+      if (!(error instanceof DockerError && error.kind === 'not-found')) throw error;
+    });
+    return attached.map((container) => container.Id);
+  }
+
+  /**
+   * Connects the managed containers made for this network (HostConfig.NetworkMode) that are on
+   * no network: the ones a migration moved, also when an earlier migration stopped half-way.
+   * Docker publishes a running one's ports again on connect, on new ephemeral host ports.
+   */
+  private async reattachContainers(info: Docker.NetworkInspectInfo, moved: readonly string[]): Promise<void> {
+    const name = this.config.network;
+    const managed = await this.engine('listing containers', () => this.docker.listContainers({ all: true, filters: { label: [managedLabel] } }));
+    const orphans = managed
+      .filter((container) => container.HostConfig?.NetworkMode === name && Object.keys(container.NetworkSettings?.Networks ?? {}).length === 0)
+      .map((container) => container.Id);
+    const ids = [...new Set([...moved, ...orphans])];
+    for (const id of ids) {
+      try {
+        await this.engine(`connecting ${id.slice(0, 12)} to ${name}`, () => this.docker.getNetwork(info.Id).connect({ Container: id }));
+        this.extras.logger?.info({ network: name, containerId: id }, 'moved a container to the isolated project network');
+      } catch (error) {
+        // One that cannot come back (removed meanwhile) must not keep the others off the network.
+        this.extras.logger?.error({ err: error, network: name, containerId: id }, 'could not connect a container to the isolated project network');
+      }
+    }
+    if (ids.length > 0) this.extras.onContainersMoved?.();
+  }
+
+  /** The host firewall of the network's bridge; a failure stops container creation (fail closed). */
+  private async applyFirewall(info: Docker.NetworkInspectInfo): Promise<void> {
+    const firewall = this.extras.firewall;
+    if (!firewall) return;
+    const bridge = bridgeOf(info);
     try {
-      await this.docker.createNetwork({ Name: name, Driver: 'bridge', CheckDuplicate: true, Labels: { [LABELS.managed]: 'true' } });
+      await firewall.apply(bridge);
     } catch (error) {
-      // Someone else made it in between: fine.
-      if (engineStatus(error) === 409) return;
-      throw translateDockerError(error, `creating network ${name}`);
+      const message = error instanceof ContainerFirewallError ? error.message : String(error);
+      this.extras.logger?.error(
+        { err: error, network: this.config.network, bridge },
+        'CANNOT ISOLATE STUDENT CONTAINERS: the iptables rules that keep them away from the host and each other cannot be set (needs iptables and CAP_NET_ADMIN); no container is created until this works (AGENT_CONTAINER_FIREWALL=off runs without them)',
+      );
+      throw new DockerError('failed-precondition', `the container firewall cannot be set (AGENT_CONTAINER_FIREWALL=iptables): ${message}`, { cause: error });
+    }
+  }
+
+  /**
+   * Checks at start-up what can be checked before the first create: an existing network (with
+   * containers to protect) is migrated and gets its firewall now; a missing one is made at the
+   * first create, as before. And whether the engine looks able to enforce
+   * AGENT_CONTAINER_DISK_LIMIT. Logs what is wrong; never throws (the agent serves the rest).
+   */
+  async checkAtStart(): Promise<void> {
+    const logger = this.extras.logger;
+    if (this.extras.firewall?.mode === 'off') {
+      logger?.warn({ network: this.config.network }, 'container firewall off (AGENT_CONTAINER_FIREWALL=off): student containers can reach every service on this host');
+    }
+    try {
+      if (!(await this.findNetwork())) {
+        logger?.info({ network: this.config.network }, 'project network not there yet; it is made, isolated, at the first container create');
+        await this.checkDiskLimit();
+        return;
+      }
+      await this.ensureNetwork();
+      const pruned = await this.extras.firewall?.prune().catch(() => []);
+      if (pruned?.length) logger?.info({ chains: pruned }, 'removed the container firewall chains of networks that no longer exist');
+      const info = await this.findNetwork();
+      logger?.info(
+        { network: this.config.network, bridge: info ? bridgeOf(info) : undefined, firewall: this.extras.firewall?.mode ?? 'none' },
+        this.extras.firewall?.mode === 'iptables' ? 'project network isolated (inter-container traffic off, host firewall set)' : 'project network ready',
+      );
+    } catch (error) {
+      // The firewall failure was logged where it happened; the engine may simply not run yet.
+      if (!(error instanceof DockerError && error.kind === 'failed-precondition')) {
+        logger?.warn({ err: error, network: this.config.network }, 'could not prepare the project network at start-up; retried at the first container create');
+      }
+    }
+    await this.checkDiskLimit();
+  }
+
+  /** Logs an error when AGENT_CONTAINER_DISK_LIMIT is set and the engine cannot enforce it. */
+  private async checkDiskLimit(): Promise<void> {
+    const logger = this.extras.logger;
+    if (this.config.diskLimitBytes === undefined) return;
+    try {
+      const problem = diskLimitProblem((await this.docker.info()) as { Driver?: string; DriverStatus?: Array<[string, string]> });
+      if (problem) {
+        logger?.error({ diskLimitBytes: this.config.diskLimitBytes }, `AGENT_CONTAINER_DISK_LIMIT is set but the Docker engine cannot enforce it: ${problem}. Creating containers will fail until Docker's data-root is on XFS with pquota, or the setting is emptied.`);
+      }
+    } catch (error) {
+      logger?.warn({ err: error }, 'could not ask the Docker engine whether it can enforce AGENT_CONTAINER_DISK_LIMIT');
     }
   }
 
@@ -277,6 +464,8 @@ export class DockerodeDriver implements DockerDriver {
         SecurityOpt: ['no-new-privileges'],
         NetworkMode: this.config.network,
         PortBindings: bindings,
+        // Docker takes bytes as a plain number; overlay2 enforces it with an XFS project quota.
+        ...(this.config.diskLimitBytes ? { StorageOpt: { size: String(this.config.diskLimitBytes) } } : {}),
         LogConfig: { Type: 'json-file', Config: { 'max-size': '10m', 'max-file': '3' } },
       },
     };
@@ -295,6 +484,13 @@ export class DockerodeDriver implements DockerDriver {
     } catch (error) {
       if (engineStatus(error) === 409) {
         throw new DockerError('failed-precondition', `the name ${spec.name} is taken by another container`, { cause: error });
+      }
+      if (this.config.diskLimitBytes && isDiskLimitRefusal(engineMessage(error))) {
+        throw new DockerError(
+          'failed-precondition',
+          `the Docker engine refuses the disk limit of AGENT_CONTAINER_DISK_LIMIT (${this.config.diskLimitBytes} bytes): ${engineMessage(error)}. It needs overlay2 on XFS mounted with pquota (see docs/operations.md), or an empty AGENT_CONTAINER_DISK_LIMIT.`,
+          { cause: error },
+        );
       }
       throw translateDockerError(error, `creating container ${spec.name}`);
     }
