@@ -113,6 +113,7 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
     logger,
     cron: config.reconcileCron,
     stuckCreatedMs: config.halfMadeAfterMs,
+    siteDomain: config.siteDomain,
     onEvent: idleStopper ? (event) => idleStopper.noteEvent(event) : undefined,
   });
 
