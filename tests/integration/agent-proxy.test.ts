@@ -189,7 +189,8 @@ describe('ProxyService on Caddy', () => {
 
   beforeAll(async () => {
     routes = proxy(proxyClient(await startAgent('0 0 1 1 *')));
-    [first, second] = await Promise.all([runningManagedUpstream(`one-${suffix}.dev.test`), runningManagedUpstream(`two-${suffix}.dev.test`)]);
+    first = await runningManagedUpstream(`one-${suffix}.dev.test`);
+    second = await runningManagedUpstream(`two-${suffix}.dev.test`);
   }, 60_000);
 
   it('routes a domain to its upstream, replaces it, lists it and removes it', async () => {
