@@ -420,8 +420,10 @@ describe('route keeper', () => {
   it('fixes a wrong upstream and removes the route of a domain without a running container', async () => {
     const ghost = `ghost-${suffix}.dev.test`;
     const stray = await startUpstream('stray');
-    await routes.upsert({ domain: ghost, upstream: stray, projectId: 4242 });
-    await routes.upsert({ domain, upstream: stray, projectId });
+    // Drift in Caddy itself (the agent's ProxyService would refuse an upstream that is no container of its own).
+    const driver = new CaddyProxyDriver({ adminUrl: caddy.adminUrl, server: caddy.serverName, listen: 'unused:1' });
+    await driver.upsertRoute({ domain: ghost, upstream: stray, projectId: 4242 });
+    await driver.upsertRoute({ domain, upstream: stray, projectId });
     await waitFor(async () => (await routeOf(ghost)) === undefined, { description: 'the reconcile to remove the ghost route', timeoutMs: 15_000 });
     await waitForVisit(domain, { status: 200, body: 'devplein test page\n' }, 'the reconcile to point the route back at the container');
     expect(await visit(ghost)).toEqual({ status: 404, body: 'Deze website bestaat niet (meer).' });
