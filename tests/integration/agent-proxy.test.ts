@@ -410,10 +410,13 @@ describe('route keeper', () => {
     await caddy.stop();
     await caddy.start();
     await waitForVisit(domain, { status: 200, body: 'devplein test page\n' }, 'the reconcile to restore the route after the Caddy restart');
-    const restored = logLines(agent)
-      .slice(linesBefore)
-      .filter((line) => line.msg === 'route keeper: routes reconciled' && typeof line.added === 'number' && line.added > 0);
-    expect(restored.length).toBeGreaterThan(0);
+    // The reconcile logs once all its routes are back, which can be after this domain's route answers.
+    const restoredLines = () =>
+      logLines(agent)
+        .slice(linesBefore)
+        .filter((line) => line.msg === 'route keeper: routes reconciled' && typeof line.added === 'number' && line.added > 0);
+    await waitFor(() => restoredLines().length > 0, { description: 'the reconcile that restored the routes to log', timeoutMs: 10_000 });
+    const restored = restoredLines();
     expect(restored.at(-1)).toMatchObject({ updated: expect.any(Number), removed: expect.any(Number) });
   });
 
