@@ -51,8 +51,6 @@ export async function sshAgentEnv(options: { network: string; sshHost?: string }
     AGENT_SSH_PORT_RANGE: `${sshFirstPort}-${sshFirstPort + 20}`,
     AGENT_DOCKER_NETWORK: options.network,
     AGENT_CONTAINER_MEMORY_MB: '64',
-    // The project domains of these tests are {name}.dev.test.
-    AGENT_SITE_DOMAIN: 'dev.test',
     AGENT_CADDY_ADMIN: `http://127.0.0.1:${await findFreePort()}`,
     AGENT_RECONCILE_CRON: '0 0 1 1 *',
   };
@@ -75,7 +73,8 @@ export async function startSshTestAgent(options: { suffix: string; prefix: strin
     certDir: certs.dir,
     dataDir,
     ...(agentUser ? { user: agentUser.name } : {}),
-    env: await sshAgentEnv({ network, sshHost }),
+    // The project domains of these tests are {name}.dev.test (create below).
+    env: { ...(await sshAgentEnv({ network, sshHost })), AGENT_SITE_DOMAIN: 'dev.test' },
   });
   const credentials = grpc.credentials.createSsl(pems.caPem, pems.keyPem, pems.certPem);
   const ssh = new SshAccessServiceClient(agent.address, credentials);
