@@ -103,6 +103,38 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...tls, AGENT_ACCESS_LOG_LISTEN: '' })).toThrow(/AGENT_ACCESS_LOG_LISTEN/);
     expect(loadConfig({ ...tls, AGENT_ACCESS_LOG_LISTEN: '', AGENT_IDLE_STOP_AFTER: '0' }).idleStop).toBeUndefined();
   });
+
+  it('bounds what a create may ask for: defaults 2 GiB, 2 CPUs, 1024 processes, never below the per-container defaults', () => {
+    expect(loadConfig(tls).containers).toMatchObject({ maxMemoryBytes: 2048 * 1024 * 1024, maxNanoCpus: 2e9, maxPids: 1024 });
+    expect(() => loadConfig({ ...tls, AGENT_CONTAINER_MEMORY_MB: '1024', AGENT_CONTAINER_MAX_MEMORY_MB: '512' })).toThrow(/AGENT_CONTAINER_MAX_MEMORY_MB/);
+    expect(() => loadConfig({ ...tls, AGENT_CONTAINER_MAX_CPUS: '0.5' })).toThrow(/AGENT_CONTAINER_MAX_CPUS/);
+    expect(() => loadConfig({ ...tls, AGENT_CONTAINER_MAX_PIDS: '100' })).toThrow(/AGENT_CONTAINER_MAX_PIDS/);
+  });
+
+  it('gives student accounts 10 connections each by default', () => {
+    expect(loadConfig(tls).mysqlMaxUserConnections).toBe(10);
+    expect(loadConfig({ ...tls, AGENT_MYSQL_MAX_USER_CONNECTIONS: '3' }).mysqlMaxUserConnections).toBe(3);
+    expect(() => loadConfig({ ...tls, AGENT_MYSQL_MAX_USER_CONNECTIONS: '0' })).toThrow(/AGENT_MYSQL_MAX_USER_CONNECTIONS/);
+  });
+
+  it('lets only TCP 3306 through the VPN firewall by default; more is listed by protocol and port', () => {
+    expect(loadConfig(tls).vpn.firewallAllow).toEqual([{ protocol: 'tcp', firstPort: 3306, lastPort: 3306 }]);
+    expect(loadConfig({ ...tls, AGENT_WG_FIREWALL_ALLOW: 'tcp/3306, udp/53,tcp/8000-8100,icmp' }).vpn.firewallAllow).toEqual([
+      { protocol: 'tcp', firstPort: 3306, lastPort: 3306 },
+      { protocol: 'udp', firstPort: 53, lastPort: 53 },
+      { protocol: 'tcp', firstPort: 8000, lastPort: 8100 },
+      { protocol: 'icmp' },
+    ]);
+    expect(loadConfig({ ...tls, AGENT_WG_FIREWALL_ALLOW: 'all' }).vpn.firewallAllow).toEqual([{ protocol: 'all' }]);
+    for (const bad of ['', 'tcp', 'tcp/0', 'tcp/70000', 'tcp/20-10', 'sctp/1', '3306', 'tcp/3306;ls']) {
+      expect(() => loadConfig({ ...tls, AGENT_WG_FIREWALL_ALLOW: bad }), bad).toThrow(/AGENT_WG_FIREWALL_ALLOW/);
+    }
+  });
+
+  it('reads the site domain the agent routes and captures under', () => {
+    expect(loadConfig(tls).siteDomain).toBe('dev.devplein.test');
+    expect(loadConfig({ ...tls, AGENT_SITE_DOMAIN: 'Dev.School.nl' }).siteDomain).toBe('dev.school.nl');
+  });
 });
 
 describe('parseDuration', () => {

@@ -56,6 +56,32 @@ const duration = (fallback: string) =>
       return ms;
     });
 
+/** What the VPN firewall lets through to the allowed networks (AGENT_WG_FIREWALL_ALLOW). */
+export type FirewallAllow = { protocol: 'tcp' | 'udp'; firstPort: number; lastPort: number } | { protocol: 'icmp' } | { protocol: 'all' };
+
+/**
+ * `tcp/3306,udp/53,tcp/8000-8100,icmp` as rules; `all` admits every protocol and port (the
+ * whole networks, as before this setting). Undefined when any part is none of these.
+ */
+export function parseFirewallAllow(text: string): FirewallAllow[] | undefined {
+  const parts = text.split(',').map((part) => part.trim().toLowerCase()).filter(Boolean);
+  if (parts.length === 0) return undefined;
+  const rules: FirewallAllow[] = [];
+  for (const part of parts) {
+    if (part === 'icmp' || part === 'all') {
+      rules.push({ protocol: part });
+      continue;
+    }
+    const match = /^(tcp|udp)\/(\d{1,5})(?:-(\d{1,5}))?$/.exec(part);
+    if (!match) return undefined;
+    const firstPort = Number(match[2]);
+    const lastPort = Number(match[3] ?? match[2]);
+    if (firstPort < 1 || lastPort > 65_535 || firstPort > lastPort) return undefined;
+    rules.push({ protocol: match[1] as 'tcp' | 'udp', firstPort, lastPort });
+  }
+  return rules;
+}
+
 /**
  * The agent's environment. Parsed once at start-up; a bad value stops the agent with a message
  * naming the variable, never a half-configured agent.
@@ -77,6 +103,7 @@ const environmentSchema = z.object({
     .url({ protocol: /^(mysql|mariadb)$/, error: 'AGENT_MYSQL_URL must be a mysql:// URL' })
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  AGENT_MYSQL_MAX_USER_CONNECTIONS: z.coerce.number().int().min(1).max(1_000).default(10),
   AGENT_MYSQL_USER_HOST: z
     .string()
     .regex(/^[A-Za-z0-9.%:_-]{1,255}$/, 'a MySQL account host: %, localhost, an address or a pattern like 10.8.0.%')
@@ -113,6 +140,17 @@ const environmentSchema = z.object({
     .optional()
     .transform((value) => (value ?? '').split(',').map((part) => part.trim()).filter(Boolean)),
   AGENT_WG_FIREWALL: z.enum(['iptables', 'off']).default('iptables'),
+  AGENT_WG_FIREWALL_ALLOW: z
+    .string()
+    .default('tcp/3306')
+    .transform((value, context) => {
+      const rules = parseFirewallAllow(value);
+      if (rules === undefined) {
+        context.addIssue({ code: 'custom', message: `expected a comma-separated list of tcp/PORT, udp/PORT (a range FIRST-LAST allowed), icmp or all, got ${JSON.stringify(value)}` });
+        return z.NEVER;
+      }
+      return rules;
+    }),
   AGENT_SITE_DOMAIN: z
     .string()
     .trim()
@@ -160,6 +198,9 @@ const environmentSchema = z.object({
       }
       return bytes;
     }),
+  AGENT_CONTAINER_MAX_MEMORY_MB: z.coerce.number().int().min(16).default(2048),
+  AGENT_CONTAINER_MAX_CPUS: z.coerce.number().positive().max(64).default(2),
+  AGENT_CONTAINER_MAX_PIDS: z.coerce.number().int().min(16).default(1024),
   AGENT_CONTAINER_HTTP_PORT: z.coerce.number().int().min(1).max(65_535).default(80),
   AGENT_PUBLISH_ADDRESS: z.ipv4().default('127.0.0.1'),
   AGENT_CADDY_SERVER: z.string().regex(/^[a-zA-Z0-9_-]+$/, 'a Caddy server name').default('devplein'),
@@ -186,13 +227,28 @@ const environmentSchema = z.object({
 });
 
 /** Rules across variables. */
-const checkedEnvironmentSchema = environmentSchema.refine((values) => values.AGENT_IDLE_STOP_AFTER === 0 || values.AGENT_ACCESS_LOG_LISTEN !== '', {
-  path: ['AGENT_ACCESS_LOG_LISTEN'],
-  message: 'idle auto-stop (AGENT_IDLE_STOP_AFTER) needs the access log listener; set both, or AGENT_IDLE_STOP_AFTER=0',
-}).refine((values) => values.AGENT_BROWSER_SERVER === undefined || values.AGENT_BROWSER_SECRET_FILE !== '', {
-  path: ['AGENT_BROWSER_SECRET_FILE'],
-  message: 'AGENT_BROWSER_SERVER needs the file with the browser server’s secret',
-});
+const checkedEnvironmentSchema = environmentSchema
+  .refine((values) => values.AGENT_IDLE_STOP_AFTER === 0 || values.AGENT_ACCESS_LOG_LISTEN !== '', {
+    path: ['AGENT_ACCESS_LOG_LISTEN'],
+    message: 'idle auto-stop (AGENT_IDLE_STOP_AFTER) needs the access log listener; set both, or AGENT_IDLE_STOP_AFTER=0',
+  })
+  // The defaults must lie inside the bounds, or every create without limits would be refused.
+  .refine((values) => values.AGENT_CONTAINER_MEMORY_MB <= values.AGENT_CONTAINER_MAX_MEMORY_MB, {
+    path: ['AGENT_CONTAINER_MAX_MEMORY_MB'],
+    message: 'must be at least AGENT_CONTAINER_MEMORY_MB (the default a container gets)',
+  })
+  .refine((values) => values.AGENT_CONTAINER_CPUS <= values.AGENT_CONTAINER_MAX_CPUS, {
+    path: ['AGENT_CONTAINER_MAX_CPUS'],
+    message: 'must be at least AGENT_CONTAINER_CPUS (the default a container gets)',
+  })
+  .refine((values) => values.AGENT_CONTAINER_PIDS <= values.AGENT_CONTAINER_MAX_PIDS, {
+    path: ['AGENT_CONTAINER_MAX_PIDS'],
+    message: 'must be at least AGENT_CONTAINER_PIDS (the default a container gets)',
+  })
+  .refine((values) => values.AGENT_BROWSER_SERVER === undefined || values.AGENT_BROWSER_SECRET_FILE !== '', {
+    path: ['AGENT_BROWSER_SECRET_FILE'],
+    message: 'AGENT_BROWSER_SERVER needs the file with the browser server’s secret',
+  });
 
 /** What the agent runs with; see `loadConfig`. */
 export interface AgentConfig {
@@ -208,6 +264,13 @@ export interface AgentConfig {
   mysqlUrl: string | undefined;
   /** Host part of the students' MySQL accounts (`'u12_abc'@'{this}'`). */
   mysqlUserHost: string;
+  /** MAX_USER_CONNECTIONS of every student account: one student cannot take the server's connections. */
+  mysqlMaxUserConnections: number;
+  /**
+   * The dev domain project sites live under (AGENT_SITE_DOMAIN): the agent routes and captures
+   * only domains under it.
+   */
+  siteDomain: string;
   chromiumPath: string;
   /** `wg` command: an absolute path or a name looked up on PATH. */
   wgBinary: string;
@@ -253,6 +316,8 @@ export interface AgentConfig {
     dnsServers: string[];
     /** `iptables`: the agent keeps peers inside allowedNetworks on the server side too. */
     firewall: 'iptables' | 'off';
+    /** What the firewall admits to the allowed networks (default TCP 3306, the database, only). */
+    firewallAllow: FirewallAllow[];
   };
   probeTimeoutMs: number;
   shutdownTimeoutMs: number;
@@ -276,6 +341,10 @@ export interface AgentConfig {
     memoryBytes: number;
     nanoCpus: number;
     pids: number;
+    /** The most a create may ask for (a larger limit is refused, not cut). */
+    maxMemoryBytes: number;
+    maxNanoCpus: number;
+    maxPids: number;
     /** Port the project's web server listens on inside the container. */
     httpPort: number;
     /** Host address the container's HTTP port is published on (Caddy dials it). */
@@ -345,6 +414,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     caddyAdminUrl: values.AGENT_CADDY_ADMIN,
     mysqlUrl: values.AGENT_MYSQL_URL,
     mysqlUserHost: values.AGENT_MYSQL_USER_HOST,
+    mysqlMaxUserConnections: values.AGENT_MYSQL_MAX_USER_CONNECTIONS,
+    siteDomain: values.AGENT_SITE_DOMAIN,
     chromiumPath: values.AGENT_CHROMIUM_PATH,
     wgBinary: values.AGENT_WG_BINARY,
     screenshots: {
@@ -371,6 +442,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowedNetworks: values.AGENT_WG_ALLOWED_NETWORKS,
       dnsServers: values.AGENT_WG_DNS,
       firewall: values.AGENT_WG_FIREWALL,
+      firewallAllow: values.AGENT_WG_FIREWALL_ALLOW,
     },
     probeTimeoutMs: values.AGENT_PROBE_TIMEOUT_MS,
     shutdownTimeoutMs: values.AGENT_SHUTDOWN_TIMEOUT_MS,
@@ -381,6 +453,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       memoryBytes: values.AGENT_CONTAINER_MEMORY_MB * 1024 * 1024,
       nanoCpus: Math.round(values.AGENT_CONTAINER_CPUS * 1e9),
       pids: values.AGENT_CONTAINER_PIDS,
+      maxMemoryBytes: values.AGENT_CONTAINER_MAX_MEMORY_MB * 1024 * 1024,
+      maxNanoCpus: Math.round(values.AGENT_CONTAINER_MAX_CPUS * 1e9),
+      maxPids: values.AGENT_CONTAINER_MAX_PIDS,
       httpPort: values.AGENT_CONTAINER_HTTP_PORT,
       publishAddress: values.AGENT_PUBLISH_ADDRESS,
       firewall: values.AGENT_CONTAINER_FIREWALL,

@@ -114,6 +114,7 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
     logger,
     cron: config.reconcileCron,
     stuckCreatedMs: config.halfMadeAfterMs,
+    siteDomain: config.siteDomain,
     onEvent: idleStopper ? (event) => idleStopper.noteEvent(event) : undefined,
   });
 
@@ -159,7 +160,12 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
     autoStopOf: idleStopper ? (id) => idleStopper.autoStopOf(id) : undefined,
   });
   containerService.addToServer(server);
-  new ProxyServiceImpl({ proxy, logger }).addToServer(server);
+  new ProxyServiceImpl({
+    proxy,
+    logger,
+    siteDomain: config.siteDomain,
+    ownUpstreams: async () => new Set((await managedContainers.list()).flatMap((container) => (container.upstream ? [container.upstream] : []))),
+  }).addToServer(server);
   new SshAccessServiceImpl({ docker, keys: sshKeys, sessions: new ContainerSshSessions(dockerDriver), config, logger }).addToServer(server);
   const databaseService = new DatabaseServiceImpl({ config, logger });
   databaseService.addToServer(server);
@@ -171,6 +177,7 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
   const port = await bind(server, config.listen, credentials);
   // A host whose VPN was in use gets its interface and peers back now, not on the first call.
   void vpnService.start();
+  void databaseService.start();
   try {
     routeKeeper.start();
     idleStopper?.start();

@@ -152,6 +152,8 @@ beforeAll(async () => {
       AGENT_CONTAINER_CPUS: '0.5',
       AGENT_CONTAINER_PIDS: '64',
       AGENT_WORDPRESS_TIMEOUT_SECONDS: '2',
+      AGENT_CONTAINER_MAX_MEMORY_MB: '128',
+      AGENT_SITE_DOMAIN: 'dev.test',
       AGENT_PUBLISH_ADDRESS: '127.0.0.1',
       AGENT_SSH_BIND_ADDRESS: '127.0.0.1',
       AGENT_SSH_PORT_RANGE: `${sshFirstPort}-${sshFirstPort + 50}`,
@@ -269,7 +271,35 @@ describe('ContainerService on the Docker engine', () => {
     expect(everything.containers.find((container) => container.id === unmanaged.id)).toMatchObject({ state: 'created', projectId: 0, domain: '', names: [`/${unmanagedName}`] });
     // The admin API addresses unmanaged containers by name.
     expect((await act(byName(unmanagedName), ContainerAction.CONTAINER_ACTION_START)).state).toBe('running');
+    // ... but never looks inside them: logs (and exec) are for the agent's own containers only.
+    expect((await refusal(call(client.getContainerLogs, { container: byName(unmanagedName), tail: 1 }))).code).toBe(grpc.status.PERMISSION_DENIED);
     expect(await call(client.removeContainer, { container: byName(unmanagedName) })).toEqual({ removed: true });
+  });
+
+  it('refuses every action on a container labelled as the host’s infrastructure (PERMISSION_DENIED), and leaves it as it was', async () => {
+    const infraName = `infra-${suffix}`;
+    const infra = await docker.createContainer({ name: infraName, Image: webImage, Labels: { 'devplein.infrastructure': 'true' }, HostConfig: { Init: true } });
+    await infra.start();
+    for (const action of [ContainerAction.CONTAINER_ACTION_STOP, ContainerAction.CONTAINER_ACTION_PAUSE, ContainerAction.CONTAINER_ACTION_RESTART]) {
+      expect((await refusal(act(byName(infraName), action))).code, String(action)).toBe(grpc.status.PERMISSION_DENIED);
+    }
+    expect((await refusal(call(client.removeContainer, { container: byName(infraName) }))).code).toBe(grpc.status.PERMISSION_DENIED);
+    expect((await refusal(call(client.getContainerLogs, { container: byName(infraName), tail: 1 }))).code).toBe(grpc.status.PERMISSION_DENIED);
+    expect((await refusal(call(client.execWordpressPasswordReset, { container: byName(infraName), username: '' }))).code).toBe(grpc.status.PERMISSION_DENIED);
+    const after = await infra.inspect();
+    expect(after.State.Running).toBe(true);
+    expect(after.State.Paused).toBe(false);
+    expect(after.RestartCount).toBe(0);
+  });
+
+  it('refuses a domain outside its site domain and limits above its maximum (INVALID_ARGUMENT), creating nothing', async () => {
+    const outside = await refusal(create({ projectId: projectBase + 40, name: `outside-${suffix}`, domain: 'devplein.school.nl' }));
+    expect(outside.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(outside.details).toMatch(/site domain dev\.test/);
+    const greedy = await refusal(create({ projectId: projectBase + 41, name: `greedy-${suffix}`, limits: { memoryBytes: 129 * 1024 * 1024, nanoCpus: 0, pids: 0 } }));
+    expect(greedy.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(greedy.details).toMatch(/at most/);
+    expect(await docker.listContainers({ all: true, filters: { name: [`outside-${suffix}`, `greedy-${suffix}`] } })).toEqual([]);
   });
 
   it('pulls from a registry with progress events, says when an image is present, and fails clearly for unknown images', async () => {

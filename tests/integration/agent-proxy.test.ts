@@ -119,6 +119,7 @@ async function startAgent(cron: string): Promise<TestAgent> {
       AGENT_DOCKER_NETWORK: network,
       AGENT_DATA_DIR: path.join(workDir, 'data'),
       AGENT_PUBLISH_ADDRESS: '127.0.0.1',
+      AGENT_SITE_DOMAIN: 'dev.test',
       AGENT_RECONCILE_CRON: cron,
     },
   });
@@ -151,6 +152,15 @@ async function createManagedContainer(image: string, projectId: number, domain: 
   });
 }
 
+/** A running managed container; answers the upstream its HTTP port is published on ("127.0.0.1:port"). */
+async function runningManagedUpstream(domain: string): Promise<string> {
+  const container = await createManagedContainer(await ensureWebImage(), 700_000 + Math.floor(Math.random() * 99_999), domain);
+  await container.start();
+  const port = (await container.inspect()).NetworkSettings.Ports['80/tcp']?.[0]?.HostPort;
+  if (!port) throw new Error('the container published no HTTP port');
+  return `127.0.0.1:${port}`;
+}
+
 beforeAll(async () => {
   workDir = await mkdtemp(path.join(os.tmpdir(), 'devplein-agent-proxy-'));
   certs = await makeTestCerts(path.join(workDir, 'certs'));
@@ -170,25 +180,27 @@ afterAll(async () => {
 });
 
 describe('ProxyService on Caddy', () => {
-  // A reconcile once a year: the routes of this block have no container and must stay put.
+  // A reconcile once a year: the routes of this block have no container of their domain and must stay put.
   let routes: ReturnType<typeof proxy>;
   const domain = `site-${suffix}.dev.test`;
+  // Routes may only point at the published HTTP port of one of the agent's own containers.
+  let first: string;
+  let second: string;
 
   beforeAll(async () => {
     routes = proxy(proxyClient(await startAgent('0 0 1 1 *')));
-  });
+    first = await runningManagedUpstream(`one-${suffix}.dev.test`);
+    second = await runningManagedUpstream(`two-${suffix}.dev.test`);
+  }, 60_000);
 
   it('routes a domain to its upstream, replaces it, lists it and removes it', async () => {
-    const first = await startUpstream('upstream one');
-    const second = await startUpstream('upstream two');
-
     const created = await routes.upsert({ domain: domain.toUpperCase(), upstream: first, projectId: 7 });
     expect(created).toEqual({ route: { domain, upstream: first, projectId: 7 }, created: true });
-    expect(await visit(domain)).toEqual({ status: 200, body: 'upstream one' });
+    expect(await visit(domain)).toEqual({ status: 200, body: 'devplein test page\n' });
 
     const replaced = await routes.upsert({ domain, upstream: second, projectId: 7 });
     expect(replaced.created).toBe(false);
-    expect(await visit(domain)).toEqual({ status: 200, body: 'upstream two' });
+    expect(await visit(domain)).toEqual({ status: 200, body: 'devplein test page\n' });
     const listed = (await routes.list()).filter((route) => route.domain === domain);
     expect(listed).toEqual([{ domain, upstream: second, projectId: 7 }]);
 
@@ -199,8 +211,7 @@ describe('ProxyService on Caddy', () => {
   });
 
   it('answers 404 for a host no project has, with the route of another domain in place', async () => {
-    const upstream = await startUpstream('other');
-    await routes.upsert({ domain: `other-${suffix}.dev.test`, upstream, projectId: 8 });
+    await routes.upsert({ domain: `other-${suffix}.dev.test`, upstream: first, projectId: 8 });
     const unknown = await visit(`unknown-${suffix}.dev.test`);
     expect(unknown.status).toBe(404);
     expect(unknown.body).toBe('Deze website bestaat niet (meer).');
@@ -219,13 +230,26 @@ describe('ProxyService on Caddy', () => {
     expect((await refusal(routes.remove('no such domain'))).code).toBe(grpc.status.INVALID_ARGUMENT);
   });
 
+  it('refuses a domain outside its site domain (INVALID_ARGUMENT) and an upstream that is none of its containers (PERMISSION_DENIED)', async () => {
+    for (const outside of ['devplein.school.nl', 'dev.test', `site-${suffix}.dev.test.evil.nl`]) {
+      expect((await refusal(routes.upsert({ domain: outside, upstream: first, projectId: 7 }))).code, outside).toBe(grpc.status.INVALID_ARGUMENT);
+    }
+    // A listener on the host that is not a container (the agent's own gRPC port, say), and a closed port.
+    const notOurs = await startUpstream('not a container');
+    for (const upstream of [notOurs, '127.0.0.1:2375', '10.0.0.5:80']) {
+      const error = await refusal(routes.upsert({ domain, upstream, projectId: 7 }));
+      expect(error.code, upstream).toBe(grpc.status.PERMISSION_DENIED);
+    }
+    expect((await routes.list()).some((route) => route.domain === domain || route.upstream === notOurs)).toBe(false);
+  });
+
   it('answers UNAVAILABLE while Caddy is down, and works again when it is back', async () => {
     await caddy.stop();
     try {
       const listing = await refusal(routes.list());
       expect(listing.code).toBe(grpc.status.UNAVAILABLE);
       expect(listing.details).toContain(caddy.adminUrl);
-      const upsert = await refusal(routes.upsert({ domain, upstream: '127.0.0.1:8080', projectId: 1 }));
+      const upsert = await refusal(routes.upsert({ domain, upstream: first, projectId: 1 }));
       expect(upsert.code).toBe(grpc.status.UNAVAILABLE);
       expect((await refusal(routes.remove(domain))).code).toBe(grpc.status.UNAVAILABLE);
     } finally {
@@ -386,18 +410,23 @@ describe('route keeper', () => {
     await caddy.stop();
     await caddy.start();
     await waitForVisit(domain, { status: 200, body: 'devplein test page\n' }, 'the reconcile to restore the route after the Caddy restart');
-    const restored = logLines(agent)
-      .slice(linesBefore)
-      .filter((line) => line.msg === 'route keeper: routes reconciled' && typeof line.added === 'number' && line.added > 0);
-    expect(restored.length).toBeGreaterThan(0);
+    // The reconcile logs once all its routes are back, which can be after this domain's route answers.
+    const restoredLines = () =>
+      logLines(agent)
+        .slice(linesBefore)
+        .filter((line) => line.msg === 'route keeper: routes reconciled' && typeof line.added === 'number' && line.added > 0);
+    await waitFor(() => restoredLines().length > 0, { description: 'the reconcile that restored the routes to log', timeoutMs: 10_000 });
+    const restored = restoredLines();
     expect(restored.at(-1)).toMatchObject({ updated: expect.any(Number), removed: expect.any(Number) });
   });
 
   it('fixes a wrong upstream and removes the route of a domain without a running container', async () => {
     const ghost = `ghost-${suffix}.dev.test`;
     const stray = await startUpstream('stray');
-    await routes.upsert({ domain: ghost, upstream: stray, projectId: 4242 });
-    await routes.upsert({ domain, upstream: stray, projectId });
+    // Drift in Caddy itself (the agent's ProxyService would refuse an upstream that is no container of its own).
+    const driver = new CaddyProxyDriver({ adminUrl: caddy.adminUrl, server: caddy.serverName, listen: 'unused:1' });
+    await driver.upsertRoute({ domain: ghost, upstream: stray, projectId: 4242 });
+    await driver.upsertRoute({ domain, upstream: stray, projectId });
     await waitFor(async () => (await routeOf(ghost)) === undefined, { description: 'the reconcile to remove the ghost route', timeoutMs: 15_000 });
     await waitForVisit(domain, { status: 200, body: 'devplein test page\n' }, 'the reconcile to point the route back at the container');
     expect(await visit(ghost)).toEqual({ status: 404, body: 'Deze website bestaat niet (meer).' });

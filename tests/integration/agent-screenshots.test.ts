@@ -23,6 +23,7 @@ import { commandLine, findProcessesWithArgument, processTree } from '../../host-
 import { ChromiumScreenshotter } from '../../host-agent/src/drivers/browser/chromium-screenshotter.ts';
 import { BrowserServerProcess, lookUpUser } from '../../host-agent/src/drivers/browser/browser-server-process.ts';
 import { remoteBrowserLauncher } from '../../host-agent/src/drivers/browser/launchers.ts';
+import { CaddyProxyDriver } from '../../host-agent/src/drivers/proxy/caddy-proxy-driver.ts';
 import pino from 'pino';
 import { makeTestCerts, readClientPems, startTestAgent, type ClientPems, type TestAgent } from '../support/agent.ts';
 import { startCaddy, type TestCaddy, visitSite } from '../support/caddy.ts';
@@ -134,12 +135,12 @@ async function refusal(promise: Promise<unknown>): Promise<grpc.ServiceError> {
   throw new Error('expected the call to be refused, but it succeeded');
 }
 
-function addRoute(domain: string, target: string, projectId: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    proxyClient.upsertRoute({ route: { domain, upstream: target, projectId } }, metadata(), { deadline: new Date(Date.now() + 10_000) }, (error) =>
-      error ? reject(error) : resolve(),
-    );
-  });
+/**
+ * A route on the agent's Caddy server to this file's test site, written with the agent's own
+ * Caddy driver: the agent's ProxyService routes only to its own containers' published ports.
+ */
+async function addRoute(domain: string, target: string, projectId: number): Promise<void> {
+  await new CaddyProxyDriver({ adminUrl: caddy.adminUrl, server: caddy.serverName, listen: 'unused:1' }).upsertRoute({ domain, upstream: target, projectId });
 }
 
 interface TcpSocket {

@@ -2,13 +2,14 @@
  * VpnService end to end on real WireGuard: the real host agent (gRPC over mutual TLS) brings up
  * a wireguard-go interface, adds and removes peers with `wg`, keeps them on disk so a restarted
  * agent restores them, and fences peers in with its own iptables chain. A network namespace
- * "home" with a WireGuard client proves a real tunnel: the server's tunnel address answers
- * through it, an address outside the allowed networks does not (the firewall drops it, however
- * the client widens its own AllowedIPs).
+ * "home" with a WireGuard client proves a real tunnel: a real MariaDB on the server's tunnel
+ * address answers a query through it (TCP 3306, the firewall's default), while another port of
+ * that same address (a canary listener) and an address outside the allowed networks get
+ * nothing (the firewall drops them, however the client widens its own AllowedIPs).
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
@@ -16,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CreatePeerResponse, type GetServerInfoResponse, type Peer, VpnServiceClient } from '@devplein/proto/vpn';
 import { CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto/version';
 import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../support/agent.ts';
+import { startMariaDb, type TestMariaDb } from '../support/mariadb.ts';
 import { findFreePort, waitFor } from '../support/ports.ts';
 import {
   attempt,
@@ -23,6 +25,7 @@ import {
   droppedPackets,
   hookCount,
   type HomeNetwork,
+  inNetns,
   interfaceExists,
   iptablesRules,
   makeHomeNetwork,
@@ -50,6 +53,14 @@ const serverAddress = `10.203.${octet}.1`;
 const extraAllowed = `10.207.${octet}.0/24`;
 const outsideAddress = `10.205.${octet}.1`;
 const vethPrefix = `10.204.${octet}`;
+/** The chain with the default AGENT_WG_FIREWALL_ALLOW (tcp/3306), as `iptables -S` prints it. */
+const expectedRules = [
+  `-N ${chain}`,
+  `-A ${chain} -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT`,
+  `-A ${chain} -d ${serverAddress}/32 -p tcp -m tcp --dport 3306 -j ACCEPT`,
+  `-A ${chain} -d ${extraAllowed} -p tcp -m tcp --dport 3306 -j ACCEPT`,
+  `-A ${chain} -j DROP`,
+];
 
 let workDir: string;
 let dataDir: string;
@@ -59,6 +70,11 @@ let listenPort: number;
 let home: HomeNetwork | undefined;
 let outsideAdded = false;
 const listeners: Server[] = [];
+/** The students' database, listening on the server's tunnel address only, port 3306. */
+let database: TestMariaDb | undefined;
+const databasePassword = randomBytes(12).toString('hex');
+/** Connections that reached the canary listener (another port of the tunnel address). */
+let canaryConnections = 0;
 
 function metadata(): grpc.Metadata {
   const value = new grpc.Metadata();
@@ -121,8 +137,11 @@ async function storedPeers(): Promise<Array<{ publicKey: string; address: string
 }
 
 /** A TCP listener on one of the server's own addresses (only reachable from the test's namespaces). */
-async function listenOn(host: string): Promise<number> {
-  const server = createServer((socket) => socket.end());
+async function listenOn(host: string, onConnection: () => void = () => undefined): Promise<number> {
+  const server = createServer((socket) => {
+    onConnection();
+    socket.end();
+  });
   listeners.push(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -161,6 +180,7 @@ afterAll(async () => {
   client?.close();
   await agent?.stop();
   for (const server of listeners) server.close();
+  await database?.stop();
   if (home) {
     await deleteInterface(homeIface, home.netns);
     await home.remove();
@@ -189,15 +209,9 @@ describe('VpnService on wireguard-go', () => {
     expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
   });
 
-  it('owns an iptables chain: established, each allowed network, then DROP, hooked once from INPUT and FORWARD', async () => {
+  it('owns an iptables chain: established, TCP 3306 of each allowed network, then DROP, hooked once from INPUT and FORWARD', async () => {
     await serverInfo();
-    expect(await iptablesRules(chain)).toEqual([
-      `-N ${chain}`,
-      `-A ${chain} -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT`,
-      `-A ${chain} -d ${serverAddress}/32 -j ACCEPT`,
-      `-A ${chain} -d ${extraAllowed} -j ACCEPT`,
-      `-A ${chain} -j DROP`,
-    ]);
+    expect(await iptablesRules(chain)).toEqual(expectedRules);
     expect(await hookCount('INPUT', iface, chain)).toBe(1);
     expect(await hookCount('FORWARD', iface, chain)).toBe(1);
   });
@@ -246,11 +260,12 @@ describe('VpnService on wireguard-go', () => {
     expect(await removePeer(publicKey)).toBe(false);
   });
 
-  it('carries traffic to the allowed networks through a real tunnel and drops the rest', async () => {
+  it('carries the database through a real tunnel and drops the rest: another port of the tunnel address, another address', async () => {
     home = await makeHomeNetwork({ netns, rootVeth, homeVeth, prefix: vethPrefix });
     await run('ip', ['address', 'add', `${outsideAddress}/32`, 'dev', 'lo']);
     outsideAdded = true;
-    const insidePort = await listenOn(serverAddress);
+    database = await startMariaDb({ bindAddress: serverAddress, port: 3306, adminHost: '%', adminPassword: databasePassword });
+    const canaryPort = await listenOn(serverAddress, () => (canaryConnections += 1));
     const outsidePort = await listenOn(outsideAddress);
 
     const keys = keyPair();
@@ -270,7 +285,10 @@ describe('VpnService on wireguard-go', () => {
       allowedIps: [...info.allowedNetworks, `${outsideAddress}/32`],
     });
 
-    await waitFor(() => tcpConnects(netns, serverAddress, insidePort), { description: 'a TCP connection through the tunnel', timeoutMs: 20_000, intervalMs: 200 });
+    await waitFor(() => tcpConnects(netns, serverAddress, 3306), { description: 'a TCP connection through the tunnel', timeoutMs: 20_000, intervalMs: 200 });
+    // A real login and query from the student's side of the tunnel.
+    const answer = await inNetns(netns, 'mariadb', ['-h', serverAddress, '-P', '3306', '-u', 'devplein_agent', `-p${databasePassword}`, '-N', '-B', '-e', 'SELECT 6*7']);
+    expect(answer.trim()).toBe('42');
     const listed = (await listPeers()).find((candidate) => candidate.publicKey === keys.publicKey);
     expect(listed?.latestHandshake).toBeInstanceOf(Date);
     expect(listed?.receivedBytes).toBeGreaterThan(0);
@@ -278,10 +296,18 @@ describe('VpnService on wireguard-go', () => {
 
     const droppedBefore = await droppedPackets(chain);
     expect(await tcpConnects(netns, outsideAddress, outsidePort, 2_000)).toBe(false);
-    expect(await droppedPackets(chain)).toBeGreaterThan(droppedBefore);
-    // Still fine for the allowed address.
-    expect(await tcpConnects(netns, serverAddress, insidePort)).toBe(true);
-  }, 60_000);
+    const droppedOutside = await droppedPackets(chain);
+    expect(droppedOutside).toBeGreaterThan(droppedBefore);
+    // The tunnel address itself, another port: dropped too, the canary never hears of it.
+    expect(await tcpConnects(netns, serverAddress, canaryPort, 2_000)).toBe(false);
+    expect(await droppedPackets(chain)).toBeGreaterThan(droppedOutside);
+    expect(canaryConnections).toBe(0);
+    // The canary itself answers from the server's own side: only the tunnel is kept out.
+    await new Promise<void>((resolve, reject) => connect({ host: serverAddress, port: canaryPort }, resolve).once('error', reject));
+    await waitFor(() => canaryConnections === 1, { description: 'the canary to hear a local connection', timeoutMs: 5_000 });
+    // Still fine for the database.
+    expect(await tcpConnects(netns, serverAddress, 3306)).toBe(true);
+  }, 90_000);
 
   it('restores every peer after a restart on the same data dir, without stacking firewall rules', async () => {
     const before = await wgAllowedIps(iface);
@@ -310,19 +336,12 @@ describe('VpnService on wireguard-go', () => {
     expect((await run('ip', ['-4', '-o', 'address', 'show', 'dev', iface])).trim().split('\n')).toHaveLength(1);
     expect(await hookCount('INPUT', iface, chain)).toBe(1);
     expect(await hookCount('FORWARD', iface, chain)).toBe(1);
-    expect(await iptablesRules(chain)).toEqual([
-      `-N ${chain}`,
-      `-A ${chain} -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT`,
-      `-A ${chain} -d ${serverAddress}/32 -j ACCEPT`,
-      `-A ${chain} -d ${extraAllowed} -j ACCEPT`,
-      `-A ${chain} -j DROP`,
-    ]);
+    expect(await iptablesRules(chain)).toEqual(expectedRules);
 
     // The home client (when the tunnel test made one) reconnects to the new interface on its own.
     if (!home) return;
-    const insidePort = (listeners[0]?.address() as { port: number } | null)?.port ?? 0;
     // WireGuard's client starts a new handshake ~15 s after its packets go unanswered.
-    await waitFor(() => tcpConnects(netns, serverAddress, insidePort), { description: 'the tunnel after the restart', timeoutMs: 40_000, intervalMs: 200 });
+    await waitFor(() => tcpConnects(netns, serverAddress, 3306), { description: 'the tunnel after the restart', timeoutMs: 40_000, intervalMs: 200 });
   }, 90_000);
 
   it('answers UNAVAILABLE with the reason when WireGuard cannot be used', async () => {

@@ -225,7 +225,7 @@ describe('env files', () => {
 
 describe('compose file', () => {
   interface ComposeFile {
-    services: Record<string, { environment?: Record<string, string>; ports?: string[]; build?: { dockerfile?: string } }>;
+    services: Record<string, { environment?: Record<string, string>; ports?: string[]; build?: { dockerfile?: string }; labels?: Record<string, string> }>;
   }
   // js-yaml arrives with eslint; a YAML parse is all `docker compose config` would add here.
   const yaml = createRequire(import.meta.url)('js-yaml') as { load(text: string): unknown };
@@ -248,6 +248,10 @@ describe('compose file', () => {
     for (const service of Object.values(compose.services)) {
       for (const port of service.ports ?? []) expect(port).toMatch(/^127\.0\.0\.1:/);
     }
+  });
+
+  it('labels every service as infrastructure, so the host agent never acts on it', () => {
+    for (const [name, service] of Object.entries(compose.services)) expect(service.labels?.['devplein.infrastructure'], name).toBe('true');
   });
 });
 

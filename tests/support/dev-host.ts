@@ -115,6 +115,8 @@ export async function startDevHost(options: { agentEnv?: Record<string, string> 
         AGENT_WG_ENDPOINT: `${publicSide.devhost}:${wgPort}`,
         AGENT_WG_ADDRESS_POOL: `10.${net}.8.0/24`,
         AGENT_WG_FIREWALL: 'iptables',
+        // This MariaDB listens on its own port, not 3306: the tunnel must admit that one.
+        AGENT_WG_FIREWALL_ALLOW: `tcp/${mysqlPort}`,
         ...options.agentEnv,
       },
     });

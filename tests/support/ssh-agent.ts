@@ -80,7 +80,8 @@ export async function startSshTestAgent(options: { suffix: string; prefix: strin
     certDir: certs.dir,
     dataDir,
     ...(agentUser ? { user: agentUser.name } : {}),
-    env: await sshAgentEnv({ network, sshHost }),
+    // The project domains of these tests are {name}.dev.test (create below).
+    env: { ...(await sshAgentEnv({ network, sshHost })), AGENT_SITE_DOMAIN: 'dev.test' },
   });
   const credentials = grpc.credentials.createSsl(pems.caPem, pems.keyPem, pems.certPem);
   const ssh = new SshAccessServiceClient(agent.address, credentials);

@@ -181,3 +181,18 @@ describe('RouteKeeper events', () => {
     }
   });
 });
+
+describe('RouteKeeper and the site domain', () => {
+  it('routes no container whose domain label is outside the site domain, and takes such a route away', async () => {
+    const containers = new FakeManagedContainers([
+      container({ id: '1', domain: 'blog.dev.test', upstream: '127.0.0.1:1001', projectId: 1 }),
+      // Made by an earlier agent, before CreateContainer checked the domain.
+      container({ id: '2', domain: 'devplein.school.nl', upstream: '127.0.0.1:1002', projectId: 2 }),
+    ]);
+    const proxy = new FakeProxy();
+    proxy.routes = [{ domain: 'devplein.school.nl', upstream: '127.0.0.1:1002', projectId: 2 }];
+    const routeKeeper = new RouteKeeper({ containers, proxy, logger: pino({ level: 'silent' }), cron: '0 0 1 1 *', now: () => now, siteDomain: 'dev.test' });
+    expect(await routeKeeper.reconcile()).toMatchObject({ added: 1, removed: 1 });
+    expect(proxy.routes).toEqual([{ domain: 'blog.dev.test', upstream: '127.0.0.1:1001', projectId: 1 }]);
+  });
+});

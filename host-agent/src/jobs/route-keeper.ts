@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { parseDomain } from '../drivers/proxy/caddy-route.ts';
+import { isUnderSiteDomain, parseDomain } from '../drivers/proxy/caddy-route.ts';
 import { type ProxyDriver, type ProxyRoute, ProxyUnavailableError } from '../drivers/proxy/proxy-driver.ts';
 import type { ManagedContainer, ManagedContainerEvent, ManagedContainers } from './managed-containers.ts';
 import { type ScheduledJob, scheduleJob } from './schedule.ts';
@@ -31,6 +31,11 @@ export interface RouteKeeperOptions {
   maxBackoffMs?: number;
   /** Also hears every container event the keeper follows (the idle auto-stop counts starts). */
   onEvent?: (event: ManagedContainerEvent) => void;
+  /**
+   * AGENT_SITE_DOMAIN: a container whose domain label is not under it gets no route (one an
+   * earlier agent made before CreateContainer checked the domain). Unset: every domain.
+   */
+  siteDomain?: string;
 }
 
 /**
@@ -152,6 +157,10 @@ export class RouteKeeper {
         domain = parseDomain(container.domain);
       } catch {
         this.options.logger.warn({ container: container.name, domain: container.domain }, 'route keeper: container has an invalid domain label; no route');
+        continue;
+      }
+      if (this.options.siteDomain !== undefined && !isUnderSiteDomain(domain, this.options.siteDomain)) {
+        this.options.logger.warn({ container: container.name, domain, siteDomain: this.options.siteDomain }, 'route keeper: container domain is not under the site domain; no route');
         continue;
       }
       const existing = desired.get(domain);

@@ -53,6 +53,26 @@ class MemoryDocker implements Partial<DockerDriver> {
   async remove(id: string) {
     return this.containers.delete(id);
   }
+
+  execs: Array<{ id: string; command: string[] }> = [];
+  async exec(id: string, command: string[]) {
+    this.execs.push({ id, command });
+    return { exitCode: 0, stdout: 'admin\n', stderr: '' };
+  }
+
+  logReads: string[] = [];
+  async logs(id: string) {
+    this.logReads.push(id);
+    return [];
+  }
+
+  /** A container the agent did not make (no devplein.managed label), as `docker run` leaves it. */
+  addUnmanaged(name: string, labels: Record<string, string> = {}): ContainerView {
+    const id = String(this.next++);
+    const view: ContainerView = { id, names: [`/${name}`], image: 'caddy:2', state: 'running', status: 'Up 1 hour', labels, createdAt: new Date(), projectId: 0, domain: '' };
+    this.containers.set(id, view);
+    return view;
+  }
 }
 
 /** Records which container got which keys, and whether it was running by then. */
@@ -100,7 +120,21 @@ function service(): { impl: ContainerServiceImpl; docker: MemoryDocker; proxy: R
   const sshKeys = new RecordingKeys(docker);
   const config = {
     dataDir,
-    containers: { network: 'n', memoryBytes: 512 * 1024 * 1024, nanoCpus: 1e9, pids: 256, httpPort: 80, publishAddress: '127.0.0.1', firewall: 'off' as const, allowedHostPorts: [], diskLimitBytes: undefined },
+    containers: {
+      network: 'n',
+      memoryBytes: 512 * 1024 * 1024,
+      nanoCpus: 1e9,
+      pids: 256,
+      maxMemoryBytes: 2048 * 1024 * 1024,
+      maxNanoCpus: 2e9,
+      maxPids: 1024,
+      httpPort: 80,
+      publishAddress: '127.0.0.1',
+      firewall: 'off' as const,
+      allowedHostPorts: [],
+      diskLimitBytes: undefined,
+    },
+    siteDomain: 'dev.test',
     ssh: { host: 'localhost', bindAddress: '127.0.0.1', portRange: { first: 45_100, last: 45_140 } },
     wordpress: { user: 'www-data', timeoutMs: 30_000 },
   };
@@ -210,5 +244,70 @@ describe('ContainerServiceImpl', () => {
     const passwords = new Set(Array.from({ length: 50 }, () => strongPassword()));
     expect(passwords.size).toBe(50);
     for (const password of passwords) expect(password).toMatch(/^[A-Za-z0-9]{24}$/);
+  });
+});
+
+describe('ContainerServiceImpl checks what it is asked (defence against a control plane that is not itself)', () => {
+  const byName = (name: string) => ({ ref: { $case: 'name' as const, value: name } });
+
+  it('creates only for domains under its own site domain', async () => {
+    const { impl, docker, proxy } = service();
+    for (const domain of ['devplein.school.nl', 'dev.test', 'x.dev.test.evil.nl', 'xdev.test', 'a.other.test']) {
+      await expect(impl.createContainer(request(20, 'site', { domain }), logger), domain).rejects.toMatchObject({ kind: 'invalid-argument', message: expect.stringMatching(/dev\.test/) });
+    }
+    expect(docker.created).toHaveLength(0);
+    expect(proxy.routes.size).toBe(0);
+    await impl.createContainer(request(20, 'site', { domain: 'deep.site.dev.test' }), logger);
+    expect(proxy.routes.has('deep.site.dev.test')).toBe(true);
+  });
+
+  it('takes limits up to the configured maximum and refuses more (never cuts them silently)', async () => {
+    const { impl, docker } = service();
+    const within = { memoryBytes: 2048 * 1024 * 1024, nanoCpus: 2e9, pids: 1024 };
+    await impl.createContainer(request(21, 'big', { limits: within }), logger);
+    expect(docker.created[0]?.limits).toEqual(within);
+    for (const limits of [{ memoryBytes: 2048 * 1024 * 1024 + 1 }, { nanoCpus: 2e9 + 1 }, { pids: 1025 }, { memoryBytes: 1e15 }]) {
+      await expect(impl.createContainer(request(22, 'bigger', { limits }), logger), JSON.stringify(limits)).rejects.toMatchObject({
+        kind: 'invalid-argument',
+        message: expect.stringMatching(/at most/),
+      });
+    }
+    expect(docker.created).toHaveLength(1);
+  });
+
+  it('refuses a log tail above its maximum instead of cutting it', async () => {
+    const { impl } = service();
+    await impl.createContainer(request(23, 'logs'), logger);
+    await expect(impl.getLogs({ ref: { $case: 'projectId', value: 23 } }, 10_001)).rejects.toMatchObject({ kind: 'invalid-argument' });
+    await expect(impl.getLogs({ ref: { $case: 'projectId', value: 23 } }, 10_000)).resolves.toEqual([]);
+  });
+
+  it('reads logs and resets WordPress passwords only in its own project containers', async () => {
+    const { impl, docker } = service();
+    docker.addUnmanaged('legacy-blog', { 'devplein.wordpress': 'true' });
+    await expect(impl.getLogs(byName('legacy-blog'), 10)).rejects.toMatchObject({ kind: 'permission-denied' });
+    await expect(impl.resetWordpressPassword(byName('legacy-blog'), '', logger)).rejects.toMatchObject({ kind: 'permission-denied' });
+    expect(docker.execs).toHaveLength(0);
+    expect(docker.logReads).toHaveLength(0);
+    const { container } = await impl.createContainer(request(24, 'press', { wordpress: true }), logger);
+    container.labels['devplein.wordpress'] = 'true';
+    await expect(impl.resetWordpressPassword(byName('press'), '', logger)).resolves.toMatchObject({ username: 'admin' });
+  });
+
+  it('starts, stops and removes unmanaged containers (the admin screen, adoption) but never infrastructure', async () => {
+    const { impl, docker } = service();
+    docker.addUnmanaged('oldsite');
+    const caddy = docker.addUnmanaged('caddy', { 'devplein.infrastructure': 'true' });
+    expect((await impl.changeState(byName('oldsite'), ContainerAction.CONTAINER_ACTION_STOP, logger)).state).toBe('exited');
+    for (const action of [ContainerAction.CONTAINER_ACTION_STOP, ContainerAction.CONTAINER_ACTION_PAUSE, ContainerAction.CONTAINER_ACTION_RESTART]) {
+      await expect(impl.changeState(byName('caddy'), action, logger)).rejects.toMatchObject({ kind: 'permission-denied' });
+    }
+    await expect(impl.removeContainer(byName('caddy'), logger)).rejects.toMatchObject({ kind: 'permission-denied' });
+    expect(docker.containers.get(caddy.id)?.state).toBe('running');
+    expect(await impl.removeContainer(byName('oldsite'), logger)).toBe(true);
+  });
+
+  it('answers PERMISSION_DENIED for these refusals', () => {
+    expect(toStatus(new DockerError('permission-denied', 'no'), 'Remove')).toMatchObject({ code: grpc.status.PERMISSION_DENIED, details: 'no' });
   });
 });

@@ -23,11 +23,13 @@ import { DockerError, type DockerErrorKind, isEngineUnreachable } from '../drive
 import { parseCapabilities } from '../drivers/docker/capabilities.ts';
 import type { DecodedLogLine } from '../drivers/docker/log-decoder.ts';
 import { parseContainerName, parseDomain, parseId, parseImageReference, parseProjectContainerName } from '../drivers/docker/references.ts';
+import { isUnderSiteDomain } from '../drivers/proxy/caddy-route.ts';
 import type { ProxyDriver } from '../drivers/proxy/proxy-driver.ts';
 import type { SshKeyWriter } from '../drivers/ssh/container-keys.ts';
 import { removeLegacyKeys } from '../drivers/ssh/legacy-keys-folder.ts';
 import { callLogger } from '../interceptors/logging.ts';
 import type { AutoStopRecord } from '../jobs/site-activity.ts';
+import { requireManaged, requireNotInfrastructure } from './container-access.ts';
 
 /** Lines GetContainerLogs returns when the caller asks for 0. */
 const DEFAULT_TAIL = 500;
@@ -38,6 +40,7 @@ const statusOfKind: Record<DockerErrorKind, grpc.status> = {
   'invalid-argument': grpc.status.INVALID_ARGUMENT,
   'failed-precondition': grpc.status.FAILED_PRECONDITION,
   unavailable: grpc.status.UNAVAILABLE,
+  'permission-denied': grpc.status.PERMISSION_DENIED,
 };
 
 const actions: Partial<Record<ContainerAction, LifecycleAction>> = {
@@ -110,11 +113,11 @@ function toEvent(event: ContainerEventView, autoStop: AutoStopRecord | undefined
   return { ...event, autoStop: toAutoStop(autoStop, event.state) };
 }
 
-/** Checks a requested tail: negative is refused, 0 means `fallback`, capped at MAX_TAIL. */
+/** Checks a requested tail: negative or above MAX_TAIL is refused, 0 means `fallback`. */
 function tailOf(value: number, fallback: number): number {
   const tail = Number(value);
-  if (!Number.isInteger(tail) || tail < 0) throw invalid('tail must be 0 or a positive number');
-  return Math.min(tail === 0 ? fallback : tail, MAX_TAIL);
+  if (!Number.isInteger(tail) || tail < 0 || tail > MAX_TAIL) throw invalid(`tail must be 0 (the default) or a number up to ${MAX_TAIL}`);
+  return tail === 0 ? fallback : tail;
 }
 
 /** Whether nothing listens on host:port (an SSH port another program took is skipped). */
@@ -131,7 +134,7 @@ export interface ContainerServiceOptions {
   proxy: ProxyDriver;
   /** Puts the (empty) authorized_keys into a new SSH container before its first start. */
   sshKeys: SshKeyWriter;
-  config: Pick<AgentConfig, 'dataDir' | 'containers' | 'ssh' | 'wordpress'>;
+  config: Pick<AgentConfig, 'dataDir' | 'containers' | 'ssh' | 'siteDomain' | 'wordpress'>;
   logger: Logger;
   /** The idle auto-stop of a container, reported with it (absent when the feature is off). */
   autoStopOf?: (containerId: string) => AutoStopRecord | undefined;
@@ -174,6 +177,8 @@ export class ContainerServiceImpl {
   /** Points the project's route at the container's current host port; failures are logged only. */
   private async refreshRoute(view: ContainerView, logger: Logger): Promise<void> {
     if (!view.domain || view.labels[LABELS.managed] !== 'true') return;
+    // A container an earlier agent made for another domain gets no route (the route keeper agrees).
+    if (!isUnderSiteDomain(view.domain, this.options.config.siteDomain)) return;
     try {
       const upstream = await this.options.docker.upstream(view.id);
       if (!upstream) return;
@@ -197,18 +202,22 @@ export class ContainerServiceImpl {
     const projectId = parseId(request.projectId, 'project_id');
     const name = parseProjectContainerName(request.name);
     const domain = parseDomain(request.domain);
+    if (!isUnderSiteDomain(domain, config.siteDomain)) throw invalid(`domain ${domain} is not under this dev server's site domain ${config.siteDomain}`);
     const image = parseImageReference(request.image);
     const ownerUserId = parseId(request.ownerUserId, 'owner_user_id');
     request.memberUserIds.forEach((id, index) => parseId(id, `member_user_ids[${index}]`));
-    const limit = (value: number | undefined, fallback: number, field: string): number => {
+    // Refused above the agent's maximum (AGENT_CONTAINER_MAX_*), never cut: the caller learns
+    // that it asked for more than this dev server gives one project.
+    const limit = (value: number | undefined, fallback: number, max: number, field: string): number => {
       const number = Number(value ?? 0);
       if (!Number.isSafeInteger(number) || number < 0) throw invalid(`limits.${field} must be 0 (the default) or a positive number`);
+      if (number > max) throw invalid(`limits.${field} must be at most ${max} on this dev server`);
       return number || fallback;
     };
     const limits = {
-      memoryBytes: limit(request.limits?.memoryBytes, config.containers.memoryBytes, 'memory_bytes'),
-      nanoCpus: limit(request.limits?.nanoCpus, config.containers.nanoCpus, 'nano_cpus'),
-      pids: limit(request.limits?.pids, config.containers.pids, 'pids'),
+      memoryBytes: limit(request.limits?.memoryBytes, config.containers.memoryBytes, config.containers.maxMemoryBytes, 'memory_bytes'),
+      nanoCpus: limit(request.limits?.nanoCpus, config.containers.nanoCpus, config.containers.maxNanoCpus, 'nano_cpus'),
+      pids: limit(request.limits?.pids, config.containers.pids, config.containers.maxPids, 'pids'),
     };
     const capabilities = parseCapabilities(request.capabilities?.add);
 
@@ -241,7 +250,7 @@ export class ContainerServiceImpl {
   async changeState(ref: ContainerRef | undefined, action: ContainerAction, logger: Logger): Promise<ContainerView> {
     const lifecycle = actions[action];
     if (!lifecycle) throw invalid(`unknown action ${String(action)}: expected start, stop, pause, unpause or restart`);
-    const container = await this.resolve(ref);
+    const container = requireNotInfrastructure(await this.resolve(ref), lifecycle);
     const after = await this.options.docker.act(container.id, lifecycle);
     if (routeActions.has(lifecycle)) await this.refreshRoute(after, logger);
     return after;
@@ -255,6 +264,7 @@ export class ContainerServiceImpl {
       if (error instanceof DockerError && error.kind === 'not-found') return false;
       throw error;
     }
+    requireNotInfrastructure(container, 'remove');
     const removed = await this.options.docker.remove(container.id);
     if (container.labels[LABELS.managed] === 'true') {
       if (container.domain) {
@@ -276,14 +286,14 @@ export class ContainerServiceImpl {
 
   async getLogs(ref: ContainerRef | undefined, tailInput: number): Promise<DecodedLogLine[]> {
     const tail = tailOf(tailInput, DEFAULT_TAIL);
-    const container = await this.resolve(ref);
+    const container = requireManaged(await this.resolve(ref), 'reading logs');
     return this.options.docker.logs(container.id, tail);
   }
 
   async resetWordpressPassword(ref: ContainerRef | undefined, usernameInput: string, logger: Logger): Promise<{ username: string; password: string }> {
     const given = usernameInput.trim();
     if (given && !wordpressLogin.test(given)) throw invalid('username is not a WordPress login');
-    const container = await this.resolve(ref);
+    const container = requireManaged(await this.resolve(ref), 'a WordPress password reset');
     if (container.labels[LABELS.wordpress] !== 'true') {
       throw new DockerError('failed-precondition', `container ${container.names[0]?.replace(/^\//, '') ?? container.id} is not a WordPress container`);
     }
@@ -381,7 +391,7 @@ export class ContainerServiceImpl {
           call,
           async (signal) => {
             const tail = tailOf(call.request.tail, 0);
-            const container = await this.resolve(call.request.container);
+            const container = requireManaged(await this.resolve(call.request.container), 'following logs');
             await docker.followLogs(container.id, tail, (line) => call.write({ line: toLogLine(line) }), signal);
           },
           'FollowContainerLogs',

@@ -7,7 +7,7 @@ import { StudentNameError } from '../drivers/mysql/student-database-names.ts';
 import { callLogger } from '../interceptors/logging.ts';
 
 export interface DatabaseServiceOptions {
-  config: Pick<AgentConfig, 'mysqlUrl' | 'mysqlUserHost'>;
+  config: Pick<AgentConfig, 'mysqlUrl' | 'mysqlUserHost' | 'mysqlMaxUserConnections'>;
   logger: Logger;
 }
 
@@ -27,7 +27,25 @@ export class DatabaseServiceImpl {
   readonly databases: StudentDatabases;
 
   constructor(private readonly options: DatabaseServiceOptions) {
-    this.databases = new StudentDatabases({ url: options.config.mysqlUrl, userHost: options.config.mysqlUserHost, logger: options.logger });
+    this.databases = new StudentDatabases({
+      url: options.config.mysqlUrl,
+      userHost: options.config.mysqlUserHost,
+      maxUserConnections: options.config.mysqlMaxUserConnections,
+      logger: options.logger,
+    });
+  }
+
+  /**
+   * At agent start: existing student accounts get the connection limit (best effort: a server
+   * that does not answer now is logged; unlock and create apply it later too).
+   */
+  async start(): Promise<void> {
+    if (!this.options.config.mysqlUrl) return;
+    try {
+      await this.databases.applyConnectionLimit();
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'could not give the student accounts their connection limit; retried at the next start');
+    }
   }
 
   addToServer(server: grpc.Server): void {

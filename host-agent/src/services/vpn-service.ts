@@ -70,6 +70,7 @@ export class VpnServiceImpl {
         wgBinary: options.config.wgBinary,
         wireguardGoBinary: vpn.wireguardGoBinary,
         iptablesBinary: vpn.iptablesBinary,
+        firewallAllow: vpn.firewallAllow,
       });
     this.registry = new PeerRegistry({
       host,

@@ -2,7 +2,7 @@
  * What can go wrong with a Docker operation, in the words of the agent contract. The container
  * service maps each kind to one gRPC status; the driver never leaks dockerode's error shapes.
  */
-export type DockerErrorKind = 'not-found' | 'invalid-argument' | 'failed-precondition' | 'unavailable';
+export type DockerErrorKind = 'not-found' | 'invalid-argument' | 'failed-precondition' | 'unavailable' | 'permission-denied';
 
 /** A Docker failure with the contract's meaning attached. */
 export class DockerError extends Error {

@@ -5,8 +5,14 @@
  * (otherwise a grant on `u1_abc` would also open `u1xabc`).
  */
 
-/** Database and account names the agent accepts (the control plane sends `u{userId}_{suffix}`). */
-export const STUDENT_NAME = /^[a-z0-9_]{1,64}$/;
+/**
+ * Database and account names the agent accepts: the student form `u{userId}_{suffix}` the
+ * control plane makes (a positive id without leading zero, 1-3 letters a-z, spec §9), and
+ * nothing else. So even a control plane that is not itself any more cannot create, drop, lock or
+ * unlock another schema or account of the server (the agent's own admin account, phpMyAdmin's,
+ * a sysadmin's database): at most the students' own.
+ */
+export const STUDENT_NAME = /^u[1-9][0-9]{0,15}_[a-z]{1,3}$/;
 /** MariaDB account names may be 80 characters, MySQL's 32: stay inside both. */
 export const MAX_USER_LENGTH = 32;
 
@@ -19,7 +25,7 @@ export class StudentNameError extends Error {
 
 /** The database name, or a StudentNameError saying why not. */
 export function checkDatabaseName(name: string): string {
-  if (!STUDENT_NAME.test(name)) throw new StudentNameError(`database name ${JSON.stringify(name.slice(0, 70))} must match ${STUDENT_NAME.source}`);
+  if (!STUDENT_NAME.test(name)) throw new StudentNameError(`database name ${JSON.stringify(name.slice(0, 70))} is not of the student form u{id}_{abc} (${STUDENT_NAME.source})`);
   if (SYSTEM_SCHEMAS.has(name)) throw new StudentNameError(`${name} is a system database`);
   return name;
 }
@@ -27,10 +33,20 @@ export function checkDatabaseName(name: string): string {
 /** The account name, or a StudentNameError saying why not. */
 export function checkUserName(user: string): string {
   if (!STUDENT_NAME.test(user) || user.length > MAX_USER_LENGTH) {
-    throw new StudentNameError(`user name ${JSON.stringify(user.slice(0, 70))} must match ${STUDENT_NAME.source} and be at most ${MAX_USER_LENGTH} characters`);
+    throw new StudentNameError(`user name ${JSON.stringify(user.slice(0, 70))} is not of the student form u{id}_{abc} (${STUDENT_NAME.source}, at most ${MAX_USER_LENGTH} characters)`);
   }
   if (user === 'root' || user.startsWith('mysql') || user.startsWith('mariadb')) throw new StudentNameError(`${user} is reserved`);
   return user;
+}
+
+/**
+ * A database with its account: the control plane makes both with one name, so a pair of two
+ * names (one student's database, another's account) is refused.
+ */
+export function checkDatabaseAndUser(name: string, user: string): { name: string; user: string } {
+  const checked = { name: checkDatabaseName(name), user: checkUserName(user) };
+  if (checked.name !== checked.user) throw new StudentNameError(`database ${checked.name} and account ${checked.user} must have the same name`);
+  return checked;
 }
 
 export const isSystemSchema = (name: string): boolean => SYSTEM_SCHEMAS.has(name);

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import mysql from 'mysql2/promise';
 import type { Logger } from 'pino';
-import { checkDatabaseName, checkUserName, grantDatabasePattern, isSystemSchema, likePrefix, quotedIdentifier, STUDENT_NAME, StudentNameError } from './student-database-names.ts';
+import { checkDatabaseAndUser, checkUserName, grantDatabasePattern, isSystemSchema, likePrefix, quotedIdentifier, STUDENT_NAME, StudentNameError } from './student-database-names.ts';
 
 /** Letters and digits only: a password that survives every config file and shell a student pastes it in. */
 const PASSWORD_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
@@ -47,6 +47,11 @@ export interface StudentDatabasesOptions {
   url: string | undefined;
   /** Host part of the student accounts, e.g. '%' or '10.8.0.%'. */
   userHost: string;
+  /**
+   * MAX_USER_CONNECTIONS of every student account (AGENT_MYSQL_MAX_USER_CONNECTIONS): one
+   * student's runaway loop or pool cannot take all of the server's connections. Default 10.
+   */
+  maxUserConnections?: number;
   logger: Logger;
   /** Connect timeout (ms). */
   connectTimeoutMs?: number;
@@ -90,7 +95,14 @@ export class StudentDatabases {
   private pool: mysql.Pool | undefined;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly options: StudentDatabasesOptions) {}
+  /** The MAX_USER_CONNECTIONS clause (an integer from the config, never request data). */
+  private readonly connectionLimit: string;
+
+  constructor(private readonly options: StudentDatabasesOptions) {
+    const limit = options.maxUserConnections ?? 10;
+    if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`maxUserConnections must be a positive integer, got ${String(limit)}`);
+    this.connectionLimit = `WITH MAX_USER_CONNECTIONS ${limit}`;
+  }
 
   private connection(): mysql.Pool {
     if (!this.options.url) throw new DatabaseServerUnavailableError('this agent has no MySQL server for students (AGENT_MYSQL_URL is not set)');
@@ -137,8 +149,7 @@ export class StudentDatabases {
 
   /** Creates the database and its account (ALL on that database only, no GRANT OPTION); returns the password once. */
   create(nameInput: string, userInput: string): Promise<{ database: StudentDatabase; password: string }> {
-    const name = checkDatabaseName(nameInput);
-    const user = checkUserName(userInput);
+    const { name, user } = checkDatabaseAndUser(nameInput, userInput);
     return this.serial(() =>
       this.run(async (db) => {
         const [schemaThere, userThere] = await Promise.all([this.schemaExists(db, name), this.userExists(db, user)]);
@@ -149,7 +160,7 @@ export class StudentDatabases {
         try {
           await db.query(`CREATE DATABASE ${quotedIdentifier(name)} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
           made.schema = true;
-          await db.query('CREATE USER ?@? IDENTIFIED BY ?', [user, this.options.userHost, password]);
+          await db.query(`CREATE USER ?@? IDENTIFIED BY ? ${this.connectionLimit}`, [user, this.options.userHost, password]);
           made.user = true;
           await db.query(`GRANT ALL PRIVILEGES ON ${grantDatabasePattern(name)}.* TO ?@?`, [user, this.options.userHost]);
         } catch (error) {
@@ -174,8 +185,7 @@ export class StudentDatabases {
 
   /** Drops the account (ending its sessions) and the database; what is not there counts as dropped. */
   drop(nameInput: string, userInput: string): Promise<{ databaseDropped: boolean; userDropped: boolean }> {
-    const name = checkDatabaseName(nameInput);
-    const user = checkUserName(userInput);
+    const { name, user } = checkDatabaseAndUser(nameInput, userInput);
     return this.serial(() =>
       this.run(async (db) => {
         const userDropped = await this.userExists(db, user);
@@ -209,12 +219,36 @@ export class StudentDatabases {
     });
   }
 
-  /** Lifts the lock of the accounts (ALTER USER ... ACCOUNT UNLOCK); a missing account is reported. */
+  /**
+   * Lifts the lock of the accounts (ALTER USER ... ACCOUNT UNLOCK), with the connection limit
+   * (an account older than the limit gets it here too); a missing account is reported.
+   */
   unlock(users: readonly string[]): Promise<AccountLockResult[]> {
     return this.eachAccount(users, async (db, user) => {
-      await db.query('ALTER USER ?@? ACCOUNT UNLOCK', [user, this.options.userHost]);
+      await db.query(`ALTER USER ?@? ${this.connectionLimit} ACCOUNT UNLOCK`, [user, this.options.userHost]);
       return 0;
     });
+  }
+
+  /**
+   * Gives every existing student account (student-form name on the students' host) the
+   * configured connection limit when it has another one: accounts made before the setting, or
+   * under another value. Run once at agent start; answers how many were changed.
+   */
+  applyConnectionLimit(): Promise<number> {
+    const limit = this.options.maxUserConnections ?? 10;
+    return this.serial(() =>
+      this.run(async (db) => {
+        const [rows] = await db.query<mysql.RowDataPacket[]>('SELECT User AS user FROM mysql.user WHERE Host = ? AND max_user_connections <> ?', [
+          this.options.userHost,
+          limit,
+        ]);
+        const users = rows.map((row) => String(row.user)).filter((user) => STUDENT_NAME.test(user));
+        for (const user of users) await db.query(`ALTER USER ?@? ${this.connectionLimit}`, [user, this.options.userHost]);
+        if (users.length > 0) this.options.logger.info({ accounts: users.length, maxUserConnections: limit }, 'student accounts given the connection limit');
+        return users.length;
+      }),
+    );
   }
 
   /** Runs `change` (answering connections killed) on each existing account, in the one queue; all names are checked first. */

@@ -51,6 +51,16 @@ export function parseUpstream(input: string): string {
   return upstream;
 }
 
+/**
+ * Whether a (parsed, lower-case) domain lies under the agent's site domain: a name in front of
+ * it, at any depth (`blog.dev.school.nl`, `api.blog.dev.school.nl`), never the site domain
+ * itself or another domain. Only such domains get routes on this host's proxy, so no caller
+ * can point the school's own names (the control plane's, phpMyAdmin's) at a container.
+ */
+export function isUnderSiteDomain(domain: string, siteDomain: string): boolean {
+  return domain.endsWith(`.${siteDomain}`) && domain.length > siteDomain.length + 1;
+}
+
 /** Checks and normalises a whole route (domain lower-cased, project id a non-negative integer). */
 export function parseRoute(route: ProxyRoute): ProxyRoute {
   if (!Number.isSafeInteger(route.projectId) || route.projectId < 0) {

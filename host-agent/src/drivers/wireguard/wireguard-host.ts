@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
+import type { FirewallAllow } from '../../config.ts';
 
 /** A peer line of `wg show {iface} dump`. */
 export interface PeerRuntime {
@@ -32,7 +33,10 @@ export interface InterfaceSpec {
 export interface WireGuardHost {
   /** Makes the interface exist, be up, and hold exactly `spec` (idempotent). */
   bringUp(spec: InterfaceSpec): Promise<void>;
-  /** Keeps peers inside `allowedNetworks` on the server side (idempotent); `undefined`: firewall off (removed). */
+  /**
+   * Keeps peers inside `allowedNetworks` on the server side, and there to the admitted
+   * protocols and ports only (idempotent); `undefined`: firewall off (removed).
+   */
   applyFirewall(allowedNetworks: readonly string[] | undefined): Promise<void>;
   /** Adds or updates one peer: its only allowed IP is its own /32. */
   setPeer(publicKey: string, address: string): Promise<void>;
@@ -50,6 +54,8 @@ export interface CommandWireGuardHostOptions {
   wgBinary: string;
   wireguardGoBinary: string;
   iptablesBinary: string;
+  /** What the firewall admits to each allowed network (AGENT_WG_FIREWALL_ALLOW); default TCP 3306. */
+  firewallAllow?: readonly FirewallAllow[];
   ipBinary?: string;
   /** Milliseconds a single command may take. */
   timeoutMs?: number;
@@ -58,6 +64,30 @@ export interface CommandWireGuardHostOptions {
 /** iptables chain the agent owns for one interface (chain names are at most 28 characters). */
 export function firewallChainName(interfaceName: string): string {
   return `DEVPLEIN-${interfaceName}`;
+}
+
+/** The firewall's default: the students' database (MySQL/MariaDB) and nothing else. */
+export const DEFAULT_FIREWALL_ALLOW: readonly FirewallAllow[] = [{ protocol: 'tcp', firstPort: 3306, lastPort: 3306 }];
+
+/**
+ * The rules of the chain, in order: replies to what peers opened, then per allowed network one
+ * ACCEPT per admitted protocol/port, then DROP. A peer therefore reaches the database port of
+ * the tunnel address, not every service the server happens to listen on there (SSH, the
+ * agent's metrics, a debug port), however it widens its own AllowedIPs.
+ */
+export function firewallRules(chain: string, networks: readonly string[], allow: readonly FirewallAllow[]): string[][] {
+  const accept = (network: string, rule: FirewallAllow): string[] => {
+    const head = ['-A', chain, '-d', network];
+    if (rule.protocol === 'all') return [...head, '-j', 'ACCEPT'];
+    if (rule.protocol === 'icmp') return [...head, '-p', 'icmp', '-j', 'ACCEPT'];
+    const ports = rule.firstPort === rule.lastPort ? String(rule.firstPort) : `${rule.firstPort}:${rule.lastPort}`;
+    return [...head, '-p', rule.protocol, '-m', rule.protocol, '--dport', ports, '-j', 'ACCEPT'];
+  };
+  return [
+    ['-A', chain, '-m', 'conntrack', '--ctstate', 'ESTABLISHED,RELATED', '-j', 'ACCEPT'],
+    ...networks.flatMap((network) => allow.map((rule) => accept(network, rule))),
+    ['-A', chain, '-j', 'DROP'],
+  ];
 }
 
 /** A tool ran and failed; `stderr` is its last lines. */
@@ -183,8 +213,8 @@ export class CommandWireGuardHost implements WireGuardHost {
   }
 
   /**
-   * The chain DEVPLEIN-{iface}: established/related traffic, then each allowed network, then
-   * DROP; hooked from INPUT and FORWARD for traffic coming in on the interface. Refilled on every
+   * The chain DEVPLEIN-{iface} (firewallRules): established/related traffic, then the admitted
+   * protocols and ports of each allowed network, then DROP; hooked from INPUT and FORWARD for traffic coming in on the interface. Refilled on every
    * bring-up (so a changed list of networks takes effect); the hooks are added only when missing
    * (`-C` first), so restarts never stack them.
    * With `undefined` (firewall off) the chain and its hooks are removed when present.
@@ -211,9 +241,7 @@ export class CommandWireGuardHost implements WireGuardHost {
       }
       // New rules behind the old ones, then the old ones off the top: the chain is never empty
       // (never open) while it is refilled.
-      await this.iptables(['-A', chain, '-m', 'conntrack', '--ctstate', 'ESTABLISHED,RELATED', '-j', 'ACCEPT']);
-      for (const network of allowedNetworks) await this.iptables(['-A', chain, '-d', network, '-j', 'ACCEPT']);
-      await this.iptables(['-A', chain, '-j', 'DROP']);
+      for (const rule of firewallRules(chain, allowedNetworks, this.options.firewallAllow ?? DEFAULT_FIREWALL_ALLOW)) await this.iptables(rule);
       for (let rule = 0; rule < oldRules; rule += 1) await this.iptables(['-D', chain, '1']);
       for (const table of ['INPUT', 'FORWARD']) {
         if (!(await this.iptablesSucceeds(['-C', ...hook(table)]))) await this.iptables(['-I', table, '1', '-i', this.iface, '-j', chain]);
