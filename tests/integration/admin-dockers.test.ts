@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpSession } from '../support/http-session.ts';
+import { INFRASTRUCTURE_CONTAINER_MESSAGE } from '../../control-plane/src/commands/agent-failure.ts';
 import type { AdminDocker, DockerImageOption } from '../../web/src/api/contracts/dockers.ts';
 import { ADMIN, DEVELOPER, DOCENT, IMAGE, NO_GROUP, NOT_ACTIVATED, SITE, STUDENT, startHostingStack, type HostingStack } from '../support/hosting-stack.ts';
 
@@ -125,6 +126,18 @@ describe('admin actions and removal', () => {
     expect((await admin.json('PUT', '/api/admin/dockers/actie-container?action=pause')).status).toBe(409);
     expect((await admin.json('PUT', '/api/admin/dockers/actie-container?action=kapot')).status).toBe(422);
     expect((await admin.json('PUT', '/api/admin/dockers/bestaat-niet?action=start')).status).toBe(404);
+  });
+
+  it("refuses actions on the dev server's own containers with 403 and a Dutch message, not a 500", async () => {
+    stack.agent.addUnmanaged('caddy-van-de-server', 'caddy:2', 'running', { 'devplein.infrastructure': 'true' });
+    for (const [method, path] of [
+      ['PUT', '/api/admin/dockers/caddy-van-de-server?action=stop'],
+      ['DELETE', '/api/admin/dockers/caddy-van-de-server'],
+    ] as const) {
+      const refused = await admin.json<{ message: string }>(method, path);
+      expect(refused.status, `${method} ${path}`).toBe(403);
+      expect(refused.body.message).toBe(INFRASTRUCTURE_CONTAINER_MESSAGE);
+    }
   });
 
   it('removes a container; the project stays and shows Nog niet gecreëerd', async () => {

@@ -141,6 +141,10 @@ function failStream(call: { emit(event: 'error', error: unknown): boolean }, err
   call.emit('error', error);
 }
 
+/** The dev server's own containers (Caddy, a registry, …), which the real agent never acts on. */
+const isInfrastructure = (container: { labels: Record<string, string> }): boolean =>
+  container.labels['devplein.managed'] !== 'true' && container.labels['devplein.infrastructure'] === 'true';
+
 const serviceError = (code: grpc.status, details: string): Partial<grpc.ServiceError> => ({ code, details, message: details });
 
 /** The agent contract's name rule for databases and accounts. */
@@ -263,8 +267,8 @@ export class FakeAgent {
   }
 
   /** A container that exists on the host without the agent having made it. */
-  addUnmanaged(name: string, image = 'devplein-test/legacy:1', state = 'running'): FakeContainer {
-    const container = this.makeContainer({ name, image, state, labels: {}, projectId: 0, domain: '' });
+  addUnmanaged(name: string, image = 'devplein-test/legacy:1', state = 'running', labels: Record<string, string> = {}): FakeContainer {
+    const container = this.makeContainer({ name, image, state, labels, projectId: 0, domain: '' });
     this.containers.set(name, container);
     return container;
   }
@@ -450,6 +454,8 @@ export class FakeAgent {
       changeContainerState: this.unary('changeContainerState', (request) => {
         const container = this.find(request.container);
         if (!container) return serviceError(grpc.status.NOT_FOUND, 'no such container');
+        // As the real agent (host-agent/src/services/container-access.ts): the host's own containers are off limits.
+        if (isInfrastructure(container)) return serviceError(grpc.status.PERMISSION_DENIED, `${container.name} is part of this dev server`);
         const transitions: Partial<Record<ContainerAction, { from: string[]; to: string; event: string }>> = {
           [ContainerAction.CONTAINER_ACTION_START]: { from: ['exited', 'created', 'running'], to: 'running', event: 'start' },
           [ContainerAction.CONTAINER_ACTION_STOP]: { from: ['running', 'exited', 'paused'], to: 'exited', event: 'stop' },
@@ -466,6 +472,7 @@ export class FakeAgent {
       removeContainer: this.unary('removeContainer', (request) => {
         const container = this.find(request.container);
         if (!container) return { removed: false };
+        if (isInfrastructure(container)) return serviceError(grpc.status.PERMISSION_DENIED, `${container.name} is part of this dev server`);
         this.setState(container, 'exited', 'die');
         this.containers.delete(container.name);
         this.emit(container.name, 'destroy');
