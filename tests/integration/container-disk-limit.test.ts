@@ -1,7 +1,7 @@
 /**
  * The disk limit of project containers (AGENT_CONTAINER_DISK_LIMIT, issue 16). Docker limits a
  * container's writable layer only on storage that can: overlay2 on XFS mounted with project quota
- * (pquota), what a dev server uses (docs/_security-containers.md), or the btrfs driver (subvolume
+ * (pquota), what a dev server uses (docs/operations.md, "Student containers"), or the btrfs driver (subvolume
  * qgroups). The shared test engine's data-root is on ext4, so each case here makes a file-system
  * image, loop-mounts it and runs a private dockerd with its data-root there; the agent's Docker
  * driver makes project containers on it exactly as on a dev server. A student who writes past the

@@ -15,7 +15,7 @@ const execFileAsync = promisify(execFile);
 export const SSH_IMAGE = 'devplein-test/ssh:1';
 
 /**
- * What the SSH images need after dropping ALL capabilities (measured, docs/_security-capabilities.md):
+ * What the SSH images need after dropping ALL capabilities (measured, docs/operations.md, "Capabilities"):
  * SETUID and SETGID for dropbear to become the student at login, CHOWN and FOWNER to hand the
  * session's pty to the student (chown, then chmod of /dev/pts/N: a terminal login fails without
  * them), KILL for EndSshSessions (root killing the student's processes). busybox httpd on :80

@@ -104,7 +104,7 @@ const teams = [
 // Image id 1 is the special "other" choice: the spec shows such a request always in edit mode
 // without an approve button, so a teacher first picks a real image.
 /**
- * Linux capabilities of the seeded options (docs/_security-capabilities.md). 'Statische site' is
+ * Linux capabilities of the seeded options (docs/operations.md, "Capabilities"). 'Statische site' is
  * busybox httpd as root on :80 (scripts/start.ts makes it): it needs none, since Docker lets any
  * user of a container bind ports below 1024. The SSH options get what dropbear needs (measured
  * with the SSH test image): SETUID/SETGID to become the student, CHOWN/FOWNER to hand over the

@@ -1,5 +1,5 @@
 /**
- * The host side of the isolation of project containers (docs/_security-containers.md). The
+ * The host side of the isolation of project containers (docs/operations.md, "Student containers"). The
  * project network has inter-container traffic off (Docker's enable_icc=false), which stops
  * container → container on the bridge but not container → host: everything listening on the
  * host (on the bridge's gateway address, on 0.0.0.0 through any host address, docker-proxy of
