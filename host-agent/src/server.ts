@@ -32,6 +32,16 @@ import { SshAccessServiceImpl } from './services/ssh-access-service.ts';
 import { VpnServiceImpl } from './services/vpn-service.ts';
 
 /** A started agent server. */
+
+/** Longest wait for the project network's start-up check before the agent serves anyway. */
+const START_CHECK_TIMEOUT_MS = 20_000;
+
+/** Waits for `work` (its failure is its own to log) or `ms`, whichever comes first. */
+async function settleWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work.catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
 export interface RunningAgentServer {
   /** The port actually bound (differs from the configured one when that was 0). */
   port: number;
@@ -150,7 +160,9 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
   );
   // Isolation is set up now, not at the first create: after a reboot or an upgrade the running
   // containers are protected as soon as the agent runs (the iptables rules do not survive a reboot).
-  void dockerDriver.checkAtStart();
+  // Before the agent serves: a network migration moves containers between networks, which must not
+  // overlap its first calls. A hung engine does not hold the start up (retried at the first create).
+  await settleWithin(dockerDriver.checkAtStart(), START_CHECK_TIMEOUT_MS);
   const containerService = new ContainerServiceImpl({
     docker: dockerDriver,
     proxy,

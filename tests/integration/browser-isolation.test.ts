@@ -29,7 +29,6 @@ import os from 'node:os';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProxyServiceClient } from '@devplein/proto/proxy';
 import { CaptureOutcome, type CaptureResponse, ScreenshotServiceClient } from '@devplein/proto/screenshot';
 import { CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto/version';
 import pino from 'pino';
@@ -38,6 +37,7 @@ import { BrowserServerProcess, lookUpUser } from '../../host-agent/src/drivers/b
 import { ChromiumScreenshotter } from '../../host-agent/src/drivers/browser/chromium-screenshotter.ts';
 import { remoteBrowserLauncher } from '../../host-agent/src/drivers/browser/launchers.ts';
 import { commandLine, findProcessesWithArgument, processTree } from '../../host-agent/src/drivers/browser/processes.ts';
+import { CaddyProxyDriver } from '../../host-agent/src/drivers/proxy/caddy-proxy-driver.ts';
 import { BROWSER_USER, ensureSystemUser } from '../support/browser-user.ts';
 import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../support/agent.ts';
 import { startCaddy, type TestCaddy } from '../support/caddy.ts';
@@ -141,7 +141,6 @@ let agent: TestAgent;
 let canaries: Canaries;
 let upstream: http.Server;
 let screenshots: ScreenshotServiceClient;
-let proxyClient: ProxyServiceClient;
 const reports: string[] = [];
 let releaseHold: Array<() => void> = [];
 
@@ -334,20 +333,17 @@ describe('the screenshot browser of the real agent', { timeout: 90_000 }, () => 
     await waitFor(() => agent.output().includes('route keeper: routes reconciled'), { description: 'the start-up reconcile', timeoutMs: 30_000 });
     const credentials = grpc.credentials.createSsl(pems.caPem, pems.keyPem, pems.certPem);
     screenshots = new ScreenshotServiceClient(agent.address, credentials);
-    proxyClient = new ProxyServiceClient(agent.address, credentials);
     const target = `127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    // Written with the agent's own Caddy driver: the agent's ProxyService routes only to its own
+    // containers' published ports, and these test sites are a plain HTTP server of this file.
+    const routes = new CaddyProxyDriver({ adminUrl: caddy.adminUrl, server: caddy.serverName, listen: 'unused:1' });
     for (const [index, label] of ['probe', 'jump'].entries()) {
-      await new Promise<void>((resolve, reject) =>
-        proxyClient.upsertRoute({ route: { domain: site(label), upstream: target, projectId: 870_000 + index } }, metadata(), (error) =>
-          error ? reject(error) : resolve(),
-        ),
-      );
+      await routes.upsertRoute({ domain: site(label), upstream: target, projectId: 870_000 + index });
     }
   }, 60_000);
 
   afterAll(async () => {
     screenshots?.close();
-    proxyClient?.close();
     await agent?.stop();
   });
 

@@ -177,6 +177,8 @@ beforeAll(async () => {
       AGENT_CONTAINER_MEMORY_MB: '64',
       AGENT_CONTAINER_HOST_PORTS: String(allowedPort),
       AGENT_RECONCILE_CRON: '0 0 1 1 *',
+      // The projects of this file live under dev.test (the agent routes only its site domain).
+      AGENT_SITE_DOMAIN: 'dev.test',
     },
   });
   const pems = await readClientPems(hosting.certs.ca, hosting.certs.clientCert, hosting.certs.clientKey);
@@ -266,7 +268,7 @@ describe('an agent that cannot set the firewall', () => {
     const name = `nofw-${suffix}`;
     const agent = await startTestAgent({
       certDir: hosting.certs.dir,
-      env: { AGENT_DOCKER_NETWORK: unprotected, AGENT_IPTABLES_BINARY: '/nonexistent/iptables', AGENT_SSH_BIND_ADDRESS: '127.0.0.1', AGENT_RECONCILE_CRON: '0 0 1 1 *' },
+      env: { AGENT_DOCKER_NETWORK: unprotected, AGENT_SITE_DOMAIN: 'dev.test', AGENT_IPTABLES_BINARY: '/nonexistent/iptables', AGENT_SSH_BIND_ADDRESS: '127.0.0.1', AGENT_RECONCILE_CRON: '0 0 1 1 *' },
     });
     const pems = await readClientPems(hosting.certs.ca, hosting.certs.clientCert, hosting.certs.clientKey);
     const other = new ContainerServiceClient(agent.address, grpc.credentials.createSsl(pems.caPem, pems.keyPem, pems.certPem));
