@@ -178,7 +178,7 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
     siteDomain: config.siteDomain,
     ownUpstreams: async () => new Set((await managedContainers.list()).flatMap((container) => (container.upstream ? [container.upstream] : []))),
   }).addToServer(server);
-  new SshAccessServiceImpl({ docker, keys: sshKeys, sessions: new ContainerSshSessions(dockerDriver), config, logger }).addToServer(server);
+  new SshAccessServiceImpl({ containers: dockerDriver, keys: sshKeys, sessions: new ContainerSshSessions(dockerDriver), config, logger }).addToServer(server);
   const databaseService = new DatabaseServiceImpl({ config, logger });
   databaseService.addToServer(server);
   const screenshotService = new ScreenshotServiceImpl({ config, logger, visitToken });

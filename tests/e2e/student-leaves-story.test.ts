@@ -94,7 +94,7 @@ async function sharedProject(members: Array<{ id: number; session: HttpSession }
   for (const [position, member] of members.entries()) await database!.knex('project_user').insert({ project_id: id, user_id: member.id, position });
   const created = await members[0]!.session.json('POST', '/api/user/dockers', { id });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
-  const info = (await docker.listContainers({ all: true, filters: { label: [`devplein.project-id=${id}`] } }))[0];
+  const info = (await docker.listContainers({ all: true, filters: { label: [`devplein.project-id=${id}`], network: [network] } }))[0];
   return { id, port: Number(info?.Labels['devplein.ssh-port']) };
 }
 

@@ -1,5 +1,4 @@
 import * as grpc from '@grpc/grpc-js';
-import type Docker from 'dockerode';
 import type { Logger } from 'pino';
 import {
   type AuthorizedKey,
@@ -9,6 +8,7 @@ import {
   type SshAccessServiceServer,
 } from '@devplein/proto/ssh_access';
 import type { AgentConfig } from '../config.ts';
+import { type DockerDriver, LABELS } from '../drivers/docker/docker-driver.ts';
 import { type AuthorizedKeyLine, SSH_USER } from '../drivers/ssh/authorized-keys.ts';
 import type { ContainerSshKeys } from '../drivers/ssh/container-keys.ts';
 import { type ContainerSshSessions, keyFingerprint } from '../drivers/ssh/ssh-sessions.ts';
@@ -74,7 +74,8 @@ function checkUserIds(values: readonly number[]): Set<number> {
 }
 
 export interface SshAccessServiceOptions {
-  docker: Docker;
+  /** The project containers of this agent. */
+  containers: Pick<DockerDriver, 'find'>;
   /** Writes, reads and counts the keys inside a container (shared with the container service). */
   keys: Pick<ContainerSshKeys, 'write' | 'count' | 'read'>;
   /** The open SSH sessions inside a container, and ending them. */
@@ -92,22 +93,22 @@ export interface SshAccessServiceOptions {
 export class SshAccessServiceImpl {
   constructor(private readonly options: SshAccessServiceOptions) {}
 
-  /** The project's container with SSH, or the reason there is none. */
+  /**
+   * The project's container with SSH, or the reason there is none. Found as the container
+   * service finds it (on this agent's network only): another agent on the same engine numbers
+   * its projects alike.
+   */
   private async sshContainer(projectId: number): Promise<{ id: string; port: number; state: string }> {
-    const containers = await this.options.docker.listContainers({
-      all: true,
-      filters: { label: ['devplein.managed=true', `devplein.project-id=${projectId}`] },
-    });
-    const container = containers[0];
+    const container = await this.options.containers.find({ projectId });
     if (!container) throw new SshAccessError(grpc.status.NOT_FOUND, `project ${projectId} has no container`);
-    if (container.Labels['devplein.ssh'] !== 'true') {
+    if (container.labels[LABELS.ssh] !== 'true') {
       throw new SshAccessError(grpc.status.FAILED_PRECONDITION, `the container of project ${projectId} has no SSH (its image has no ssh flag)`);
     }
-    const port = Number(container.Labels['devplein.ssh-port']);
+    const port = Number(container.labels[LABELS.sshPort]);
     if (!Number.isInteger(port) || port < 1 || port > 65_535) {
       throw new SshAccessError(grpc.status.FAILED_PRECONDITION, `the container of project ${projectId} has no SSH port`);
     }
-    return { id: container.Id, port, state: container.State };
+    return { id: container.id, port, state: container.state };
   }
 
   private access(port: number, keyCount: number): SshAccess {

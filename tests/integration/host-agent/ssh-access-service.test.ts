@@ -169,3 +169,31 @@ describe('EndSshSessions refuses what it cannot do', () => {
     expect((await refusal(endSessions(project.plain, [-5]))).code).toBe(grpc.status.INVALID_ARGUMENT);
   });
 });
+
+describe.skipIf(!canLogIn)('a second agent on the same Docker engine', { timeout: 90_000 }, () => {
+  // Two installations (a staging agent, another test run) number their projects alike: each
+  // agent's SSH calls must find its own container, on its own network, never the other's.
+  it('addresses only the containers on its own network, even with the same project ids', async () => {
+    const other = await startSshTestAgent({ suffix: `${suffix}b`, prefix: 'devplein-agent-ssh-other-' });
+    try {
+      const mine = containers.logged;
+      const theirs = await other.create({ projectId: project.logged, name: `logged-${suffix}b`, image: await ensureQuietSshImage(), ssh: true });
+      const theirPort = Number(theirs.container?.labels['devplein.ssh-port']);
+      expect(theirPort).not.toBe(mine.port);
+      await other.create({ projectId: project.missing, name: `missing-${suffix}b`, image: await ensureQuietSshImage(), ssh: true });
+
+      // Docker lists the newest container first: the other agent's, were the network not checked.
+      expect((await unaryCall(stack.ssh, stack.ssh.getSshAccess, { projectId: project.logged })).access?.port).toBe(mine.port);
+      expect((await unaryCall(other.ssh, other.ssh.getSshAccess, { projectId: project.logged })).access?.port).toBe(theirPort);
+      expect((await refusal(endSessions(project.missing, [1]))).code).toBe(grpc.status.NOT_FOUND);
+
+      // Keys written through one agent reach its own container only.
+      const key = await sshKeyFile(stack.workDir, `second-agent-${suffix}`);
+      await unaryCall(other.ssh, other.ssh.setAuthorizedKeys, { projectId: project.logged, keys: [{ publicKey: key.publicKey, userId: 91 }] });
+      await expectSshLogin(key.file, theirPort);
+      await expectSshRefused(key.file, mine.port);
+    } finally {
+      await other.stop();
+    }
+  });
+});
