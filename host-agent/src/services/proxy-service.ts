@@ -12,7 +12,7 @@ export interface ProxyServiceOptions {
   siteDomain: string;
   /**
    * The upstreams ("address:port") the agent's own managed containers publish their HTTP port
-   * on right now (jobs/managed-containers.ts upstreamOf); a route may only point at one of them.
+   * on right now (drivers/docker/managed-containers.ts upstreamOf); a route may only point at one of them.
    */
   ownUpstreams: () => Promise<ReadonlySet<string>>;
 }
