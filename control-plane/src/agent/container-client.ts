@@ -24,7 +24,7 @@ async function* withoutNulls<View>(source: AsyncIterable<View | null>): AsyncGen
 export function createContainerClient(client: ContainerServiceClient, calls: { unary: UnaryCall; stream: StreamCall }, deadlines: AgentDeadlines): ContainerApi {
   const { unary, stream } = calls;
   return {
-    async create(input, callOptions) {
+    async createContainer(input, callOptions) {
       const request = {
         projectId: input.projectId,
         name: input.name,
@@ -44,7 +44,7 @@ export function createContainerClient(client: ContainerServiceClient, calls: { u
       );
       return { container: response.container ? containerView(response.container) : null, created: response.created };
     },
-    async changeState(target, action, callOptions) {
+    async changeContainerState(target, action, callOptions) {
       const request = { container: containerRef(target), action: containerActionCode(action) };
       const response = await unary<ChangeContainerStateResponse>(
         'ChangeContainerState',
@@ -53,7 +53,7 @@ export function createContainerClient(client: ContainerServiceClient, calls: { u
       );
       return response.container ? containerView(response.container) : null;
     },
-    async remove(target, callOptions) {
+    async removeContainer(target, callOptions) {
       const response = await unary<RemoveContainerResponse>(
         'RemoveContainer',
         (md, opts, cb) => client.removeContainer({ container: containerRef(target) }, md, opts, cb),
@@ -61,12 +61,12 @@ export function createContainerClient(client: ContainerServiceClient, calls: { u
       );
       return { removed: response.removed };
     },
-    async list(filter, callOptions) {
+    async listContainers(filter, callOptions) {
       const request = { projectIds: [...(filter.projectIds ?? [])], includeUnmanaged: filter.includeUnmanaged ?? false };
       const response = await unary<ListContainersResponse>('ListContainers', (md, opts, cb) => client.listContainers(request, md, opts, cb), callOptions);
       return response.containers.map(containerView);
     },
-    async logs(target, tail, callOptions) {
+    async getContainerLogs(target, tail, callOptions) {
       const response = await unary<GetContainerLogsResponse>(
         'GetContainerLogs',
         (md, opts, cb) => client.getContainerLogs({ container: containerRef(target), tail }, md, opts, cb),
@@ -74,7 +74,7 @@ export function createContainerClient(client: ContainerServiceClient, calls: { u
       );
       return response.lines.map(logLineView);
     },
-    followLogs: (target, tail, streamOptions) =>
+    followContainerLogs: (target, tail, streamOptions) =>
       withoutNulls(
         stream<FollowContainerLogsResponse, ReturnType<typeof logLineView> | null>(
           'FollowContainerLogs',
@@ -104,7 +104,7 @@ export function createContainerClient(client: ContainerServiceClient, calls: { u
           streamOptions,
         ),
       ),
-    async wordpressPasswordReset(target, username, callOptions) {
+    async execWordpressPasswordReset(target, username, callOptions) {
       const response = await unary<ExecWordpressPasswordResetResponse>(
         'ExecWordpressPasswordReset',
         (md, opts, cb) => client.execWordpressPasswordReset({ container: containerRef(target), username: username ?? '' }, md, opts, cb),

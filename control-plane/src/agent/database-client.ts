@@ -13,7 +13,7 @@ import type { DatabaseApi } from './host-apis.ts';
 /** DatabaseService over the link: students' databases and their accounts. */
 export function createDatabaseClient(client: DatabaseServiceClient, unary: UnaryCall, deadlines: AgentDeadlines): DatabaseApi {
   return {
-    async create(input, callOptions) {
+    async createDatabase(input, callOptions) {
       const request = { name: input.name, user: input.user, ownerUserId: input.ownerUserId };
       const response = await unary<CreateDatabaseResponse>(
         'CreateDatabase',
@@ -22,7 +22,7 @@ export function createDatabaseClient(client: DatabaseServiceClient, unary: Unary
       );
       return { database: databaseView(response.database, { name: input.name, user: input.user }), password: response.password };
     },
-    async drop(target, callOptions) {
+    async dropDatabase(target, callOptions) {
       const response = await unary<DropDatabaseResponse>(
         'DropDatabase',
         (md, opts, cb) => client.dropDatabase({ name: target.name, user: target.user }, md, opts, cb),
@@ -30,7 +30,7 @@ export function createDatabaseClient(client: DatabaseServiceClient, unary: Unary
       );
       return { databaseDropped: response.databaseDropped, userDropped: response.userDropped };
     },
-    async list(namePrefix, callOptions) {
+    async listDatabases(namePrefix, callOptions) {
       const response = await unary<ListDatabasesResponse>(
         'ListDatabases',
         (md, opts, cb) => client.listDatabases({ namePrefix: namePrefix ?? '' }, md, opts, cb),

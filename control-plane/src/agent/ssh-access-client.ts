@@ -11,11 +11,11 @@ export function createSshAccessClient(client: SshAccessServiceClient, unary: Una
       const response = await unary<SetAuthorizedKeysResponse>('SetAuthorizedKeys', (md, opts, cb) => client.setAuthorizedKeys(request, md, opts, cb), callOptions);
       return sshAccessView(response.access);
     },
-    async getAccess(projectId, callOptions) {
+    async getSshAccess(projectId, callOptions) {
       const response = await unary<GetSshAccessResponse>('GetSshAccess', (md, opts, cb) => client.getSshAccess({ projectId }, md, opts, cb), callOptions);
       return sshAccessView(response.access);
     },
-    async endSessions(projectId, userIds, callOptions) {
+    async endSshSessions(projectId, userIds, callOptions) {
       const response = await unary<EndSshSessionsResponse>(
         'EndSshSessions',
         (md, opts, cb) => client.endSshSessions({ projectId, userIds: [...userIds] }, md, opts, cb),

@@ -27,7 +27,7 @@ export function createVpnClient(client: VpnServiceClient, unary: UnaryCall, dead
       const response = await unary<ListPeersResponse>('ListPeers', (md, opts, cb) => client.listPeers({}, md, opts, cb), callOptions);
       return response.peers.map(peerView);
     },
-    async serverInfo(callOptions) {
+    async getServerInfo(callOptions) {
       const response = await unary<GetServerInfoResponse>('GetServerInfo', (md, opts, cb) => client.getServerInfo({}, md, opts, cb), callOptions);
       return vpnServerView(response);
     },
