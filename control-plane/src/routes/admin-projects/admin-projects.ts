@@ -42,7 +42,7 @@ const decisionBody = z.object({
  */
 async function containerStateOf(deps: Pick<AppDeps, 'agents'>, project: { id: number; host: string | null }): Promise<string> {
   try {
-    const [container] = await deps.agents.forHost(project.host).containers.list({ projectIds: [Number(project.id)] });
+    const [container] = await deps.agents.forHost(project.host).containers.listContainers({ projectIds: [Number(project.id)] });
     return container?.state ?? NOT_CREATED;
   } catch {
     return UNREACHABLE;
