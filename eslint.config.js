@@ -2,6 +2,145 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/*
+ * Import boundaries between the rooms of the repository (docs/architecture.md). ESLint's own
+ * no-restricted-imports, one block per room. A file gets the patterns of the LAST block whose
+ * `files` match it (flat config replaces a rule's options, it does not merge them), so each block
+ * lists every pattern its room obeys. Patterns are regular expressions on the import specifier:
+ * a relative path as written, or a package name. Dynamic import() is not checked.
+ */
+
+const sourceFiles = '{ts,tsx}';
+const testFiles = ['**/*.test.ts', '**/*.test.tsx'];
+
+/** @param {string} regex @param {string} message */
+const pattern = (regex, message) => ({ regex, message });
+
+const noWeb = pattern(
+  String.raw`(^|/)web/src(/|$)|^@devplein/web(/|$)`,
+  'control-plane/src and host-agent/src never import web; shared rules and API shapes live in @devplein/contract.',
+);
+const noHostAgent = pattern(
+  String.raw`^\.{1,2}/(.*/)?host-agent(/|$)|^@devplein/host-agent(/|$)`,
+  'The control plane reaches the host agent over gRPC (@devplein/proto), never through its source.',
+);
+const noControlPlane = pattern(
+  String.raw`^\.{1,2}/(.*/)?control-plane(/|$)|^@devplein/control-plane(/|$)`,
+  'The host agent serves the control plane over gRPC (@devplein/proto), never through its source.',
+);
+const noTests = pattern(
+  String.raw`^\.{1,2}/(.*/)?tests(/|$)`,
+  'Source never imports tests/; test fixtures live in tests/support and only test files use them.',
+);
+const noCompositionRoot = pattern(
+  String.raw`^(\.\./)+(app|services|main)\.ts$`,
+  'Only main.ts assembles the app: take AppDeps from app-context.ts, routers go in routes/route-table.ts.',
+);
+const noRoutes = pattern(
+  String.raw`^(\.\./)+routes(/|$)`,
+  'Only app.ts and main.ts import routes/; move what routes share with others to commands/, queries/ or presenters/.',
+);
+const noAgentServers = pattern(
+  String.raw`^(\.\./)+(jobs|services)(/|$)`,
+  'host-agent drivers wrap one external system each; they never import jobs/ or services/ (those import drivers).',
+);
+const webOnlyContract = pattern(
+  String.raw`^@devplein/(?!contract(/|$))`,
+  'web/src imports only web/src, the config/ data files, @devplein/contract and npm packages.',
+);
+/**
+ * A relative path climbing out of web/src, except to the school's data files in the repository's
+ * config/ folder (config/useful-links.json, bundled at build time).
+ * @param {number} depth folders between web/src and the file
+ */
+const notOutOfWebSrc = (depth) =>
+  pattern(
+    `^(\\.\\./){${depth + 1}}(?!\\.\\./config/)`,
+    'web/src imports only web/src, the config/ data files, @devplein/contract and npm packages.',
+  );
+
+/*
+ * TODO(issue 17, contract move): these files still import web/src/validation or
+ * web/src/api/contracts, which the contract branch moves to @devplein/contract. Delete this list
+ * (and its uses below) when merging that branch; `npx eslint .` must then pass without it.
+ */
+const TODO_ISSUE_17_WEB_IMPORTERS = [
+  'control-plane/src/agent/agent-fleet.ts',
+  'control-plane/src/agent/container-views.ts',
+  'control-plane/src/commands/admin-dockers.ts',
+  'control-plane/src/commands/capture-thumbnail.ts',
+  'control-plane/src/commands/container-states.ts',
+  'control-plane/src/commands/user-databases.ts',
+  'control-plane/src/presenters/present-admin-docker.ts',
+  'control-plane/src/presenters/present-introducee.ts',
+  'control-plane/src/presenters/present-project.ts',
+  'control-plane/src/presenters/present-user-docker.ts',
+  'control-plane/src/routes/admin-projects/admin-projects.ts',
+  'control-plane/src/routes/databases/schema.ts',
+  'control-plane/src/routes/docker-images/docker-images.ts',
+  'control-plane/src/routes/docker-images/schema.ts',
+  'control-plane/src/routes/introductions/introductions.ts',
+  'control-plane/src/routes/introductions/schema.ts',
+  'control-plane/src/routes/licenses/licenses.ts',
+  'control-plane/src/routes/licenses/schema.ts',
+  'control-plane/src/routes/project-requests/project-requests.ts',
+  'control-plane/src/routes/ssh-keys/schema.ts',
+  'control-plane/src/routes/ssh-keys/ssh-keys.ts',
+  'control-plane/src/ssh/ssh-public-key.test.ts',
+  'control-plane/src/ssh/ssh-public-key.ts',
+  'host-agent/src/drivers/docker/capabilities.test.ts',
+];
+/*
+ * TODO(issue 17, agent split): the agent branch moves host-agent/src/jobs/managed-containers.ts
+ * into drivers/docker; until then this driver imports it from jobs/. Delete with that merge.
+ */
+const TODO_ISSUE_17_DRIVER_IMPORTS_JOBS = ['host-agent/src/drivers/docker/dockerode-driver.ts'];
+
+/**
+ * @param {string} name
+ * @param {string[]} files
+ * @param {{ regex: string, message: string }[]} patterns
+ * @param {string[]} [ignores]
+ */
+const boundary = (name, files, patterns, ignores = []) => ({
+  name: `boundaries/${name}`,
+  files,
+  ignores,
+  rules: { 'no-restricted-imports': ['error', { patterns }] },
+});
+
+const webDepths = [0, 1, 2, 3, 4, 5, 6, 7];
+
+const importBoundaries = [
+  boundary('control-plane', [`control-plane/src/**/*.${sourceFiles}`], [noWeb, noHostAgent, noTests], TODO_ISSUE_17_WEB_IMPORTERS),
+  boundary(
+    'control-plane-rooms',
+    [`control-plane/src/*/**/*.${sourceFiles}`],
+    [noWeb, noHostAgent, noTests, noCompositionRoot, noRoutes],
+    ['control-plane/src/routes/**', ...TODO_ISSUE_17_WEB_IMPORTERS],
+  ),
+  boundary(
+    'control-plane-routes',
+    [`control-plane/src/routes/**/*.${sourceFiles}`],
+    [noWeb, noHostAgent, noTests, noCompositionRoot],
+    TODO_ISSUE_17_WEB_IMPORTERS,
+  ),
+  boundary('host-agent', [`host-agent/src/**/*.${sourceFiles}`], [noWeb, noControlPlane, noTests], TODO_ISSUE_17_WEB_IMPORTERS),
+  boundary(
+    'host-agent-drivers',
+    [`host-agent/src/drivers/**/*.${sourceFiles}`],
+    [noWeb, noControlPlane, noTests, noAgentServers],
+    [...TODO_ISSUE_17_WEB_IMPORTERS, ...TODO_ISSUE_17_DRIVER_IMPORTS_JOBS],
+  ),
+  boundary('server-kit', [`server-kit/src/**/*.${sourceFiles}`], [noWeb, noHostAgent, noControlPlane, noTests]),
+  // web/src: one block per folder depth, each forbidding a relative path that climbs out of web/src.
+  ...webDepths.map((depth) =>
+    boundary(`web-depth-${depth}`, [`web/src/${'*/'.repeat(depth)}*.${sourceFiles}`], [notOutOfWebSrc(depth), webOnlyContract], testFiles),
+  ),
+  // web's unit tests may also use tests/support (fixtures), never the servers' source.
+  boundary('web-tests', testFiles.map((file) => `web/src/${file}`), [noHostAgent, noControlPlane, webOnlyContract]),
+];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'proto/gen/**', 'data/**', '.tmp/**'] },
   js.configs.recommended,
@@ -13,4 +152,5 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
+  ...importBoundaries,
 );
