@@ -97,48 +97,58 @@ const TODO_ISSUE_17_WEB_IMPORTERS = [
 const TODO_ISSUE_17_DRIVER_IMPORTS_JOBS = ['host-agent/src/drivers/docker/dockerode-driver.ts'];
 
 /**
+ * One room: its production files get `patterns` plus noTests; its unit tests (*.test.ts(x)) get
+ * `patterns` only, so they may use tests/support (fakes, fixtures).
  * @param {string} name
- * @param {string[]} files
+ * @param {string} folder a glob of the room's folders, e.g. `control-plane/src/**`
  * @param {{ regex: string, message: string }[]} patterns
  * @param {string[]} [ignores]
  */
-const boundary = (name, files, patterns, ignores = []) => ({
-  name: `boundaries/${name}`,
-  files,
-  ignores,
-  rules: { 'no-restricted-imports': ['error', { patterns }] },
-});
+const room = (name, folder, patterns, ignores = []) => [
+  {
+    name: `boundaries/${name}`,
+    files: [`${folder}/*.${sourceFiles}`],
+    ignores: [...ignores, ...testFiles],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...patterns, noTests] }] },
+  },
+  {
+    name: `boundaries/${name}-tests`,
+    files: [`${folder}/*.test.${sourceFiles}`],
+    ignores,
+    rules: { 'no-restricted-imports': ['error', { patterns }] },
+  },
+];
 
+/** How deep web/src's folders may nest for its boundary to hold (a deeper file is unchecked). */
 const webDepths = [0, 1, 2, 3, 4, 5, 6, 7];
 
+// Later blocks win: a room's sub-rooms come after it and repeat its patterns.
 const importBoundaries = [
-  boundary('control-plane', [`control-plane/src/**/*.${sourceFiles}`], [noWeb, noHostAgent, noTests], TODO_ISSUE_17_WEB_IMPORTERS),
-  boundary(
-    'control-plane-rooms',
-    [`control-plane/src/*/**/*.${sourceFiles}`],
-    [noWeb, noHostAgent, noTests, noCompositionRoot, noRoutes],
-    ['control-plane/src/routes/**', ...TODO_ISSUE_17_WEB_IMPORTERS],
-  ),
-  boundary(
-    'control-plane-routes',
-    [`control-plane/src/routes/**/*.${sourceFiles}`],
-    [noWeb, noHostAgent, noTests, noCompositionRoot],
-    TODO_ISSUE_17_WEB_IMPORTERS,
-  ),
-  boundary('host-agent', [`host-agent/src/**/*.${sourceFiles}`], [noWeb, noControlPlane, noTests], TODO_ISSUE_17_WEB_IMPORTERS),
-  boundary(
-    'host-agent-drivers',
-    [`host-agent/src/drivers/**/*.${sourceFiles}`],
-    [noWeb, noControlPlane, noTests, noAgentServers],
-    [...TODO_ISSUE_17_WEB_IMPORTERS, ...TODO_ISSUE_17_DRIVER_IMPORTS_JOBS],
-  ),
-  boundary('server-kit', [`server-kit/src/**/*.${sourceFiles}`], [noWeb, noHostAgent, noControlPlane, noTests]),
+  ...room('control-plane', 'control-plane/src/**', [noWeb, noHostAgent], TODO_ISSUE_17_WEB_IMPORTERS),
+  ...room('control-plane-rooms', 'control-plane/src/*/**', [noWeb, noHostAgent, noCompositionRoot, noRoutes], [
+    'control-plane/src/routes/**',
+    ...TODO_ISSUE_17_WEB_IMPORTERS,
+  ]),
+  ...room('control-plane-routes', 'control-plane/src/routes/**', [noWeb, noHostAgent, noCompositionRoot], TODO_ISSUE_17_WEB_IMPORTERS),
+  ...room('host-agent', 'host-agent/src/**', [noWeb, noControlPlane], TODO_ISSUE_17_WEB_IMPORTERS),
+  ...room('host-agent-drivers', 'host-agent/src/drivers/**', [noWeb, noControlPlane, noAgentServers], [
+    ...TODO_ISSUE_17_WEB_IMPORTERS,
+    ...TODO_ISSUE_17_DRIVER_IMPORTS_JOBS,
+  ]),
+  ...room('server-kit', 'server-kit/src/**', [noWeb, noHostAgent, noControlPlane]),
   // web/src: one block per folder depth, each forbidding a relative path that climbs out of web/src.
-  ...webDepths.map((depth) =>
-    boundary(`web-depth-${depth}`, [`web/src/${'*/'.repeat(depth)}*.${sourceFiles}`], [notOutOfWebSrc(depth), webOnlyContract], testFiles),
-  ),
+  ...webDepths.map((depth) => ({
+    name: `boundaries/web-depth-${depth}`,
+    files: [`web/src/${'*/'.repeat(depth)}*.${sourceFiles}`],
+    ignores: testFiles,
+    rules: { 'no-restricted-imports': ['error', { patterns: [notOutOfWebSrc(depth), webOnlyContract] }] },
+  })),
   // web's unit tests may also use tests/support (fixtures), never the servers' source.
-  boundary('web-tests', testFiles.map((file) => `web/src/${file}`), [noHostAgent, noControlPlane, webOnlyContract]),
+  {
+    name: 'boundaries/web-tests',
+    files: testFiles.map((file) => `web/src/${file}`),
+    rules: { 'no-restricted-imports': ['error', { patterns: [noHostAgent, noControlPlane, webOnlyContract] }] },
+  },
 ];
 
 export default tseslint.config(

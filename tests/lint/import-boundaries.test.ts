@@ -42,7 +42,6 @@ const breaking: { rule: keyof typeof messages; file: string; specifier: string }
   { rule: 'noHostAgent', file: 'control-plane/src/agent/boundary-fixture.ts', specifier: '../../../host-agent/src/config.ts' },
   { rule: 'noControlPlane', file: 'host-agent/src/jobs/boundary-fixture.ts', specifier: '@devplein/control-plane' },
   { rule: 'noTests', file: 'control-plane/src/boundary-fixture.ts', specifier: '../../tests/support/route-table.ts' },
-  { rule: 'noTests', file: 'control-plane/src/queries/boundary-fixture.test.ts', specifier: '../../../tests/support/database.ts' },
   { rule: 'noTests', file: 'host-agent/src/drivers/docker/boundary-fixture.ts', specifier: '../../../../tests/support/docker.ts' },
   { rule: 'noTests', file: 'server-kit/src/boundary-fixture.ts', specifier: '../../tests/support/ports.ts' },
   { rule: 'noCompositionRoot', file: 'control-plane/src/routes/sites/boundary-fixture.ts', specifier: '../../app.ts' },
@@ -50,6 +49,9 @@ const breaking: { rule: keyof typeof messages; file: string; specifier: string }
   { rule: 'noCompositionRoot', file: 'control-plane/src/commands/boundary-fixture.ts', specifier: '../main.ts' },
   { rule: 'noRoutes', file: 'control-plane/src/presenters/boundary-fixture.ts', specifier: '../routes/user-dockers/user-dockers.ts' },
   { rule: 'noRoutes', file: 'control-plane/src/jobs/boundary-fixture.ts', specifier: '../routes/route-table.ts' },
+  { rule: 'noRoutes', file: 'control-plane/src/presenters/boundary-fixture.test.ts', specifier: '../routes/sites/sites.ts' },
+  { rule: 'noCompositionRoot', file: 'control-plane/src/routes/sites/boundary-fixture.test.ts', specifier: '../../app.ts' },
+  { rule: 'noAgentServers', file: 'host-agent/src/drivers/docker/boundary-fixture.test.ts', specifier: '../../services/container-service.ts' },
   { rule: 'noAgentServers', file: 'host-agent/src/drivers/docker/boundary-fixture.ts', specifier: '../../jobs/idle-stopper.ts' },
   { rule: 'noAgentServers', file: 'host-agent/src/drivers/proxy/boundary-fixture.ts', specifier: '../../services/proxy-service.ts' },
   { rule: 'webOnly', file: 'web/src/boundary-fixture.ts', specifier: '../vite.config.ts' },
@@ -90,6 +92,10 @@ describe('import boundaries (eslint.config.js)', () => {
     { file: 'web/src/boundary-fixture.tsx', specifiers: ['./routePaths.ts', './api/client.ts', '@devplein/contract', 'react'] },
     { file: 'web/src/pages/UsefulLinksPage/boundary-fixture.ts', specifiers: ['../../../../config/useful-links.json', '../../components/Icon.tsx', './useful-links.ts', '@devplein/contract/validation'] },
     { file: 'web/src/layout/boundary-fixture.test.tsx', specifiers: ['../../../tests/support/web/users.ts', './roles.ts', '@testing-library/react'] },
+    // Unit tests beside the code may use tests/support (fakes, fixtures); production files may not.
+    { file: 'control-plane/src/ssh/boundary-fixture.test.ts', specifiers: ['../../../tests/support/ssh-keys.ts', './ssh-public-key.ts'] },
+    { file: 'host-agent/src/jobs/boundary-fixture.test.ts', specifiers: ['../../../tests/support/docker.ts', './idle-stopper.ts'] },
+    { file: 'server-kit/src/boundary-fixture.test.ts', specifiers: ['../../tests/support/ports.ts', './operator-listener.ts'] },
   ];
 
   it.each(obeying)('$file importing its allowed rooms gets no error', async ({ file, specifiers }) => {
