@@ -4,9 +4,9 @@ import tseslint from 'typescript-eslint';
 
 /*
  * Import boundaries between the rooms of the repository (docs/architecture.md). ESLint's own
- * no-restricted-imports, one block per room. A file gets the patterns of the LAST block whose
- * `files` match it (flat config replaces a rule's options, it does not merge them), so each block
- * lists every pattern its room obeys. Patterns are regular expressions on the import specifier:
+ * no-restricted-imports, a block for each room's production files and one for its unit tests. A
+ * file gets the patterns of the LAST block whose `files` match it (flat config replaces a rule's
+ * options, it does not merge them), so each block lists every pattern its room obeys. Patterns are regular expressions on the import specifier:
  * a relative path as written, or a package name. Dynamic import() is not checked.
  */
 
@@ -61,8 +61,9 @@ const notOutOfWebSrc = (depth) =>
 
 /*
  * TODO(issue 17, contract move): these files still import web/src/validation or
- * web/src/api/contracts, which the contract branch moves to @devplein/contract. Delete this list
- * (and its uses below) when merging that branch; `npx eslint .` must then pass without it.
+ * web/src/api/contracts, which the contract branch moves to @devplein/contract. Until then they
+ * get no boundary rule at all. Delete this list (and its uses below) when merging that branch;
+ * `npx eslint .` must then pass without it.
  */
 const TODO_ISSUE_17_WEB_IMPORTERS = [
   'control-plane/src/agent/agent-fleet.ts',
@@ -92,7 +93,8 @@ const TODO_ISSUE_17_WEB_IMPORTERS = [
 ];
 /*
  * TODO(issue 17, agent split): the agent branch moves host-agent/src/jobs/managed-containers.ts
- * into drivers/docker; until then this driver imports it from jobs/. Delete with that merge.
+ * into drivers/docker; until then this driver imports it from jobs/ and gets host-agent's rules
+ * only, not the drivers'. Delete with that merge.
  */
 const TODO_ISSUE_17_DRIVER_IMPORTS_JOBS = ['host-agent/src/drivers/docker/dockerode-driver.ts'];
 
