@@ -91,12 +91,6 @@ const TODO_ISSUE_17_WEB_IMPORTERS = [
   'control-plane/src/ssh/ssh-public-key.ts',
   'host-agent/src/drivers/docker/capabilities.test.ts',
 ];
-/*
- * TODO(issue 17, agent split): the agent branch moves host-agent/src/jobs/managed-containers.ts
- * into drivers/docker; until then this driver imports it from jobs/ and gets host-agent's rules
- * only, not the drivers'. Delete with that merge.
- */
-const TODO_ISSUE_17_DRIVER_IMPORTS_JOBS = ['host-agent/src/drivers/docker/dockerode-driver.ts'];
 
 /**
  * One room: its production files get `patterns` plus noTests; its unit tests (*.test.ts(x)) get
@@ -133,10 +127,7 @@ const importBoundaries = [
   ]),
   ...room('control-plane-routes', 'control-plane/src/routes/**', [noWeb, noHostAgent, noCompositionRoot], TODO_ISSUE_17_WEB_IMPORTERS),
   ...room('host-agent', 'host-agent/src/**', [noWeb, noControlPlane], TODO_ISSUE_17_WEB_IMPORTERS),
-  ...room('host-agent-drivers', 'host-agent/src/drivers/**', [noWeb, noControlPlane, noAgentServers], [
-    ...TODO_ISSUE_17_WEB_IMPORTERS,
-    ...TODO_ISSUE_17_DRIVER_IMPORTS_JOBS,
-  ]),
+  ...room('host-agent-drivers', 'host-agent/src/drivers/**', [noWeb, noControlPlane, noAgentServers], TODO_ISSUE_17_WEB_IMPORTERS),
   ...room('server-kit', 'server-kit/src/**', [noWeb, noHostAgent, noControlPlane]),
   // web/src: one block per folder depth, each forbidding a relative path that climbs out of web/src.
   ...webDepths.map((depth) => ({

@@ -13,13 +13,13 @@ export interface AppServices {
   stop(): void;
 }
 
-/** The container API with every event of watchEvents also handed to `tap` (the relay stays unaware). */
+/** The container API with every event of watchContainerEvents also handed to `tap` (the relay stays unaware). */
 function tappedContainers(containers: ContainerApi, tap: (event: ContainerEventView) => void): ContainerApi {
   return {
     ...containers,
-    watchEvents: (filter, options) => ({
+    watchContainerEvents: (filter, options) => ({
       async *[Symbol.asyncIterator]() {
-        for await (const event of containers.watchEvents(filter, options)) {
+        for await (const event of containers.watchContainerEvents(filter, options)) {
           tap(event);
           yield event;
         }

@@ -102,7 +102,7 @@ describe('host agent: SIGTERM', { timeout: 90_000 }, () => {
     try {
       const watching = (async () => {
         try {
-          for await (const event of client.containers.watchEvents({}, {})) if (event) events += 1;
+          for await (const event of client.containers.watchContainerEvents({}, {})) if (event) events += 1;
           return 'ended without an error';
         } catch (error) {
           return error instanceof AgentError ? `${error.code}: ${error.details}` : String(error);

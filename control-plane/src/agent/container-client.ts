@@ -90,7 +90,7 @@ export function createContainerClient(client: ContainerServiceClient, calls: { u
         pullProgressView,
         { deadlineMs: deadlines.pull, ...streamOptions },
       ),
-    watchEvents: (filter, streamOptions) =>
+    watchContainerEvents: (filter, streamOptions) =>
       withoutNulls(
         stream<WatchContainerEventsResponse, ReturnType<typeof containerEventView> | null>(
           'WatchContainerEvents',

@@ -41,7 +41,7 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 /**
- * An agent whose event streams are scripted: each call to watchEvents takes the next script.
+ * An agent whose event streams are scripted: each call to watchContainerEvents takes the next script.
  * `listed` is what ListContainers answers: a list, or a function (which may throw, e.g. while the agent is away).
  */
 function scriptedAgent(
@@ -51,7 +51,7 @@ function scriptedAgent(
   let calls = 0;
   const containers = {
     listContainers: async () => (typeof listed === 'function' ? listed() : listed),
-    watchEvents: (_filter: unknown, options?: { signal?: AbortSignal }) => {
+    watchContainerEvents: (_filter: unknown, options?: { signal?: AbortSignal }) => {
       const script = scripts[Math.min(calls, scripts.length - 1)] ?? { events: [], hang: true };
       calls += 1;
       return (async function* () {
@@ -161,7 +161,7 @@ describe('container event relay', () => {
         if (!agentAnswers) throw unavailable();
         return [container('blog', 'exited'), container('shop', 'running')];
       },
-      watchEvents: (_filter: unknown, options?: { signal?: AbortSignal }) => {
+      watchContainerEvents: (_filter: unknown, options?: { signal?: AbortSignal }) => {
         streams += 1;
         const first = streams === 1;
         return (async function* () {

@@ -140,7 +140,7 @@ export function createContainerEventRelay(options: ContainerEventRelayOptions): 
       const reconnect = connections > 0;
       connections += 1;
       try {
-        const events = options.agent.containers.watchEvents({ includeUnmanaged: false }, { signal: controller.signal });
+        const events = options.agent.containers.watchContainerEvents({ includeUnmanaged: false }, { signal: controller.signal });
         void resync(reconnect);
         for await (const event of events) {
           failures = 0;

@@ -37,7 +37,7 @@ export interface ContainerApi {
   getContainerLogs(target: ContainerTarget, tail: number, options?: AgentCallOptions): Promise<LogLineView[]>;
   followContainerLogs(target: ContainerTarget, tail: number, options?: StreamCallOptions): AsyncIterable<LogLineView>;
   pullImage(image: string, projectId: number, options?: StreamCallOptions): AsyncIterable<PullProgressView>;
-  watchEvents(filter: { projectIds?: number[]; includeUnmanaged?: boolean; since?: Date }, options?: StreamCallOptions): AsyncIterable<ContainerEventView>;
+  watchContainerEvents(filter: { projectIds?: number[]; includeUnmanaged?: boolean; since?: Date }, options?: StreamCallOptions): AsyncIterable<ContainerEventView>;
   execWordpressPasswordReset(target: ContainerTarget, username?: string, options?: AgentCallOptions): Promise<{ username: string; password: string }>;
 }
 

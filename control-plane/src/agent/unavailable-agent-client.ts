@@ -29,7 +29,7 @@ export function createUnavailableAgentClient(reason: string): AgentClient {
       getContainerLogs: fail,
       followContainerLogs: () => failingStream(error),
       pullImage: () => failingStream(error),
-      watchEvents: () => failingStream(error),
+      watchContainerEvents: () => failingStream(error),
       execWordpressPasswordReset: fail,
     },
     proxy: { upsertRoute: fail, removeRoute: fail, listRoutes: fail },
