@@ -9,8 +9,8 @@ import { agentFailure, callAgent, isUnreachable } from './agent-failure.ts';
 import { UNREACHABLE } from './container-states.ts';
 import { loadDockerProjects } from './docker-projects.ts';
 import { loadScreenshotStates, type ThumbnailCapturer } from './capture-thumbnail.ts';
-import type { ScreenshotState } from '../../../web/src/api/contracts/dockers.ts';
-import { PROJECT_NAME_PATTERN } from '../../../web/src/validation/projectRequest.ts';
+import type { ScreenshotState } from '@devplein/contract/dockers';
+import { PROJECT_NAME_PATTERN } from '@devplein/contract/validation/projectRequest';
 
 export interface AdminDockerDeps {
   knex: Knex;

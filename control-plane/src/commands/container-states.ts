@@ -1,4 +1,4 @@
-import { STATE_AWAITING, STATE_NOT_CREATED, STATE_REJECTED, STATE_UNREACHABLE } from '../../../web/src/api/contracts/dockers.ts';
+import { STATE_AWAITING, STATE_NOT_CREATED, STATE_REJECTED, STATE_UNREACHABLE } from '@devplein/contract/dockers';
 
 /**
  * The product's own container states (spec §4) beside Docker's: what the dockers page shows

@@ -1,4 +1,4 @@
-import { introduceeGitUsername } from '../../../web/src/validation/licensesAndIntroducees.ts';
+import { introduceeGitUsername } from '@devplein/contract/validation/licensesAndIntroducees';
 
 /** One introducee ('meeloper') of GET/POST/DELETE /api/admin/introduction, for admins only. */
 export interface IntroduceeJson {

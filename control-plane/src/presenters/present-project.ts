@@ -1,4 +1,4 @@
-import { NO_DOCKER_IMAGE } from '../../../web/src/validation/projectRequest.ts';
+import { NO_DOCKER_IMAGE } from '@devplein/contract/validation/projectRequest';
 
 /** A project row as loadProjects() reads it: the project, its image name and its members in order. */
 export interface ProjectRow {

@@ -3,7 +3,7 @@ import {
   INVALID_SSH_KEY_MESSAGE,
   SSH_KEY_MAX_LENGTH,
   SSH_KEY_NAME_MAX_LENGTH,
-} from '../../../../web/src/validation/sshKeyFormat.ts';
+} from '@devplein/contract/validation/sshKeyFormat';
 
 /** POST /api/user/ssh_keys {name, sshKey}; the key's real parse happens in the route. */
 export const newSshKeyBody = z.object({

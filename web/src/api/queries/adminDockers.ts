@@ -2,7 +2,7 @@ import useSWR from 'swr';
 import { api, apiFetcher } from '../client.ts';
 import { DOCKER_IMAGES_KEY } from './projects.ts';
 
-import { NO_OWNER, type AdminDocker, type DockerImageOption, type ScreenshotState } from '../contracts/dockers.ts';
+import { NO_OWNER, type AdminDocker, type DockerImageOption, type ScreenshotState } from '@devplein/contract/dockers';
 
 export { NO_OWNER, type AdminDocker, type ScreenshotState };
 

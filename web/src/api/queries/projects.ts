@@ -1,7 +1,7 @@
 import useSWR from 'swr';
 import { api, apiFetcher } from '../client.ts';
 import { readMeta } from '../meta.ts';
-import type { ProjectRequestInput } from '../../validation/projectRequest.ts';
+import type { ProjectRequestInput } from '@devplein/contract/validation/projectRequest';
 
 /** A member of a project, with their cohort (null: no group, shown as 'geen klas'). */
 export interface ProjectMember {

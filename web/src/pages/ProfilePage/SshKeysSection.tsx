@@ -6,7 +6,7 @@ import {
   INVALID_SSH_KEY_MESSAGE,
   isValidSshKeyFormat,
   sshKeyNameFromText,
-} from '../../validation/sshKeyFormat.ts';
+} from '@devplein/contract/validation/sshKeyFormat';
 import { SshKeysSectionView } from './SshKeysSectionView.tsx';
 
 /**
