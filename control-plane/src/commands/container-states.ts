@@ -20,6 +20,3 @@ export const STATUS_TEXT = {
   [UNREACHABLE]: 'De dockerserver is op dit moment niet bereikbaar.',
 } as const;
 
-/** The realtime event and channel of a container (DESIGN: private-container.{name}, DockerEventSent). */
-export const DOCKER_EVENT = 'DockerEventSent';
-export const containerChannel = (name: string): string => `private-container.${name}`;
