@@ -1,14 +1,8 @@
 import useSWR from 'swr';
 import { api, apiFetcher } from '../client.ts';
 import type { CurrentUser } from './user.ts';
-
-/** One line of the profile's progress block: '{title} afgerond', finished of number (§9 rule applied). */
-export interface LevelCategoryProgress {
-  id: number;
-  title: string;
-  finished: number;
-  number: number;
-}
+import type { LevelCategoryProgressJson as LevelCategoryProgress } from '@devplein/contract/levels';
+export type { LevelCategoryProgress };
 
 /**
  * A profile as GET /api/user (own) or GET /api/user/{id} (someone) returns it. The activation
