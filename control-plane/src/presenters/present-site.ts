@@ -1,3 +1,6 @@
+import type { SiteMemberJson, SiteJson } from '@devplein/contract/projects';
+export type { SiteMemberJson, SiteJson };
+
 /**
  * The websites wall (GET /api/sites, spec §2 Websites, §3 Site).
  *
@@ -7,20 +10,6 @@
  * the §3 placeholder user in front — `{ id: 0, name: 'unknown', group: { id: 0, cohort: 'Niet
  * ingedeeld' } }` — and keeps its real members after it (their ids mark "Jouw websites").
  */
-
-/** A member of a site as the wall shows it. */
-export interface SiteMemberJson {
-  id: number;
-  name: string;
-  group: { id: number; cohort: string } | null;
-}
-
-/** One visible project on the wall. */
-export interface SiteJson {
-  name: string;
-  domain: string;
-  users: SiteMemberJson[];
-}
 
 /** The cohort of sites whose first member has no group (spec §3). */
 export const UNGROUPED_COHORT = 'Niet ingedeeld';

@@ -1,5 +1,6 @@
 import useSWR, { type KeyedMutator } from 'swr';
 import { api, apiFetcher, ApiError } from '../client.ts';
+import type { GroupJson } from '@devplein/contract/users';
 import type { LevelStatus, AdminLevelCategoryJson as AdminLevelCategory, LevelContentJson as LevelContentItem, CourseTextJson as CourseText, CourseFileJson as CourseFile, CourseJson as Course, StudentLevelJson as StudentLevel, GroupStudentJson as GroupStudent } from '@devplein/contract/levels';
 export type { LevelStatus, AdminLevelCategory, LevelContentItem, CourseText, CourseFile, Course, StudentLevel, GroupStudent };
 
@@ -27,10 +28,8 @@ export interface LevelContentInput {
   level_categories_id: number;
 }
 
-export interface Group {
-  id: number;
-  cohort: string;
-}
+/** A group as the levels page's selector reads it (GET /api/admin/groups without counts). */
+export type Group = Pick<GroupJson, 'id' | 'cohort'>;
 
 export type MoveDirection = 'up' | 'down';
 
