@@ -124,3 +124,26 @@ export interface GroupStudentJson {
   email: string;
   levels: StudentLevelJson[];
 }
+
+/** Largest course file a teacher may upload. */
+export const MAX_COURSE_FILE_BYTES = 10 * 1024 * 1024;
+
+/** Allowed course file extensions and the type shown to students. */
+export const COURSE_FILE_TYPES: Readonly<Record<string, string>> = {
+  pdf: 'PDF',
+  zip: 'ZIP',
+  png: 'PNG',
+  jpg: 'JPG',
+  jpeg: 'JPG',
+  txt: 'TXT',
+  md: 'Markdown',
+  docx: 'Word',
+  pptx: 'PowerPoint',
+  xlsx: 'Excel',
+};
+
+/** The allowed course file extensions, in the order the upload form lists them. */
+export const COURSE_FILE_EXTENSIONS: readonly string[] = Object.keys(COURSE_FILE_TYPES);
+
+/** A course file whose extension is not allowed. */
+export const courseFileTypeRefused = (): string => `Dit soort bestand kan niet. Toegestaan: ${COURSE_FILE_EXTENSIONS.join(', ')}.`;

@@ -1,4 +1,5 @@
 import type { SiteMemberJson, SiteJson } from '@devplein/contract/projects';
+import { UNGROUPED_COHORT } from '@devplein/contract/messages';
 export type { SiteMemberJson, SiteJson };
 
 /**
@@ -11,8 +12,8 @@ export type { SiteMemberJson, SiteJson };
  * ingedeeld' } }` — and keeps its real members after it (their ids mark "Jouw websites").
  */
 
-/** The cohort of sites whose first member has no group (spec §3). */
-export const UNGROUPED_COHORT = 'Niet ingedeeld';
+/** The cohort of sites whose first member has no group (spec §3): the contract's. */
+export { UNGROUPED_COHORT };
 
 /** Spec §3: "a placeholder user named unknown and group id 0"; id 0 is never a real user. */
 export const PLACEHOLDER_MEMBER: Readonly<SiteMemberJson> = Object.freeze({

@@ -1,6 +1,7 @@
 import useSWR, { type KeyedMutator } from 'swr';
 import { api, apiFetcher, ApiError } from '../client.ts';
 import type { GroupJson } from '@devplein/contract/users';
+import { COURSE_FILE_EXTENSIONS, MAX_COURSE_FILE_BYTES } from '@devplein/contract/levels';
 import type { LevelStatus, AdminLevelCategoryJson as AdminLevelCategory, LevelContentJson as LevelContentItem, CourseTextJson as CourseText, CourseFileJson as CourseFile, CourseJson as Course, StudentLevelJson as StudentLevel, GroupStudentJson as GroupStudent } from '@devplein/contract/levels';
 export type { LevelStatus, AdminLevelCategory, LevelContentItem, CourseText, CourseFile, Course, StudentLevel, GroupStudent };
 
@@ -33,9 +34,8 @@ export type Group = Pick<GroupJson, 'id' | 'cohort'>;
 
 export type MoveDirection = 'up' | 'down';
 
-/** Largest course file the server takes, and the extensions it allows (kept equal to the server's). */
-export const MAX_COURSE_FILE_BYTES = 10 * 1024 * 1024;
-export const COURSE_FILE_EXTENSIONS = ['pdf', 'zip', 'png', 'jpg', 'jpeg', 'txt', 'md', 'docx', 'pptx', 'xlsx'] as const;
+/** Largest course file the server takes, and the extensions it allows: the contract's. */
+export { COURSE_FILE_EXTENSIONS, MAX_COURSE_FILE_BYTES };
 
 export const adminLevelKeys = {
   categories: '/api/admin/level/categories',

@@ -1,12 +1,13 @@
 import useSWR, { preload } from 'swr';
 import { apiFetcher } from '../client.ts';
 import type { SiteMemberJson as SiteMember, SiteJson as Site } from '@devplein/contract/projects';
+import { UNGROUPED_COHORT } from '@devplein/contract/messages';
 export type { SiteMember, Site };
 
 export const SITES_KEY = '/api/sites';
 
-/** The cohort of sites without a grouped first member (spec §3). */
-export const UNGROUPED_COHORT = 'Niet ingedeeld';
+/** The cohort of sites without a grouped first member (spec §3): the contract's. */
+export { UNGROUPED_COHORT };
 
 /** The placeholder member's id: never a real user, never shown as a name. */
 export const PLACEHOLDER_MEMBER_ID = 0;
