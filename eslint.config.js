@@ -2,6 +2,126 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/*
+ * Import boundaries between the rooms of the repository (docs/architecture.md). ESLint's own
+ * no-restricted-imports, a block for each room's production files and one for its unit tests. A
+ * file gets the patterns of the LAST block whose `files` match it (flat config replaces a rule's
+ * options, it does not merge them), so each block lists every pattern its room obeys. Patterns are regular expressions on the import specifier:
+ * a relative path as written, or a package name. Dynamic import() is not checked.
+ */
+
+const sourceFiles = '{ts,tsx}';
+const testFiles = ['**/*.test.ts', '**/*.test.tsx'];
+
+/** @param {string} regex @param {string} message */
+const pattern = (regex, message) => ({ regex, message });
+
+const noWeb = pattern(
+  String.raw`(^|/)web/src(/|$)|^@devplein/web(/|$)`,
+  'control-plane/src and host-agent/src never import web; shared rules and API shapes live in @devplein/contract.',
+);
+const noHostAgent = pattern(
+  String.raw`^\.{1,2}/(.*/)?host-agent(/|$)|^@devplein/host-agent(/|$)`,
+  'The control plane reaches the host agent over gRPC (@devplein/proto), never through its source.',
+);
+const noControlPlane = pattern(
+  String.raw`^\.{1,2}/(.*/)?control-plane(/|$)|^@devplein/control-plane(/|$)`,
+  'The host agent serves the control plane over gRPC (@devplein/proto), never through its source.',
+);
+const noTests = pattern(
+  String.raw`^\.{1,2}/(.*/)?tests(/|$)`,
+  'Source never imports tests/; test fixtures live in tests/support and only test files use them.',
+);
+const noCompositionRoot = pattern(
+  String.raw`^(\.\./)+(app|services|main)\.ts$`,
+  'Only main.ts assembles the app: take AppDeps from app-context.ts, routers go in routes/route-table.ts.',
+);
+const noRoutes = pattern(
+  String.raw`^(\.\./)+routes(/|$)`,
+  'Only app.ts and main.ts import routes/; move what routes share with others to commands/, queries/ or presenters/.',
+);
+const noAgentServers = pattern(
+  String.raw`^(\.\./)+(jobs|services)(/|$)`,
+  'host-agent drivers wrap one external system each; they never import jobs/ or services/ (those import drivers).',
+);
+const webOnlyContract = pattern(
+  String.raw`^@devplein/(?!contract(/|$))`,
+  'web/src imports only web/src, the config/ data files, @devplein/contract and npm packages.',
+);
+const contractOnlyZod = pattern(
+  String.raw`^(?!(zod|vitest)$|\./|\.\./(?!\.\./))`,
+  'contract/src is zod and types only: it imports zod and its own files (no Node or DOM APIs, no other room).',
+);
+/**
+ * A relative path climbing out of web/src, except to the school's data files in the repository's
+ * config/ folder (config/useful-links.json, bundled at build time).
+ * @param {number} depth folders between web/src and the file
+ */
+const notOutOfWebSrc = (depth) =>
+  pattern(
+    `^(\\.\\./){${depth + 1}}(?!\\.\\./config/)`,
+    'web/src imports only web/src, the config/ data files, @devplein/contract and npm packages.',
+  );
+
+/*
+ * TODO(issue 17, agent split): the agent branch moves host-agent/src/jobs/managed-containers.ts
+ * into drivers/docker; until then this driver imports it from jobs/ and gets host-agent's rules
+ * only, not the drivers'. Delete with that merge.
+ */
+const TODO_ISSUE_17_DRIVER_IMPORTS_JOBS = ['host-agent/src/drivers/docker/dockerode-driver.ts'];
+
+/**
+ * One room: its production files get `patterns` plus noTests; its unit tests (*.test.ts(x)) get
+ * `patterns` only, so they may use tests/support (fakes, fixtures).
+ * @param {string} name
+ * @param {string} folder a glob of the room's folders, e.g. `control-plane/src/**`
+ * @param {{ regex: string, message: string }[]} patterns
+ * @param {string[]} [ignores]
+ */
+const room = (name, folder, patterns, ignores = []) => [
+  {
+    name: `boundaries/${name}`,
+    files: [`${folder}/*.${sourceFiles}`],
+    ignores: [...ignores, ...testFiles],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...patterns, noTests] }] },
+  },
+  {
+    name: `boundaries/${name}-tests`,
+    files: [`${folder}/*.test.${sourceFiles}`],
+    ignores,
+    rules: { 'no-restricted-imports': ['error', { patterns }] },
+  },
+];
+
+/** How deep web/src's folders may nest for its boundary to hold (a deeper file is unchecked). */
+const webDepths = [0, 1, 2, 3, 4, 5, 6, 7];
+
+// Later blocks win: a room's sub-rooms come after it and repeat its patterns.
+const importBoundaries = [
+  ...room('control-plane', 'control-plane/src/**', [noWeb, noHostAgent]),
+  ...room('control-plane-rooms', 'control-plane/src/*/**', [noWeb, noHostAgent, noCompositionRoot, noRoutes], ['control-plane/src/routes/**']),
+  ...room('control-plane-routes', 'control-plane/src/routes/**', [noWeb, noHostAgent, noCompositionRoot]),
+  ...room('host-agent', 'host-agent/src/**', [noWeb, noControlPlane]),
+  ...room('host-agent-drivers', 'host-agent/src/drivers/**', [noWeb, noControlPlane, noAgentServers], [
+    ...TODO_ISSUE_17_DRIVER_IMPORTS_JOBS,
+  ]),
+  ...room('server-kit', 'server-kit/src/**', [noWeb, noHostAgent, noControlPlane]),
+  ...room('contract', 'contract/src/**', [contractOnlyZod]),
+  // web/src: one block per folder depth, each forbidding a relative path that climbs out of web/src.
+  ...webDepths.map((depth) => ({
+    name: `boundaries/web-depth-${depth}`,
+    files: [`web/src/${'*/'.repeat(depth)}*.${sourceFiles}`],
+    ignores: testFiles,
+    rules: { 'no-restricted-imports': ['error', { patterns: [notOutOfWebSrc(depth), webOnlyContract] }] },
+  })),
+  // web's unit tests may also use tests/support (fixtures), never the servers' source.
+  {
+    name: 'boundaries/web-tests',
+    files: testFiles.map((file) => `web/src/${file}`),
+    rules: { 'no-restricted-imports': ['error', { patterns: [noHostAgent, noControlPlane, webOnlyContract] }] },
+  },
+];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'proto/gen/**', 'data/**', '.tmp/**'] },
   js.configs.recommended,
@@ -13,4 +133,5 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
+  ...importBoundaries,
 );

@@ -1,7 +1,32 @@
 import type Koa from 'koa';
 import type Router from '@koa/router';
+import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import type Pusher from 'pusher';
 import type { CurrentUser } from './auth/current-user.ts';
+import type { Config } from './config.ts';
+import type { AgentFleet } from './agent/agent-fleet.ts';
+import type { SchoolProvider } from './auth/school-login.ts';
+import type { DevIdentityProvider } from './auth/dev-identity-provider.ts';
+import type { CourseFileStore } from './storage/course-file-store.ts';
+import type { SecretBox } from './crypto/secret-box.ts';
+
+/** What the app, its routers and its background services are built from; main.ts makes it. */
+export interface AppDeps {
+  config: Config;
+  knex: Knex;
+  logger: Logger;
+  /** Every dev server's agent link. */
+  agents: AgentFleet;
+  realtime: Pusher;
+  schoolProvider: SchoolProvider;
+  devIdentityProvider?: DevIdentityProvider;
+  /** Uploaded course files (level content). */
+  courseFiles: CourseFileStore;
+  /** Encrypts secrets stored at rest (passwords shown again later). */
+  secrets: SecretBox;
+}
+
 
 /** What middleware puts on ctx.state for the rest of a request. */
 export interface AppState {

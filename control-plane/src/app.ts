@@ -1,12 +1,7 @@
 import Koa from 'koa';
 import session from 'koa-session';
 import { bodyParser } from '@koa/bodyparser';
-import type { Knex } from 'knex';
-import type { Logger } from 'pino';
-import type Pusher from 'pusher';
-import type { AppMiddleware, AppRouter, AppState } from './app-context.ts';
-import type { Config } from './config.ts';
-import type { AgentFleet } from './agent/agent-fleet.ts';
+import type { AppDeps, AppMiddleware, AppState } from './app-context.ts';
 import { requestContext } from './middlewares/request-context.ts';
 import { securityHeaders } from './middlewares/security-headers.ts';
 import { signInRateLimit, writeRateLimit } from './middlewares/rate-limit.ts';
@@ -14,165 +9,21 @@ import { createSessionStore, touchSession } from './auth/session-store.ts';
 import { createCsrf } from './auth/csrf.ts';
 import { loadUser } from './middlewares/authenticate.ts';
 import { signedInNoStore } from './middlewares/no-store.ts';
-import { schoolSignIn, sessionCookieName, type SchoolProvider } from './auth/school-login.ts';
-import { sessionRoutes } from './routes/session/session.ts';
-import { DEV_IDP_PATH, type DevIdentityProvider } from './auth/dev-identity-provider.ts';
-import { userRoutes } from './routes/user/user.ts';
-import { adminAgentRoutes } from './routes/admin/agent.ts';
-import { healthRoutes } from './routes/health/health.ts';
-import { broadcastingRoutes } from './routes/broadcasting/broadcasting.ts';
+import { schoolSignIn, sessionCookieName } from './auth/school-login.ts';
+import { DEV_IDP_PATH } from './auth/dev-identity-provider.ts';
 import { singlePageApp } from './web/spa.ts';
-import { sitesRoutes } from './routes/sites/sites.ts';
-import { miscRoutes } from './routes/misc/misc.ts';
-import { levelRoutes } from './routes/levels/levels.ts';
-import { sshKeyRoutes } from './routes/ssh-keys/ssh-keys.ts';
-import { adminLevelRoutes } from './routes/admin-levels/admin-levels.ts';
-import { adminProjectRoutes } from './routes/admin-projects/admin-projects.ts';
-import type { CourseFileStore } from './storage/course-file-store.ts';
-import type { SecretBox } from './crypto/secret-box.ts';
-import { adminUserRoutes } from './routes/admin-users/admin-users.ts';
-import { adminTeamRoutes } from './routes/admin-teams/admin-teams.ts';
-import { adminGroupRoutes } from './routes/admin-groups/admin-groups.ts';
-import { userSearchRoutes } from './routes/user-search/user-search.ts';
-import { licenseRoutes } from './routes/licenses/licenses.ts';
-import { introductionRoutes } from './routes/introductions/introductions.ts';
-import { projectRequestRoutes } from './routes/project-requests/project-requests.ts';
-import { adminAuditRoutes } from './routes/admin-audit/admin-audit.ts';
 import { HttpError } from './errors.ts';
-import { userDockerRoutes, containerCommandDeps } from './routes/user-dockers/user-dockers.ts';
-import { wordpressRoutes } from './routes/wordpress/wordpress.ts';
-import { dockerImageRoutes } from './routes/docker-images/docker-images.ts';
-import { adminDockerRoutes } from './routes/admin-dockers/admin-dockers.ts';
-import { createContainerEventRelay } from './agent/container-event-relay.ts';
-import { databaseRoutes } from './routes/databases/databases.ts';
-import { vpnRoutes } from './routes/vpn/vpn.ts';
-import type { ContainerApi } from './agent/host-apis.ts';
-import type { ContainerEventView } from './agent/container-views.ts';
-import { appThumbnailCapturer } from './commands/capture-thumbnail.ts';
-import { startThumbnailScheduler } from './jobs/thumbnail-scheduler.ts';
-import { startUnapprovedContainersJob } from './jobs/unapproved-containers.ts';
-import { productStatesOfContainers } from './queries/container-product-states.ts';
-import { startHostAccessRetry } from './jobs/host-access-retry.ts';
-import { DB_ADMIN_SIGNON_PATH, dbAdminRoutes } from './routes/db-admin/db-admin.ts';
+import { appRouters } from './routes/route-table.ts';
+import { DB_ADMIN_SIGNON_PATH } from './routes/db-admin/db-admin.ts';
 import { controlPlaneMetrics } from './metrics/metrics.ts';
 
-export interface AppDeps {
-  config: Config;
-  knex: Knex;
-  logger: Logger;
-  /** Every dev server's agent link. */
-  agents: AgentFleet;
-  realtime: Pusher;
-  schoolProvider: SchoolProvider;
-  devIdentityProvider?: DevIdentityProvider;
-  /** Uploaded course files (level content). */
-  courseFiles: CourseFileStore;
-  /** Encrypts secrets stored at rest (passwords shown again later). */
-  secrets: SecretBox;
-}
+/*
+ * The HTTP middleware pipeline and nothing else: what the app is built from (AppDeps) lives in
+ * app-context.ts, its routers in routes/route-table.ts, its background work in services.ts.
+ */
 
 /** The other protocol's own endpoints (the development provider's token endpoint and forms). */
 const csrfExempt = (path: string): boolean => path === DEV_IDP_PATH || path.startsWith(`${DEV_IDP_PATH}/`);
-
-/** Every router of the API and the server pages; the routes × roles test walks this list. */
-export function appRouters(deps: AppDeps): AppRouter[] {
-  return [
-    userRoutes(deps),
-    adminAgentRoutes(deps),
-    broadcastingRoutes(deps),
-    healthRoutes(deps),
-    sitesRoutes(deps),
-    miscRoutes(deps),
-    levelRoutes(deps),
-    sshKeyRoutes(deps),
-    adminLevelRoutes(deps),
-    adminProjectRoutes(deps),
-    adminUserRoutes(deps),
-    adminTeamRoutes(deps),
-    adminGroupRoutes(deps),
-    userSearchRoutes(deps),
-    licenseRoutes(deps),
-    introductionRoutes(deps),
-    projectRequestRoutes(deps),
-    adminAuditRoutes(deps),
-    userDockerRoutes(deps, containerCommandDeps(deps)),
-    wordpressRoutes(deps),
-    // Before adminDockerRoutes: its /api/admin/dockers/:name would take /api/admin/dockers/images.
-    dockerImageRoutes(deps),
-    adminDockerRoutes(deps),
-    databaseRoutes(deps),
-    vpnRoutes(deps),
-    dbAdminRoutes(deps),
-    sessionRoutes(deps),
-  ];
-}
-
-/** What runs beside the HTTP server for the app's lifetime; main.ts stops it on shutdown. */
-export interface AppServices {
-  stop(): void;
-}
-
-/** The container API with every event of watchEvents also handed to `tap` (the relay stays unaware). */
-function tappedContainers(containers: ContainerApi, tap: (event: ContainerEventView) => void): ContainerApi {
-  return {
-    ...containers,
-    watchEvents: (filter, options) => ({
-      async *[Symbol.asyncIterator]() {
-        for await (const event of containers.watchEvents(filter, options)) {
-          tap(event);
-          yield event;
-        }
-      },
-    }),
-  };
-}
-
-/**
- * Starts the app's background work: one container event relay per dev server (agent events →
- * realtime DockerEventSent), the thumbnail scheduler (nightly captures on THUMBNAIL_CRON, and a capture
- * THUMBNAIL_AFTER_START_S after a container starts, fed by the relay's event stream), the retry of
- * access changes a dev server missed (HOST_ACCESS_RETRY_CRON) and the reconcile that stops
- * containers of projects that are not approved (UNAPPROVED_RECONCILE_CRON). Never throws; a relay
- * logs and reconnects on its own, unaware of the others. The capturer is the one the admin route
- * uses too, so a site is captured once at a time.
- */
-export function startAppServices(deps: Pick<AppDeps, 'agents' | 'realtime' | 'logger' | 'knex' | 'config'>): AppServices {
-  const { knex, config } = deps;
-  const scheduler = startThumbnailScheduler({
-    knex,
-    capturer: appThumbnailCapturer(deps),
-    logger: deps.logger.child({ component: 'thumbnail-scheduler' }),
-    cronExpression: config.THUMBNAIL_CRON,
-    afterStartMs: config.THUMBNAIL_AFTER_START_S * 1000,
-  });
-  const relays = deps.agents.links.map((link) =>
-    createContainerEventRelay({
-      agent: { containers: tappedContainers(link.client.containers, (event) => scheduler.onContainerEvent(event)) },
-      realtime: deps.realtime,
-      logger: deps.logger.child({ component: 'container-event-relay', host: link.name }),
-      productStates: (names) => productStatesOfContainers(knex, names),
-    }),
-  );
-  for (const relay of relays) relay.start();
-  const unapproved = startUnapprovedContainersJob(
-    { knex, agents: deps.agents, logger: deps.logger.child({ component: 'unapproved-containers' }) },
-    config.UNAPPROVED_RECONCILE_CRON,
-  );
-  const accessRetry = startHostAccessRetry({
-    knex,
-    agents: deps.agents,
-    logger: deps.logger.child({ component: 'host-access-retry' }),
-    cronExpression: config.HOST_ACCESS_RETRY_CRON,
-  });
-  return {
-    stop: () => {
-      for (const relay of relays) relay.stop();
-      void scheduler.stop();
-      void unapproved.stop();
-      void accessRetry.stop();
-    },
-  };
-}
 
 /** Builds the Koa application; main.ts owns the process around it. */
 export function createApp(deps: AppDeps): Koa<AppState> {

@@ -21,7 +21,7 @@ import { createAgentMetrics, type AgentMetrics } from './metrics/metrics.ts';
 import { startAgentMetricsServer, type RunningAgentMetricsServer } from './metrics/metrics-server.ts';
 import { IdleStopper } from './jobs/idle-stopper.ts';
 import { type IdleTracking, startIdleTracking } from './jobs/idle-tracking.ts';
-import { dockerManagedContainers } from './jobs/managed-containers.ts';
+import { dockerManagedContainers } from './drivers/docker/managed-containers.ts';
 import { RouteKeeper } from './jobs/route-keeper.ts';
 import { ContainerServiceImpl } from './services/container-service.ts';
 import { DatabaseServiceImpl } from './services/database-service.ts';

@@ -1,8 +1,8 @@
 /**
  * Every route of the control plane × every role, against the expected-access table below.
  *
- * The list of routes comes from the real route table (`appRouters(deps)` in control-plane/src/app.ts,
- * each @koa/router layer's methods and path), so a new route without an entry here fails this
+ * The list of routes comes from the real route table (`appRouters(deps)` in
+ * control-plane/src/routes/route-table.ts, each @koa/router layer's methods and path), so a new route without an entry here fails this
  * test, and an entry whose route is gone fails too. Each route is called on the real control plane
  * (fake agent) as anonymous, not activated, student, developer, docent (admin, not developer) and
  * admin (admin + developer), with ids that do not exist and an empty JSON body: a role that gets

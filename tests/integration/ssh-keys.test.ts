@@ -4,7 +4,7 @@ import { createTestDatabase } from '../support/database.ts';
 import { seedDemoData } from '../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
 import { HttpSession, signedInSessions } from '../support/http-session.ts';
-import { generateSshKeys, type GeneratedSshKey } from '../../control-plane/src/ssh/ssh-keygen-fixtures.ts';
+import { generateSshKeys, type GeneratedSshKey } from '../support/ssh-keygen-fixtures.ts';
 import { MAX_SSH_KEYS_PER_USER } from '../../control-plane/src/policies/ssh-key-policy.ts';
 
 interface SshKeyJson {

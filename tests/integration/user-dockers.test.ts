@@ -13,7 +13,7 @@ import {
   type HostingStack,
 } from '../support/hosting-stack.ts';
 import type { UserDocker } from '@devplein/contract/dockers';
-import { generateSshKeys } from '../../control-plane/src/ssh/ssh-keygen-fixtures.ts';
+import { generateSshKeys } from '../support/ssh-keygen-fixtures.ts';
 
 
 const UNREACHABLE_MESSAGE = 'De dockerserver is op dit moment niet bereikbaar. Probeer het zo opnieuw.';

@@ -1,11 +1,12 @@
 /**
  * The (method, path) pairs of the control plane's real route table: `appRouters(deps)` of
- * control-plane/src/app.ts, each @koa/router layer's methods and path. Tests that must cover
+ * control-plane/src/routes/route-table.ts, each @koa/router layer's methods and path. Tests that must cover
  * every route (routes × roles, the property tests of the write endpoints) derive their list
  * from here, so a new route without an entry fails them.
  */
 import { pino } from 'pino';
-import { appRouters, type AppDeps } from '../../control-plane/src/app.ts';
+import type { AppDeps } from '../../control-plane/src/app-context.ts';
+import { appRouters } from '../../control-plane/src/routes/route-table.ts';
 import { loadConfig } from '../../control-plane/src/config.ts';
 
 export interface RouteEntry {

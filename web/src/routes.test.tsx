@@ -6,7 +6,7 @@ import { StaticCurrentUserProvider, type CurrentUser } from './api/queries/user.
 import { setPageLoader } from './navigation.ts';
 import { routePaths } from './routePaths.ts';
 import { appRoutes, buildRouteObjects } from './routes.tsx';
-import { demoUsers } from './testing/users.ts';
+import { demoUsers } from '../../tests/support/web/users.ts';
 
 let pagesLoaded: { path: string; replace: boolean }[];
 let restorePageLoader: () => void;

@@ -78,7 +78,7 @@ describe('the agent fleet', () => {
     const gone = fleet.link('dev3');
     expect(gone.name).toBe('dev3');
     expect(gone.client.status().state).toBe('unreachable');
-    const failure = await gone.client.containers.list({}).catch((error: unknown) => error);
+    const failure = await gone.client.containers.listContainers({}).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(AgentError);
     expect((failure as AgentError).unreachable).toBe(true);
     expect((failure as AgentError).details).toContain('dev server dev3 staat niet (meer) in de configuratie');

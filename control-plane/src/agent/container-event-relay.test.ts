@@ -50,7 +50,7 @@ function scriptedAgent(
 ) {
   let calls = 0;
   const containers = {
-    list: async () => (typeof listed === 'function' ? listed() : listed),
+    listContainers: async () => (typeof listed === 'function' ? listed() : listed),
     watchEvents: (_filter: unknown, options?: { signal?: AbortSignal }) => {
       const script = scripts[Math.min(calls, scripts.length - 1)] ?? { events: [], hang: true };
       calls += 1;
@@ -157,7 +157,7 @@ describe('container event relay', () => {
     let streams = 0;
     const unavailable = () => new AgentError(grpc.status.UNAVAILABLE, 'the Docker engine does not answer');
     const containers = {
-      list: async () => {
+      listContainers: async () => {
         if (!agentAnswers) throw unavailable();
         return [container('blog', 'exited'), container('shop', 'running')];
       },

@@ -90,7 +90,7 @@ export function createContainerEventRelay(options: ContainerEventRelayOptions): 
   async function resync(announce = true): Promise<void> {
     let containers;
     try {
-      containers = await options.agent.containers.list({ includeUnmanaged: false });
+      containers = await options.agent.containers.listContainers({ includeUnmanaged: false });
     } catch (error) {
       const agentError = toAgentError(error);
       logger.warn({ code: agentError.code, error: agentError.message }, 'container resync failed');

@@ -1,6 +1,7 @@
 import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import { toAgentError } from './agent-error.ts';
+import { callMetadata } from './grpc-unary.ts';
 
 /** Options of one server-streaming call. */
 export interface StreamCallOptions {
@@ -18,7 +19,7 @@ export interface StreamMetrics {
   streamEnded(rpc: string, outcome: string): void;
 }
 
-type StreamOpener<Message> = (metadata: grpc.Metadata, options: Partial<grpc.CallOptions>) => grpc.ClientReadableStream<Message>;
+export type StreamOpener<Message> = (metadata: grpc.Metadata, options: Partial<grpc.CallOptions>) => grpc.ClientReadableStream<Message>;
 
 /**
  * A server-streaming gRPC call as an async iterable of plain views. The call opens on the first
@@ -70,4 +71,12 @@ export async function* streamCall<Message, View>(
     cancelledByUs = true;
     call.cancel();
   }
+}
+
+/** Opens one server-streaming RPC as an async iterable of views (see streamCall). */
+export type StreamCall = <Message, View>(rpc: string, open: StreamOpener<Message>, map: (message: Message) => View, options?: StreamCallOptions) => AsyncIterable<View>;
+
+/** The stream calls of one agent link: each with the contract version, a request id, the link's logger and metrics. */
+export function streamCaller(logger: Logger, metrics?: StreamMetrics): StreamCall {
+  return (rpc, open, map, options = {}) => streamCall(rpc, open, map, callMetadata(options.requestId), options, logger, metrics);
 }

@@ -30,15 +30,15 @@ export interface AgentCallOptions {
  * the agent ends them or when `signal` aborts.
  */
 export interface ContainerApi {
-  create(input: CreateContainerInput, options?: AgentCallOptions): Promise<{ container: ContainerView | null; created: boolean }>;
-  changeState(target: ContainerTarget, action: ContainerActionName, options?: AgentCallOptions): Promise<ContainerView | null>;
-  remove(target: ContainerTarget, options?: AgentCallOptions): Promise<{ removed: boolean }>;
-  list(filter: { projectIds?: number[]; includeUnmanaged?: boolean }, options?: AgentCallOptions): Promise<ContainerView[]>;
-  logs(target: ContainerTarget, tail: number, options?: AgentCallOptions): Promise<LogLineView[]>;
-  followLogs(target: ContainerTarget, tail: number, options?: StreamCallOptions): AsyncIterable<LogLineView>;
+  createContainer(input: CreateContainerInput, options?: AgentCallOptions): Promise<{ container: ContainerView | null; created: boolean }>;
+  changeContainerState(target: ContainerTarget, action: ContainerActionName, options?: AgentCallOptions): Promise<ContainerView | null>;
+  removeContainer(target: ContainerTarget, options?: AgentCallOptions): Promise<{ removed: boolean }>;
+  listContainers(filter: { projectIds?: number[]; includeUnmanaged?: boolean }, options?: AgentCallOptions): Promise<ContainerView[]>;
+  getContainerLogs(target: ContainerTarget, tail: number, options?: AgentCallOptions): Promise<LogLineView[]>;
+  followContainerLogs(target: ContainerTarget, tail: number, options?: StreamCallOptions): AsyncIterable<LogLineView>;
   pullImage(image: string, projectId: number, options?: StreamCallOptions): AsyncIterable<PullProgressView>;
   watchEvents(filter: { projectIds?: number[]; includeUnmanaged?: boolean; since?: Date }, options?: StreamCallOptions): AsyncIterable<ContainerEventView>;
-  wordpressPasswordReset(target: ContainerTarget, username?: string, options?: AgentCallOptions): Promise<{ username: string; password: string }>;
+  execWordpressPasswordReset(target: ContainerTarget, username?: string, options?: AgentCallOptions): Promise<{ username: string; password: string }>;
 }
 
 /** ProxyService: repairs and reconciling of the reverse proxy routes. */
@@ -51,9 +51,9 @@ export interface ProxyApi {
 /** SshAccessService: the members' keys in a project's container, where to log in, ending sessions. */
 export interface SshApi {
   setAuthorizedKeys(projectId: number, keys: Array<{ publicKey: string; userId: number }>, options?: AgentCallOptions): Promise<SshAccessView>;
-  getAccess(projectId: number, options?: AgentCallOptions): Promise<SshAccessView>;
+  getSshAccess(projectId: number, options?: AgentCallOptions): Promise<SshAccessView>;
   /** EndSshSessions (contract 1.2.0; an older agent: AgentError UNIMPLEMENTED). */
-  endSessions(projectId: number, userIds: number[], options?: AgentCallOptions): Promise<EndedSshSessionsView>;
+  endSshSessions(projectId: number, userIds: number[], options?: AgentCallOptions): Promise<EndedSshSessionsView>;
 }
 
 /**
@@ -62,9 +62,9 @@ export interface SshApi {
  * server not answering).
  */
 export interface DatabaseApi {
-  create(input: CreateDatabaseInput, options?: AgentCallOptions): Promise<CreatedDatabaseView>;
-  drop(target: { name: string; user: string }, options?: AgentCallOptions): Promise<DroppedDatabaseView>;
-  list(namePrefix?: string, options?: AgentCallOptions): Promise<DatabaseView[]>;
+  createDatabase(input: CreateDatabaseInput, options?: AgentCallOptions): Promise<CreatedDatabaseView>;
+  dropDatabase(target: { name: string; user: string }, options?: AgentCallOptions): Promise<DroppedDatabaseView>;
+  listDatabases(namePrefix?: string, options?: AgentCallOptions): Promise<DatabaseView[]>;
   /** LockAccounts (contract 1.2.0; an older agent: AgentError UNIMPLEMENTED). */
   lockAccounts(users: string[], options?: AgentCallOptions): Promise<AccountLockView[]>;
   /** UnlockAccounts (contract 1.2.0; an older agent: AgentError UNIMPLEMENTED). */
@@ -79,7 +79,7 @@ export interface VpnApi {
   createPeer(input: CreatePeerInput, options?: AgentCallOptions): Promise<{ peer: PeerView | null; created: boolean }>;
   removePeer(publicKey: string, options?: AgentCallOptions): Promise<{ removed: boolean }>;
   listPeers(options?: AgentCallOptions): Promise<PeerView[]>;
-  serverInfo(options?: AgentCallOptions): Promise<VpnServerView>;
+  getServerInfo(options?: AgentCallOptions): Promise<VpnServerView>;
 }
 
 /**

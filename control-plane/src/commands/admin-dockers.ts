@@ -59,7 +59,7 @@ async function presentAll(deps: AdminDockerDeps, placed: PlacedContainer[]): Pro
 
 /** Every container of one dev server (unmanaged ones included); rejects with the agent's error. */
 async function listLink(link: AgentLink): Promise<PlacedContainer[]> {
-  const containers = await link.client.containers.list({ includeUnmanaged: true });
+  const containers = await link.client.containers.listContainers({ includeUnmanaged: true });
   return containers.map((container) => ({ container, host: link.name }));
 }
 
@@ -164,7 +164,7 @@ export async function changeAdminDocker(deps: AdminDockerDeps, actorId: number, 
   // Admins too: a project that is not approved cannot run (approve it first).
   if (project && !mayRunProjectContainer(project, action)) throw forbidden(notRunnableMessage(project.validated));
   const link = project ? deps.agents.link(project.host) : (await searchContainer(deps.agents.links, name)).link;
-  const container = await callAgent(() => link.client.containers.changeState({ name }, action));
+  const container = await callAgent(() => link.client.containers.changeContainerState({ name }, action));
   if (!container) throw notFound(CONTAINER_NOT_FOUND);
   await recordAudit(deps.knex, {
     actorId,
@@ -183,7 +183,7 @@ export async function removeAdminDocker(deps: AdminDockerDeps, actorId: number, 
     if (error instanceof HttpError && error.status === 404) return null;
     throw error;
   });
-  const result = link ? await callAgent(() => link.client.containers.remove({ name })) : { removed: false };
+  const result = link ? await callAgent(() => link.client.containers.removeContainer({ name })) : { removed: false };
   await recordAudit(deps.knex, { actorId, action: 'container.delete', subjectType: 'container', subjectId: name, after: { removed: result.removed } });
   return result;
 }
@@ -297,7 +297,7 @@ export async function requestScreenshot(deps: AdminDockerDeps & { thumbnails: Th
   if (!project) throw notFound(PROJECT_NOT_FOUND);
   // A request that shares a capture already asked for needs no checks of its own.
   if (!deps.thumbnails.wouldJoin(projectId)) {
-    const containers = await callAgent(() => deps.agents.forHost(project.host).containers.list({ projectIds: [projectId] }));
+    const containers = await callAgent(() => deps.agents.forHost(project.host).containers.listContainers({ projectIds: [projectId] }));
     const running = containers.some((container) => container.projectId === projectId && container.state === 'running');
     if (!running) throw new HttpError(409, NOT_RUNNING_MESSAGE);
     await recordAudit(deps.knex, { actorId, action: 'thumbnail.capture', subjectType: 'project', subjectId: projectId, after: { domain: project.domain } });

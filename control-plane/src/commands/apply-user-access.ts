@@ -110,7 +110,7 @@ async function containersOf(deps: HostAccessDeps, report: HostAccessReport, proj
   const containers = new Map<number, ContainerView>();
   await Promise.all(
     byDevServer(deps, projects, (project) => project.id).map(async ({ link, items: ids }) => {
-      const listed = await report.step(link.name, what, () => link.client.containers.list({ projectIds: ids }));
+      const listed = await report.step(link.name, what, () => link.client.containers.listContainers({ projectIds: ids }));
       for (const container of listed ?? []) containers.set(container.projectId, container);
     }),
   );
@@ -129,7 +129,7 @@ async function projectAccess(deps: HostAccessDeps, report: HostAccessReport, use
       const alone = project.users.length === 1 && project.users[0]?.id === userId;
       if (!stopSole || !alone || !RUNNING_STATES.has(container.state)) return;
       const link = deps.agents.link(project.host);
-      const stopped = await report.step(link.name, `container ${project.name} stoppen`, () => link.client.containers.changeState({ projectId: project.id }, 'stop'));
+      const stopped = await report.step(link.name, `container ${project.name} stoppen`, () => link.client.containers.changeContainerState({ projectId: project.id }, 'stop'));
       if (stopped !== undefined) report.add(link.name, 'containers_stopped', project.name);
     }),
   );

@@ -67,7 +67,7 @@ async function removeHostResources(deps: HostAccessDeps, report: HostAccessRepor
   await Promise.all([
     ...owned.databases.map(async (database) => {
       const link = agents.link(database.host);
-      const dropped = await report.step(link.name, `database ${database.name} verwijderen`, () => link.client.databases.drop({ name: database.name, user: database.db_user }));
+      const dropped = await report.step(link.name, `database ${database.name} verwijderen`, () => link.client.databases.dropDatabase({ name: database.name, user: database.db_user }));
       if (dropped === undefined) return;
       await knex('databases').where({ id: database.id }).delete();
       report.add(link.name, 'databases_dropped', database.name);
@@ -83,7 +83,7 @@ async function removeHostResources(deps: HostAccessDeps, report: HostAccessRepor
     ...owned.soleProjects.map(async (project) => {
       const link = agents.link(project.host);
       if (await mayHaveContainer(knex, project)) {
-        const removed = await report.step(link.name, `project ${project.name} verwijderen`, () => link.client.containers.remove({ projectId: project.id }));
+        const removed = await report.step(link.name, `project ${project.name} verwijderen`, () => link.client.containers.removeContainer({ projectId: project.id }));
         if (removed === undefined) return;
         if (removed.removed) report.add(link.name, 'containers_removed', project.name);
       }

@@ -34,7 +34,7 @@ export class SshCommandResolver {
     const login = this.logins.get(link.name);
     if (port > 0 && login) return format(login, port);
     try {
-      const access = await link.client.ssh.getAccess(container.projectId);
+      const access = await link.client.ssh.getSshAccess(container.projectId);
       if (access.host) this.logins.set(link.name, { host: access.host, user: access.user || 'student' });
       const chosen = port > 0 ? port : access.port;
       return access.host && chosen > 0 ? format({ host: access.host, user: access.user || 'student' }, chosen) : null;

@@ -31,7 +31,7 @@ export async function suspendProjectContainer(
   const client = deps.agents.forHost(project.host);
   let state: string | null = null;
   try {
-    const container = await client.containers.changeState({ projectId: project.id }, 'stop');
+    const container = await client.containers.changeContainerState({ projectId: project.id }, 'stop');
     state = container?.state ?? null;
   } catch (error) {
     const agentError = toAgentError(error);

@@ -48,7 +48,7 @@ export async function syncContainerSsh(
   if (written === undefined) return;
   report.add(link.name, 'ssh_keys_synced', project.name);
   if (endSessionsOf.length === 0) return;
-  const ended = await report.step(link.name, `SSH-sessies beëindigen in ${project.name}`, () => link.client.ssh.endSessions(project.id, [...endSessionsOf]));
+  const ended = await report.step(link.name, `SSH-sessies beëindigen in ${project.name}`, () => link.client.ssh.endSshSessions(project.id, [...endSessionsOf]));
   if (ended) report.add(link.name, 'ssh_sessions_ended', { project: project.name, ended: ended.ended + ended.endedUnattributed, kept: ended.kept });
 }
 
@@ -71,7 +71,7 @@ export async function syncProjectAccess(
     const pending = await recordPendingAccess(deps.knex, { projectId }, { reason: intent.reason, endSessionsOf: intent.endSessionsOf });
     const report = new HostAccessReport(deps.logger);
     const link = deps.agents.link(project.host);
-    const [container] = (await report.step(link.name, `SSH-toegang van ${project.name} bijwerken`, () => link.client.containers.list({ projectIds: [project.id] }))) ?? [];
+    const [container] = (await report.step(link.name, `SSH-toegang van ${project.name} bijwerken`, () => link.client.containers.listContainers({ projectIds: [project.id] }))) ?? [];
     if (container) await syncContainerSsh(deps, report, project, container, pending.end_sessions_of);
     const notDone = report.message();
     await settlePendingAccess(deps.knex, pending, notDone);

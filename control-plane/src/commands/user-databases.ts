@@ -64,12 +64,12 @@ async function createOnAgent(deps: DatabaseCommandDeps, link: AgentLink, name: s
   const input = { name, user: name, ownerUserId: userId };
   const databases = link.client.databases;
   try {
-    return await databases.create(input, { requestId });
+    return await databases.createDatabase(input, { requestId });
   } catch (error) {
     if (!(error instanceof AgentError) || error.code !== 'ALREADY_EXISTS') throw error;
     deps.logger.warn({ userId, database: name, host: link.name }, 'replacing an orphaned database (no row for it; its create answer was lost)');
-    await databases.drop({ name, user: name }, { requestId });
-    return databases.create(input, { requestId });
+    await databases.dropDatabase({ name, user: name }, { requestId });
+    return databases.createDatabase(input, { requestId });
   }
 }
 
@@ -106,7 +106,7 @@ export async function createUserDatabase(deps: DatabaseCommandDeps, userId: numb
       });
     } catch (error) {
       deps.logger.error({ err: error, userId, database: name }, 'storing a new database failed; dropping it again');
-      await link.client.databases.drop({ name: created.database.name, user: created.database.user }, { requestId }).catch((dropError: unknown) => {
+      await link.client.databases.dropDatabase({ name: created.database.name, user: created.database.user }, { requestId }).catch((dropError: unknown) => {
         deps.logger.error({ err: dropError, userId, database: name }, 'dropping the unstored database failed: remove it by hand');
       });
       throw error;
@@ -138,7 +138,7 @@ export async function loadDatabase(knex: Knex, id: number): Promise<StoredDataba
 export async function dropUserDatabase(deps: DatabaseCommandDeps, database: StoredDatabase, requestId?: string): Promise<DatabaseJson[]> {
   await perUser.run(database.user_id, async () => {
     try {
-      await deps.agents.link(database.host).client.databases.drop({ name: database.name, user: database.db_user }, { requestId });
+      await deps.agents.link(database.host).client.databases.dropDatabase({ name: database.name, user: database.db_user }, { requestId });
     } catch (error) {
       throw databaseAgentFailure(error);
     }

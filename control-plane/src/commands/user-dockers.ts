@@ -58,7 +58,7 @@ export async function listProjectContainers(
   await Promise.all(
     [...byHost].map(async ([host, projectIds]) => {
       try {
-        for (const container of await deps.agents.link(host).client.containers.list({ projectIds })) containers.set(container.projectId, container);
+        for (const container of await deps.agents.link(host).client.containers.listContainers({ projectIds })) containers.set(container.projectId, container);
       } catch (error) {
         if (!isUnreachable(error)) throw agentFailure(error);
         deps.logger.warn({ err: error, host }, 'agent unreachable while listing containers');
@@ -121,7 +121,7 @@ export async function createUserDocker(deps: ContainerCommandDeps, project: Dock
   if (!project.image) throw new HttpError(409, NO_IMAGE_MESSAGE);
   const memberIds = project.users.map((user) => user.id);
   const { container } = await callAgent(() =>
-    deps.agents.forHost(project.host).containers.create({
+    deps.agents.forHost(project.host).containers.createContainer({
       projectId: project.id,
       name: project.name,
       domain: project.domain,
@@ -140,7 +140,7 @@ export async function createUserDocker(deps: ContainerCommandDeps, project: Dock
 /** PUT /api/user/dockers/{id}?action=: marks the card busy first, then asks the agent. */
 export async function changeUserDocker(deps: ContainerCommandDeps, project: DockerProjectRow, action: ContainerActionName): Promise<UserDockerJson> {
   await notifyContainer(deps, project.name, ACTION_BUSY);
-  const container = await callAgent(() => deps.agents.forHost(project.host).containers.changeState({ projectId: project.id }, action));
+  const container = await callAgent(() => deps.agents.forHost(project.host).containers.changeContainerState({ projectId: project.id }, action));
   return userDockerOf(deps, project, container);
 }
 
@@ -154,6 +154,6 @@ export async function removeProjectContainer(
   project: { id: number; host: string | null; validated: boolean | null },
 ): Promise<boolean> {
   if (!(await mayHaveContainer(deps.knex, project))) return false;
-  const { removed } = await callAgent(() => deps.agents.forHost(project.host).containers.remove({ projectId: project.id }));
+  const { removed } = await callAgent(() => deps.agents.forHost(project.host).containers.removeContainer({ projectId: project.id }));
   return removed;
 }

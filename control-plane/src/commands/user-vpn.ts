@@ -132,7 +132,7 @@ export async function vpnConfigText(deps: VpnCommandDeps, config: StoredVpnConfi
   if (config.private_key_encrypted === null) throw new HttpError(410, KEY_NOT_KEPT);
   let server;
   try {
-    server = await deps.agents.link(config.host).client.vpn.serverInfo({ requestId });
+    server = await deps.agents.link(config.host).client.vpn.getServerInfo({ requestId });
   } catch (error) {
     throw vpnAgentFailure(error);
   }

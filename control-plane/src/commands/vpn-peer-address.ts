@@ -66,7 +66,7 @@ export async function createPeerOnFreeAddress(
       if (!input.address || !alreadyExists(error)) throw error;
     }
   }
-  const [server, peers] = await Promise.all([vpn.serverInfo({ requestId }), vpn.listPeers({ requestId })]);
+  const [server, peers] = await Promise.all([vpn.getServerInfo({ requestId }), vpn.listPeers({ requestId })]);
   const taken = new Set([...parked, ...peers.map((peer) => peer.address)]);
   const free = peerAddressesOf(server.addressPool).find((address) => !taken.has(address));
   if (!free) throw new AgentError(grpc.status.RESOURCE_EXHAUSTED, `every free address of ${server.addressPool} is kept for a student who may come back`, 'CreatePeer');

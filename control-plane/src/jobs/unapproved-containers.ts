@@ -30,7 +30,7 @@ export async function suspendUnapprovedContainers(deps: { knex: Knex; agents: Ag
   for (const [host, targets] of byHost) {
     let running: Set<number>;
     try {
-      const containers = await deps.agents.link(host).client.containers.list({ projectIds: targets.map((target) => target.id) });
+      const containers = await deps.agents.link(host).client.containers.listContainers({ projectIds: targets.map((target) => target.id) });
       running = new Set(containers.filter((container) => RUNNING_STATES.has(container.state)).map((container) => container.projectId));
     } catch (error) {
       deps.logger.debug({ host, error: toAgentError(error).message }, 'unapproved containers not checked: the dev server does not answer');

@@ -35,7 +35,7 @@ export async function refreshContainerStates(options: Pick<MetricsServerOptions,
   await Promise.all(
     options.agents.links.map(async (link) => {
       try {
-        const list = await link.client.containers.list({}, { deadlineMs: options.containerListTimeoutMs ?? 2_000 });
+        const list = await link.client.containers.listContainers({}, { deadlineMs: options.containerListTimeoutMs ?? 2_000 });
         options.metrics.setContainerStates(link.name, countByState(list));
       } catch (error) {
         options.logger.debug({ err: error, host: link.name }, 'metrics: container list failed; keeping the previous counts');

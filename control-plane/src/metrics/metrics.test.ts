@@ -84,7 +84,7 @@ describe('agent calls, captures, container states', () => {
   it('counts containers per dev server; one that does not answer keeps its counts and gets agent_up 0', async () => {
     const metrics = createControlPlaneMetrics();
     let dev2 = (): Promise<never> => Promise.resolve([{ state: 'running' }, { state: 'running' }, { state: 'exited' }] as never);
-    const link = (name: string, list: () => Promise<never>) => ({ name, client: { containers: { list } } }) as never;
+    const link = (name: string, list: () => Promise<never>) => ({ name, client: { containers: { listContainers: list } } }) as never;
     const agents = { links: [link('dev1', async () => [{ state: 'paused' }] as never), link('dev2', () => dev2())] };
     await refreshContainerStates({ metrics, agents, logger: silent });
     let text = await metrics.registry.metrics();
@@ -133,7 +133,7 @@ describe('startMetricsServer', () => {
     const server: RunningMetricsServer = await startMetricsServer({
       listen: '127.0.0.1:0',
       metrics,
-      agents: { links: [{ name: 'dev1', client: { containers: { list: async () => [{ state: 'paused' }] } } } as never] },
+      agents: { links: [{ name: 'dev1', client: { containers: { listContainers: async () => [{ state: 'paused' }] } } } as never] },
       health: async () => ({ healthy: false, body: { status: 'down' } }),
       logger: silent,
     });

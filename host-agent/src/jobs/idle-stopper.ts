@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { normaliseHost } from '../drivers/proxy/access-log.ts';
-import type { ManagedContainerEvent, ManagedContainers } from './managed-containers.ts';
+import type { ManagedContainerEvent, ManagedContainers } from '../drivers/docker/managed-containers.ts';
 import { type ScheduledJob, scheduleJob } from './schedule.ts';
 import type { AutoStopRecord, SiteActivity } from './site-activity.ts';
 

@@ -1,8 +1,8 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { type ProxyDriver, type ProxyRoute, ProxyUnavailableError } from '../drivers/proxy/proxy-driver.ts';
-import { FakeManagedContainers } from './fake-managed-containers.ts';
-import type { ManagedContainer } from './managed-containers.ts';
+import { FakeManagedContainers } from '../../../tests/support/fake-managed-containers.ts';
+import type { ManagedContainer } from '../drivers/docker/managed-containers.ts';
 import { RouteKeeper } from './route-keeper.ts';
 
 const now = new Date('2026-11-22T10:00:00Z');

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { isUnderSiteDomain, parseDomain } from '../drivers/proxy/caddy-route.ts';
 import { type ProxyDriver, type ProxyRoute, ProxyUnavailableError } from '../drivers/proxy/proxy-driver.ts';
-import type { ManagedContainer, ManagedContainerEvent, ManagedContainers } from './managed-containers.ts';
+import type { ManagedContainer, ManagedContainerEvent, ManagedContainers } from '../drivers/docker/managed-containers.ts';
 import { type ScheduledJob, scheduleJob } from './schedule.ts';
 
 /** Docker states whose container keeps its route (a paused site comes back on unpause). */

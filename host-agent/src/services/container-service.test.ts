@@ -10,7 +10,8 @@ import { DockerError } from '../drivers/docker/docker-errors.ts';
 import { type ProxyDriver, type ProxyRoute, ProxyUnavailableError } from '../drivers/proxy/proxy-driver.ts';
 import type { AuthorizedKeyLine } from '../drivers/ssh/authorized-keys.ts';
 import type { SshKeyWriter } from '../drivers/ssh/container-keys.ts';
-import { ContainerServiceImpl, strongPassword, toStatus } from './container-service.ts';
+import { ContainerServiceImpl, strongPassword } from './container-service.ts';
+import { dockerFailure } from './docker-status.ts';
 
 /** An in-memory engine: enough of DockerDriver for the service's orchestration. */
 class MemoryDocker implements Partial<DockerDriver> {
@@ -228,16 +229,17 @@ describe('ContainerServiceImpl', () => {
       const refusal = impl.createContainer(request(9, 'evil', { capabilities: { add } }), logger);
       await expect(refusal).rejects.toMatchObject({ kind: 'invalid-argument' });
       const error: unknown = await refusal.catch((caught: unknown) => caught);
-      expect(toStatus(error, 'CreateContainer')).toMatchObject({ code: grpc.status.INVALID_ARGUMENT, details: expect.stringContaining('not allowed') });
+      expect(dockerFailure(error)).toMatchObject({ code: grpc.status.INVALID_ARGUMENT, details: expect.stringContaining('not allowed') });
     }
     expect(docker.created).toHaveLength(3);
     expect(proxy.routes.has('evil.dev.test')).toBe(false);
   });
 
   it('maps failures to gRPC statuses and hides internal details', () => {
-    expect(toStatus(new DockerError('failed-precondition', 'Container x is not running'), 'Pause')).toMatchObject({ code: grpc.status.FAILED_PRECONDITION, details: 'Container x is not running' });
-    expect(toStatus(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), 'List').code).toBe(grpc.status.UNAVAILABLE);
-    expect(toStatus(new Error('secret internals'), 'List')).toEqual({ code: grpc.status.INTERNAL, details: 'List failed; see the agent log', internal: true });
+    expect(dockerFailure(new DockerError('failed-precondition', 'Container x is not running'))).toEqual({ code: grpc.status.FAILED_PRECONDITION, details: 'Container x is not running' });
+    expect(dockerFailure(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))?.code).toBe(grpc.status.UNAVAILABLE);
+    // The rest is unexpected: grpcReply answers it INTERNAL with a generic message (grpc-reply.test.ts).
+    expect(dockerFailure(new Error('secret internals'))).toBeUndefined();
   });
 
   it('makes strong passwords', () => {
@@ -308,6 +310,6 @@ describe('ContainerServiceImpl checks what it is asked (defence against a contro
   });
 
   it('answers PERMISSION_DENIED for these refusals', () => {
-    expect(toStatus(new DockerError('permission-denied', 'no'), 'Remove')).toMatchObject({ code: grpc.status.PERMISSION_DENIED, details: 'no' });
+    expect(dockerFailure(new DockerError('permission-denied', 'no'))).toMatchObject({ code: grpc.status.PERMISSION_DENIED, details: 'no' });
   });
 });

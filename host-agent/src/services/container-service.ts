@@ -19,7 +19,7 @@ import {
 import type { AgentConfig } from '../config.ts';
 import type { ContainerEventView, ContainerView, DockerDriver, LifecycleAction } from '../drivers/docker/docker-driver.ts';
 import { LABELS } from '../drivers/docker/docker-driver.ts';
-import { DockerError, type DockerErrorKind, isEngineUnreachable } from '../drivers/docker/docker-errors.ts';
+import { DockerError } from '../drivers/docker/docker-errors.ts';
 import { parseCapabilities } from '../drivers/docker/capabilities.ts';
 import type { DecodedLogLine } from '../drivers/docker/log-decoder.ts';
 import { parseContainerName, parseDomain, parseId, parseImageReference, parseProjectContainerName } from '../drivers/docker/references.ts';
@@ -30,18 +30,12 @@ import { removeLegacyKeys } from '../drivers/ssh/legacy-keys-folder.ts';
 import { callLogger } from '../interceptors/logging.ts';
 import type { AutoStopRecord } from '../jobs/site-activity.ts';
 import { requireManaged, requireNotInfrastructure } from './container-access.ts';
+import { dockerFailure } from './docker-status.ts';
+import { grpcReply } from './grpc-reply.ts';
 
 /** Lines GetContainerLogs returns when the caller asks for 0. */
 const DEFAULT_TAIL = 500;
 const MAX_TAIL = 10_000;
-
-const statusOfKind: Record<DockerErrorKind, grpc.status> = {
-  'not-found': grpc.status.NOT_FOUND,
-  'invalid-argument': grpc.status.INVALID_ARGUMENT,
-  'failed-precondition': grpc.status.FAILED_PRECONDITION,
-  unavailable: grpc.status.UNAVAILABLE,
-  'permission-denied': grpc.status.PERMISSION_DENIED,
-};
 
 const actions: Partial<Record<ContainerAction, LifecycleAction>> = {
   [ContainerAction.CONTAINER_ACTION_START]: 'start',
@@ -67,13 +61,6 @@ export function strongPassword(length = 24): string {
 }
 
 const invalid = (message: string) => new DockerError('invalid-argument', message);
-
-/** A failure as the caller sees it; internal ones get a generic message (the log has the rest). */
-export function toStatus(error: unknown, what: string): { code: grpc.status; details: string; internal: boolean } {
-  if (error instanceof DockerError) return { code: statusOfKind[error.kind], details: error.message, internal: false };
-  if (isEngineUnreachable(error)) return { code: grpc.status.UNAVAILABLE, details: 'the Docker engine does not answer', internal: false };
-  return { code: grpc.status.INTERNAL, details: `${what} failed; see the agent log`, internal: true };
-}
 
 /**
  * The contract's AutoStop of a container in `state`; undefined without a record, and while it
@@ -329,17 +316,7 @@ export class ContainerServiceImpl {
 
   addToServer(server: grpc.Server): void {
     const { logger, docker } = this.options;
-    const fail = (call: { metadata: grpc.Metadata }, error: unknown, what: string) => {
-      const status = toStatus(error, what);
-      if (status.internal) callLogger(logger, call).error({ err: error }, `${what} failed`);
-      return { code: status.code, details: status.details };
-    };
-    const reply = <T>(call: { metadata: grpc.Metadata }, callback: grpc.sendUnaryData<T>, work: (log: Logger) => Promise<T>, what: string): void => {
-      work(callLogger(logger, call)).then(
-        (response) => callback(null, response),
-        (error: unknown) => callback(fail(call, error, what)),
-      );
-    };
+    const { reply, fail } = grpcReply({ logger, knownFailures: dockerFailure });
     /** Runs a server stream: aborts when the client cancels, ends it or fails it with a status. */
     const stream = <Req, Res>(call: grpc.ServerWritableStream<Req, Res>, work: (signal: AbortSignal) => Promise<void>, what: string): void => {
       const controller = new AbortController();

@@ -5,6 +5,7 @@ import type { AgentConfig } from '../config.ts';
 import { type AccountLockResult, DatabaseServerUnavailableError, StudentDatabaseExistsError, StudentDatabases } from '../drivers/mysql/student-databases.ts';
 import { StudentNameError } from '../drivers/mysql/student-database-names.ts';
 import { callLogger } from '../interceptors/logging.ts';
+import { type FailureStatus, grpcReply } from './grpc-reply.ts';
 
 export interface DatabaseServiceOptions {
   config: Pick<AgentConfig, 'mysqlUrl' | 'mysqlUserHost' | 'mysqlMaxUserConnections'>;
@@ -17,6 +18,11 @@ function statusOf(error: unknown): grpc.status | undefined {
   if (error instanceof StudentDatabaseExistsError) return grpc.status.ALREADY_EXISTS;
   if (error instanceof DatabaseServerUnavailableError) return grpc.status.UNAVAILABLE;
   return undefined;
+}
+
+function databaseFailure(error: unknown): FailureStatus | undefined {
+  const code = statusOf(error);
+  return code === undefined ? undefined : { code, details: (error as Error).message };
 }
 
 /**
@@ -50,28 +56,16 @@ export class DatabaseServiceImpl {
 
   addToServer(server: grpc.Server): void {
     const { logger } = this.options;
-    const reply = <T>(call: { metadata: grpc.Metadata }, callback: grpc.sendUnaryData<T>, work: () => Promise<T>, what: string): void => {
-      // Synchronous throws (name checks) become rejections too.
-      Promise.resolve()
-        .then(work)
-        .then(
-          (response) => callback(null, response),
-          (error: unknown) => {
-            const code = statusOf(error);
-            if (code !== undefined) return callback({ code, details: (error as Error).message });
-            callLogger(logger, call).error({ err: error }, `${what} failed`);
-            callback({ code: grpc.status.INTERNAL, details: `${what} failed; see the agent log` });
-          },
-        );
-    };
+    // Synchronous throws (name checks) become rejections too.
+    const { reply } = grpcReply({ logger, knownFailures: databaseFailure });
     const handlers: DatabaseServiceServer = {
       createDatabase: (call, callback) =>
         reply(
           call,
           callback,
-          async () => {
+          async (log) => {
             const { database, password } = await this.databases.create(call.request.name, call.request.user);
-            callLogger(logger, call).info({ database: database.name, ownerUserId: call.request.ownerUserId }, 'database made for a student');
+            log.info({ database: database.name, ownerUserId: call.request.ownerUserId }, 'database made for a student');
             return { database, password };
           },
           'CreateDatabase',

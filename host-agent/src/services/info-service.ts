@@ -1,4 +1,4 @@
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import {
   type GetInfoResponse,
@@ -8,7 +8,7 @@ import {
   type InfoServiceServer,
 } from '@devplein/proto/info';
 import type { CapabilityReport } from '../capabilities.ts';
-import { callLogger } from '../interceptors/logging.ts';
+import { grpcReply } from './grpc-reply.ts';
 
 export interface InfoServiceOptions {
   agentVersion: string;
@@ -36,16 +36,9 @@ export class InfoServiceImpl {
   }
 
   addToServer(server: grpc.Server): void {
+    const { reply } = grpcReply({ logger: this.options.logger, internalDetails: () => 'could not collect the agent info' });
     const handlers: InfoServiceServer = {
-      getInfo: (call, callback) => {
-        this.getInfo().then(
-          (response) => callback(null, response),
-          (error: unknown) => {
-            callLogger(this.options.logger, call).error({ err: error }, 'GetInfo failed');
-            callback({ code: grpc.status.INTERNAL, details: 'could not collect the agent info' });
-          },
-        );
-      },
+      getInfo: (call, callback) => reply(call, callback, () => this.getInfo(), 'GetInfo'),
       health: (_call, callback) => callback(null, this.health()),
     };
     server.addService(InfoServiceService, handlers);

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { ProxyServiceService, type ProxyServiceServer, type Route } from '@devplein/proto/proxy';
 import { InvalidRouteError, isUnderSiteDomain, parseRoute } from '../drivers/proxy/caddy-route.ts';
 import { type ProxyDriver, type ProxyRoute, ProxyUnavailableError } from '../drivers/proxy/proxy-driver.ts';
-import { callLogger } from '../interceptors/logging.ts';
+import { type FailureStatus, grpcReply } from './grpc-reply.ts';
 
 export interface ProxyServiceOptions {
   proxy: ProxyDriver;
@@ -12,7 +12,7 @@ export interface ProxyServiceOptions {
   siteDomain: string;
   /**
    * The upstreams ("address:port") the agent's own managed containers publish their HTTP port
-   * on right now (jobs/managed-containers.ts upstreamOf); a route may only point at one of them.
+   * on right now (drivers/docker/managed-containers.ts upstreamOf); a route may only point at one of them.
    */
   ownUpstreams: () => Promise<ReadonlySet<string>>;
 }
@@ -22,12 +22,12 @@ export class RouteNotOwnedError extends Error {
   override name = 'RouteNotOwnedError';
 }
 
-/** A failure as the caller should see it: its own mistake, Caddy away, or our fault. */
-function toStatus(error: unknown): { code: grpc.status; details: string } {
+/** A failure as the caller should see it: its own mistake or Caddy away (anything else is our fault). */
+function proxyFailure(error: unknown): FailureStatus | undefined {
   if (error instanceof InvalidRouteError) return { code: grpc.status.INVALID_ARGUMENT, details: error.message };
   if (error instanceof RouteNotOwnedError) return { code: grpc.status.PERMISSION_DENIED, details: error.message };
   if (error instanceof ProxyUnavailableError) return { code: grpc.status.UNAVAILABLE, details: error.message };
-  return { code: grpc.status.INTERNAL, details: 'the proxy route could not be changed; see the agent log' };
+  return undefined;
 }
 
 /**
@@ -56,16 +56,7 @@ export class ProxyServiceImpl {
 
   addToServer(server: grpc.Server): void {
     const { proxy, logger } = this.options;
-    const reply = <T>(call: { metadata: grpc.Metadata }, callback: grpc.sendUnaryData<T>, work: () => Promise<T>, what: string): void => {
-      work().then(
-        (response) => callback(null, response),
-        (error: unknown) => {
-          const status = toStatus(error);
-          if (status.code === grpc.status.INTERNAL) callLogger(logger, call).error({ err: error }, `${what} failed`);
-          callback(status);
-        },
-      );
-    };
+    const { reply } = grpcReply({ logger, knownFailures: proxyFailure, internalDetails: () => 'the proxy route could not be changed; see the agent log' });
     const handlers: ProxyServiceServer = {
       upsertRoute: (call, callback) =>
         reply(

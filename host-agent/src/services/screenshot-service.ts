@@ -12,7 +12,7 @@ import { BrowserUnavailableError, type CaptureOptions, ChromiumScreenshotter } f
 import type { CaptureOutcomeKind } from '../drivers/browser/outcomes.ts';
 import { type ScreenshotBrowser, screenshotBrowser } from '../drivers/browser/screenshot-browser.ts';
 import { parseCaptureDomain, SiteAddressError } from '../drivers/browser/site-address.ts';
-import { callLogger } from '../interceptors/logging.ts';
+import { type FailureStatus, grpcReply } from './grpc-reply.ts';
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 800 } as const;
 export const DEFAULT_THUMBNAIL_WIDTH = 320;
@@ -41,6 +41,10 @@ class ScreenshotError extends Error {
   ) {
     super(message);
   }
+}
+
+function screenshotFailure(error: unknown): FailureStatus | undefined {
+  return error instanceof ScreenshotError ? { code: error.code, details: error.message } : undefined;
 }
 
 function inRange(name: keyof typeof limits, value: number, fallback: number): number {
@@ -125,15 +129,18 @@ export class ScreenshotServiceImpl {
   }
 
   addToServer(server: grpc.Server): void {
-    const { logger } = this.options;
+    const { reply } = grpcReply({ logger: this.options.logger, knownFailures: screenshotFailure });
     const handlers: ScreenshotServiceServer = {
       capture: (call, callback) => {
         const controller = new AbortController();
         call.once('cancelled', () => controller.abort(new Error('the caller cancelled the capture')));
         const started = Date.now();
-        this.capture(call.request, controller.signal).then(
-          (response) => {
-            callLogger(logger, call).info(
+        reply(
+          call,
+          callback,
+          async (log) => {
+            const response = await this.capture(call.request, controller.signal);
+            log.info(
               {
                 domain: call.request.domain,
                 outcome: CaptureOutcome[response.outcome],
@@ -143,13 +150,9 @@ export class ScreenshotServiceImpl {
               },
               'screenshot captured',
             );
-            callback(null, response);
+            return response;
           },
-          (error: unknown) => {
-            if (error instanceof ScreenshotError) return callback({ code: error.code, details: error.message });
-            callLogger(logger, call).error({ err: error }, 'Capture failed');
-            callback({ code: grpc.status.INTERNAL, details: 'Capture failed; see the agent log' });
-          },
+          'Capture',
         );
       },
     };

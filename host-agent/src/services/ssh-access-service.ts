@@ -12,8 +12,8 @@ import { type DockerDriver, LABELS } from '../drivers/docker/docker-driver.ts';
 import { type AuthorizedKeyLine, SSH_USER } from '../drivers/ssh/authorized-keys.ts';
 import type { ContainerSshKeys } from '../drivers/ssh/container-keys.ts';
 import { type ContainerSshSessions, keyFingerprint } from '../drivers/ssh/ssh-sessions.ts';
-import { callLogger } from '../interceptors/logging.ts';
-import { toStatus } from './container-service.ts';
+import { dockerFailure } from './docker-status.ts';
+import { type FailureStatus, grpcReply } from './grpc-reply.ts';
 
 /** Key types OpenSSH accepts in authorized_keys (certificates and DSA left out on purpose). */
 const keyTypes = new Set([
@@ -34,6 +34,12 @@ class SshAccessError extends Error {
   ) {
     super(message);
   }
+}
+
+/** Our own refusals first, then Docker failures as the container service maps them (no student user: FAILED_PRECONDITION). */
+function sshAccessFailure(error: unknown): FailureStatus | undefined {
+  if (error instanceof SshAccessError) return { code: error.code, details: error.message };
+  return dockerFailure(error);
 }
 
 /**
@@ -165,24 +171,13 @@ export class SshAccessServiceImpl {
 
   addToServer(server: grpc.Server): void {
     const { logger } = this.options;
-    const reply = <T>(call: { metadata: grpc.Metadata }, callback: grpc.sendUnaryData<T>, work: () => Promise<T>, what: string): void => {
-      work().then(
-        (response) => callback(null, response),
-        (error: unknown) => {
-          if (error instanceof SshAccessError) return callback({ code: error.code, details: error.message });
-          // Docker failures as the container service maps them (no student user: FAILED_PRECONDITION).
-          const status = toStatus(error, what);
-          if (status.internal) callLogger(logger, call).error({ err: error }, `${what} failed`);
-          callback({ code: status.code, details: status.details });
-        },
-      );
-    };
+    const { reply } = grpcReply({ logger, knownFailures: sshAccessFailure });
     const handlers: SshAccessServiceServer = {
       setAuthorizedKeys: (call, callback) =>
         reply(call, callback, async () => ({ access: await this.setAuthorizedKeys(call.request.projectId, call.request.keys) }), 'SetAuthorizedKeys'),
       getSshAccess: (call, callback) => reply(call, callback, async () => ({ access: await this.getSshAccess(call.request.projectId) }), 'GetSshAccess'),
       endSshSessions: (call, callback) =>
-        reply(call, callback, () => this.endSshSessions(call.request.projectId, call.request.userIds, callLogger(logger, call)), 'EndSshSessions'),
+        reply(call, callback, (log) => this.endSshSessions(call.request.projectId, call.request.userIds, log), 'EndSshSessions'),
     };
     server.addService(SshAccessServiceService, handlers);
   }

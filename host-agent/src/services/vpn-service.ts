@@ -6,7 +6,7 @@ import { formatIpv4, parsePool, poolCidr } from '../drivers/wireguard/addresses.
 import { type CreatePeerInput, PeerError, type PeerErrorKind, PeerRegistry, type PeerWithRuntime } from '../drivers/wireguard/peer-registry.ts';
 import type { StoredPeer } from '../drivers/wireguard/state.ts';
 import { CommandWireGuardHost, type WireGuardHost } from '../drivers/wireguard/wireguard-host.ts';
-import { callLogger } from '../interceptors/logging.ts';
+import { type FailureStatus, grpcReply } from './grpc-reply.ts';
 
 const statusOf: Record<PeerErrorKind, grpc.status> = {
   invalid: grpc.status.INVALID_ARGUMENT,
@@ -14,6 +14,10 @@ const statusOf: Record<PeerErrorKind, grpc.status> = {
   exhausted: grpc.status.RESOURCE_EXHAUSTED,
   unavailable: grpc.status.UNAVAILABLE,
 };
+
+function peerFailure(error: unknown): FailureStatus | undefined {
+  return error instanceof PeerError ? { code: statusOf[error.kind], details: error.message } : undefined;
+}
 
 export interface VpnServiceOptions {
   config: Pick<AgentConfig, 'vpn' | 'wgBinary' | 'dataDir'>;
@@ -117,16 +121,7 @@ export class VpnServiceImpl {
 
   addToServer(server: grpc.Server): void {
     const { logger } = this.options;
-    const reply = <T>(call: { metadata: grpc.Metadata }, callback: grpc.sendUnaryData<T>, work: () => Promise<T>, what: string): void => {
-      work().then(
-        (response) => callback(null, response),
-        (error: unknown) => {
-          if (error instanceof PeerError) return callback({ code: statusOf[error.kind], details: error.message });
-          callLogger(logger, call).error({ err: error }, `${what} failed`);
-          callback({ code: grpc.status.INTERNAL, details: `${what} failed; see the agent log` });
-        },
-      );
-    };
+    const { reply } = grpcReply({ logger, knownFailures: peerFailure });
     const handlers: VpnServiceServer = {
       createPeer: (call, callback) =>
         reply(

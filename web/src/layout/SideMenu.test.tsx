@@ -3,7 +3,7 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CurrentUser } from '../api/queries/user.ts';
-import { demoUsers, makeUser } from '../testing/users.ts';
+import { demoUsers, makeUser } from '../../../tests/support/web/users.ts';
 import { SideMenu } from './SideMenu.tsx';
 
 afterEach(cleanup);

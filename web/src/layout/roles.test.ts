@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { demoUsers, makeUser } from '../testing/users.ts';
+import { demoUsers, makeUser } from '../../../tests/support/web/users.ts';
 import {
   canSeeDeveloperTools,
   canSeeLevels,

@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import type { Knex } from 'knex';
-import type { AppRouter } from '../../app-context.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps, AppRouter } from '../../app-context.ts';
 import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
 import { authorizeAuditReading } from '../../policies/audit-policy.ts';

@@ -1,6 +1,5 @@
 import Router from '@koa/router';
-import type { AppRouter } from '../../app-context.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps, AppRouter } from '../../app-context.ts';
 import { addCategoryRoutes } from './categories.ts';
 import { addContentRoutes } from './content.ts';
 import { addCourseRoutes } from './courses.ts';

@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import type { AppRouter } from '../../app-context.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps, AppRouter } from '../../app-context.ts';
 import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
 import { forbidden, HttpError, notFound } from '../../errors.ts';
@@ -42,7 +41,7 @@ const decisionBody = z.object({
  */
 async function containerStateOf(deps: Pick<AppDeps, 'agents'>, project: { id: number; host: string | null }): Promise<string> {
   try {
-    const [container] = await deps.agents.forHost(project.host).containers.list({ projectIds: [Number(project.id)] });
+    const [container] = await deps.agents.forHost(project.host).containers.listContainers({ projectIds: [Number(project.id)] });
     return container?.state ?? NOT_CREATED;
   } catch {
     return UNREACHABLE;

@@ -1,6 +1,5 @@
 import Router from '@koa/router';
-import type { AppContext, AppRouter } from '../../app-context.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppContext, AppDeps, AppRouter } from '../../app-context.ts';
 import type { CurrentUser } from '../../auth/current-user.ts';
 import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import type { Logger } from 'pino';
-import type { AppRouter } from '../../app-context.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps, AppRouter } from '../../app-context.ts';
 import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
 import { HttpError, notFound } from '../../errors.ts';

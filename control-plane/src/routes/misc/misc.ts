@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import Router from '@koa/router';
-import type { AppContext, AppRouter } from '../../app-context.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppContext, AppDeps, AppRouter } from '../../app-context.ts';
 import { isShownOnWall, isThumbnailServable } from '../../policies/site-policy.ts';
 import { smallThumbnailParams } from './schema.ts';
 

@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import type { Knex } from 'knex';
-import type { AppRouter } from '../../app-context.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppContext, AppDeps, AppRouter } from '../../app-context.ts';
 import type { CurrentUser } from '../../auth/current-user.ts';
 import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput, unstorableTextErrors } from '../../middlewares/validate.ts';
@@ -11,7 +10,6 @@ import { editNeedsApproval, hasProjectQuota, isProjectMember, mayChangeProject }
 import { isAdmin } from '../../policies/roles.ts';
 import { presentProject, type DockerImageOptionJson, type ProjectRow } from '../../presenters/present-project.ts';
 import { problemsByField, projectRequestSchema, type ProjectRequestData } from '@devplein/contract/validation/projectRequest';
-import type { AppContext } from '../../app-context.ts';
 import { auditSnapshot, loadProject, uniqueViolationOf } from './project-queries.ts';
 import { notifyContainer, removeProjectContainer } from '../../commands/user-dockers.ts';
 import { suspendProjectContainer } from '../../commands/suspend-project-container.ts';

@@ -1,6 +1,5 @@
 import Router from '@koa/router';
-import type { AppRouter } from '../../app-context.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps, AppRouter } from '../../app-context.ts';
 import { postOnly } from '../../errors.ts';
 import { askForAccountAtNextSignIn, logoutDestination } from '../../auth/school-login.ts';
 import type { SessionData } from '../../auth/session-store.ts';

@@ -1,6 +1,5 @@
 import Router from '@koa/router';
-import type { AppRouter } from '../../app-context.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps, AppRouter } from '../../app-context.ts';
 import { forbidden } from '../../errors.ts';
 import { mayViewSiteWall } from '../../policies/site-policy.ts';
 import { buildSiteWall, sharedLoad } from './site-wall.ts';

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Knex } from 'knex';
-import type { AppRouter } from '../../app-context.ts';
+import type { AppDeps, AppRouter } from '../../app-context.ts';
 import type { CurrentUser } from '../../auth/current-user.ts';
 import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
@@ -10,7 +10,6 @@ import { presentSshKey, type SshKeyJson, type SshKeyRow } from '../../presenters
 import { parseSshPublicKey } from '../../ssh/ssh-public-key.ts';
 import { DUPLICATE_SSH_KEY_MESSAGE, INVALID_SSH_KEY_MESSAGE } from '@devplein/contract/validation/sshKeyFormat';
 import { newSshKeyBody, sshKeyIdParams } from './schema.ts';
-import type { AppDeps } from '../../app.ts';
 import { syncUserSshKeys } from '../../commands/sync-user-ssh-keys.ts';
 
 /** A 422 about the key field, with the message the form shows as-is. */

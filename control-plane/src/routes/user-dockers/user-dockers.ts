@@ -1,6 +1,5 @@
 import Router from '@koa/router';
-import type { AppContext, AppRouter } from '../../app-context.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppContext, AppDeps, AppRouter } from '../../app-context.ts';
 import type { CurrentUser } from '../../auth/current-user.ts';
 import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
@@ -117,7 +116,7 @@ export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDep
   router.get('/api/user/container/:name', async (ctx) => {
     const project = await containerProject(ctx);
     const { tail, format, download } = parseInput(ctx, logsQuery, 'query');
-    const lines = await callAgent(() => deps.agents.forHost(project.host).containers.logs({ projectId: project.id }, tail, { requestId: ctx.state.requestId }));
+    const lines = await callAgent(() => deps.agents.forHost(project.host).containers.getContainerLogs({ projectId: project.id }, tail, { requestId: ctx.state.requestId }));
     if (download) ctx.attachment(`${project.name}.log`);
     if (format === 'json') {
       ctx.body = { lines: lines.map(logLineJson) };
@@ -140,7 +139,7 @@ export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDep
     writeLine(stream, ': verbonden\n\n');
     void (async () => {
       try {
-        for await (const line of deps.agents.forHost(project.host).containers.followLogs({ projectId: project.id }, tail, { signal, requestId: ctx.state.requestId })) {
+        for await (const line of deps.agents.forHost(project.host).containers.followContainerLogs({ projectId: project.id }, tail, { signal, requestId: ctx.state.requestId })) {
           writeLine(stream, `data: ${JSON.stringify(logLineJson(line))}\n\n`);
         }
       } catch (error) {

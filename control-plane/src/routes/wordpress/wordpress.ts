@@ -1,6 +1,5 @@
 import Router from '@koa/router';
-import type { AppRouter } from '../../app-context.ts';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps, AppRouter } from '../../app-context.ts';
 import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
 import { HttpError, postOnly } from '../../errors.ts';
@@ -28,7 +27,7 @@ export function wordpressRoutes(deps: AppDeps): AppRouter {
     const row = ref.id !== undefined ? await loadDockerProject(deps.knex, ref.id) : await loadDockerProjectByName(deps.knex, ref.name ?? '');
     const project = authorizeProject(user, row);
     if (!project.wordpress) throw new HttpError(409, NOT_WORDPRESS_MESSAGE);
-    const reset = await callAgent(() => deps.agents.forHost(project.host).containers.wordpressPasswordReset({ projectId: project.id }, undefined, { requestId: ctx.state.requestId }));
+    const reset = await callAgent(() => deps.agents.forHost(project.host).containers.execWordpressPasswordReset({ projectId: project.id }, undefined, { requestId: ctx.state.requestId }));
     ctx.state.log.info({ userId: user.id, projectId: project.id }, 'wordpress password reset');
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { username: reset.username, password: reset.password };

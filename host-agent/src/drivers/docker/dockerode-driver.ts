@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
-import { upstreamOf } from '../../jobs/managed-containers.ts';
+import { upstreamOf } from './managed-containers.ts';
 import {
   type ContainerEventView,
   type ContainerFilter,

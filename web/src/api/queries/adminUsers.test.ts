@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cohortsOf, filterUsers, indexUsers, isActiveUser, type AdminUser } from './adminUsers.ts';
-import { makeAdminUser } from '../../testing/users.ts';
+import { makeAdminUser } from '../../../../tests/support/web/users.ts';
 
 const user = makeAdminUser;
 

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setPageLoader } from '../../navigation.ts';
-import { demoUsers } from '../../testing/users.ts';
+import { demoUsers } from '../../../../tests/support/web/users.ts';
 import { fetchCurrentUser } from './user.ts';
 
 let pagesLoaded: string[];

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { makeAdminUser } from '../../testing/users.ts';
+import { makeAdminUser } from '../../../../tests/support/web/users.ts';
 import { AdminUsersPageView, type AdminUsersPageViewProps } from './AdminUsersPageView.tsx';
 
 afterEach(cleanup);

@@ -1,6 +1,6 @@
 import type Docker from 'dockerode';
-import { STOP_TIMEOUT_SECONDS } from '../drivers/docker/docker-driver.ts';
-import { engineStatus } from '../drivers/docker/docker-errors.ts';
+import { STOP_TIMEOUT_SECONDS } from './docker-driver.ts';
+import { engineStatus } from './docker-errors.ts';
 
 /**
  * What the route keeper needs from Docker, and no more: the managed containers with the

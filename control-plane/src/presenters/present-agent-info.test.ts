@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto/version';
-import { callMetadata, presentAgentInfo, REQUEST_ID_METADATA_KEY } from './agent-client.ts';
+import { presentAgentInfo } from './present-agent-info.ts';
 
-describe('agent client helpers', () => {
-  it('send the contract version and a request id on every call', () => {
-    const metadata = callMetadata('req-42');
-    expect(metadata.get(CONTRACT_VERSION_METADATA_KEY)).toEqual([CONTRACT_VERSION]);
-    expect(metadata.get(REQUEST_ID_METADATA_KEY)).toEqual(['req-42']);
-    expect(callMetadata().get(REQUEST_ID_METADATA_KEY)[0]).toMatch(/^[0-9a-f-]{36}$/);
-  });
-
-  it('present Info as plain JSON, with missing capabilities shown as unavailable', () => {
+describe('presentAgentInfo', () => {
+  it('presents Info as plain JSON, with missing capabilities shown as unavailable', () => {
     const view = presentAgentInfo({
       agentVersion: '0.1.0',
       contractVersion: '1.0.0',

@@ -1,5 +1,5 @@
-import type { AdminUser } from '../api/queries/adminUsers.ts';
-import type { CurrentUser } from '../api/queries/user.ts';
+import type { AdminUser } from '../../../web/src/api/queries/adminUsers.ts';
+import type { CurrentUser } from '../../../web/src/api/queries/user.ts';
 
 /** A signed-in user as GET /api/user returns it; override what a test is about. */
 export function makeUser(overrides: Partial<CurrentUser> = {}): CurrentUser {

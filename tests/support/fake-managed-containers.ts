@@ -1,4 +1,4 @@
-import type { ManagedContainer, ManagedContainerEvent, ManagedContainers } from './managed-containers.ts';
+import type { ManagedContainer, ManagedContainerEvent, ManagedContainers } from '../../host-agent/src/drivers/docker/managed-containers.ts';
 
 /** What dockerode fails with when the engine's socket is gone. */
 const engineGone = (): Error => Object.assign(new Error('connect ENOENT /var/run/docker.sock'), { code: 'ENOENT' });

@@ -1,0 +1,32 @@
+import type { EndSshSessionsResponse, GetSshAccessResponse, SetAuthorizedKeysResponse, SshAccessServiceClient } from '@devplein/proto/ssh_access';
+import { sshAccessView } from './container-views.ts';
+import type { AgentDeadlines, UnaryCall } from './grpc-unary.ts';
+import type { SshApi } from './host-apis.ts';
+
+/** SshAccessService over the link: the members' keys, where to log in, ending sessions. */
+export function createSshAccessClient(client: SshAccessServiceClient, unary: UnaryCall, deadlines: AgentDeadlines): SshApi {
+  return {
+    async setAuthorizedKeys(projectId, keys, callOptions) {
+      const request = { projectId, keys: keys.map((key) => ({ publicKey: key.publicKey, userId: key.userId })) };
+      const response = await unary<SetAuthorizedKeysResponse>('SetAuthorizedKeys', (md, opts, cb) => client.setAuthorizedKeys(request, md, opts, cb), callOptions);
+      return sshAccessView(response.access);
+    },
+    async getSshAccess(projectId, callOptions) {
+      const response = await unary<GetSshAccessResponse>('GetSshAccess', (md, opts, cb) => client.getSshAccess({ projectId }, md, opts, cb), callOptions);
+      return sshAccessView(response.access);
+    },
+    async endSshSessions(projectId, userIds, callOptions) {
+      const response = await unary<EndSshSessionsResponse>(
+        'EndSshSessions',
+        (md, opts, cb) => client.endSshSessions({ projectId, userIds: [...userIds] }, md, opts, cb),
+        { deadlineMs: deadlines.hostChange, ...callOptions },
+      );
+      return {
+        containerRunning: response.containerRunning,
+        ended: response.endedSessions,
+        endedUnattributed: response.endedUnattributedSessions,
+        kept: response.keptSessions,
+      };
+    },
+  };
+}

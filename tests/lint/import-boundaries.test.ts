@@ -1,0 +1,112 @@
+/**
+ * The import boundaries of eslint.config.js (docs/architecture.md): a fixture breaking each rule,
+ * linted with the repository's real config at a path inside the room the rule guards, gets
+ * no-restricted-imports with that rule's message; fixtures that obey the rules get no error.
+ * The paths need not exist: ESLint picks the config blocks by path.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const eslint = new ESLint({ cwd: root, overrideConfigFile: path.join(root, 'eslint.config.js') });
+
+const messages = {
+  noWeb: 'control-plane/src and host-agent/src never import web; shared rules and API shapes live in @devplein/contract.',
+  noHostAgent: 'The control plane reaches the host agent over gRPC (@devplein/proto), never through its source.',
+  noControlPlane: 'The host agent serves the control plane over gRPC (@devplein/proto), never through its source.',
+  noTests: 'Source never imports tests/; test fixtures live in tests/support and only test files use them.',
+  noCompositionRoot: 'Only main.ts assembles the app: take AppDeps from app-context.ts, routers go in routes/route-table.ts.',
+  noRoutes: "Only app.ts and main.ts import routes/; move what routes share with others to commands/, queries/ or presenters/.",
+  noAgentServers: 'host-agent drivers wrap one external system each; they never import jobs/ or services/ (those import drivers).',
+  webOnly: 'web/src imports only web/src, the config/ data files, @devplein/contract and npm packages.',
+  contractOnlyZod: 'contract/src is zod and types only: it imports zod and its own files (no Node or DOM APIs, no other room).',
+} as const;
+
+/** The boundary errors of `code` linted as repository file `file`. */
+async function boundaryErrors(file: string, code: string): Promise<{ ruleId: string | null; message: string }[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  expect(result, `${file} was linted`).toBeDefined();
+  const problems = result!.messages;
+  // A fixture must not be skipped as an ignored file, nor fail to parse.
+  expect(problems.filter((problem) => problem.fatal || problem.severity === 1)).toEqual([]);
+  return problems.filter((problem) => problem.ruleId === 'no-restricted-imports').map(({ ruleId, message }) => ({ ruleId, message }));
+}
+
+const breaking: { rule: keyof typeof messages; file: string; specifier: string }[] = [
+  { rule: 'noWeb', file: 'control-plane/src/commands/boundary-fixture.ts', specifier: '../../../web/src/validation/projectRequest.ts' },
+  { rule: 'noWeb', file: 'control-plane/src/routes/sites/boundary-fixture.ts', specifier: '@devplein/web' },
+  { rule: 'noWeb', file: 'control-plane/src/app-fixture.ts', specifier: '../../web/src/routePaths.ts' },
+  { rule: 'noWeb', file: 'host-agent/src/services/boundary-fixture.ts', specifier: '../../../web/src/validation/containerCapabilities.ts' },
+  { rule: 'noWeb', file: 'host-agent/src/drivers/docker/boundary-fixture.test.ts', specifier: '../../../../web/src/api/client.ts' },
+  { rule: 'noHostAgent', file: 'control-plane/src/agent/boundary-fixture.ts', specifier: '../../../host-agent/src/config.ts' },
+  { rule: 'noControlPlane', file: 'host-agent/src/jobs/boundary-fixture.ts', specifier: '@devplein/control-plane' },
+  { rule: 'noTests', file: 'control-plane/src/boundary-fixture.ts', specifier: '../../tests/support/route-table.ts' },
+  { rule: 'noTests', file: 'host-agent/src/drivers/docker/boundary-fixture.ts', specifier: '../../../../tests/support/docker.ts' },
+  { rule: 'noTests', file: 'server-kit/src/boundary-fixture.ts', specifier: '../../tests/support/ports.ts' },
+  { rule: 'noCompositionRoot', file: 'control-plane/src/routes/sites/boundary-fixture.ts', specifier: '../../app.ts' },
+  { rule: 'noCompositionRoot', file: 'control-plane/src/routes/boundary-fixture.ts', specifier: '../services.ts' },
+  { rule: 'noCompositionRoot', file: 'control-plane/src/commands/boundary-fixture.ts', specifier: '../main.ts' },
+  { rule: 'noRoutes', file: 'control-plane/src/presenters/boundary-fixture.ts', specifier: '../routes/user-dockers/user-dockers.ts' },
+  { rule: 'noRoutes', file: 'control-plane/src/jobs/boundary-fixture.ts', specifier: '../routes/route-table.ts' },
+  { rule: 'noRoutes', file: 'control-plane/src/presenters/boundary-fixture.test.ts', specifier: '../routes/sites/sites.ts' },
+  { rule: 'noCompositionRoot', file: 'control-plane/src/routes/sites/boundary-fixture.test.ts', specifier: '../../app.ts' },
+  { rule: 'noAgentServers', file: 'host-agent/src/drivers/docker/boundary-fixture.test.ts', specifier: '../../services/container-service.ts' },
+  { rule: 'noAgentServers', file: 'host-agent/src/drivers/docker/boundary-fixture.ts', specifier: '../../jobs/idle-stopper.ts' },
+  { rule: 'noAgentServers', file: 'host-agent/src/drivers/proxy/boundary-fixture.ts', specifier: '../../services/proxy-service.ts' },
+  { rule: 'webOnly', file: 'web/src/boundary-fixture.ts', specifier: '../vite.config.ts' },
+  { rule: 'webOnly', file: 'web/src/layout/boundary-fixture.tsx', specifier: '../../../tests/support/web/users.ts' },
+  { rule: 'webOnly', file: 'web/src/pages/UsersPage/boundary-fixture.tsx', specifier: '../../../../control-plane/src/errors.ts' },
+  { rule: 'webOnly', file: 'web/src/pages/UsersPage/boundary-fixture.ts', specifier: '../../../../../config/useful-links.json' },
+  { rule: 'webOnly', file: 'web/src/api/boundary-fixture.ts', specifier: '@devplein/server-kit' },
+  { rule: 'contractOnlyZod', file: 'contract/src/boundary-fixture.ts', specifier: 'node:fs' },
+  { rule: 'contractOnlyZod', file: 'contract/src/validation/boundary-fixture.ts', specifier: '../../web/src/routePaths.ts' },
+  { rule: 'contractOnlyZod', file: 'contract/src/boundary-fixture.ts', specifier: '@devplein/server-kit/operator-listener' },
+  { rule: 'contractOnlyZod', file: 'contract/src/boundary-fixture.test.ts', specifier: 'react' },
+  { rule: 'noControlPlane', file: 'web/src/pages/UsersPage/boundary-fixture.test.tsx', specifier: '../../../../control-plane/src/errors.ts' },
+];
+
+describe('import boundaries (eslint.config.js)', () => {
+  it.each(breaking)('$file importing $specifier breaks $rule', async ({ rule, file, specifier }) => {
+    const errors = await boundaryErrors(file, `import { thing } from '${specifier}';\nexport const used = thing;\n`);
+    expect(errors).toEqual([
+      { ruleId: 'no-restricted-imports', message: `'${specifier}' import is restricted from being used by a pattern. ${messages[rule]}` },
+    ]);
+  });
+
+  it('type-only imports and re-exports count too', async () => {
+    const code = [
+      "import type { UserDocker } from '../../../web/src/api/contracts/dockers.ts';",
+      "export { problemsByField } from '../../../web/src/validation/projectRequest.ts';",
+      'export type Used = UserDocker;',
+      '',
+    ].join('\n');
+    const errors = await boundaryErrors('control-plane/src/presenters/boundary-fixture.ts', code);
+    expect(errors.map((error) => error.message.endsWith(messages.noWeb))).toEqual([true, true]);
+  });
+
+  const obeying: { file: string; specifiers: string[] }[] = [
+    { file: 'control-plane/src/main-fixture.ts', specifiers: ['./app.ts', './services.ts', './routes/user-dockers/streams.ts', './web/spa.ts', '@devplein/server-kit', 'koa'] },
+    { file: 'control-plane/src/routes/sites/boundary-fixture.ts', specifiers: ['../../app-context.ts', '../../commands/docker-projects.ts', '../../presenters/present-site.ts', './schema.ts', '@devplein/proto', 'zod'] },
+    { file: 'control-plane/src/routes/boundary-fixture.ts', specifiers: ['./sites/sites.ts', '../app-context.ts'] },
+    { file: 'control-plane/src/commands/boundary-fixture.ts', specifiers: ['../app-context.ts', '../agent/agent-fleet.ts', '../presenters/present-user.ts', '../queries/container-product-states.ts'] },
+    { file: 'host-agent/src/drivers/docker/boundary-fixture.ts', specifiers: ['./docker-errors.ts', '../../config.ts', '../../atomic-file.ts', '../proxy/caddy.ts', '@devplein/proto', 'dockerode'] },
+    { file: 'host-agent/src/services/boundary-fixture.ts', specifiers: ['../drivers/docker/docker-driver.ts', '../jobs/schedule.ts', '@devplein/server-kit'] },
+    { file: 'server-kit/src/boundary-fixture.ts', specifiers: ['./operator-listener.ts', 'node:http'] },
+    { file: 'contract/src/validation/boundary-fixture.ts', specifiers: ['./databaseName.ts', '../levels.ts', 'zod'] },
+    { file: 'contract/src/boundary-fixture.test.ts', specifiers: ['./realtime.ts', 'vitest'] },
+    { file: 'web/src/boundary-fixture.tsx', specifiers: ['./routePaths.ts', './api/client.ts', '@devplein/contract', 'react'] },
+    { file: 'web/src/pages/UsefulLinksPage/boundary-fixture.ts', specifiers: ['../../../../config/useful-links.json', '../../components/Icon.tsx', './useful-links.ts', '@devplein/contract/validation'] },
+    { file: 'web/src/layout/boundary-fixture.test.tsx', specifiers: ['../../../tests/support/web/users.ts', './roles.ts', '@testing-library/react'] },
+    // Unit tests beside the code may use tests/support (fakes, fixtures); production files may not.
+    { file: 'control-plane/src/ssh/boundary-fixture.test.ts', specifiers: ['../../../tests/support/ssh-keys.ts', './ssh-public-key.ts'] },
+    { file: 'host-agent/src/jobs/boundary-fixture.test.ts', specifiers: ['../../../tests/support/docker.ts', './idle-stopper.ts'] },
+    { file: 'server-kit/src/boundary-fixture.test.ts', specifiers: ['../../tests/support/ports.ts', './operator-listener.ts'] },
+  ];
+
+  it.each(obeying)('$file importing its allowed rooms gets no error', async ({ file, specifiers }) => {
+    const code = specifiers.map((specifier, index) => `import * as used${index} from '${specifier}';\nexport { used${index} };\n`).join('');
+    expect(await boundaryErrors(file, code)).toEqual([]);
+  });
+});
