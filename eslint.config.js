@@ -48,6 +48,10 @@ const webOnlyContract = pattern(
   String.raw`^@devplein/(?!contract(/|$))`,
   'web/src imports only web/src, the config/ data files, @devplein/contract and npm packages.',
 );
+const contractOnlyZod = pattern(
+  String.raw`^(?!(zod|vitest)$|\./|\.\./(?!\.\./))`,
+  'contract/src is zod and types only: it imports zod and its own files (no Node or DOM APIs, no other room).',
+);
 /**
  * A relative path climbing out of web/src, except to the school's data files in the repository's
  * config/ folder (config/useful-links.json, bundled at build time).
@@ -58,39 +62,6 @@ const notOutOfWebSrc = (depth) =>
     `^(\\.\\./){${depth + 1}}(?!\\.\\./config/)`,
     'web/src imports only web/src, the config/ data files, @devplein/contract and npm packages.',
   );
-
-/*
- * TODO(issue 17, contract move): these files still import web/src/validation or
- * web/src/api/contracts, which the contract branch moves to @devplein/contract. Until then they
- * get no boundary rule at all. Delete this list (and its uses below) when merging that branch;
- * `npx eslint .` must then pass without it.
- */
-const TODO_ISSUE_17_WEB_IMPORTERS = [
-  'control-plane/src/agent/agent-fleet.ts',
-  'control-plane/src/agent/container-views.ts',
-  'control-plane/src/commands/admin-dockers.ts',
-  'control-plane/src/commands/capture-thumbnail.ts',
-  'control-plane/src/commands/container-states.ts',
-  'control-plane/src/commands/user-databases.ts',
-  'control-plane/src/presenters/present-admin-docker.ts',
-  'control-plane/src/presenters/present-introducee.ts',
-  'control-plane/src/presenters/present-project.ts',
-  'control-plane/src/presenters/present-user-docker.ts',
-  'control-plane/src/routes/admin-projects/admin-projects.ts',
-  'control-plane/src/routes/databases/schema.ts',
-  'control-plane/src/routes/docker-images/docker-images.ts',
-  'control-plane/src/routes/docker-images/schema.ts',
-  'control-plane/src/routes/introductions/introductions.ts',
-  'control-plane/src/routes/introductions/schema.ts',
-  'control-plane/src/routes/licenses/licenses.ts',
-  'control-plane/src/routes/licenses/schema.ts',
-  'control-plane/src/routes/project-requests/project-requests.ts',
-  'control-plane/src/routes/ssh-keys/schema.ts',
-  'control-plane/src/routes/ssh-keys/ssh-keys.ts',
-  'control-plane/src/ssh/ssh-public-key.test.ts',
-  'control-plane/src/ssh/ssh-public-key.ts',
-  'host-agent/src/drivers/docker/capabilities.test.ts',
-];
 
 /**
  * One room: its production files get `patterns` plus noTests; its unit tests (*.test.ts(x)) get
@@ -120,15 +91,13 @@ const webDepths = [0, 1, 2, 3, 4, 5, 6, 7];
 
 // Later blocks win: a room's sub-rooms come after it and repeat its patterns.
 const importBoundaries = [
-  ...room('control-plane', 'control-plane/src/**', [noWeb, noHostAgent], TODO_ISSUE_17_WEB_IMPORTERS),
-  ...room('control-plane-rooms', 'control-plane/src/*/**', [noWeb, noHostAgent, noCompositionRoot, noRoutes], [
-    'control-plane/src/routes/**',
-    ...TODO_ISSUE_17_WEB_IMPORTERS,
-  ]),
-  ...room('control-plane-routes', 'control-plane/src/routes/**', [noWeb, noHostAgent, noCompositionRoot], TODO_ISSUE_17_WEB_IMPORTERS),
-  ...room('host-agent', 'host-agent/src/**', [noWeb, noControlPlane], TODO_ISSUE_17_WEB_IMPORTERS),
-  ...room('host-agent-drivers', 'host-agent/src/drivers/**', [noWeb, noControlPlane, noAgentServers], TODO_ISSUE_17_WEB_IMPORTERS),
+  ...room('control-plane', 'control-plane/src/**', [noWeb, noHostAgent]),
+  ...room('control-plane-rooms', 'control-plane/src/*/**', [noWeb, noHostAgent, noCompositionRoot, noRoutes], ['control-plane/src/routes/**']),
+  ...room('control-plane-routes', 'control-plane/src/routes/**', [noWeb, noHostAgent, noCompositionRoot]),
+  ...room('host-agent', 'host-agent/src/**', [noWeb, noControlPlane]),
+  ...room('host-agent-drivers', 'host-agent/src/drivers/**', [noWeb, noControlPlane, noAgentServers]),
   ...room('server-kit', 'server-kit/src/**', [noWeb, noHostAgent, noControlPlane]),
+  ...room('contract', 'contract/src/**', [contractOnlyZod]),
   // web/src: one block per folder depth, each forbidding a relative path that climbs out of web/src.
   ...webDepths.map((depth) => ({
     name: `boundaries/web-depth-${depth}`,

@@ -10,6 +10,7 @@ WORKDIR /opt/devplein
 COPY package.json package-lock.json .npmrc tsconfig.json tsconfig.base.json ./
 COPY proto/ proto/
 COPY server-kit/ server-kit/
+COPY contract/ contract/
 COPY control-plane/ control-plane/
 COPY host-agent/package.json host-agent/package.json
 COPY web/ web/

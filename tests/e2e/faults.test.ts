@@ -28,7 +28,7 @@ import { startPrivateDockerd, type PrivateDockerd } from '../support/private-doc
 import { startSoketi, type SoketiServer } from '../support/soketi.ts';
 import { AGENT_UNREACHABLE_MESSAGE } from '../../control-plane/src/commands/agent-failure.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../../control-plane/src/db/database-errors.ts';
-import { STATE_NOT_CREATED, STATE_UNREACHABLE, type UserDocker } from '../../web/src/api/contracts/dockers.ts';
+import { STATE_NOT_CREATED, STATE_UNREACHABLE, type UserDocker } from '@devplein/contract/dockers';
 
 const SITE = 'dev.devplein.test';
 const STUDENT = 'student@devplein.test';

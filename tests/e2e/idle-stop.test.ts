@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminDocker, UserDocker } from '../../web/src/api/contracts/dockers.ts';
+import type { AdminDocker, UserDocker } from '@devplein/contract/dockers';
 import { loadConfig } from '../../host-agent/src/config.ts';
 import { siteRequestCount } from '../../host-agent/src/metrics/metrics.ts';
 import { type RunningAgentServer, startAgentServer } from '../../host-agent/src/server.ts';

@@ -18,7 +18,7 @@ import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../supp
 import { HttpSession } from '../support/http-session.ts';
 import { waitFor } from '../support/ports.ts';
 import { startPrivateDockerd, type PrivateDockerd } from '../support/private-docker.ts';
-import { STATE_UNREACHABLE, type AdminDocker } from '../../web/src/api/contracts/dockers.ts';
+import { STATE_UNREACHABLE, type AdminDocker } from '@devplein/contract/dockers';
 
 const STUDENT = 'student@devplein.test';
 const ADMIN = 'admin@devplein.test';

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { RunningControlPlane } from '../support/control-plane.ts';
 import { HttpSession } from '../support/http-session.ts';
 import { startHostingStack, type HostingStack } from '../support/hosting-stack.ts';
+import type { AdminUserJson as AdminUser } from '@devplein/contract/users';
 
 /*
  * The users admin through the real control plane (and the fake agent): every route for every
@@ -30,17 +31,6 @@ const refusedRoles: Array<[Role, number]> = [
   ['student', 403],
   ['developer', 403],
 ];
-
-interface AdminUser {
-  id: number;
-  name: string;
-  email: string;
-  group: { id: number; cohort: string } | null;
-  email_verified_at: string | null;
-  disabled_at: string | null;
-  developer: boolean;
-  access_not_done: string | null;
-}
 
 beforeAll(async () => {
   stack = await startHostingStack();

@@ -9,6 +9,7 @@ import { seedDemoData } from '../../control-plane/src/db/seed.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
 import { HttpSession } from '../support/http-session.ts';
+import type { AuditEntryJson as AuditEntry } from '@devplein/contract/users';
 
 /*
  * The audit trail: GET /api/admin/audit for every role, its filters and paging, no route that
@@ -16,17 +17,6 @@ import { HttpSession } from '../support/http-session.ts';
  * writing their entries in the same transaction as the change.
  */
 
-interface AuditEntry {
-  id: number;
-  created_at: string;
-  actor: { id: number; name: string } | null;
-  action: string;
-  subject_type: string | null;
-  subject_id: string | null;
-  subject_name: string | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-}
 interface AuditPage {
   data: AuditEntry[];
   page: number;

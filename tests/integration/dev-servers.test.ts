@@ -16,7 +16,7 @@ import { signedInSessions } from '../support/http-session.ts';
 import { agentCertEnv, makeTestCerts } from '../support/agent.ts';
 import { startFakeAgent, type FakeAgent } from '../support/fake-agent.ts';
 import { waitFor } from '../support/ports.ts';
-import type { AdminDocker, UserDocker } from '../../web/src/api/contracts/dockers.ts';
+import type { AdminDocker, UserDocker } from '@devplein/contract/dockers';
 
 const ADMIN = 'admin@devplein.test';
 const DEVELOPER = 'ontwikkelaar@devplein.test';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateContainerRequest } from '@devplein/proto/container';
 import { migrate } from '../../control-plane/src/db/knex.ts';
 import { migrationSource } from '../../control-plane/src/db/migration-source.ts';
-import type { DockerImageOption } from '../../web/src/api/contracts/dockers.ts';
+import type { DockerImageOption } from '@devplein/contract/dockers';
 import { createTestDatabase } from '../support/database.ts';
 import type { HttpSession } from '../support/http-session.ts';
 import { ADMIN, DEVELOPER, DOCENT, IMAGE, NO_GROUP, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../support/hosting-stack.ts';

@@ -5,29 +5,13 @@ import { seedDemoData } from '../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
 import { HttpSession } from '../support/http-session.ts';
 import { MAX_PENDING_LICENSES_PER_USER } from '../../control-plane/src/policies/license-policy.ts';
+import type { AdminLicenseJson as AdminLicense, OwnLicenseJson as OwnLicense } from '@devplein/contract/access';
 
 /*
  * Licences through the real control plane: admins list every request and tick approval on and
  * off (audited); every activated user requests, lists and withdraws their own. Every route for
  * every role, bad input (422, never 500), someone else's licence (404).
  */
-
-interface AdminLicense {
-  id: number;
-  description: string;
-  license: string;
-  user: { id: number; name: string };
-  approved: boolean;
-  approved_at: string | null;
-}
-
-interface OwnLicense {
-  id: number;
-  description: string;
-  license: string;
-  approved: boolean;
-  approved_at: string | null;
-}
 
 interface ErrorJson {
   message: string;

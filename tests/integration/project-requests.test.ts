@@ -4,20 +4,7 @@ import { createTestDatabase } from '../support/database.ts';
 import { seedDemoData } from '../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
 import { HttpSession, signedInSessions } from '../support/http-session.ts';
-
-interface ProjectJson {
-  id: number;
-  docker_id: number;
-  name: string;
-  description: string;
-  domain: string;
-  visible: '1' | '0';
-  repro: string | null;
-  users: { id: number; name: string; group: { id: number; cohort: string } | null }[];
-  end_date: string | null;
-  docker: string | null;
-  validated: boolean | null;
-}
+import type { ProjectJson } from '@devplein/contract/projects';
 
 interface ErrorJson {
   message: string;

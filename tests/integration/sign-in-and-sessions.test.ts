@@ -4,16 +4,7 @@ import { createTestDatabase } from '../support/database.ts';
 import { seedDemoData } from '../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
 import { HttpSession } from '../support/http-session.ts';
-
-interface UserJson {
-  id: number;
-  email: string;
-  email_verified_at: string | null;
-  admin: boolean;
-  developer: boolean;
-  teams: { id: number; name: string }[];
-  group: { id: number; cohort: string } | null;
-}
+import type { CurrentUserJson as UserJson } from '@devplein/contract/users';
 
 let database: { url: string; knex: Knex; destroy: () => Promise<void> };
 let app: RunningControlPlane;

@@ -13,7 +13,7 @@ import { createAgentClient, type AgentClient } from '../../control-plane/src/age
 import { ThumbnailCapturer } from '../../control-plane/src/commands/capture-thumbnail.ts';
 import { singleAgentFleet } from '../../control-plane/src/agent/agent-fleet.ts';
 import { captureVisibleSites } from '../../control-plane/src/jobs/thumbnail-scheduler.ts';
-import type { AdminDocker, ScreenshotState } from '../../web/src/api/contracts/dockers.ts';
+import type { AdminDocker, ScreenshotState } from '@devplein/contract/dockers';
 import { fakePng } from '../support/fake-agent.ts';
 import { ADMIN, DEVELOPER, DOCENT, NO_GROUP, NOT_ACTIVATED, SITE, STUDENT, startHostingStack, type HostingStack } from '../support/hosting-stack.ts';
 import type { HttpSession } from '../support/http-session.ts';

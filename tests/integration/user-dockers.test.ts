@@ -12,7 +12,7 @@ import {
   startHostingStack,
   type HostingStack,
 } from '../support/hosting-stack.ts';
-import type { UserDocker } from '../../web/src/api/contracts/dockers.ts';
+import type { UserDocker } from '@devplein/contract/dockers';
 import { generateSshKeys } from '../support/ssh-keygen-fixtures.ts';
 
 

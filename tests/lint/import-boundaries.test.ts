@@ -21,6 +21,7 @@ const messages = {
   noRoutes: "Only app.ts and main.ts import routes/; move what routes share with others to commands/, queries/ or presenters/.",
   noAgentServers: 'host-agent drivers wrap one external system each; they never import jobs/ or services/ (those import drivers).',
   webOnly: 'web/src imports only web/src, the config/ data files, @devplein/contract and npm packages.',
+  contractOnlyZod: 'contract/src is zod and types only: it imports zod and its own files (no Node or DOM APIs, no other room).',
 } as const;
 
 /** The boundary errors of `code` linted as repository file `file`. */
@@ -59,6 +60,10 @@ const breaking: { rule: keyof typeof messages; file: string; specifier: string }
   { rule: 'webOnly', file: 'web/src/pages/UsersPage/boundary-fixture.tsx', specifier: '../../../../control-plane/src/errors.ts' },
   { rule: 'webOnly', file: 'web/src/pages/UsersPage/boundary-fixture.ts', specifier: '../../../../../config/useful-links.json' },
   { rule: 'webOnly', file: 'web/src/api/boundary-fixture.ts', specifier: '@devplein/server-kit' },
+  { rule: 'contractOnlyZod', file: 'contract/src/boundary-fixture.ts', specifier: 'node:fs' },
+  { rule: 'contractOnlyZod', file: 'contract/src/validation/boundary-fixture.ts', specifier: '../../web/src/routePaths.ts' },
+  { rule: 'contractOnlyZod', file: 'contract/src/boundary-fixture.ts', specifier: '@devplein/server-kit/operator-listener' },
+  { rule: 'contractOnlyZod', file: 'contract/src/boundary-fixture.test.ts', specifier: 'react' },
   { rule: 'noControlPlane', file: 'web/src/pages/UsersPage/boundary-fixture.test.tsx', specifier: '../../../../control-plane/src/errors.ts' },
 ];
 
@@ -89,6 +94,8 @@ describe('import boundaries (eslint.config.js)', () => {
     { file: 'host-agent/src/drivers/docker/boundary-fixture.ts', specifiers: ['./docker-errors.ts', '../../config.ts', '../../atomic-file.ts', '../proxy/caddy.ts', '@devplein/proto', 'dockerode'] },
     { file: 'host-agent/src/services/boundary-fixture.ts', specifiers: ['../drivers/docker/docker-driver.ts', '../jobs/schedule.ts', '@devplein/server-kit'] },
     { file: 'server-kit/src/boundary-fixture.ts', specifiers: ['./operator-listener.ts', 'node:http'] },
+    { file: 'contract/src/validation/boundary-fixture.ts', specifiers: ['./databaseName.ts', '../levels.ts', 'zod'] },
+    { file: 'contract/src/boundary-fixture.test.ts', specifiers: ['./realtime.ts', 'vitest'] },
     { file: 'web/src/boundary-fixture.tsx', specifiers: ['./routePaths.ts', './api/client.ts', '@devplein/contract', 'react'] },
     { file: 'web/src/pages/UsefulLinksPage/boundary-fixture.ts', specifiers: ['../../../../config/useful-links.json', '../../components/Icon.tsx', './useful-links.ts', '@devplein/contract/validation'] },
     { file: 'web/src/layout/boundary-fixture.test.tsx', specifiers: ['../../../tests/support/web/users.ts', './roles.ts', '@testing-library/react'] },

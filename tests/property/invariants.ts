@@ -12,9 +12,9 @@ import { parseSshPublicKey } from '../../control-plane/src/ssh/ssh-public-key.ts
 import { IMAGE_REFERENCE } from '../../control-plane/src/routes/user-dockers/schema.ts';
 import { COHORT_PATTERN } from '../../control-plane/src/routes/admin-groups/schema.ts';
 import { COURSE_FILE_TYPES } from '../../control-plane/src/routes/admin-levels/schema.ts';
-import { GIT_URL_PATTERN, PROJECT_DOMAIN_PATTERN, PROJECT_NAME_PATTERN, isInsideSiteDomain } from '../../web/src/validation/projectRequest.ts';
-import { INTRODUCEE_NAME_PATTERN } from '../../web/src/validation/licensesAndIntroducees.ts';
-import { CONTAINER_CAPABILITIES } from '../../web/src/validation/containerCapabilities.ts';
+import { GIT_URL_PATTERN, PROJECT_DOMAIN_PATTERN, PROJECT_NAME_PATTERN, isInsideSiteDomain } from '@devplein/contract/validation/projectRequest';
+import { INTRODUCEE_NAME_PATTERN } from '@devplein/contract/validation/licensesAndIntroducees';
+import { CONTAINER_CAPABILITIES } from '@devplein/contract/validation/containerCapabilities';
 
 /** `u{userId}_{1–3 letters}`: the only database and account names the control plane may ask for. */
 

@@ -1,7 +1,7 @@
 import type { AgentClient } from './agent-client.ts';
 import type { AgentLinkSettings } from '../config.ts';
 import { createUnavailableAgentClient } from './unavailable-agent-client.ts';
-import { isInsideSiteDomain } from '../../../web/src/validation/projectRequest.ts';
+import { isInsideSiteDomain } from '@devplein/contract/validation/projectRequest';
 
 /** One dev server: its settings and the client of its agent. */
 export interface AgentLink extends AgentLinkSettings {

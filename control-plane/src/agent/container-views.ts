@@ -11,7 +11,7 @@ import {
 } from '@devplein/proto/container';
 import type { Route } from '@devplein/proto/proxy';
 import type { SshAccess } from '@devplein/proto/ssh_access';
-import type { DockerAutoStop } from '../../../web/src/api/contracts/dockers.ts';
+import type { DockerAutoStop } from '@devplein/contract/dockers';
 
 /**
  * Plain views of what the agent answers about containers, routes and SSH access. Routes,

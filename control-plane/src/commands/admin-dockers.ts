@@ -9,8 +9,8 @@ import { agentFailure, callAgent, isUnreachable } from './agent-failure.ts';
 import { UNREACHABLE } from './container-states.ts';
 import { loadDockerProjects } from './docker-projects.ts';
 import { loadScreenshotStates, type ThumbnailCapturer } from './capture-thumbnail.ts';
-import type { ScreenshotState } from '../../../web/src/api/contracts/dockers.ts';
-import { PROJECT_NAME_PATTERN } from '../../../web/src/validation/projectRequest.ts';
+import type { BulkResult, ScreenshotState } from '@devplein/contract/dockers';
+import { PROJECT_NAME_PATTERN } from '@devplein/contract/validation/projectRequest';
 
 export interface AdminDockerDeps {
   knex: Knex;
@@ -188,14 +188,7 @@ export async function removeAdminDocker(deps: AdminDockerDeps, actorId: number, 
   return result;
 }
 
-/** One container's outcome in a bulk action. */
-export interface BulkResult {
-  name: string;
-  ok: boolean;
-  State?: string;
-  Status?: string;
-  message?: string;
-}
+export type { BulkResult };
 
 /** Runs one action on each container on its own; a failure is that container's result only. */
 export async function bulkAdminDockers(deps: AdminDockerDeps, actorId: number, names: string[], action: ContainerActionName | 'delete'): Promise<BulkResult[]> {

@@ -1,8 +1,9 @@
 import { AgentError } from '../agent/agent-error.ts';
 import { HttpError, notFound, serviceUnavailable } from '../errors.ts';
+import { AGENT_UNREACHABLE_MESSAGE } from '@devplein/contract/messages';
 
-/** The one message of every call the agent did not answer (brief: exact text). */
-export const AGENT_UNREACHABLE_MESSAGE = 'De dockerserver is op dit moment niet bereikbaar. Probeer het zo opnieuw.';
+/** The one message of every call the agent did not answer (brief: exact text): the contract's. */
+export { AGENT_UNREACHABLE_MESSAGE };
 
 /** Dutch texts for the refusals the agent can give; its own details are English and for the log. */
 const CONTAINER_MISSING = 'Deze container bestaat niet.';

@@ -5,7 +5,7 @@ import type { AgentFleet } from '../agent/agent-fleet.ts';
 import type { AgentClient } from '../agent/agent-client.ts';
 import { AgentError } from '../agent/agent-error.ts';
 import type { CaptureOutcomeName, CaptureView } from '../agent/screenshot-views.ts';
-import type { ScreenshotState } from '../../../web/src/api/contracts/dockers.ts';
+import type { ScreenshotState } from '@devplein/contract/dockers';
 import type { Config } from '../config.ts';
 import { countCaptureOutcome } from '../metrics/metrics.ts';
 

@@ -1,4 +1,5 @@
-import { STATE_AWAITING, STATE_NOT_CREATED, STATE_REJECTED, STATE_UNREACHABLE } from '../../../web/src/api/contracts/dockers.ts';
+import { STATE_AWAITING, STATE_NOT_CREATED, STATE_REJECTED, STATE_UNREACHABLE } from '@devplein/contract/dockers';
+import { DOCKER_SERVER_UNREACHABLE } from '@devplein/contract/messages';
 
 /**
  * The product's own container states (spec §4) beside Docker's: what the dockers page shows
@@ -17,9 +18,6 @@ export const STATUS_TEXT = {
   [AWAITING_APPROVAL]: 'Dit project wacht op goedkeuring door een docent.',
   [REJECTED]: 'Dit project is afgekeurd.',
   [NOT_CREATED]: 'De container is nog niet aangemaakt.',
-  [UNREACHABLE]: 'De dockerserver is op dit moment niet bereikbaar.',
+  [UNREACHABLE]: DOCKER_SERVER_UNREACHABLE,
 } as const;
 
-/** The realtime event and channel of a container (DESIGN: private-container.{name}, DockerEventSent). */
-export const DOCKER_EVENT = 'DockerEventSent';
-export const containerChannel = (name: string): string => `private-container.${name}`;

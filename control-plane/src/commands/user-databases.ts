@@ -6,7 +6,7 @@ import type { SecretBox } from '../crypto/secret-box.ts';
 import { HttpError, serviceUnavailable } from '../errors.ts';
 import { MAX_DATABASES_PER_USER } from '../policies/database-policy.ts';
 import { type DatabaseJson, type DatabaseRow, presentDatabase } from '../presenters/present-database.ts';
-import { DATABASE_NAME_MESSAGES, databaseNameProblem } from '../../../web/src/validation/databaseName.ts';
+import { DATABASE_NAME_MESSAGES, databaseNameProblem } from '@devplein/contract/validation/databaseName';
 import { KeyedLock } from './keyed-lock.ts';
 import { userHomeHost } from './user-home-host.ts';
 

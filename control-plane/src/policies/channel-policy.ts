@@ -1,14 +1,13 @@
+import { parseContainerChannel } from '@devplein/contract/realtime';
 import type { CurrentUser } from '../auth/current-user.ts';
 import { isAdmin, isVerified } from './roles.ts';
 
 /** The private channels that exist; anything else is refused. */
 export type ChannelSubject = { kind: 'container'; containerName: string };
 
-const CONTAINER_CHANNEL = /^private-container\.([a-z][a-z-]{1,62})$/;
-
 export function parseChannel(name: string): ChannelSubject | null {
-  const match = CONTAINER_CHANNEL.exec(name);
-  return match?.[1] ? { kind: 'container', containerName: match[1] } : null;
+  const containerName = parseContainerChannel(name);
+  return containerName ? { kind: 'container', containerName } : null;
 }
 
 /** A container channel is for the members of the project that owns the container, and for admins. */

@@ -1,7 +1,7 @@
 import type { ContainerView } from '../agent/container-views.ts';
-import { NO_OWNER, type AdminDocker } from '../../../web/src/api/contracts/dockers.ts';
+import { NO_OWNER, type AdminDocker } from '@devplein/contract/dockers';
 
-/** One row of the admin dockers table (the shared contract of web/src/api/contracts/dockers.ts). */
+/** One row of the admin dockers table (the shared contract of contract/src/dockers.ts). */
 export type AdminDockerJson = AdminDocker;
 export { NO_OWNER };
 

@@ -1,3 +1,6 @@
+import type { AdminUserJson } from '@devplein/contract/users';
+export type { AdminUserJson };
+
 /** A row of the users admin query: the user joined with their group. */
 export interface AdminUserRow {
   id: number;
@@ -9,25 +12,6 @@ export interface AdminUserRow {
   disabled_at: Date | string | null;
   developer: boolean;
   /** Dutch: what the dev servers have not done yet of this user's access (pending_host_access), or null. */
-  access_not_done: string | null;
-}
-
-/** GET /api/admin/users item, and the answer of PUT /api/admin/users/{id}. */
-export interface AdminUserJson {
-  id: number;
-  name: string;
-  email: string;
-  group: { id: number; cohort: string } | null;
-  /** null: not activated (spec §4). */
-  email_verified_at: string | null;
-  /** Set: disabled, signed out and unable to sign in until activated again. */
-  disabled_at: string | null;
-  /** Spec §3 developer flag: databases, VPN and SSH keys. */
-  developer: boolean;
-  /**
-   * What the dev servers have not done yet of this user's access (a server did not answer);
-   * retried by itself. Null when everything is done.
-   */
   access_not_done: string | null;
 }
 

@@ -1,3 +1,6 @@
+import type { AuditEntryJson } from '@devplein/contract/users';
+export type { AuditEntryJson };
+
 /** One row of the audit log joined with its actor's (and, for users, its subject's) name. */
 export interface AuditEntryRow {
   id: number;
@@ -10,19 +13,6 @@ export interface AuditEntryRow {
   subject_name: string | null;
   before: unknown;
   after: unknown;
-}
-
-/** One entry of GET /api/admin/audit. `subject_name` is the user's name when the subject is a user that still exists. */
-export interface AuditEntryJson {
-  id: number;
-  created_at: string;
-  actor: { id: number; name: string } | null;
-  action: string;
-  subject_type: string | null;
-  subject_id: string | null;
-  subject_name: string | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
 }
 
 /** jsonb arrives parsed from pg and PGlite alike; a string (older drivers) is parsed here. */

@@ -1,15 +1,6 @@
-/** One database of GET/POST/DELETE /api/user/databases (spec §3: id, name, user, password; plus host). */
-export interface DatabaseJson {
-  id: number;
-  /** `u{userId}_{suffix}`. */
-  name: string;
-  /** The account, named like the database. */
-  user: string;
-  /** The opened (plain) password: this list only ever goes to the databases' owner. */
-  password: string;
-  /** Where its MariaDB listens inside the VPN (its dev server's address; beyond the spec). */
-  host: string;
-}
+import type { DatabaseJson } from '@devplein/contract/access';
+export type { DatabaseJson };
+
 
 export interface DatabaseRow {
   id: number;

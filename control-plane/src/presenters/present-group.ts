@@ -1,12 +1,6 @@
-/**
- * One group of GET /api/admin/groups: exactly {id, cohort} (the levels page's selector relies on
- * that shape); `member_count` only when the caller asked for counts (?counts=true, the groups page).
- */
-export interface GroupJson {
-  id: number;
-  cohort: string;
-  member_count?: number;
-}
+import type { GroupJson } from '@devplein/contract/users';
+export type { GroupJson };
+
 
 export function presentGroup(row: { id: number; cohort: string; member_count?: number | string }): GroupJson {
   const json: GroupJson = { id: row.id, cohort: row.cohort };

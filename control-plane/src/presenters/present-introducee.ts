@@ -1,17 +1,6 @@
-import { introduceeGitUsername } from '../../../web/src/validation/licensesAndIntroducees.ts';
-
-/** One introducee ('meeloper') of GET/POST/DELETE /api/admin/introduction, for admins only. */
-export interface IntroduceeJson {
-  id: number;
-  name: string;
-  /** `{name}.{site domain}` (spec §2). */
-  domain: string;
-  /** The name without its first three characters (spec §2). */
-  git_username: string;
-  /** The opened (plain) git password: admins hand it to the introducee. */
-  git_password: string;
-  created_at: string;
-}
+import { introduceeGitUsername } from '@devplein/contract/validation/licensesAndIntroducees';
+import type { IntroduceeJson } from '@devplein/contract/access';
+export type { IntroduceeJson };
 
 export interface IntroduceeRow {
   id: number;

@@ -1,4 +1,6 @@
 import type { LevelStatus } from '../models/Level.ts';
+import type { LevelTileJson, LevelCategoryJson, LevelCategoryProgressJson } from '@devplein/contract/levels';
+export type { LevelTileJson, LevelCategoryJson, LevelCategoryProgressJson };
 
 /** Cohorts that still follow the long (16-level) version of the category with 16 levels (§9). */
 const LONG_TRACK_COHORTS: readonly string[] = ['SD20', 'SD21'];
@@ -10,34 +12,6 @@ const LONG_TRACK_COHORTS: readonly string[] = ['SD20', 'SD21'];
 export function shownLevelCount(categoryNumber: number, cohort: string | null): number {
   if (categoryNumber === 16 && !(cohort !== null && LONG_TRACK_COHORTS.includes(cohort))) return 10;
   return categoryNumber;
-}
-
-/** A tile of the Levels screen: a real level of the user, or a placeholder for a missing one. */
-export type LevelTileJson =
-  | {
-      id: number;
-      number: number;
-      /** First course title of the level's content, else the content title, else '-'. */
-      title: string;
-      /**
-       * 'locked' and 'success' as the spec shows them; 'open' is passed through so the screen
-       * shows that tile unlocked and clickable, without an overlay.
-       */
-      status: LevelStatus;
-      content: { title: string } | null;
-    }
-  | { id: null; number: number; title: '-'; status: 'locked'; content: null };
-
-/** GET /api/level/categories/index: one category with the signed-in user's tiles 1..n. */
-export interface LevelCategoryJson {
-  id: number;
-  title: string;
-  /** The category's level count as teachers set it (admin screens show this). */
-  number: number;
-  /** How many tiles this user sees (the §9 rule applied); `levels` has this many entries. */
-  shownNumber: number;
-  icons: boolean;
-  levels: LevelTileJson[];
 }
 
 interface CategoryInput {
@@ -82,16 +56,6 @@ export function presentLevelCategories(
     }
     return { id: category.id, title: category.title, number: category.number, shownNumber, icons: category.icons, levels: tiles };
   });
-}
-
-/** A profile's progress in one category: '{title} afgerond' with finished of number. */
-export interface LevelCategoryProgressJson {
-  id: number;
-  title: string;
-  /** Levels with status success among 1..number. */
-  finished: number;
-  /** The level count shown for this user (the §9 rule applied). */
-  number: number;
 }
 
 /**

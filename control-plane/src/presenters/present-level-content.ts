@@ -1,18 +1,12 @@
+import type { LevelContentJson, CourseTextJson, CourseFileJson, CourseJson } from '@devplein/contract/levels';
+export type { LevelContentJson, CourseTextJson, CourseFileJson, CourseJson };
+
 /** A level content row joined with its category's title. */
 export interface LevelContentRow {
   id: number;
   title: string;
   title_for_teachers: string | null;
   level_category_id: number;
-  category_title: string;
-}
-
-/** Level content item of spec §3 (note the spec's field name `level_categories_id`). */
-export interface LevelContentJson {
-  id: number;
-  title: string;
-  title_for_teachers: string | null;
-  level_categories_id: number;
   category_title: string;
 }
 
@@ -24,33 +18,6 @@ export function presentLevelContent(row: LevelContentRow): LevelContentJson {
     level_categories_id: row.level_category_id,
     category_title: row.category_title,
   };
-}
-
-export interface CourseTextJson {
-  id: number;
-  title: string;
-  body: string;
-  position: number;
-}
-
-export interface CourseFileJson {
-  id: number;
-  title: string;
-  type: string;
-  filename: string;
-  size: number;
-  position: number;
-  /** Download address (served by the student level routes, for users who may see the level). */
-  url: string;
-}
-
-/** A course of level content with its texts and files, in their order: the content edit page. */
-export interface CourseJson {
-  id: number;
-  title: string;
-  position: number;
-  texts: CourseTextJson[];
-  files: CourseFileJson[];
 }
 
 export interface CourseFileRow {

@@ -1,20 +1,6 @@
 import type { LevelStatus } from '../models/Level.ts';
-
-/** GET /api/level/{id}: a level with its courses, their texts (Markdown) and files. */
-export interface LevelJson {
-  id: number;
-  number: number;
-  status: LevelStatus;
-  category: { id: number; title: string };
-  content: { title: string } | null;
-  courses: Array<{
-    id: number;
-    title: string;
-    texts: Array<{ title: string; text: string }>;
-    /** Download at GET /api/level/files/{id}. */
-    files: Array<{ id: number; title: string; type: string }>;
-  }>;
-}
+import type { LevelJson } from '@devplein/contract/levels';
+export type { LevelJson };
 
 interface LevelInput {
   id: number;

@@ -1,3 +1,6 @@
+import type { AdminLicenseJson, OwnLicenseJson } from '@devplein/contract/access';
+export type { AdminLicenseJson, OwnLicenseJson };
+
 /** A licences row joined with its holder's name, as the routes load it. */
 export interface LicenseRow {
   id: number;
@@ -7,27 +10,6 @@ export interface LicenseRow {
   approved_at: Date | string | null;
   created_at: Date | string;
   user_name: string;
-}
-
-/** One licence of GET /api/admin/licenses and PUT /api/admin/licenses/{id} (spec §3: id, description, license, user). */
-export interface AdminLicenseJson {
-  id: number;
-  description: string;
-  license: string;
-  user: { id: number; name: string };
-  approved: boolean;
-  approved_at: string | null;
-  created_at: string;
-}
-
-/** One licence of the holder's own list (GET/POST/DELETE /api/user/licenses). */
-export interface OwnLicenseJson {
-  id: number;
-  description: string;
-  license: string;
-  approved: boolean;
-  approved_at: string | null;
-  created_at: string;
 }
 
 const isoOrNull = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());

@@ -1,4 +1,6 @@
-import { NO_DOCKER_IMAGE } from '../../../web/src/validation/projectRequest.ts';
+import { NO_DOCKER_IMAGE } from '@devplein/contract/validation/projectRequest';
+import type { ProjectJson, DockerImageOptionJson } from '@devplein/contract/projects';
+export type { ProjectJson, DockerImageOptionJson };
 
 /** A project row as loadProjects() reads it: the project, its image name and its members in order. */
 export interface ProjectRow {
@@ -25,27 +27,6 @@ export interface ProjectMemberRow {
   cohort: string | null;
 }
 
-/**
- * A project / docker request (spec §3): what the request form edits and the approval screens show.
- * `visible` is the string '1' (shown on the websites page) or '0'; `docker_id` is -1 when the
- * project has no image (its option was removed); `docker` is the image option's name.
- */
-export interface ProjectJson {
-  id: number;
-  docker_id: number;
-  name: string;
-  description: string;
-  domain: string;
-  visible: '1' | '0';
-  repro: string | null;
-  users: { id: number; name: string; group: { id: number; cohort: string } | null }[];
-  end_date: string | null;
-  docker: string | null;
-  /** null = awaiting approval, true = approved, false = rejected. */
-  validated: boolean | null;
-  created_at: string;
-}
-
 const isoDate = (value: string | Date | null): string | null =>
   value === null ? null : value instanceof Date ? value.toISOString().slice(0, 10) : value.slice(0, 10);
 
@@ -68,10 +49,4 @@ export function presentProject(row: ProjectRow): ProjectJson {
     validated: row.validated,
     created_at: (row.created_at instanceof Date ? row.created_at : new Date(row.created_at)).toISOString(),
   };
-}
-
-/** GET /api/dockers: one image option of the request form (spec §3: id, name). */
-export interface DockerImageOptionJson {
-  id: number;
-  name: string;
 }

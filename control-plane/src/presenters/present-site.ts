@@ -1,3 +1,7 @@
+import type { SiteMemberJson, SiteJson } from '@devplein/contract/projects';
+import { UNGROUPED_COHORT } from '@devplein/contract/messages';
+export type { SiteMemberJson, SiteJson };
+
 /**
  * The websites wall (GET /api/sites, spec §2 Websites, §3 Site).
  *
@@ -8,22 +12,8 @@
  * ingedeeld' } }` — and keeps its real members after it (their ids mark "Jouw websites").
  */
 
-/** A member of a site as the wall shows it. */
-export interface SiteMemberJson {
-  id: number;
-  name: string;
-  group: { id: number; cohort: string } | null;
-}
-
-/** One visible project on the wall. */
-export interface SiteJson {
-  name: string;
-  domain: string;
-  users: SiteMemberJson[];
-}
-
-/** The cohort of sites whose first member has no group (spec §3). */
-export const UNGROUPED_COHORT = 'Niet ingedeeld';
+/** The cohort of sites whose first member has no group (spec §3): the contract's. */
+export { UNGROUPED_COHORT };
 
 /** Spec §3: "a placeholder user named unknown and group id 0"; id 0 is never a real user. */
 export const PLACEHOLDER_MEMBER: Readonly<SiteMemberJson> = Object.freeze({

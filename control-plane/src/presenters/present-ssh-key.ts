@@ -1,16 +1,6 @@
 import { describeStoredSshKey } from '../ssh/ssh-public-key.ts';
-
-/** One key of GET/POST/DELETE /api/user/ssh_keys (spec §3: id, name, keyHash; plus type and bits for the list line). */
-export interface SshKeyJson {
-  id: number;
-  name: string;
-  /** 'SHA256:…' as `ssh-keygen -l -E sha256` prints it. */
-  keyHash: string;
-  /** RSA, ECDSA, ED25519 or DSA: the bracketed type of `ssh-keygen -l`. */
-  type: string;
-  bits: number;
-  createdAt: string;
-}
+import type { SshKeyJson } from '@devplein/contract/access';
+export type { SshKeyJson };
 
 export interface SshKeyRow {
   id: number;

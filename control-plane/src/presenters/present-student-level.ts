@@ -1,14 +1,5 @@
-import type { LevelStatus } from '../models/Level.ts';
-
-/** A student's level record (spec §3 "Level (per student, admin)"). */
-export interface StudentLevelJson {
-  id: number;
-  user_id: number;
-  number: number;
-  status: LevelStatus;
-  level_category_id: number;
-  level_content_id: number | null;
-}
+import type { StudentLevelJson, GroupStudentJson } from '@devplein/contract/levels';
+export type { StudentLevelJson, GroupStudentJson };
 
 export function presentStudentLevel(row: StudentLevelJson): StudentLevelJson {
   return {
@@ -19,14 +10,6 @@ export function presentStudentLevel(row: StudentLevelJson): StudentLevelJson {
     level_category_id: row.level_category_id,
     level_content_id: row.level_content_id,
   };
-}
-
-/** GET /api/users/by-group/{groupId}: a student of the group with all their levels. */
-export interface GroupStudentJson {
-  id: number;
-  name: string;
-  email: string;
-  levels: StudentLevelJson[];
 }
 
 export function presentGroupStudent(

@@ -1,17 +1,6 @@
-/** A team button on the teams page: GET /api/admin/teams. */
-export interface TeamSummaryJson {
-  id: number;
-  name: string;
-  member_count: number;
-}
+import type { TeamSummaryJson, MemberJson } from '@devplein/contract/users';
+export type { TeamSummaryJson, MemberJson };
 
-/** One member row: GET/PUT /api/admin/teams/{id} (and the groups page's members). */
-export interface MemberJson {
-  id: number;
-  name: string;
-  email: string;
-  group: { id: number; cohort: string } | null;
-}
 
 export interface MemberRow {
   id: number;

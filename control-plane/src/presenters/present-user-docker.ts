@@ -1,9 +1,9 @@
 import type { ContainerView } from '../agent/container-views.ts';
 import type { DockerProjectRow } from '../commands/docker-projects.ts';
 import { STATUS_TEXT } from '../commands/container-states.ts';
-import type { UserDocker } from '../../../web/src/api/contracts/dockers.ts';
+import type { UserDocker } from '@devplein/contract/dockers';
 
-/** One card of the dockers page (the shared contract of web/src/api/contracts/dockers.ts). */
+/** One card of the dockers page (the shared contract of contract/src/dockers.ts). */
 export type UserDockerJson = UserDocker;
 
 /** What is known about the project's container: Docker's view, or one of the product states. */

@@ -1,13 +1,6 @@
-/**
- * A hit of POST /api/users/search: id and name for everyone (spec §7 "users with id and name");
- * admins also get the cohort (`group`) and whether the account is active.
- */
-export interface UserSearchHitJson {
-  id: number;
-  name: string;
-  group?: { id: number; cohort: string } | null;
-  active?: boolean;
-}
+import type { UserSearchHitJson } from '@devplein/contract/users';
+export type { UserSearchHitJson };
+
 
 export interface UserSearchRow {
   id: number;

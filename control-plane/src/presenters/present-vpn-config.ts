@@ -1,10 +1,6 @@
-/** GET /api/vpn: the user's configuration (spec §3: the identifier used in the download path). */
-export interface VpnConfigJson {
-  identifier: string;
-  /** The peer's tunnel address as the agent handed it out, CIDR (e.g. `10.8.0.2/32`). */
-  address: string;
-  createdAt: string;
-}
+import type { VpnConfigJson } from '@devplein/contract/access';
+export type { VpnConfigJson };
+
 
 export interface VpnConfigRow {
   identifier: string;

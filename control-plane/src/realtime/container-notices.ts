@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { containerChannel, DOCKER_EVENT } from '../commands/container-states.ts';
+import { containerChannelName, DOCKER_EVENT } from '@devplein/contract/realtime';
 
 /** Sends one realtime event; the pusher server library's trigger has this shape. */
 export interface RealtimeTrigger {
@@ -31,7 +31,7 @@ export function containerNotices(realtime: RealtimeTrigger, logger: Logger): Con
       if (lastSent.get(name) === message) return;
       lastSent.set(name, message);
       try {
-        await realtime.trigger(containerChannel(name), DOCKER_EVENT, { message });
+        await realtime.trigger(containerChannelName(name), DOCKER_EVENT, { message });
       } catch (error) {
         if (lastSent.get(name) === message) lastSent.delete(name);
         logger.warn({ err: error, container: name }, 'realtime trigger failed');

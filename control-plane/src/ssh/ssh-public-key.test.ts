@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isValidSshKeyFormat } from '../../../web/src/validation/sshKeyFormat.ts';
+import { isValidSshKeyFormat } from '@devplein/contract/validation/sshKeyFormat';
 import { describeStoredSshKey, parseSshPublicKey } from './ssh-public-key.ts';
 import { generateSshKeys, type GeneratedSshKey } from '../../../tests/support/ssh-keygen-fixtures.ts';
 

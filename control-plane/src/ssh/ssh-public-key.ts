@@ -1,6 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import sshpk from 'sshpk';
-import { parseSshKeyText, SSH_KEY_TYPES, type SshKeyType } from '../../../web/src/validation/sshKeyFormat.ts';
+import { parseSshKeyText, SSH_KEY_TYPES, type SshKeyType } from '@devplein/contract/validation/sshKeyFormat';
 
 /** A public key that passed the §5 format rule AND a real parse; what the control plane stores and shows. */
 export interface ParsedSshPublicKey {

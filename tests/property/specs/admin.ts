@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { bodyOf, hostileString, idOnlyRequest, idSegment, idValue, pathSegment, queryOf, taint, type Fields } from '../arbitraries.ts';
 import { deletableProjects, ids, insertProjects, insertUsers, madeThroughApi, validText } from '../fixtures.ts';
 import { endpoint, type EndpointSpec, type PropertyStack } from '../harness.ts';
-import { CONTAINER_CAPABILITIES } from '../../../web/src/validation/containerCapabilities.ts';
+import { CONTAINER_CAPABILITIES } from '@devplein/contract/validation/containerCapabilities';
 
 const lower = (alphabet: string, min: number, max: number): fc.Arbitrary<string> => fc.string({ unit: fc.constantFrom(...alphabet), minLength: min, maxLength: max });
 

@@ -1,5 +1,7 @@
-import type { AdminUser } from '../../../web/src/api/queries/adminUsers.ts';
-import type { CurrentUser } from '../../../web/src/api/queries/user.ts';
+import type { AdminUserJson as AdminUser, CurrentUserJson } from '@devplein/contract/users';
+
+/** The signed-in user as the web app reads it (web's CurrentUser: the answer without `levelCategories`). */
+type CurrentUser = Omit<CurrentUserJson, 'levelCategories'>;
 
 /** A signed-in user as GET /api/user returns it; override what a test is about. */
 export function makeUser(overrides: Partial<CurrentUser> = {}): CurrentUser {

@@ -12,7 +12,7 @@ import {
   domainForName,
   filterProjectName,
   projectRequestProblems,
-} from '../validation/projectRequest.ts';
+} from '@devplein/contract/validation/projectRequest';
 import { UserSearch } from './UserSearch.tsx';
 import '../styles/admin-levels.css';
 import '../styles/projects.css';

@@ -117,10 +117,3 @@ export function sharedRealtimeClient(): Pusher | null {
   }
   return shared;
 }
-
-/** Private channel of a container (DESIGN: `private-container.{name}`, event DockerEventSent). */
-export function containerChannelName(containerName: string): string {
-  return `private-container.${containerName}`;
-}
-
-export const DOCKER_EVENT = 'DockerEventSent';

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { containerChannelName, DOCKER_EVENT, sharedRealtimeClient } from './client.ts';
+import { containerChannelName, DOCKER_EVENT } from '@devplein/contract/realtime';
+import { sharedRealtimeClient } from './client.ts';
 
 /** pusher-js emits this on a channel once the server has confirmed the subscription. */
 const SUBSCRIPTION_SUCCEEDED = 'pusher:subscription_succeeded';

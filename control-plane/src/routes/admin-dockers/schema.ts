@@ -1,3 +1,4 @@
+import { BULK_MAX_NAMES } from '@devplein/contract/dockers';
 import { z } from 'zod';
 import { CONTAINER_ACTIONS, type ContainerActionName } from '../../agent/container-views.ts';
 
@@ -22,7 +23,7 @@ export const ownerBody = z.object({
 
 /** POST /api/admin/dockers/bulk {names, action}; action 'delete' removes the containers. */
 export const bulkBody = z.object({
-  names: z.array(z.string().regex(CONTAINER_NAME, NAME_MESSAGE), { error: 'Geef een lijst met containernamen.' }).min(1, 'Kies minstens één container.').max(200, 'Kies hoogstens 200 containers.'),
+  names: z.array(z.string().regex(CONTAINER_NAME, NAME_MESSAGE), { error: 'Geef een lijst met containernamen.' }).min(1, 'Kies minstens één container.').max(BULK_MAX_NAMES, `Kies hoogstens ${BULK_MAX_NAMES} containers.`),
   action: z
     .enum(['start', 'stop', 'pause', 'unpause', 'restart', 'delete'], { error: 'Kies start, stop, pause, unpause, restart of delete.' })
     .transform((value) => value as ContainerActionName | 'delete'),

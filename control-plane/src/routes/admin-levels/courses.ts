@@ -28,6 +28,8 @@ import {
   idParams,
   moveInput,
 } from './schema.ts';
+import { courseFileTypeRefused } from '@devplein/contract/levels';
+import { EMPTY_FILE_MESSAGE } from '@devplein/contract/messages';
 
 interface CourseRow {
   id: number;
@@ -197,11 +199,10 @@ export function addCourseRoutes(router: AppRouter, knex: Knex, files: CourseFile
     const { title, filename } = parseInput(ctx, courseFileUploadQuery, 'query');
     const type = courseFileType(filename);
     if (type === undefined) {
-      const allowed = [...new Set(Object.keys(COURSE_FILE_TYPES))].join(', ');
-      throw validationFailed({ filename: [`Dit soort bestand kan niet. Toegestaan: ${allowed}.`] });
+      throw validationFailed({ filename: [courseFileTypeRefused()] });
     }
     const data = await readRawBody(ctx, MAX_COURSE_FILE_BYTES);
-    if (data.length === 0) throw validationFailed({ file: ['Het bestand is leeg.'] });
+    if (data.length === 0) throw validationFailed({ file: [EMPTY_FILE_MESSAGE] });
     const row = await storeCourseFile(knex, files, { courseId, title, type, filename, data });
     ctx.status = 201;
     ctx.body = presentCourseFile(row);

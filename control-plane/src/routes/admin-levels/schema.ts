@@ -1,13 +1,15 @@
+import { COURSE_FILE_TYPES, MAX_COURSE_FILE_BYTES } from '@devplein/contract/levels';
 import { z } from 'zod';
 import { LEVEL_STATUSES } from '../../models/Level.ts';
+import { MISSING_FIELDS_MESSAGE, NO_STUDENTS_MESSAGE } from '@devplein/contract/messages';
 
 /*
  * Input of the teachers' level tools. Messages are Dutch: the web app shows them next to the
  * fields. The two bulk messages are the exact alert texts of spec §5/§8.
  */
 
-export const MISSING_FIELDS = 'Niet alle velden zijn ingevuld';
-export const NO_STUDENTS = 'Je hebt geen studenten geselecteerd';
+export const MISSING_FIELDS = MISSING_FIELDS_MESSAGE;
+export const NO_STUDENTS = NO_STUDENTS_MESSAGE;
 
 const MAX_INT = 2_147_483_647;
 
@@ -107,22 +109,7 @@ export const courseFileUploadQuery = z.object({
     ),
 });
 
-/** Largest course file a teacher may upload. */
-export const MAX_COURSE_FILE_BYTES = 10 * 1024 * 1024;
-
-/** Allowed course file extensions and the type shown to students. */
-export const COURSE_FILE_TYPES: Readonly<Record<string, string>> = {
-  pdf: 'PDF',
-  zip: 'ZIP',
-  png: 'PNG',
-  jpg: 'JPG',
-  jpeg: 'JPG',
-  txt: 'TXT',
-  md: 'Markdown',
-  docx: 'Word',
-  pptx: 'PowerPoint',
-  xlsx: 'Excel',
-};
+export { COURSE_FILE_TYPES, MAX_COURSE_FILE_BYTES };
 
 const status = z.preprocess(
   (value) => (value === '' || value === null ? undefined : value),

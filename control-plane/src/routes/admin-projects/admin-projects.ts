@@ -13,7 +13,7 @@ import {
   OTHER_DOCKER_IMAGE,
   PROJECT_MESSAGES,
   PROJECT_REPRO_MAX,
-} from '../../../../web/src/validation/projectRequest.ts';
+} from '@devplein/contract/validation/projectRequest';
 import { auditSnapshot, loadProject, loadProjects } from '../project-requests/project-queries.ts';
 import { projectIdParams } from '../project-requests/schema.ts';
 import { notifyContainer, removeProjectContainer } from '../../commands/user-dockers.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DATABASE_NAME_MESSAGES } from '../../../../web/src/validation/databaseName.ts';
+import { DATABASE_NAME_MESSAGES } from '@devplein/contract/validation/databaseName';
 
 /**
  * POST /api/user/databases {db}: the student's 1–3 letters, lowercased (spec §5 "forced

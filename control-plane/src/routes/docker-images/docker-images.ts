@@ -6,9 +6,9 @@ import { parseInput } from '../../middlewares/validate.ts';
 import { forbidden, HttpError, notFound } from '../../errors.ts';
 import { recordAudit } from '../../audit/record-audit.ts';
 import { mayManageContainers } from '../../policies/container-policy.ts';
-import { OTHER_DOCKER_IMAGE } from '../../../../web/src/validation/projectRequest.ts';
+import { OTHER_DOCKER_IMAGE } from '@devplein/contract/validation/projectRequest';
 import { imageOptionBody, imageOptionCapabilitiesBody, imageOptionParams } from './schema.ts';
-import type { DockerImageOption } from '../../../../web/src/api/contracts/dockers.ts';
+import type { DockerImageOption } from '@devplein/contract/dockers';
 
 /** An image option as the admin images page shows it. */
 export type ImageOptionJson = DockerImageOption;

@@ -5,7 +5,7 @@ import {
   CONTAINER_CAPABILITIES,
   type ContainerCapability,
   DEFAULT_CAPABILITIES,
-} from '../../../../web/src/validation/containerCapabilities.ts';
+} from '@devplein/contract/validation/containerCapabilities';
 
 const allowedCapabilities: ReadonlySet<string> = new Set(CONTAINER_CAPABILITIES);
 

@@ -8,7 +8,7 @@ import { HttpError, notFound } from '../../errors.ts';
 import { recordAudit } from '../../audit/record-audit.ts';
 import { authorizeIntroduceeManagement } from '../../policies/introducee-policy.ts';
 import { presentIntroducee, type IntroduceeJson, type IntroduceeRow } from '../../presenters/present-introducee.ts';
-import { introduceeGitUsername } from '../../../../web/src/validation/licensesAndIntroducees.ts';
+import { introduceeGitUsername } from '@devplein/contract/validation/licensesAndIntroducees';
 import { introduceeIdParams, newIntroduceeBody } from './schema.ts';
 
 /** 20 characters of base64url: 120 random bits, and safe to type or paste anywhere. */

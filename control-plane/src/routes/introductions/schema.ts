@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { introduceeNameProblems } from '../../../../web/src/validation/licensesAndIntroducees.ts';
+import { introduceeNameProblems } from '@devplein/contract/validation/licensesAndIntroducees';
 
 /** POST /api/admin/introduction {name}: the name becomes a host name and a git user. */
 export const newIntroduceeBody = z.object({

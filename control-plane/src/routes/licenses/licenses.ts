@@ -19,7 +19,7 @@ import {
   type LicenseRow,
   type OwnLicenseJson,
 } from '../../presenters/present-license.ts';
-import { LICENSE_ALREADY_APPROVED_MESSAGE } from '../../../../web/src/validation/licensesAndIntroducees.ts';
+import { LICENSE_ALREADY_APPROVED_MESSAGE } from '@devplein/contract/validation/licensesAndIntroducees';
 import { licenseIdParams, newLicenseBody } from './schema.ts';
 
 const NOT_FOUND_MESSAGE = 'Deze licentie bestaat niet.';

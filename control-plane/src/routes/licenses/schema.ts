@@ -4,7 +4,7 @@ import {
   LICENSE_DESCRIPTION_MIN,
   LICENSE_NAME_MAX,
   LICENSE_NAME_MIN,
-} from '../../../../web/src/validation/licensesAndIntroducees.ts';
+} from '@devplein/contract/validation/licensesAndIntroducees';
 
 /** POST /api/user/licenses {description, license}: why, and which licence. */
 export const newLicenseBody = z.object({

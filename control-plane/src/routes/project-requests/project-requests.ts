@@ -9,7 +9,7 @@ import { recordAudit } from '../../audit/record-audit.ts';
 import { editNeedsApproval, hasProjectQuota, isProjectMember, mayChangeProject } from '../../policies/project-policy.ts';
 import { isAdmin } from '../../policies/roles.ts';
 import { presentProject, type DockerImageOptionJson, type ProjectRow } from '../../presenters/present-project.ts';
-import { problemsByField, projectRequestSchema, type ProjectRequestData } from '../../../../web/src/validation/projectRequest.ts';
+import { problemsByField, projectRequestSchema, type ProjectRequestData } from '@devplein/contract/validation/projectRequest';
 import { auditSnapshot, loadProject, uniqueViolationOf } from './project-queries.ts';
 import { notifyContainer, removeProjectContainer } from '../../commands/user-dockers.ts';
 import { suspendProjectContainer } from '../../commands/suspend-project-container.ts';

@@ -8,7 +8,7 @@ import { forbidden, HttpError, notFound } from '../../errors.ts';
 import { MAX_SSH_KEYS_PER_USER, mayManageSshKeys, ownsSshKey } from '../../policies/ssh-key-policy.ts';
 import { presentSshKey, type SshKeyJson, type SshKeyRow } from '../../presenters/present-ssh-key.ts';
 import { parseSshPublicKey } from '../../ssh/ssh-public-key.ts';
-import { DUPLICATE_SSH_KEY_MESSAGE, INVALID_SSH_KEY_MESSAGE } from '../../../../web/src/validation/sshKeyFormat.ts';
+import { DUPLICATE_SSH_KEY_MESSAGE, INVALID_SSH_KEY_MESSAGE } from '@devplein/contract/validation/sshKeyFormat';
 import { newSshKeyBody, sshKeyIdParams } from './schema.ts';
 import { syncUserSshKeys } from '../../commands/sync-user-ssh-keys.ts';
 

@@ -1,27 +1,18 @@
+import { CONTAINER_CAPABILITIES, type ContainerCapability } from '@devplein/contract/validation/containerCapabilities';
 import { DockerError } from './docker-errors.ts';
+
+export type { ContainerCapability };
 
 /**
  * The Linux capabilities a project container may get back after dropping ALL: Docker's default
  * set minus NET_RAW (raw sockets: ARP/ICMP spoofing on the shared network), MKNOD (device nodes)
- * and SETFCAP (file capabilities), which no web or SSH container needs. This list is the agent's
- * own: whatever the control plane asks, nothing outside it (SYS_ADMIN, NET_ADMIN, SYS_PTRACE, ...)
+ * and SETFCAP (file capabilities), which no web or SSH container needs. The list is defined once,
+ * in the contract (@devplein/contract/validation/containerCapabilities): the control plane
+ * validates against it, the admin images page shows it, and the agent enforces it on its own
+ * side: whatever the control plane asks, nothing outside it (SYS_ADMIN, NET_ADMIN, SYS_PTRACE, ...)
  * ever reaches Docker.
  */
-export const ALLOWED_CAPABILITIES = [
-  'CHOWN',
-  'DAC_OVERRIDE',
-  'FOWNER',
-  'FSETID',
-  'KILL',
-  'SETGID',
-  'SETUID',
-  'SETPCAP',
-  'NET_BIND_SERVICE',
-  'SYS_CHROOT',
-  'AUDIT_WRITE',
-] as const;
-
-export type ContainerCapability = (typeof ALLOWED_CAPABILITIES)[number];
+export const ALLOWED_CAPABILITIES: readonly ContainerCapability[] = CONTAINER_CAPABILITIES;
 
 const allowed: ReadonlySet<string> = new Set(ALLOWED_CAPABILITIES);
 

@@ -2,7 +2,7 @@ import useSWR from 'swr';
 import { api, apiFetcher } from '../client.ts';
 import { DOCKER_IMAGES_KEY } from './projects.ts';
 
-import { NO_OWNER, type AdminDocker, type DockerImageOption, type ScreenshotState } from '../contracts/dockers.ts';
+import { BULK_MAX_NAMES, NO_OWNER, type AdminDocker, type BulkResult, type DockerImageOption, type ScreenshotState } from '@devplein/contract/dockers';
 
 export { NO_OWNER, type AdminDocker, type ScreenshotState };
 
@@ -84,17 +84,8 @@ export function screenshotText(state: ScreenshotState | null | undefined): strin
   return state?.capturedAt ? `laatste screenshot: ${dutchDateTime(state.capturedAt)}` : 'nog geen screenshot';
 }
 
-/** One container's outcome of a bulk action. */
-export interface BulkResult {
-  name: string;
-  ok: boolean;
-  State?: string;
-  Status?: string;
-  message?: string;
-}
-
-/** The server takes at most this many names per bulk call. */
-export const BULK_MAX_NAMES = 200;
+/** One container's outcome of a bulk action, and the most names per bulk call: the contract's. */
+export { BULK_MAX_NAMES, type BulkResult };
 
 /**
  * POST /api/admin/dockers/bulk: each container on its own; one failure does not stop the rest.

@@ -1,12 +1,14 @@
 import useSWR, { type KeyedMutator } from 'swr';
 import { api, apiFetcher, ApiError } from '../client.ts';
+import type { GroupJson } from '@devplein/contract/users';
+import { COURSE_FILE_EXTENSIONS, MAX_COURSE_FILE_BYTES } from '@devplein/contract/levels';
+import type { LevelStatus, AdminLevelCategoryJson as AdminLevelCategory, LevelContentJson as LevelContentItem, CourseTextJson as CourseText, CourseFileJson as CourseFile, CourseJson as Course, StudentLevelJson as StudentLevel, GroupStudentJson as GroupStudent } from '@devplein/contract/levels';
+export type { LevelStatus, AdminLevelCategory, LevelContentItem, CourseText, CourseFile, Course, StudentLevel, GroupStudent };
 
 /*
  * The teachers' level tools (spec §2 admin screens, §7 admin calls): swr keys, fetchers and
  * mutations. Every call is admin-only on the server.
  */
-
-export type LevelStatus = 'locked' | 'open' | 'success';
 
 /** Status options of a cell, in the order and with the labels of spec §2. */
 export const LEVEL_STATUS_OPTIONS: ReadonlyArray<{ value: LevelStatus; label: string }> = [
@@ -15,27 +17,10 @@ export const LEVEL_STATUS_OPTIONS: ReadonlyArray<{ value: LevelStatus; label: st
   { value: 'success', label: 'Success' },
 ];
 
-/** A level category; `icons` is the 0/1 flag of spec §3. */
-export interface AdminLevelCategory {
-  id: number;
-  title: string;
-  number: number;
-  icons: 0 | 1;
-}
-
 export interface LevelCategoryInput {
   title: string;
   number: number;
   icons: boolean;
-}
-
-/** Level content item of spec §3. */
-export interface LevelContentItem {
-  id: number;
-  title: string;
-  title_for_teachers: string | null;
-  level_categories_id: number;
-  category_title: string;
 }
 
 export interface LevelContentInput {
@@ -44,58 +29,13 @@ export interface LevelContentInput {
   level_categories_id: number;
 }
 
-export interface CourseText {
-  id: number;
-  title: string;
-  body: string;
-  position: number;
-}
-
-export interface CourseFile {
-  id: number;
-  title: string;
-  type: string;
-  filename: string;
-  size: number;
-  position: number;
-  url: string;
-}
-
-export interface Course {
-  id: number;
-  title: string;
-  position: number;
-  texts: CourseText[];
-  files: CourseFile[];
-}
-
-export interface Group {
-  id: number;
-  cohort: string;
-}
-
-/** A student's level record (spec §3 "Level (per student, admin)"). */
-export interface StudentLevel {
-  id: number;
-  user_id: number;
-  number: number;
-  status: LevelStatus;
-  level_category_id: number;
-  level_content_id: number | null;
-}
-
-export interface GroupStudent {
-  id: number;
-  name: string;
-  email: string;
-  levels: StudentLevel[];
-}
+/** A group as the levels page's selector reads it (GET /api/admin/groups without counts). */
+export type Group = Pick<GroupJson, 'id' | 'cohort'>;
 
 export type MoveDirection = 'up' | 'down';
 
-/** Largest course file the server takes, and the extensions it allows (kept equal to the server's). */
-export const MAX_COURSE_FILE_BYTES = 10 * 1024 * 1024;
-export const COURSE_FILE_EXTENSIONS = ['pdf', 'zip', 'png', 'jpg', 'jpeg', 'txt', 'md', 'docx', 'pptx', 'xlsx'] as const;
+/** Largest course file the server takes, and the extensions it allows: the contract's. */
+export { COURSE_FILE_EXTENSIONS, MAX_COURSE_FILE_BYTES };
 
 export const adminLevelKeys = {
   categories: '/api/admin/level/categories',

@@ -1,26 +1,12 @@
 import useSWR, { type KeyedMutator } from 'swr';
 import { api, apiFetcher } from '../client.ts';
+import type { AdminUserJson as AdminUser } from '@devplein/contract/users';
+export type { AdminUser };
 
 /*
  * The users admin (spec §2 Users, §4 user activation, §7 admin calls): swr key, fetcher,
  * mutations and the page's filter. Every call is admin-only on the server.
  */
-
-/** GET /api/admin/users item. */
-export interface AdminUser {
-  id: number;
-  name: string;
-  email: string;
-  group: { id: number; cohort: string } | null;
-  /** null: not activated. */
-  email_verified_at: string | null;
-  /** Set: disabled (signed out, cannot sign in until activated again). */
-  disabled_at: string | null;
-  /** Developer flag: databases, VPN and SSH keys. */
-  developer: boolean;
-  /** What the dev servers have not done yet of this user's access (Dutch, from the server); retried by itself. */
-  access_not_done: string | null;
-}
 
 export type UserAction = 'verify' | 'disable';
 

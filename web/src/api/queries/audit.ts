@@ -1,23 +1,12 @@
 import useSWR from 'swr';
 import { apiFetcher } from '../client.ts';
+import type { AuditEntryJson as AuditEntry } from '@devplein/contract/users';
+export type { AuditEntry };
 
 /*
  * The audit trail (admins only, read-only): GET /api/admin/audit and its filter choices. Also the
  * Dutch names of actions and kinds, so the page and its tests share one list.
  */
-
-export interface AuditEntry {
-  id: number;
-  created_at: string;
-  actor: { id: number; name: string } | null;
-  action: string;
-  subject_type: string | null;
-  subject_id: string | null;
-  /** The user's name when the subject is a user that still exists. */
-  subject_name: string | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-}
 
 export interface AuditPage {
   data: AuditEntry[];

@@ -1,18 +1,9 @@
 import useSWR, { type KeyedMutator } from 'swr';
 import { api, apiFetcher } from '../client.ts';
+import type { DatabaseJson } from '@devplein/contract/access';
 
-/** One of the developer's MySQL/MariaDB databases (spec §3: id, name, user, password). */
-export interface UserDatabase {
-  id: number;
-  /** `u{userId}_{abc}` (older databases may have a plain name). */
-  name: string;
-  /** The MariaDB account, same as the name. */
-  user: string;
-  /** Plain text: the list only ever goes to its owner. */
-  password: string;
-  /** Where its MariaDB listens inside the VPN (its dev server); older control planes send none. */
-  host?: string;
-}
+/** One database of the list; `host` may be missing: older control planes send none. */
+export type UserDatabase = Omit<DatabaseJson, 'host'> & { host?: string };
 
 export const DATABASES_KEY = '/api/user/databases';
 

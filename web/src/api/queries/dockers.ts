@@ -9,7 +9,7 @@ import {
   STATE_UNREACHABLE,
   type DockerAutoStop,
   type UserDocker,
-} from '../contracts/dockers.ts';
+} from '@devplein/contract/dockers';
 
 export { STATE_AWAITING, STATE_NOT_CREATED, STATE_REJECTED, STATE_UNREACHABLE, type DockerAutoStop, type UserDocker };
 

@@ -1,13 +1,10 @@
 import useSWR, { type KeyedMutator } from 'swr';
 import { api, apiFetcher } from '../client.ts';
 import type { Member } from './teams.ts';
+import type { GroupJson } from '@devplein/contract/users';
 
 /** A group (cohort) with its number of members (GET /api/admin/groups?counts=true). */
-export interface GroupSummary {
-  id: number;
-  cohort: string;
-  member_count: number;
-}
+export type GroupSummary = GroupJson & { member_count: number };
 
 export const GROUPS_PATH = '/api/admin/groups';
 export const groupKey = (id: number): string => `${GROUPS_PATH}/${id}`;

@@ -1,20 +1,9 @@
 import useSWR, { type KeyedMutator } from 'swr';
 import { api, apiFetcher } from '../client.ts';
+import type { IntroduceeJson as Introducee } from '@devplein/contract/access';
+export type { Introducee };
 
 /* Introducees, 'meelopers' (spec §2 Meelopers, §7 admin calls): admin-only on the server. */
-
-/** One introducee with the git account an admin hands out. */
-export interface Introducee {
-  id: number;
-  name: string;
-  /** `{name}.{site domain}`. */
-  domain: string;
-  /** The name without its first three characters. */
-  git_username: string;
-  /** Plain text; '' when the server can no longer open it (changed encryption key). */
-  git_password: string;
-  created_at: string;
-}
 
 export const INTRODUCEES_KEY = '/api/admin/introduction';
 

@@ -1,31 +1,12 @@
 import useSWR, { type KeyedMutator } from 'swr';
 import { api, apiFetcher } from '../client.ts';
+import type { AdminLicenseJson as AdminLicense, OwnLicenseJson as OwnLicense } from '@devplein/contract/access';
+export type { AdminLicense, OwnLicense };
 
 /*
  * Licences (spec §2 Licences, §7 admin calls; beyond the spec: requests from one's own profile).
  * Admin calls are admin-only on the server; the own-list calls are for every activated user.
  */
-
-/** A licence in the admin's table (spec §3: id, description, license, user). */
-export interface AdminLicense {
-  id: number;
-  description: string;
-  license: string;
-  user: { id: number; name: string };
-  approved: boolean;
-  approved_at: string | null;
-  created_at: string;
-}
-
-/** One of the signed-in user's own requests. */
-export interface OwnLicense {
-  id: number;
-  description: string;
-  license: string;
-  approved: boolean;
-  approved_at: string | null;
-  created_at: string;
-}
 
 export interface LicenseRequestInput {
   description: string;

@@ -1,31 +1,18 @@
 import useSWR from 'swr';
 import { api, apiFetcher } from '../client.ts';
-import type { CurrentUser } from './user.ts';
-
-/** One line of the profile's progress block: '{title} afgerond', finished of number (§9 rule applied). */
-export interface LevelCategoryProgress {
-  id: number;
-  title: string;
-  finished: number;
-  number: number;
-}
+import type { ProjectJson } from '@devplein/contract/projects';
+import type { ProfileJson } from '@devplein/contract/users';
+import type { LevelCategoryProgressJson as LevelCategoryProgress } from '@devplein/contract/levels';
+export type { LevelCategoryProgress };
 
 /**
  * A profile as GET /api/user (own) or GET /api/user/{id} (someone) returns it. The activation
  * date is only in one's own answer; `levelCategories` is empty for users without levels.
  */
-export type Profile = Omit<CurrentUser, 'email_verified_at'> & {
-  email_verified_at?: string | null;
-  levelCategories: LevelCategoryProgress[];
-};
+export type Profile = ProfileJson & { email_verified_at?: string | null };
 
 /** A project awaiting approval (GET /api/admin/projects); the profile only counts them. */
-export interface ProjectRequest {
-  id: number;
-  name: string;
-  domain: string;
-  created_at: string;
-}
+export type ProjectRequest = Pick<ProjectJson, 'id' | 'name' | 'domain' | 'created_at'>;
 
 // Own key: the start-up user in the current-user context is loaded once; the profile wants it fresh.
 const OWN_PROFILE_KEY = 'profile:own';

@@ -1,38 +1,9 @@
 import useSWR from 'swr';
 import { api, apiFetcher } from '../client.ts';
 import { readMeta } from '../meta.ts';
-import type { ProjectRequestInput } from '../../validation/projectRequest.ts';
-
-/** A member of a project, with their cohort (null: no group, shown as 'geen klas'). */
-export interface ProjectMember {
-  id: number;
-  name: string;
-  group: { id: number; cohort: string } | null;
-}
-
-/** A project / docker request (spec §3). `visible` is '1' (shown on the websites page) or '0'. */
-export interface Project {
-  id: number;
-  docker_id: number;
-  name: string;
-  description: string;
-  domain: string;
-  visible: '1' | '0';
-  repro: string | null;
-  users: ProjectMember[];
-  end_date: string | null;
-  /** Name of the image option. */
-  docker: string | null;
-  /** null = awaiting approval, true = approved, false = rejected. */
-  validated: boolean | null;
-  created_at: string;
-}
-
-/** An image option of the request form (GET /api/dockers). */
-export interface DockerImageOption {
-  id: number;
-  name: string;
-}
+import type { ProjectRequestInput } from '@devplein/contract/validation/projectRequest';
+import type { ProjectMemberJson as ProjectMember, ProjectJson as Project, DockerImageOptionJson as DockerImageOption } from '@devplein/contract/projects';
+export type { ProjectMember, Project, DockerImageOption };
 
 export const DOCKER_IMAGES_KEY = '/api/dockers';
 /** Awaiting approval (the same list the profile's request counter counts). */

@@ -1,28 +1,13 @@
 import useSWR, { preload } from 'swr';
 import { apiFetcher } from '../client.ts';
-import type { GroupRef } from './user.ts';
-
-/** A member of a site; `group` null when the member has no class. */
-export interface SiteMember {
-  id: number;
-  name: string;
-  group: GroupRef | null;
-}
-
-/**
- * GET /api/sites: one visible project. `users[0].group.cohort` is always set: a site whose first
- * member has no group starts with the placeholder member (id 0, 'unknown', cohort 'Niet ingedeeld').
- */
-export interface Site {
-  name: string;
-  domain: string;
-  users: SiteMember[];
-}
+import type { SiteMemberJson as SiteMember, SiteJson as Site } from '@devplein/contract/projects';
+import { UNGROUPED_COHORT } from '@devplein/contract/messages';
+export type { SiteMember, Site };
 
 export const SITES_KEY = '/api/sites';
 
-/** The cohort of sites without a grouped first member (spec §3). */
-export const UNGROUPED_COHORT = 'Niet ingedeeld';
+/** The cohort of sites without a grouped first member (spec §3): the contract's. */
+export { UNGROUPED_COHORT };
 
 /** The placeholder member's id: never a real user, never shown as a name. */
 export const PLACEHOLDER_MEMBER_ID = 0;

@@ -1,17 +1,7 @@
 import useSWR, { type KeyedMutator } from 'swr';
 import { api, apiFetcher } from '../client.ts';
-
-/** One key of the list (spec §3: id, name, keyHash; type and bits make the `ssh-keygen -l` line). */
-export interface SshKey {
-  id: number;
-  name: string;
-  /** 'SHA256:…' exactly as `ssh-keygen -l` prints it. */
-  keyHash: string;
-  /** RSA, ECDSA, ED25519 or DSA. */
-  type: string;
-  bits: number;
-  createdAt: string;
-}
+import type { SshKeyJson as SshKey } from '@devplein/contract/access';
+export type { SshKey };
 
 export const SSH_KEYS_KEY = '/api/user/ssh_keys';
 

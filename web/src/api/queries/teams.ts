@@ -1,20 +1,7 @@
 import useSWR, { type KeyedMutator } from 'swr';
 import { api, apiFetcher } from '../client.ts';
-
-/** A team button (GET /api/admin/teams). */
-export interface TeamSummary {
-  id: number;
-  name: string;
-  member_count: number;
-}
-
-/** A member of a team or group, with their cohort. */
-export interface Member {
-  id: number;
-  name: string;
-  email: string;
-  group: { id: number; cohort: string } | null;
-}
+import type { TeamSummaryJson as TeamSummary, MemberJson as Member } from '@devplein/contract/users';
+export type { TeamSummary, Member };
 
 export const TEAMS_KEY = '/api/admin/teams';
 export const teamKey = (id: number): string => `${TEAMS_KEY}/${id}`;

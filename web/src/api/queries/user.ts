@@ -2,31 +2,19 @@ import { createContext, createElement, useContext, type ReactNode } from 'react'
 import useSWR from 'swr';
 import { api, NetworkError } from '../client.ts';
 import { goToPage } from '../../navigation.ts';
+import type { CurrentUserJson } from '@devplein/contract/users';
 
 /** A team the user belongs to; the "first team" is the one with the lowest id. */
-export interface TeamRef {
-  id: number;
-  name: string;
-}
+export type TeamRef = CurrentUserJson['teams'][number];
 
 /** The user's class (cohort such as 'SD22'); null for users without a group. */
-export interface GroupRef {
-  id: number;
-  cohort: string;
-}
+export type GroupRef = NonNullable<CurrentUserJson['group']>;
 
-/** GET /api/user: the signed-in user. `email_verified_at` null means the account is not activated. */
-export interface CurrentUser {
-  id: number;
-  name: string;
-  name_slug: string;
-  email: string;
-  email_verified_at: string | null;
-  admin: boolean;
-  developer: boolean;
-  teams: TeamRef[];
-  group: GroupRef | null;
-}
+/**
+ * GET /api/user: the signed-in user. `email_verified_at` null means the account is not activated.
+ * The start-up user does not read the answer's `levelCategories` (the profile does).
+ */
+export type CurrentUser = Omit<CurrentUserJson, 'levelCategories'>;
 
 export const CURRENT_USER_KEY = '/api/user';
 

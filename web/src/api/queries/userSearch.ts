@@ -1,12 +1,6 @@
 import { api } from '../client.ts';
-
-/** A hit of POST /api/users/search: id and name; admins also get the cohort and whether the account is active. */
-export interface UserSearchHit {
-  id: number;
-  name: string;
-  group?: { id: number; cohort: string } | null;
-  active?: boolean;
-}
+import type { UserSearchHitJson as UserSearchHit } from '@devplein/contract/users';
+export type { UserSearchHit };
 
 /** The server refuses empty input and longer than this (spec §5: the search only runs for non-empty input). */
 export const USER_SEARCH_MAX_LENGTH = 100;

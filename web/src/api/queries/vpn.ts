@@ -1,14 +1,7 @@
 import useSWR, { type KeyedMutator } from 'swr';
 import { api, apiFetcher } from '../client.ts';
-
-/** The developer's WireGuard configuration, as GET /api/vpn answers it (null: none yet). */
-export interface VpnConfig {
-  /** Used in the download path /api/vpn/{identifier}. */
-  identifier: string;
-  /** The address the configuration got inside the VPN, e.g. '10.8.0.2/32'. */
-  address: string;
-  createdAt: string;
-}
+import type { VpnConfigJson as VpnConfig } from '@devplein/contract/access';
+export type { VpnConfig };
 
 export const VPN_KEY = '/api/vpn';
 

@@ -11,7 +11,7 @@ import {
   type DockerImageInput,
 } from '../../api/queries/adminDockers.ts';
 import { failureMessage } from '../../api/queries/dockers.ts';
-import { DEFAULT_CAPABILITIES } from '../../validation/containerCapabilities.ts';
+import { DEFAULT_CAPABILITIES } from '@devplein/contract/validation/containerCapabilities';
 import { AdminDockerImagesPageView } from './AdminDockerImagesPageView.tsx';
 
 /** A new option starts with the set every container had before this setting: the admin narrows it. */

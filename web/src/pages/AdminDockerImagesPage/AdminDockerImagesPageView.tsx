@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import type { FieldErrors } from '../../api/client.ts';
 import type { AdminDockerImage, DockerImageInput } from '../../api/queries/adminDockers.ts';
 import { pathTo } from '../../routePaths.ts';
-import { CONTAINER_CAPABILITIES } from '../../validation/containerCapabilities.ts';
+import { CONTAINER_CAPABILITIES } from '@devplein/contract/validation/containerCapabilities';
 import { CapabilityCheckboxes } from './CapabilityCheckboxes.tsx';
 import '../../styles/admin-levels.css';
 import '../../styles/dockers.css';

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { CAPABILITY_HELP, CONTAINER_CAPABILITIES } from '../../validation/containerCapabilities.ts';
+import { CAPABILITY_HELP, CONTAINER_CAPABILITIES } from '@devplein/contract/validation/containerCapabilities';
 
 export interface CapabilityCheckboxesProps {
   /** Legend of the group; also what screen readers announce. */

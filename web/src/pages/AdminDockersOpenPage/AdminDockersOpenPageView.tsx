@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Project } from '../../api/queries/projects.ts';
 import { DockerRequestForm } from '../../components/DockerRequestForm.tsx';
-import { OTHER_DOCKER_IMAGE } from '../../validation/projectRequest.ts';
+import { OTHER_DOCKER_IMAGE } from '@devplein/contract/validation/projectRequest';
 import '../../styles/admin-levels.css';
 import '../../styles/projects.css';
 

@@ -23,9 +23,10 @@ import {
 import { failureMessage } from '../../api/queries/dockers.ts';
 import type { UserSearchHit } from '../../api/queries/userSearch.ts';
 import { AdminDockersPageView, type RowResult } from './AdminDockersPageView.tsx';
+import { AGENT_UNREACHABLE_MESSAGE } from '@devplein/contract/messages';
 
 /** Spec-independent fallback when a 503 comes without a message. */
-export const UNAVAILABLE_TEXT = 'De dockerserver is op dit moment niet bereikbaar. Probeer het zo opnieuw.';
+export const UNAVAILABLE_TEXT = AGENT_UNREACHABLE_MESSAGE;
 
 const DONE_TEXT: Record<AdminContainerAction, string> = {
   start: 'is gestart',

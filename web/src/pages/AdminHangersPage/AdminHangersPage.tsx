@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import { createIntroducee, deleteIntroducee, useIntroducees } from '../../api/queries/introductions.ts';
-import { introduceeNameProblems } from '../../validation/licensesAndIntroducees.ts';
+import { introduceeNameProblems } from '@devplein/contract/validation/licensesAndIntroducees';
 import { AdminHangersPageView } from './AdminHangersPageView.tsx';
 
 /** /admin/hangers: introducees ('meelopers') with their site domain and git account (spec §2 "Meelopers"). */

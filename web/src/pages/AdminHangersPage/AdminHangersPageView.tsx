@@ -1,6 +1,6 @@
 import type { FormEvent } from 'react';
 import type { Introducee } from '../../api/queries/introductions.ts';
-import { introduceeGitUsername } from '../../validation/licensesAndIntroducees.ts';
+import { introduceeGitUsername } from '@devplein/contract/validation/licensesAndIntroducees';
 import '../../styles/admin-levels.css';
 import '../../styles/licenses-and-introducees.css';
 

@@ -12,6 +12,8 @@ import {
   type CourseText,
   type MoveDirection,
 } from '../../api/queries/adminLevels.ts';
+import { courseFileTypeRefused } from '@devplein/contract/levels';
+import { EMPTY_FILE_MESSAGE } from '@devplein/contract/messages';
 
 /** What went wrong, in words for a teacher (422 field messages when there are any). */
 function problemOf(error: unknown): string {
@@ -337,11 +339,11 @@ const ACCEPT = COURSE_FILE_EXTENSIONS.map((extension) => `.${extension}`).join('
 /** Checks a chosen file as the server will (type by extension, size), so a teacher hears it at once. */
 function fileProblem(file: File): string | null {
   const extension = file.name.includes('.') ? file.name.split('.').pop()!.toLowerCase() : '';
-  if (!(COURSE_FILE_EXTENSIONS as readonly string[]).includes(extension)) {
-    return `Dit soort bestand kan niet. Toegestaan: ${COURSE_FILE_EXTENSIONS.join(', ')}.`;
+  if (!COURSE_FILE_EXTENSIONS.includes(extension)) {
+    return courseFileTypeRefused();
   }
   if (file.size > MAX_COURSE_FILE_BYTES) return 'Het bestand is te groot: hoogstens 10 MB.';
-  if (file.size === 0) return 'Het bestand is leeg.';
+  if (file.size === 0) return EMPTY_FILE_MESSAGE;
   return null;
 }
 

@@ -15,10 +15,11 @@ import {
   type LevelStatus,
   type StudentLevel,
 } from '../../api/queries/adminLevels.ts';
+import { MISSING_FIELDS_MESSAGE, NO_STUDENTS_MESSAGE } from '@devplein/contract/messages';
 
 /** Spec §5/§8 alert texts of the bulk forms. */
-export const MISSING_FIELDS_ALERT = 'Niet alle velden zijn ingevuld';
-export const NO_STUDENTS_ALERT = 'Je hebt geen studenten geselecteerd';
+export const MISSING_FIELDS_ALERT = MISSING_FIELDS_MESSAGE;
+export const NO_STUDENTS_ALERT = NO_STUDENTS_MESSAGE;
 
 /** Accounts made by the yearly import are all named 'import': their e-mail tells them apart (§2). */
 const displayName = (student: GroupStudent): string => (student.name === 'import' ? student.email : student.name);

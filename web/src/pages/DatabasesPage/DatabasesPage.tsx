@@ -4,7 +4,7 @@ import { dbAdminSignon, dbAdminUrl, dbHost } from '../../api/meta.ts';
 import { createDatabase, dropDatabase, useDatabases } from '../../api/queries/databases.ts';
 import { useCurrentUser } from '../../api/queries/user.ts';
 import { canSeeDeveloperTools } from '../../layout/roles.ts';
-import { databaseNameProblem, normalizeDatabaseName } from '../../validation/databaseName.ts';
+import { databaseNameProblem, normalizeDatabaseName } from '@devplein/contract/validation/databaseName';
 import { DatabasesPageView } from './DatabasesPageView.tsx';
 import { DeveloperOnlyNotice } from './DeveloperOnlyNotice.tsx';
 import { serverMessage } from './serverMessage.ts';

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UserDatabase } from '../../api/queries/databases.ts';
-import { DATABASE_NAME_MESSAGES } from '../../validation/databaseName.ts';
+import { DATABASE_NAME_MESSAGES } from '@devplein/contract/validation/databaseName';
 import { DatabasesPageView, MASKED_PASSWORD, type DatabasesPageViewProps } from './DatabasesPageView.tsx';
 
 afterEach(cleanup);

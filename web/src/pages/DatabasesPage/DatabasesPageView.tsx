@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { Icon } from '../../components/Icon.tsx';
 import { databaseAdminHref, type UserDatabase } from '../../api/queries/databases.ts';
 import { pathTo } from '../../routePaths.ts';
-import { DATABASE_NAME_MAX_LENGTH } from '../../validation/databaseName.ts';
+import { DATABASE_NAME_MAX_LENGTH } from '@devplein/contract/validation/databaseName';
 import '../../styles/admin-levels.css';
 import '../../styles/databases-vpn.css';
 

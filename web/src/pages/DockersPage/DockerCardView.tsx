@@ -14,6 +14,7 @@ import {
   type UserDocker,
 } from '../../api/queries/dockers.ts';
 import { pathTo } from '../../routePaths.ts';
+import { DOCKER_SERVER_UNREACHABLE } from '@devplein/contract/messages';
 
 export interface DockerCardViewProps {
   docker: UserDocker;
@@ -53,8 +54,7 @@ function stateTone(state: string): string {
   return 'off';
 }
 
-const UNREACHABLE_TEXT =
-  'De dockerserver is op dit moment niet bereikbaar. Je project is niet weg, maar je kunt er nu niets mee doen. Probeer het over een paar minuten opnieuw.';
+const UNREACHABLE_TEXT = `${DOCKER_SERVER_UNREACHABLE} Je project is niet weg, maar je kunt er nu niets mee doen. Probeer het over een paar minuten opnieuw.`;
 
 /** One project on the dockers page (spec §2, §4): facts, state, the actions of its state, hints. */
 export function DockerCardView(props: DockerCardViewProps) {

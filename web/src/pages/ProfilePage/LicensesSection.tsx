@@ -6,7 +6,7 @@ import {
   LICENSE_DESCRIPTION_MIN,
   LICENSE_NAME_MAX,
   LICENSE_NAME_MIN,
-} from '../../validation/licensesAndIntroducees.ts';
+} from '@devplein/contract/validation/licensesAndIntroducees';
 import { LicensesSectionView } from './LicensesSectionView.tsx';
 
 /**

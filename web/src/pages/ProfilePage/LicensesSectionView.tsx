@@ -5,7 +5,7 @@ import {
   LICENSE_DESCRIPTION_MAX,
   LICENSE_DESCRIPTION_MIN,
   LICENSE_NAME_MAX,
-} from '../../validation/licensesAndIntroducees.ts';
+} from '@devplein/contract/validation/licensesAndIntroducees';
 import '../../styles/licenses-and-introducees.css';
 
 /** The status line of a request. */

@@ -6,8 +6,9 @@ import {
   INVALID_SSH_KEY_MESSAGE,
   isValidSshKeyFormat,
   sshKeyNameFromText,
-} from '../../validation/sshKeyFormat.ts';
+} from '@devplein/contract/validation/sshKeyFormat';
 import { SshKeysSectionView } from './SshKeysSectionView.tsx';
+import { SSH_KEY_NAME_REQUIRED } from '@devplein/contract/messages';
 
 /**
  * The signed-in developer's SSH keys (spec §2 Profile, §5, §8). The profile page shows it only on
@@ -50,7 +51,7 @@ export function SshKeysSection() {
       return;
     }
     if (name.trim() === '') {
-      setFormError('Geef de key een naam.');
+      setFormError(SSH_KEY_NAME_REQUIRED);
       return;
     }
     setSaving(true);

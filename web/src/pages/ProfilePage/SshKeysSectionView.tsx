@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import { Icon } from '../../components/Icon.tsx';
 import { fingerprintLine, type SshKey } from '../../api/queries/sshKeys.ts';
-import { SSH_KEY_MAX_LENGTH, SSH_KEY_NAME_MAX_LENGTH } from '../../validation/sshKeyFormat.ts';
+import { SSH_KEY_MAX_LENGTH, SSH_KEY_NAME_MAX_LENGTH } from '@devplein/contract/validation/sshKeyFormat';
 import '../../styles/ssh-keys.css';
 
 /** Everything the SSH keys section shows; SshKeysSection owns the state and the requests. */

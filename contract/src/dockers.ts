@@ -108,3 +108,15 @@ export interface DockerImageOption {
   /** Projects that use this option (delete is refused while > 0). */
   projects: number;
 }
+
+/** One container's outcome of a bulk action (POST /api/admin/dockers/bulk). */
+export interface BulkResult {
+  name: string;
+  ok: boolean;
+  State?: string;
+  Status?: string;
+  message?: string;
+}
+
+/** The server takes at most this many names per bulk call. */
+export const BULK_MAX_NAMES = 200;

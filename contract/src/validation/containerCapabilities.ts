@@ -1,8 +1,9 @@
 /**
  * The Linux capabilities an image option may give its containers (every container drops ALL and
- * gets back only these). The list is Docker's default set minus NET_RAW, MKNOD and SETFCAP, the
- * same allow-list the host agent enforces on its side (host-agent/src/drivers/docker/capabilities.ts);
- * the control plane validates against it and the admin images page shows it.
+ * gets back only these). The list is Docker's default set minus NET_RAW, MKNOD and SETFCAP, and
+ * this is its one definition: the host agent enforces it on its side
+ * (host-agent/src/drivers/docker/capabilities.ts), the control plane validates against it and the
+ * admin images page shows it.
  */
 export const CONTAINER_CAPABILITIES = [
   'CHOWN',

@@ -1,0 +1,68 @@
+/** The developer tools' JSON as the control plane sends it and the web app reads it: SSH keys, VPN configurations, databases, licenses, introducees. */
+
+/** One key of GET/POST/DELETE /api/user/ssh_keys (spec §3: id, name, keyHash; plus type and bits for the list line). */
+export interface SshKeyJson {
+  id: number;
+  name: string;
+  /** 'SHA256:…' as `ssh-keygen -l -E sha256` prints it. */
+  keyHash: string;
+  /** RSA, ECDSA, ED25519 or DSA: the bracketed type of `ssh-keygen -l`. */
+  type: string;
+  bits: number;
+  createdAt: string;
+}
+
+/** GET /api/vpn: the user's configuration (spec §3: the identifier used in the download path). */
+export interface VpnConfigJson {
+  identifier: string;
+  /** The peer's tunnel address as the agent handed it out, CIDR (e.g. `10.8.0.2/32`). */
+  address: string;
+  createdAt: string;
+}
+
+/** One licence of GET /api/admin/licenses and PUT /api/admin/licenses/{id} (spec §3: id, description, license, user). */
+export interface AdminLicenseJson {
+  id: number;
+  description: string;
+  license: string;
+  user: { id: number; name: string };
+  approved: boolean;
+  approved_at: string | null;
+  created_at: string;
+}
+
+/** One licence of the holder's own list (GET/POST/DELETE /api/user/licenses). */
+export interface OwnLicenseJson {
+  id: number;
+  description: string;
+  license: string;
+  approved: boolean;
+  approved_at: string | null;
+  created_at: string;
+}
+
+/** One introducee ('meeloper') of GET/POST/DELETE /api/admin/introduction, for admins only. */
+export interface IntroduceeJson {
+  id: number;
+  name: string;
+  /** `{name}.{site domain}` (spec §2). */
+  domain: string;
+  /** The name without its first three characters (spec §2). */
+  git_username: string;
+  /** The opened (plain) git password: admins hand it to the introducee. */
+  git_password: string;
+  created_at: string;
+}
+
+/** One database of GET/POST/DELETE /api/user/databases (spec §3: id, name, user, password; plus host). */
+export interface DatabaseJson {
+  id: number;
+  /** `u{userId}_{suffix}`. */
+  name: string;
+  /** The account, named like the database. */
+  user: string;
+  /** The opened (plain) password: this list only ever goes to the databases' owner. */
+  password: string;
+  /** Where its MariaDB listens inside the VPN (its dev server's address; beyond the spec). */
+  host: string;
+}

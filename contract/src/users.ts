@@ -1,0 +1,91 @@
+/** The users' JSON as the control plane sends it and the web app reads it: the signed-in user, profiles, the admin users, teams, groups and audit screens, user search. */
+import type { LevelCategoryProgressJson } from './levels.ts';
+
+/** GET /api/user: the signed-in user with flags, teams and group. */
+export interface CurrentUserJson {
+  id: number;
+  name: string;
+  name_slug: string;
+  email: string;
+  email_verified_at: string | null;
+  admin: boolean;
+  developer: boolean;
+  teams: { id: number; name: string }[];
+  group: { id: number; cohort: string } | null;
+  /**
+   * Finished levels per category ('{title} afgerond'), with the §9 count rule; empty for users
+   * without levels (teachers, students outside the level programme).
+   */
+  levelCategories: LevelCategoryProgressJson[];
+}
+
+/** GET /api/user/{id}: what a profile shows of someone (§2 Profile), without account internals. */
+export type ProfileJson = Omit<CurrentUserJson, 'email_verified_at'>;
+
+/** GET /api/admin/users item, and the answer of PUT /api/admin/users/{id}. */
+export interface AdminUserJson {
+  id: number;
+  name: string;
+  email: string;
+  group: { id: number; cohort: string } | null;
+  /** null: not activated (spec §4). */
+  email_verified_at: string | null;
+  /** Set: disabled, signed out and unable to sign in until activated again. */
+  disabled_at: string | null;
+  /** Spec §3 developer flag: databases, VPN and SSH keys. */
+  developer: boolean;
+  /**
+   * What the dev servers have not done yet of this user's access (a server did not answer);
+   * retried by itself. Null when everything is done.
+   */
+  access_not_done: string | null;
+}
+
+/**
+ * A hit of POST /api/users/search: id and name for everyone (spec §7 "users with id and name");
+ * admins also get the cohort (`group`) and whether the account is active.
+ */
+export interface UserSearchHitJson {
+  id: number;
+  name: string;
+  group?: { id: number; cohort: string } | null;
+  active?: boolean;
+}
+
+/**
+ * One group of GET /api/admin/groups: exactly {id, cohort} (the levels page's selector relies on
+ * that shape); `member_count` only when the caller asked for counts (?counts=true, the groups page).
+ */
+export interface GroupJson {
+  id: number;
+  cohort: string;
+  member_count?: number;
+}
+
+/** A team button on the teams page: GET /api/admin/teams. */
+export interface TeamSummaryJson {
+  id: number;
+  name: string;
+  member_count: number;
+}
+
+/** One member row: GET/PUT /api/admin/teams/{id} (and the groups page's members). */
+export interface MemberJson {
+  id: number;
+  name: string;
+  email: string;
+  group: { id: number; cohort: string } | null;
+}
+
+/** One entry of GET /api/admin/audit. `subject_name` is the user's name when the subject is a user that still exists. */
+export interface AuditEntryJson {
+  id: number;
+  created_at: string;
+  actor: { id: number; name: string } | null;
+  action: string;
+  subject_type: string | null;
+  subject_id: string | null;
+  subject_name: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
