@@ -127,7 +127,11 @@ async function main() {
         const page = await context.newPage();
         await page.goto(`${app.url}/websites`, { waitUntil: 'commit' });
         const marks = (await (
-          await page.waitForFunction('window.__wall && window.__wall.painted !== undefined ? window.__wall : false', undefined, {
+          // A function, not a string: the page's CSP (script-src 'self') forbids evaluating a string in it.
+          await page.waitForFunction(() => {
+            const wall = (window as unknown as { __wall?: { painted?: number } }).__wall;
+            return wall && wall.painted !== undefined ? wall : false;
+          }, undefined, {
             polling: 100,
             timeout: 60_000,
           })
