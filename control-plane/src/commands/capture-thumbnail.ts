@@ -285,11 +285,16 @@ export function screenshotState(projectId: number, row: ThumbnailStateRow | unde
   };
 }
 
-/** Capture states of these projects (one query). */
+/**
+ * Capture states of these projects (one query). Which captures are in flight is read before the
+ * rows: a capture that ends while the query runs then still counts as in flight (the caller asks
+ * again and gets its outcome), never "done" beside the row from before it.
+ */
 export async function loadScreenshotStates(knex: Knex, capturer: ThumbnailCapturer | undefined, projectIds: readonly number[]): Promise<Map<number, ScreenshotState>> {
   const ids = [...new Set(projectIds)];
   if (ids.length === 0) return new Map();
+  const inFlight = new Set(ids.filter((id) => capturer?.isInFlight(id) ?? false));
   const rows = await knex('thumbnails').whereIn('project_id', ids).select<ThumbnailStateRow[]>('project_id', 'captured_at', 'last_error', 'last_attempt_at');
   const byProject = new Map(rows.map((row) => [Number(row.project_id), row]));
-  return new Map(ids.map((id) => [id, screenshotState(id, byProject.get(id), capturer?.isInFlight(id) ?? false)]));
+  return new Map(ids.map((id) => [id, screenshotState(id, byProject.get(id), inFlight.has(id))]));
 }
