@@ -21,7 +21,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import dgram from 'node:dgram';
-import { readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
@@ -210,6 +210,28 @@ function agentBrowserPids(): number[] {
   });
 }
 
+function isChromium(pid: number): boolean {
+  try {
+    return path.basename(readlinkSync(`/proc/${pid}/exe`)).startsWith('chrom');
+  } catch {
+    return false;
+  }
+}
+
+/** Pids of the processes running as this uid (gone ones skipped). */
+function processesOfUid(uid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return uidOf(pid) === uid;
+      } catch {
+        return false;
+      }
+    });
+}
+
 function uidOf(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
     .split('\n')
@@ -279,6 +301,13 @@ describe('which fence stops what (controls: Chromium as a test user, sandbox on)
       return { outcome: `${result.outcome} ${result.reason}`, hits: [...canaries.hits], reports: reports.length - reportsBefore };
     } finally {
       await pool.close();
+      // Closing hangs up on the browser server, which then closes that Chromium: until it is gone
+      // its hostile page may still send, e.g. around a firewall the next step removes.
+      const uid = lookUpUser(CONTROL_USER)!.uid;
+      await waitFor(() => processesOfUid(uid).every((pid) => !isChromium(pid)), {
+        description: `the control user's Chromium to exit`,
+        timeoutMs: 20_000,
+      });
     }
   }
 
