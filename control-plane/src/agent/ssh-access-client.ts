@@ -8,7 +8,11 @@ export function createSshAccessClient(client: SshAccessServiceClient, unary: Una
   return {
     async setAuthorizedKeys(projectId, keys, callOptions) {
       const request = { projectId, keys: keys.map((key) => ({ publicKey: key.publicKey, userId: key.userId })) };
-      const response = await unary<SetAuthorizedKeysResponse>('SetAuthorizedKeys', (md, opts, cb) => client.setAuthorizedKeys(request, md, opts, cb), callOptions);
+      // A host change: the agent writes the keys into the container by exec, slow on a busy dev server.
+      const response = await unary<SetAuthorizedKeysResponse>('SetAuthorizedKeys', (md, opts, cb) => client.setAuthorizedKeys(request, md, opts, cb), {
+        deadlineMs: deadlines.hostChange,
+        ...callOptions,
+      });
       return sshAccessView(response.access);
     },
     async getSshAccess(projectId, callOptions) {
