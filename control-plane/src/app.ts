@@ -11,7 +11,7 @@ import { loadUser } from './middlewares/authenticate.ts';
 import { signedInNoStore } from './middlewares/no-store.ts';
 import { schoolSignIn, sessionCookieName } from './auth/school-login.ts';
 import { DEV_IDP_PATH } from './auth/dev-identity-provider.ts';
-import { singlePageApp } from './web/spa.ts';
+import { singlePageApp } from './spa/spa.ts';
 import { HttpError } from './errors.ts';
 import { appRouters } from './routes/route-table.ts';
 import { DB_ADMIN_SIGNON_PATH } from './routes/db-admin/db-admin.ts';

@@ -87,7 +87,7 @@ describe('import boundaries (eslint.config.js)', () => {
   });
 
   const obeying: { file: string; specifiers: string[] }[] = [
-    { file: 'control-plane/src/main-fixture.ts', specifiers: ['./app.ts', './services.ts', './routes/user-dockers/streams.ts', './web/spa.ts', '@devplein/server-kit', 'koa'] },
+    { file: 'control-plane/src/main-fixture.ts', specifiers: ['./app.ts', './services.ts', './routes/user-dockers/streams.ts', './spa/spa.ts', '@devplein/server-kit', 'koa'] },
     { file: 'control-plane/src/routes/sites/boundary-fixture.ts', specifiers: ['../../app-context.ts', '../../commands/docker-projects.ts', '../../presenters/present-site.ts', './schema.ts', '@devplein/proto', 'zod'] },
     { file: 'control-plane/src/routes/boundary-fixture.ts', specifiers: ['./sites/sites.ts', '../app-context.ts'] },
     { file: 'control-plane/src/commands/boundary-fixture.ts', specifiers: ['../app-context.ts', '../agent/agent-fleet.ts', '../presenters/present-user.ts', '../queries/container-product-states.ts'] },
