@@ -2,8 +2,8 @@ import { useState, type FormEvent } from 'react';
 import type { GroupSummary } from '../../api/queries/groups.ts';
 import type { Member } from '../../api/queries/teams.ts';
 import type { UserSearchHit } from '../../api/queries/userSearch.ts';
-import { UserSearch } from '../../components/UserSearch.tsx';
-import { MemberList, type TeamsMessage } from '../AdminTeamsPage/AdminTeamsPageView.tsx';
+import { AsyncContent } from '../../components/AsyncContent.tsx';
+import { MembersPanel, type PeopleMessage } from '../../components/MemberList.tsx';
 
 export interface AdminGroupsPageViewProps {
   search: string;
@@ -17,7 +17,7 @@ export interface AdminGroupsPageViewProps {
   members: Member[] | undefined;
   membersFailed: boolean;
   busy: boolean;
-  message: TeamsMessage | null;
+  message: PeopleMessage | null;
   onAdd: (user: UserSearchHit) => void;
   onRemove: (member: Member) => void;
   onCreate: (cohort: string) => Promise<boolean>;
@@ -39,34 +39,34 @@ export function AdminGroupsPageView(props: AdminGroupsPageViewProps) {
           <span className="field-label">Zoek op klas</span>
           <input type="search" className="text-input" value={props.search} maxLength={50} placeholder="bijv. SD23" onChange={(event) => props.onSearch(event.target.value)} />
         </label>
-        {groupsFailed ? (
-          <p className="error-text" role="alert">
-            De groepen konden niet worden geladen. Probeer het later opnieuw.
-          </p>
-        ) : groups === undefined ? (
-          <p className="page-message" role="status">
-            Groepen laden…
-          </p>
-        ) : groups.length === 0 ? (
-          <p className="muted">Geen klas gevonden met ‘{props.search.trim()}’.</p>
-        ) : (
-          <div className="choice-buttons" role="group" aria-label="Groepen">
-            {groups.map((candidate) => (
-              <button
-                key={candidate.id}
-                type="button"
-                className={candidate.id === groupId ? 'choice-button chosen' : 'choice-button'}
-                aria-pressed={candidate.id === groupId}
-                onClick={() => props.onChooseGroup(candidate.id)}
-              >
-                {candidate.cohort}
-                <span className="choice-count" aria-label={`${candidate.member_count} leden`}>
-                  {candidate.member_count}
-                </span>
-              </button>
-            ))}
-          </div>
-        )}
+        <AsyncContent
+          data={groups}
+          failed={groupsFailed}
+          errorText="De groepen konden niet worden geladen. Probeer het later opnieuw."
+          loadingText="Groepen laden…"
+          empty={<>Geen klas gevonden met ‘{props.search.trim()}’.</>}
+          errorClassName="error-text"
+          emptyClassName="muted"
+        >
+          {(groups) => (
+            <div className="choice-buttons" role="group" aria-label="Groepen">
+              {groups.map((candidate) => (
+                <button
+                  key={candidate.id}
+                  type="button"
+                  className={candidate.id === groupId ? 'choice-button chosen' : 'choice-button'}
+                  aria-pressed={candidate.id === groupId}
+                  onClick={() => props.onChooseGroup(candidate.id)}
+                >
+                  {candidate.cohort}
+                  <span className="choice-count" aria-label={`${candidate.member_count} leden`}>
+                    {candidate.member_count}
+                  </span>
+                </button>
+              ))}
+            </div>
+          )}
+        </AsyncContent>
         <NewGroupForm onCreate={props.onCreate} errors={props.createErrors} />
       </div>
 
@@ -79,25 +79,19 @@ export function AdminGroupsPageView(props: AdminGroupsPageViewProps) {
       {groupId !== null && props.groupsLoaded && group === null && <p className="card page-message">Deze groep bestaat niet (meer). Kies een andere groep.</p>}
 
       {group && (
-        <section className="card people-members" aria-labelledby="group-members-heading" data-testid="group-members">
-          <h2 id="group-members-heading">{group.cohort}</h2>
-          <UserSearch
-            onPick={props.onAdd}
-            label="Student toevoegen"
-            showLabel
-            chosenIds={members?.map((member) => member.id) ?? []}
-            chosenText="zit al in deze klas"
-            disabled={busy}
-          />
-          <MemberList
-            members={members}
-            failed={membersFailed}
-            emptyText="Deze klas heeft nog geen studenten. Zoek hierboven een student om toe te voegen."
-            removeLabel={(member) => `${member.name} uit ${group.cohort} halen`}
-            onRemove={props.onRemove}
-            busy={busy}
-          />
-        </section>
+        <MembersPanel
+          kind="group"
+          title={group.cohort}
+          searchLabel="Student toevoegen"
+          chosenText="zit al in deze klas"
+          onAdd={props.onAdd}
+          members={members}
+          failed={membersFailed}
+          emptyText="Deze klas heeft nog geen studenten. Zoek hierboven een student om toe te voegen."
+          removeLabel={(member) => `${member.name} uit ${group.cohort} halen`}
+          onRemove={props.onRemove}
+          busy={busy}
+        />
       )}
     </div>
   );

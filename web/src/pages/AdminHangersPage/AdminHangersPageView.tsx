@@ -1,5 +1,6 @@
 import type { FormEvent } from 'react';
 import type { Introducee } from '../../api/queries/introductions.ts';
+import { AsyncContent } from '../../components/AsyncContent.tsx';
 import { introduceeGitUsername } from '@devplein/contract/validation/licensesAndIntroducees';
 import '../../styles/admin-levels.css';
 import '../../styles/licenses-and-introducees.css';
@@ -95,108 +96,104 @@ export function AdminHangersPageView(props: AdminHangersPageViewProps) {
 
 function IntroduceeTable(props: AdminHangersPageViewProps) {
   const { introducees, loading, failed, shownPasswords, confirmingId, deletingId, deleteError } = props;
-  if (failed) {
-    return (
-      <p className="card error-text" role="alert">
-        De meelopers konden niet worden geladen. Probeer het later opnieuw.
-      </p>
-    );
-  }
-  if (loading || introducees === undefined) {
-    return (
-      <p className="page-message" role="status">
-        Meelopers laden…
-      </p>
-    );
-  }
-  if (introducees.length === 0) return <p className="card page-message">Er zijn nog geen meelopers.</p>;
   return (
-    <>
-      {deleteError !== null && (
-        <p className="card error-text" role="alert">
-          {deleteError}
-        </p>
-      )}
-      <div className="card table-card">
-        <div className="table-scroll">
-          <table className="data-table hangers-table" data-testid="admin-hangers">
-            <thead>
-              <tr>
-                <th scope="col">Domein</th>
-                <th scope="col">Gitgebruikersnaam</th>
-                <th scope="col">Gitwachtwoord</th>
-                <th scope="col">
-                  <span className="visually-hidden">Verwijderen</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {introducees.map((introducee) => {
-                const shown = shownPasswords.has(introducee.id);
-                return (
-                  <tr key={introducee.id} data-testid="admin-hanger-row">
-                    <td className="hanger-domain">
-                      <a href={`http://${introducee.domain}`} target="_blank" rel="noreferrer">
-                        {introducee.domain}
-                      </a>
-                    </td>
-                    <td data-label="Gitgebruikersnaam">
-                      <code>{introducee.git_username}</code>
-                    </td>
-                    <td data-label="Gitwachtwoord">
-                      <span className="hanger-password">
-                        {introducee.git_password === '' ? (
-                          <span className="muted">onleesbaar</span>
-                        ) : (
-                          <code data-testid="hanger-password">{shown ? introducee.git_password : MASKED_PASSWORD}</code>
-                        )}
-                        {introducee.git_password !== '' && (
-                          <button
-                            type="button"
-                            className="button button-secondary button-small"
-                            aria-pressed={shown}
-                            aria-label={`Wachtwoord van ${introducee.name} ${shown ? 'verbergen' : 'tonen'}`}
-                            onClick={() => props.onTogglePassword(introducee.id)}
-                          >
-                            {shown ? 'Verberg' : 'Toon'}
-                          </button>
-                        )}
-                      </span>
-                    </td>
-                    <td className="hanger-actions">
-                      {confirmingId === introducee.id ? (
-                        <span className="hanger-confirm" role="group" aria-label={`Verwijderen van ${introducee.name} bevestigen`}>
-                          <span>Wil je "{introducee.name}" verwijderen?</span>
-                          <button
-                            type="button"
-                            className="button button-danger button-small"
-                            disabled={deletingId === introducee.id}
-                            onClick={() => props.onDelete(introducee.id)}
-                          >
-                            Ja!
-                          </button>
-                          <button type="button" className="button button-secondary button-small" onClick={() => props.onAskDelete(null)}>
-                            Nee!
-                          </button>
-                        </span>
-                      ) : (
-                        <button
-                          type="button"
-                          className="button button-danger button-small"
-                          aria-label={`${introducee.name} verwijderen`}
-                          onClick={() => props.onAskDelete(introducee.id)}
-                        >
-                          Verwijder
-                        </button>
-                      )}
-                    </td>
+    <AsyncContent
+      data={introducees}
+      failed={failed}
+      loading={loading}
+      errorText="De meelopers konden niet worden geladen. Probeer het later opnieuw."
+      loadingText="Meelopers laden…"
+      empty="Er zijn nog geen meelopers."
+    >
+      {(introducees) => (
+        <>
+          {deleteError !== null && (
+            <p className="card error-text" role="alert">
+              {deleteError}
+            </p>
+          )}
+          <div className="card table-card">
+            <div className="table-scroll">
+              <table className="data-table hangers-table" data-testid="admin-hangers">
+                <thead>
+                  <tr>
+                    <th scope="col">Domein</th>
+                    <th scope="col">Gitgebruikersnaam</th>
+                    <th scope="col">Gitwachtwoord</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Verwijderen</span>
+                    </th>
                   </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      </div>
-    </>
+                </thead>
+                <tbody>
+                  {introducees.map((introducee) => {
+                    const shown = shownPasswords.has(introducee.id);
+                    return (
+                      <tr key={introducee.id} data-testid="admin-hanger-row">
+                        <td className="hanger-domain">
+                          <a href={`http://${introducee.domain}`} target="_blank" rel="noreferrer">
+                            {introducee.domain}
+                          </a>
+                        </td>
+                        <td data-label="Gitgebruikersnaam">
+                          <code>{introducee.git_username}</code>
+                        </td>
+                        <td data-label="Gitwachtwoord">
+                          <span className="hanger-password">
+                            {introducee.git_password === '' ? (
+                              <span className="muted">onleesbaar</span>
+                            ) : (
+                              <code data-testid="hanger-password">{shown ? introducee.git_password : MASKED_PASSWORD}</code>
+                            )}
+                            {introducee.git_password !== '' && (
+                              <button
+                                type="button"
+                                className="button button-secondary button-small"
+                                aria-pressed={shown}
+                                aria-label={`Wachtwoord van ${introducee.name} ${shown ? 'verbergen' : 'tonen'}`}
+                                onClick={() => props.onTogglePassword(introducee.id)}
+                              >
+                                {shown ? 'Verberg' : 'Toon'}
+                              </button>
+                            )}
+                          </span>
+                        </td>
+                        <td className="hanger-actions">
+                          {confirmingId === introducee.id ? (
+                            <span className="hanger-confirm" role="group" aria-label={`Verwijderen van ${introducee.name} bevestigen`}>
+                              <span>Wil je "{introducee.name}" verwijderen?</span>
+                              <button
+                                type="button"
+                                className="button button-danger button-small"
+                                disabled={deletingId === introducee.id}
+                                onClick={() => props.onDelete(introducee.id)}
+                              >
+                                Ja!
+                              </button>
+                              <button type="button" className="button button-secondary button-small" onClick={() => props.onAskDelete(null)}>
+                                Nee!
+                              </button>
+                            </span>
+                          ) : (
+                            <button
+                              type="button"
+                              className="button button-danger button-small"
+                              aria-label={`${introducee.name} verwijderen`}
+                              onClick={() => props.onAskDelete(introducee.id)}
+                            >
+                              Verwijder
+                            </button>
+                          )}
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+          </div>
+        </>
+      )}
+    </AsyncContent>
   );
 }

@@ -7,6 +7,7 @@ import {
   type UserAction,
   type UserFilter,
 } from '../../api/queries/adminUsers.ts';
+import { AsyncContent } from '../../components/AsyncContent.tsx';
 
 /** The line above the table after an action: done (ok), done but a dev server still has work (warning), or failed. */
 export interface StatusMessage {
@@ -106,17 +107,15 @@ export function AdminUsersPageView(props: AdminUsersPageViewProps) {
         )}
       </div>
 
-      {failed ? (
-        <p className="card error-text" role="alert">
-          De gebruikers konden niet worden geladen. Probeer het later opnieuw.
-        </p>
-      ) : loading || users === undefined ? (
-        <p className="page-message" role="status">
-          Gebruikers laden…
-        </p>
-      ) : (
-        <UserTable {...props} />
-      )}
+      <AsyncContent
+        data={users}
+        failed={failed}
+        loading={loading}
+        errorText="De gebruikers konden niet worden geladen. Probeer het later opnieuw."
+        loadingText="Gebruikers laden…"
+      >
+        {() => <UserTable {...props} />}
+      </AsyncContent>
 
       {props.deleting !== null && (
         <DeleteUserDialog
