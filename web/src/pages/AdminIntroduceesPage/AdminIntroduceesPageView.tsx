@@ -1,14 +1,18 @@
 import type { FormEvent } from 'react';
-import type { Introducee } from '../../api/queries/introductions.ts';
+import type { Introducee } from '../../api/queries/introducees.ts';
 import { AsyncContent } from '../../components/AsyncContent.tsx';
 import { introduceeGitUsername } from '@devplein/contract/validation/licensesAndIntroducees';
 import '../../styles/admin-levels.css';
 import '../../styles/licenses-and-introducees.css';
 
+// The page is 'Meelopers' at /admin/hangers (the spec's names); in code it is 'introducee'. The
+// test ids ('admin-hangers', 'admin-hanger-row', 'hanger-password') and the message's id
+// ('hanger-form-message') keep the old name: the browser tests find the page by them.
+
 /** A hidden password: seven X characters, as the databases page does (spec §9). */
 export const MASKED_PASSWORD = 'XXXXXXX';
 
-export interface AdminHangersPageViewProps {
+export interface AdminIntroduceesPageViewProps {
   introducees: Introducee[] | undefined;
   loading: boolean;
   failed: boolean;
@@ -32,7 +36,7 @@ export interface AdminHangersPageViewProps {
 }
 
 /** Name input and Create; table of domain, git user name, git password and delete (spec §2). */
-export function AdminHangersPageView(props: AdminHangersPageViewProps) {
+export function AdminIntroduceesPageView(props: AdminIntroduceesPageViewProps) {
   const { name, nameProblem, formError, creating, created } = props;
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -40,7 +44,7 @@ export function AdminHangersPageView(props: AdminHangersPageViewProps) {
   };
   const message = formError ?? nameProblem;
   return (
-    <div className="page admin-page admin-hangers-page">
+    <div className="page admin-page admin-introducees-page">
       <header className="admin-page-header">
         <h1>Meelopers</h1>
       </header>
@@ -49,13 +53,13 @@ export function AdminHangersPageView(props: AdminHangersPageViewProps) {
         tekens.
       </p>
 
-      <form className="card hanger-form" onSubmit={submit} noValidate aria-label="Meeloper aanmaken">
-        <label className="field" htmlFor="hanger-name">
+      <form className="card introducee-form" onSubmit={submit} noValidate aria-label="Meeloper aanmaken">
+        <label className="field" htmlFor="introducee-name">
           <span className="field-label">Naam</span>
         </label>
-        <div className="hanger-form-row">
+        <div className="introducee-form-row">
           <input
-            id="hanger-name"
+            id="introducee-name"
             name="name"
             type="text"
             autoComplete="off"
@@ -94,7 +98,7 @@ export function AdminHangersPageView(props: AdminHangersPageViewProps) {
   );
 }
 
-function IntroduceeTable(props: AdminHangersPageViewProps) {
+function IntroduceeTable(props: AdminIntroduceesPageViewProps) {
   const { introducees, loading, failed, shownPasswords, confirmingId, deletingId, deleteError } = props;
   return (
     <AsyncContent
@@ -114,7 +118,7 @@ function IntroduceeTable(props: AdminHangersPageViewProps) {
           )}
           <div className="card table-card">
             <div className="table-scroll">
-              <table className="data-table hangers-table" data-testid="admin-hangers">
+              <table className="data-table introducees-table" data-testid="admin-hangers">
                 <thead>
                   <tr>
                     <th scope="col">Domein</th>
@@ -130,7 +134,7 @@ function IntroduceeTable(props: AdminHangersPageViewProps) {
                     const shown = shownPasswords.has(introducee.id);
                     return (
                       <tr key={introducee.id} data-testid="admin-hanger-row">
-                        <td className="hanger-domain">
+                        <td className="introducee-domain">
                           <a href={`http://${introducee.domain}`} target="_blank" rel="noreferrer">
                             {introducee.domain}
                           </a>
@@ -139,7 +143,7 @@ function IntroduceeTable(props: AdminHangersPageViewProps) {
                           <code>{introducee.git_username}</code>
                         </td>
                         <td data-label="Gitwachtwoord">
-                          <span className="hanger-password">
+                          <span className="introducee-password">
                             {introducee.git_password === '' ? (
                               <span className="muted">onleesbaar</span>
                             ) : (
@@ -158,9 +162,9 @@ function IntroduceeTable(props: AdminHangersPageViewProps) {
                             )}
                           </span>
                         </td>
-                        <td className="hanger-actions">
+                        <td className="introducee-actions">
                           {confirmingId === introducee.id ? (
-                            <span className="hanger-confirm" role="group" aria-label={`Verwijderen van ${introducee.name} bevestigen`}>
+                            <span className="introducee-confirm" role="group" aria-label={`Verwijderen van ${introducee.name} bevestigen`}>
                               <span>Wil je "{introducee.name}" verwijderen?</span>
                               <button
                                 type="button"
