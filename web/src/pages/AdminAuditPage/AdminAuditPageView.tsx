@@ -9,6 +9,7 @@ import {
   type AuditPage,
 } from '../../api/queries/audit.ts';
 import { AsyncContent } from '../../components/AsyncContent.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 
 const dateTime = new Intl.DateTimeFormat('nl-NL', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -119,40 +120,35 @@ export function AdminAuditPageView({
         emptyTestId="audit-empty"
       >
         {(page) => (
-          <div className="card table-card">
-            <div className="table-scroll">
-              <table className="data-table audit-table" data-testid="audit-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Wanneer</th>
-                    <th scope="col">Wie</th>
-                    <th scope="col">Wat</th>
-                    <th scope="col">Onderwerp</th>
-                    <th scope="col">Voor/Na</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.data.map((entry) => (
-                    <tr key={entry.id} data-testid="audit-row">
-                      <td className="audit-when" data-label="Wanneer">
-                        <time dateTime={entry.created_at}>{dateTime.format(new Date(entry.created_at))}</time>
-                      </td>
-                      <td data-label="Wie">{entry.actor ? entry.actor.name : <span className="muted">Verwijderde gebruiker</span>}</td>
-                      <td data-label="Wat">
-                        <span className="audit-action" title={entry.action}>
-                          {actionLabel(entry.action)}
-                        </span>
-                      </td>
-                      <td data-label="Onderwerp">{subjectLabel(entry)}</td>
-                      <td data-label="Voor/Na">
-                        <Diff entry={entry} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </div>
+          <DataTable
+            columns={[
+              { header: 'Wanneer' },
+              { header: 'Wie' },
+              { header: 'Wat' },
+              { header: 'Onderwerp' },
+              { header: 'Voor/Na' },
+            ]}
+            rows={page.data}
+            className="audit-table"
+            testId="audit-table"
+            renderRow={(entry) => (
+              <tr key={entry.id} data-testid="audit-row">
+                <td className="audit-when" data-label="Wanneer">
+                  <time dateTime={entry.created_at}>{dateTime.format(new Date(entry.created_at))}</time>
+                </td>
+                <td data-label="Wie">{entry.actor ? entry.actor.name : <span className="muted">Verwijderde gebruiker</span>}</td>
+                <td data-label="Wat">
+                  <span className="audit-action" title={entry.action}>
+                    {actionLabel(entry.action)}
+                  </span>
+                </td>
+                <td data-label="Onderwerp">{subjectLabel(entry)}</td>
+                <td data-label="Voor/Na">
+                  <Diff entry={entry} />
+                </td>
+              </tr>
+            )}
+          />
         )}
       </AsyncContent>
 

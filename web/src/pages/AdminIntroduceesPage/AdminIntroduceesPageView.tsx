@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react';
 import type { Introducee } from '../../api/queries/introducees.ts';
 import { AsyncContent } from '../../components/AsyncContent.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 import { introduceeGitUsername } from '@devplein/contract/validation/licensesAndIntroducees';
 import '../../styles/admin-levels.css';
 import '../../styles/licenses-and-introducees.css';
@@ -116,86 +117,79 @@ function IntroduceeTable(props: AdminIntroduceesPageViewProps) {
               {deleteError}
             </p>
           )}
-          <div className="card table-card">
-            <div className="table-scroll">
-              <table className="data-table introducees-table" data-testid="admin-hangers">
-                <thead>
-                  <tr>
-                    <th scope="col">Domein</th>
-                    <th scope="col">Gitgebruikersnaam</th>
-                    <th scope="col">Gitwachtwoord</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Verwijderen</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {introducees.map((introducee) => {
-                    const shown = shownPasswords.has(introducee.id);
-                    return (
-                      <tr key={introducee.id} data-testid="admin-hanger-row">
-                        <td className="introducee-domain">
-                          <a href={`http://${introducee.domain}`} target="_blank" rel="noreferrer">
-                            {introducee.domain}
-                          </a>
-                        </td>
-                        <td data-label="Gitgebruikersnaam">
-                          <code>{introducee.git_username}</code>
-                        </td>
-                        <td data-label="Gitwachtwoord">
-                          <span className="introducee-password">
-                            {introducee.git_password === '' ? (
-                              <span className="muted">onleesbaar</span>
-                            ) : (
-                              <code data-testid="hanger-password">{shown ? introducee.git_password : MASKED_PASSWORD}</code>
-                            )}
-                            {introducee.git_password !== '' && (
-                              <button
-                                type="button"
-                                className="button button-secondary button-small"
-                                aria-pressed={shown}
-                                aria-label={`Wachtwoord van ${introducee.name} ${shown ? 'verbergen' : 'tonen'}`}
-                                onClick={() => props.onTogglePassword(introducee.id)}
-                              >
-                                {shown ? 'Verberg' : 'Toon'}
-                              </button>
-                            )}
-                          </span>
-                        </td>
-                        <td className="introducee-actions">
-                          {confirmingId === introducee.id ? (
-                            <span className="introducee-confirm" role="group" aria-label={`Verwijderen van ${introducee.name} bevestigen`}>
-                              <span>Wil je "{introducee.name}" verwijderen?</span>
-                              <button
-                                type="button"
-                                className="button button-danger button-small"
-                                disabled={deletingId === introducee.id}
-                                onClick={() => props.onDelete(introducee.id)}
-                              >
-                                Ja!
-                              </button>
-                              <button type="button" className="button button-secondary button-small" onClick={() => props.onAskDelete(null)}>
-                                Nee!
-                              </button>
-                            </span>
-                          ) : (
-                            <button
-                              type="button"
-                              className="button button-danger button-small"
-                              aria-label={`${introducee.name} verwijderen`}
-                              onClick={() => props.onAskDelete(introducee.id)}
-                            >
-                              Verwijder
-                            </button>
-                          )}
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
-          </div>
+          <DataTable
+            columns={[
+              { header: 'Domein' },
+              { header: 'Gitgebruikersnaam' },
+              { header: 'Gitwachtwoord' },
+              { header: <span className="visually-hidden">Verwijderen</span> },
+            ]}
+            rows={introducees}
+            className="introducees-table"
+            testId="admin-hangers"
+            renderRow={(introducee) => {
+              const shown = shownPasswords.has(introducee.id);
+              return (
+                <tr key={introducee.id} data-testid="admin-hanger-row">
+                  <td className="introducee-domain">
+                    <a href={`http://${introducee.domain}`} target="_blank" rel="noreferrer">
+                      {introducee.domain}
+                    </a>
+                  </td>
+                  <td data-label="Gitgebruikersnaam">
+                    <code>{introducee.git_username}</code>
+                  </td>
+                  <td data-label="Gitwachtwoord">
+                    <span className="introducee-password">
+                      {introducee.git_password === '' ? (
+                        <span className="muted">onleesbaar</span>
+                      ) : (
+                        <code data-testid="hanger-password">{shown ? introducee.git_password : MASKED_PASSWORD}</code>
+                      )}
+                      {introducee.git_password !== '' && (
+                        <button
+                          type="button"
+                          className="button button-secondary button-small"
+                          aria-pressed={shown}
+                          aria-label={`Wachtwoord van ${introducee.name} ${shown ? 'verbergen' : 'tonen'}`}
+                          onClick={() => props.onTogglePassword(introducee.id)}
+                        >
+                          {shown ? 'Verberg' : 'Toon'}
+                        </button>
+                      )}
+                    </span>
+                  </td>
+                  <td className="introducee-actions">
+                    {confirmingId === introducee.id ? (
+                      <span className="introducee-confirm" role="group" aria-label={`Verwijderen van ${introducee.name} bevestigen`}>
+                        <span>Wil je "{introducee.name}" verwijderen?</span>
+                        <button
+                          type="button"
+                          className="button button-danger button-small"
+                          disabled={deletingId === introducee.id}
+                          onClick={() => props.onDelete(introducee.id)}
+                        >
+                          Ja!
+                        </button>
+                        <button type="button" className="button button-secondary button-small" onClick={() => props.onAskDelete(null)}>
+                          Nee!
+                        </button>
+                      </span>
+                    ) : (
+                      <button
+                        type="button"
+                        className="button button-danger button-small"
+                        aria-label={`${introducee.name} verwijderen`}
+                        onClick={() => props.onAskDelete(introducee.id)}
+                      >
+                        Verwijder
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              );
+            }}
+          />
         </>
       )}
     </AsyncContent>

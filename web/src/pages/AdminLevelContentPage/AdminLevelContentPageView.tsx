@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import type { LevelContentItem } from '../../api/queries/adminLevels.ts';
 import { AsyncContent } from '../../components/AsyncContent.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 import { pathTo, routePaths } from '../../routePaths.ts';
 
 /** Columns: name for students, name for teachers, category; an edit link per row; an add link. */
@@ -30,34 +31,28 @@ export function AdminLevelContentPageView({
         empty="Er is nog geen levelinhoud. Voeg die toe met ‘Toevoegen’."
       >
         {(items) => (
-          <div className="card table-card">
-            <div className="table-scroll">
-              <table className="data-table" data-testid="level-contents">
-                <thead>
-                  <tr>
-                    <th scope="col">Naam voor studenten</th>
-                    <th scope="col">Naam voor docenten</th>
-                    <th scope="col">Categorie</th>
-                    <th scope="col">Opties</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {items.map((item) => (
-                    <tr key={item.id}>
-                      <td>{item.title}</td>
-                      <td>{item.title_for_teachers ?? <span className="muted">—</span>}</td>
-                      <td>{item.category_title}</td>
-                      <td>
-                        <Link to={pathTo('adminLevelContentEdit', { id: item.id })} aria-label={`${item.title} bewerken`}>
-                          Bewerken
-                        </Link>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </div>
+          <DataTable
+            columns={[
+              { header: 'Naam voor studenten' },
+              { header: 'Naam voor docenten' },
+              { header: 'Categorie' },
+              { header: 'Opties' },
+            ]}
+            rows={items}
+            testId="level-contents"
+            renderRow={(item) => (
+              <tr key={item.id}>
+                <td>{item.title}</td>
+                <td>{item.title_for_teachers ?? <span className="muted">—</span>}</td>
+                <td>{item.category_title}</td>
+                <td>
+                  <Link to={pathTo('adminLevelContentEdit', { id: item.id })} aria-label={`${item.title} bewerken`}>
+                    Bewerken
+                  </Link>
+                </td>
+              </tr>
+            )}
+          />
         )}
       </AsyncContent>
     </div>

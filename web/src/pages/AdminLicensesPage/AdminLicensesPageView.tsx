@@ -1,5 +1,6 @@
 import type { AdminLicense } from '../../api/queries/licenses.ts';
 import { AsyncContent } from '../../components/AsyncContent.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 import '../../styles/admin-levels.css';
 import '../../styles/licenses-and-introducees.css';
 
@@ -46,45 +47,38 @@ export function AdminLicensesPageView({
                 {toggleError}
               </p>
             )}
-            <div className="card table-card">
-              <div className="table-scroll">
-                <table className="data-table licenses-table" data-testid="admin-licenses">
-                  <thead>
-                    <tr>
-                      <th scope="col">Omschrijving</th>
-                      <th scope="col">Licentie</th>
-                      <th scope="col">Student/docent</th>
-                      <th scope="col" className="license-tick-column">
-                        Goedgekeurd
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {licenses.map((license) => (
-                      <tr key={license.id} data-testid="admin-license-row" className={license.approved ? 'license-approved' : undefined}>
-                        <td className="license-description">{license.description}</td>
-                        <td data-label="Licentie">
-                          <span className="license-name">{license.license}</span>
-                        </td>
-                        <td data-label="Student/docent">{license.user.name}</td>
-                        <td className="license-tick-column">
-                          <label className="license-tick">
-                            <input
-                              type="checkbox"
-                              checked={license.approved}
-                              disabled={busyIds.has(license.id)}
-                              aria-label={`Licentie ${license.license} van ${license.user.name} goedkeuren`}
-                              onChange={() => onToggle(license.id)}
-                            />
-                            <span className="license-tick-text">{license.approved ? 'Ja' : 'Nee'}</span>
-                          </label>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            </div>
+            <DataTable
+              columns={[
+                { header: 'Omschrijving' },
+                { header: 'Licentie' },
+                { header: 'Student/docent' },
+                { header: 'Goedgekeurd', className: 'license-tick-column' },
+              ]}
+              rows={licenses}
+              className="licenses-table"
+              testId="admin-licenses"
+              renderRow={(license) => (
+                <tr key={license.id} data-testid="admin-license-row" className={license.approved ? 'license-approved' : undefined}>
+                  <td className="license-description">{license.description}</td>
+                  <td data-label="Licentie">
+                    <span className="license-name">{license.license}</span>
+                  </td>
+                  <td data-label="Student/docent">{license.user.name}</td>
+                  <td className="license-tick-column">
+                    <label className="license-tick">
+                      <input
+                        type="checkbox"
+                        checked={license.approved}
+                        disabled={busyIds.has(license.id)}
+                        aria-label={`Licentie ${license.license} van ${license.user.name} goedkeuren`}
+                        onChange={() => onToggle(license.id)}
+                      />
+                      <span className="license-tick-text">{license.approved ? 'Ja' : 'Nee'}</span>
+                    </label>
+                  </td>
+                </tr>
+              )}
+            />
           </>
         )}
       </AsyncContent>
