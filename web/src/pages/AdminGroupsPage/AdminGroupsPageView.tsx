@@ -1,9 +1,9 @@
-import { useState, type FormEvent } from 'react';
 import type { GroupSummary } from '../../api/queries/groups.ts';
 import type { Member } from '../../api/queries/teams.ts';
 import type { UserSearchHit } from '../../api/queries/userSearch.ts';
 import { AsyncContent } from '../../components/AsyncContent.tsx';
 import { MembersPanel, type PeopleMessage } from '../../components/MemberList.tsx';
+import { NewPeopleForm } from '../../components/NewPeopleForm.tsx';
 
 export interface AdminGroupsPageViewProps {
   search: string;
@@ -67,7 +67,14 @@ export function AdminGroupsPageView(props: AdminGroupsPageViewProps) {
             </div>
           )}
         </AsyncContent>
-        <NewGroupForm onCreate={props.onCreate} errors={props.createErrors} />
+        <NewPeopleForm
+          label="Nieuwe groep"
+          placeholder="klas, bijv. SD24"
+          maxLength={20}
+          submitText="Groep maken"
+          onCreate={props.onCreate}
+          errors={props.createErrors}
+        />
       </div>
 
       {message && (
@@ -94,38 +101,5 @@ export function AdminGroupsPageView(props: AdminGroupsPageViewProps) {
         />
       )}
     </div>
-  );
-}
-
-function NewGroupForm({ onCreate, errors }: { onCreate: (cohort: string) => Promise<boolean>; errors: string[] }) {
-  const [cohort, setCohort] = useState('');
-  const [saving, setSaving] = useState(false);
-  // The server's errors describe what was sent; once the field changes they no longer apply.
-  const [edited, setEdited] = useState(false);
-  async function submit(event: FormEvent): Promise<void> {
-    event.preventDefault();
-    setEdited(false);
-    setSaving(true);
-    if (await onCreate(cohort)) setCohort('');
-    setSaving(false);
-  }
-  return (
-    <form className="people-create" onSubmit={(event) => void submit(event)} aria-label="Nieuwe groep">
-      <label className="field">
-        <span className="field-label">Nieuwe groep</span>
-        <input type="text" value={cohort} maxLength={20} placeholder="klas, bijv. SD24" onChange={(event) => {
-            setCohort(event.target.value);
-            setEdited(true);
-          }} />
-      </label>
-      <button type="submit" className="button button-secondary" disabled={saving || cohort.trim() === ''}>
-        Groep maken
-      </button>
-      {errors.length > 0 && !edited && (
-        <p className="field-error" role="alert">
-          {errors.join(' ')}
-        </p>
-      )}
-    </form>
   );
 }

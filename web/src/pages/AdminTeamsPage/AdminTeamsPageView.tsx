@@ -1,8 +1,8 @@
-import { useState, type FormEvent } from 'react';
 import type { Member, TeamSummary } from '../../api/queries/teams.ts';
 import type { UserSearchHit } from '../../api/queries/userSearch.ts';
 import { AsyncContent } from '../../components/AsyncContent.tsx';
 import { MembersPanel, type PeopleMessage } from '../../components/MemberList.tsx';
+import { NewPeopleForm } from '../../components/NewPeopleForm.tsx';
 
 export interface AdminTeamsPageViewProps {
   teams: TeamSummary[] | undefined;
@@ -59,7 +59,14 @@ export function AdminTeamsPageView(props: AdminTeamsPageViewProps) {
                 ))}
               </div>
             )}
-            <NewTeamForm onCreate={props.onCreate} errors={props.createErrors} />
+            <NewPeopleForm
+              label="Nieuw team"
+              placeholder="naam van het team"
+              maxLength={60}
+              submitText="Team maken"
+              onCreate={props.onCreate}
+              errors={props.createErrors}
+            />
           </div>
         )}
       </AsyncContent>
@@ -89,38 +96,5 @@ export function AdminTeamsPageView(props: AdminTeamsPageViewProps) {
         />
       )}
     </div>
-  );
-}
-
-function NewTeamForm({ onCreate, errors }: { onCreate: (name: string) => Promise<boolean>; errors: string[] }) {
-  const [name, setName] = useState('');
-  const [saving, setSaving] = useState(false);
-  // The server's errors describe what was sent; once the field changes they no longer apply.
-  const [edited, setEdited] = useState(false);
-  async function submit(event: FormEvent): Promise<void> {
-    event.preventDefault();
-    setEdited(false);
-    setSaving(true);
-    if (await onCreate(name)) setName('');
-    setSaving(false);
-  }
-  return (
-    <form className="people-create" onSubmit={(event) => void submit(event)} aria-label="Nieuw team">
-      <label className="field">
-        <span className="field-label">Nieuw team</span>
-        <input type="text" value={name} maxLength={60} placeholder="naam van het team" onChange={(event) => {
-            setName(event.target.value);
-            setEdited(true);
-          }} />
-      </label>
-      <button type="submit" className="button button-secondary" disabled={saving || name.trim() === ''}>
-        Team maken
-      </button>
-      {errors.length > 0 && !edited && (
-        <p className="field-error" role="alert">
-          {errors.join(' ')}
-        </p>
-      )}
-    </form>
   );
 }
