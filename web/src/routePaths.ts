@@ -34,7 +34,7 @@ export const routePaths = {
   adminProjects: '/admin/projects',
   adminLicenses: '/admin/licenses',
   adminGroups: '/admin/groups',
-  adminHangers: '/admin/hangers',
+  adminIntroducees: '/admin/hangers',
   adminAudit: '/admin/audit',
 } as const;
 

@@ -94,7 +94,7 @@ describe('route table (spec §2)', () => {
     expect(routePaths.mydockers).toBe('/dockers');
   });
 
-  it('tags the groups and hangers routes Developers', () => {
+  it('tags the groups and introducees (Meelopers) routes Developers', () => {
     const tagged = appRoutes.filter((route) => route.tags?.includes('Developers')).map((route) => routePaths[route.name]);
     expect(tagged).toEqual(['/admin/groups', '/admin/hangers']);
   });

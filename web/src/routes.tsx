@@ -33,7 +33,7 @@ const AdminUsersPage = lazy(() => import('./pages/AdminUsersPage/AdminUsersPage.
 const AdminLicensesPage = lazy(() => import('./pages/AdminLicensesPage/AdminLicensesPage.tsx').then((module) => ({ default: module.AdminLicensesPage })));
 const DatabasesPage = lazy(() => import('./pages/DatabasesPage/DatabasesPage.tsx').then((module) => ({ default: module.DatabasesPage })));
 const VpnPage = lazy(() => import('./pages/VpnPage/VpnPage.tsx').then((module) => ({ default: module.VpnPage })));
-const AdminHangersPage = lazy(() => import('./pages/AdminHangersPage/AdminHangersPage.tsx').then((module) => ({ default: module.AdminHangersPage })));
+const AdminIntroduceesPage = lazy(() => import('./pages/AdminIntroduceesPage/AdminIntroduceesPage.tsx').then((module) => ({ default: module.AdminIntroduceesPage })));
 
 /** One screen of spec §2: its name, who may open it and what it shows. */
 export interface AppRoute {
@@ -90,7 +90,7 @@ export const appRoutes: readonly AppRoute[] = [
   { name: 'adminProjects', access: 'login', title: 'Alle projecten', element: <AdminProjectsPage /> },
   { name: 'adminLicenses', access: 'admin', title: 'Licenties', element: <AdminLicensesPage /> },
   { name: 'adminGroups', access: 'admin', title: 'Groepen', element: <AdminGroupsPage />, tags: ['Developers'] },
-  { name: 'adminHangers', access: 'admin', title: 'Meelopers', element: <AdminHangersPage />, tags: ['Developers'] },
+  { name: 'adminIntroducees', access: 'admin', title: 'Meelopers', element: <AdminIntroduceesPage />, tags: ['Developers'] },
   // Beyond the spec (issue 4): the audit trail, for every admin.
   { name: 'adminAudit', access: 'admin', title: 'Logboek', element: <AdminAuditPage /> },
 ];

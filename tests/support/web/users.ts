@@ -1,4 +1,4 @@
-import type { AdminUserJson as AdminUser, CurrentUserJson } from '@devplein/contract/users';
+import type { AdminUserJson as AdminUser, CurrentUserJson, MemberJson } from '@devplein/contract/users';
 
 /** The signed-in user as the web app reads it (web's CurrentUser: the answer without `levelCategories`). */
 type CurrentUser = Omit<CurrentUserJson, 'levelCategories'>;
@@ -73,4 +73,9 @@ export function makeAdminUser(
     access_not_done: null,
     ...extra,
   };
+}
+
+/** A team or group member as GET /api/admin/teams/{id} and /api/admin/groups/{id} list them. */
+export function makeMember(overrides: Partial<MemberJson> = {}): MemberJson {
+  return { id: 4, name: 'Sam Student', email: 'student@devplein.test', group: { id: 4, cohort: 'SD23' }, ...overrides };
 }

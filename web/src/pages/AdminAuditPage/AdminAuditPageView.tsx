@@ -8,6 +8,8 @@ import {
   type AuditFilters,
   type AuditPage,
 } from '../../api/queries/audit.ts';
+import { AsyncContent } from '../../components/AsyncContent.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 
 const dateTime = new Intl.DateTimeFormat('nl-NL', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -107,54 +109,48 @@ export function AdminAuditPageView({
         )}
       </form>
 
-      {failed ? (
-        <p className="card error-text" role="alert">
-          Het logboek kon niet worden geladen. Probeer het later opnieuw.
-        </p>
-      ) : loading || page === undefined ? (
-        <p className="page-message" role="status">
-          Logboek laden…
-        </p>
-      ) : page.data.length === 0 ? (
-        <p className="card page-message" data-testid="audit-empty">
-          {filtered ? 'Geen acties gevonden met deze filters.' : 'Er staan nog geen acties in het logboek.'}
-        </p>
-      ) : (
-        <div className="card table-card">
-          <div className="table-scroll">
-            <table className="data-table audit-table" data-testid="audit-table">
-              <thead>
-                <tr>
-                  <th scope="col">Wanneer</th>
-                  <th scope="col">Wie</th>
-                  <th scope="col">Wat</th>
-                  <th scope="col">Onderwerp</th>
-                  <th scope="col">Voor/Na</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.map((entry) => (
-                  <tr key={entry.id} data-testid="audit-row">
-                    <td className="audit-when" data-label="Wanneer">
-                      <time dateTime={entry.created_at}>{dateTime.format(new Date(entry.created_at))}</time>
-                    </td>
-                    <td data-label="Wie">{entry.actor ? entry.actor.name : <span className="muted">Verwijderde gebruiker</span>}</td>
-                    <td data-label="Wat">
-                      <span className="audit-action" title={entry.action}>
-                        {actionLabel(entry.action)}
-                      </span>
-                    </td>
-                    <td data-label="Onderwerp">{subjectLabel(entry)}</td>
-                    <td data-label="Voor/Na">
-                      <Diff entry={entry} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </div>
-      )}
+      <AsyncContent
+        data={page}
+        failed={failed}
+        loading={loading}
+        errorText="Het logboek kon niet worden geladen. Probeer het later opnieuw."
+        loadingText="Logboek laden…"
+        empty={filtered ? 'Geen acties gevonden met deze filters.' : 'Er staan nog geen acties in het logboek.'}
+        isEmpty={(page) => page.data.length === 0}
+        emptyTestId="audit-empty"
+      >
+        {(page) => (
+          <DataTable
+            columns={[
+              { header: 'Wanneer' },
+              { header: 'Wie' },
+              { header: 'Wat' },
+              { header: 'Onderwerp' },
+              { header: 'Voor/Na' },
+            ]}
+            rows={page.data}
+            className="audit-table"
+            testId="audit-table"
+            renderRow={(entry) => (
+              <tr key={entry.id} data-testid="audit-row">
+                <td className="audit-when" data-label="Wanneer">
+                  <time dateTime={entry.created_at}>{dateTime.format(new Date(entry.created_at))}</time>
+                </td>
+                <td data-label="Wie">{entry.actor ? entry.actor.name : <span className="muted">Verwijderde gebruiker</span>}</td>
+                <td data-label="Wat">
+                  <span className="audit-action" title={entry.action}>
+                    {actionLabel(entry.action)}
+                  </span>
+                </td>
+                <td data-label="Onderwerp">{subjectLabel(entry)}</td>
+                <td data-label="Voor/Na">
+                  <Diff entry={entry} />
+                </td>
+              </tr>
+            )}
+          />
+        )}
+      </AsyncContent>
 
       {page !== undefined && page.total > 0 && (
         <nav className="audit-pager" aria-label="Pagina's">

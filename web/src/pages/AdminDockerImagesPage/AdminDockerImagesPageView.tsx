@@ -2,6 +2,8 @@ import { useId, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import type { FieldErrors } from '../../api/client.ts';
 import type { AdminDockerImage, DockerImageInput } from '../../api/queries/adminDockers.ts';
+import { AsyncContent } from '../../components/AsyncContent.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 import { pathTo } from '../../routePaths.ts';
 import { CONTAINER_CAPABILITIES } from '@devplein/contract/validation/containerCapabilities';
 import { CapabilityCheckboxes } from './CapabilityCheckboxes.tsx';
@@ -87,95 +89,77 @@ export function AdminDockerImagesPageView(props: AdminDockerImagesPageViewProps)
         )}
       </div>
 
-      {loadFailed ? (
-        <p className="card error-text" role="alert">
-          De image-opties konden niet worden geladen. Probeer het later opnieuw.
-        </p>
-      ) : images === undefined ? (
-        <p className="page-message" role="status">
-          Image-opties laden…
-        </p>
-      ) : (
-        <div className="card table-card">
-          <div className="table-scroll">
-            <table className="data-table docker-table">
-              <thead>
-                <tr>
-                  <th scope="col">Naam</th>
-                  <th scope="col">Image</th>
-                  <th scope="col">SSH</th>
-                  <th scope="col">WordPress</th>
-                  <th scope="col">Rechten</th>
-                  <th scope="col" className="numeric">
-                    Projecten
-                  </th>
-                  <th scope="col" className="options-column">
-                    Opties
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {images.length === 0 ? (
-                  <tr>
-                    <td colSpan={7} className="muted">
-                      Er zijn nog geen image-opties.
-                    </td>
-                  </tr>
-                ) : (
-                  images.map((image) => (
-                    <tr key={image.id} data-testid="docker-image-row">
-                      <td className="docker-name">{image.name}</td>
-                      <td className="docker-image">{image.image === '' ? <span className="muted">geen image</span> : image.image}</td>
-                      <td>{yesNo(image.ssh)}</td>
-                      <td>{yesNo(image.wordpress)}</td>
-                      <td className="docker-capabilities">
-                        {capabilityList(image.capabilities)}
-                        <button
-                          type="button"
-                          className="button button-secondary button-small capability-edit-button"
-                          aria-label={`Rechten van ${image.name} wijzigen`}
-                          aria-expanded={editing?.id === image.id}
-                          onClick={() => props.onEdit(editing?.id === image.id ? null : image)}
-                        >
-                          Wijzigen
-                        </button>
-                      </td>
-                      <td className="numeric">{image.projects}</td>
-                      <td className="options-column">
-                        {confirmingDelete === image.id ? (
-                          <div className="row-actions" role="group" aria-label={`Verwijderen van ${image.name} bevestigen`}>
-                            <span>Zeker?</span>
-                            <button
-                              type="button"
-                              className="button button-danger button-small"
-                              disabled={deletingId === image.id}
-                              onClick={() => props.onConfirmDelete(image)}
-                            >
-                              Ja, verwijder
-                            </button>
-                            <button type="button" className="button button-secondary button-small" onClick={() => props.onAskDelete(null)}>
-                              Nee
-                            </button>
-                          </div>
-                        ) : (
-                          <button
-                            type="button"
-                            className="button button-danger button-small"
-                            aria-label={`Verwijder ${image.name}`}
-                            onClick={() => props.onAskDelete(image.id)}
-                          >
-                            Verwijder
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  ))
-                )}
-              </tbody>
-            </table>
-          </div>
-        </div>
-      )}
+      <AsyncContent
+        data={images}
+        failed={loadFailed}
+        errorText="De image-opties konden niet worden geladen. Probeer het later opnieuw."
+        loadingText="Image-opties laden…"
+      >
+        {(images) => (
+          <DataTable
+            columns={[
+              { header: 'Naam' },
+              { header: 'Image' },
+              { header: 'SSH' },
+              { header: 'WordPress' },
+              { header: 'Rechten' },
+              { header: 'Projecten', className: 'numeric' },
+              { header: 'Opties', className: 'options-column' },
+            ]}
+            rows={images}
+            className="docker-table"
+            emptyText="Er zijn nog geen image-opties."
+            renderRow={(image) => (
+              <tr key={image.id} data-testid="docker-image-row">
+                <td className="docker-name">{image.name}</td>
+                <td className="docker-image">{image.image === '' ? <span className="muted">geen image</span> : image.image}</td>
+                <td>{yesNo(image.ssh)}</td>
+                <td>{yesNo(image.wordpress)}</td>
+                <td className="docker-capabilities">
+                  {capabilityList(image.capabilities)}
+                  <button
+                    type="button"
+                    className="button button-secondary button-small capability-edit-button"
+                    aria-label={`Rechten van ${image.name} wijzigen`}
+                    aria-expanded={editing?.id === image.id}
+                    onClick={() => props.onEdit(editing?.id === image.id ? null : image)}
+                  >
+                    Wijzigen
+                  </button>
+                </td>
+                <td className="numeric">{image.projects}</td>
+                <td className="options-column">
+                  {confirmingDelete === image.id ? (
+                    <div className="row-actions" role="group" aria-label={`Verwijderen van ${image.name} bevestigen`}>
+                      <span>Zeker?</span>
+                      <button
+                        type="button"
+                        className="button button-danger button-small"
+                        disabled={deletingId === image.id}
+                        onClick={() => props.onConfirmDelete(image)}
+                      >
+                        Ja, verwijder
+                      </button>
+                      <button type="button" className="button button-secondary button-small" onClick={() => props.onAskDelete(null)}>
+                        Nee
+                      </button>
+                    </div>
+                  ) : (
+                    <button
+                      type="button"
+                      className="button button-danger button-small"
+                      aria-label={`Verwijder ${image.name}`}
+                      onClick={() => props.onAskDelete(image.id)}
+                    >
+                      Verwijder
+                    </button>
+                  )}
+                </td>
+              </tr>
+            )}
+          />
+        )}
+      </AsyncContent>
 
       {editingImage !== undefined && editing !== null && (
         <form

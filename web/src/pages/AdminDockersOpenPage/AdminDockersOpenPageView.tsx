@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { Project } from '../../api/queries/projects.ts';
+import { AsyncContent } from '../../components/AsyncContent.tsx';
 import { DockerRequestForm } from '../../components/DockerRequestForm.tsx';
 import { OTHER_DOCKER_IMAGE } from '@devplein/contract/validation/projectRequest';
 import '../../styles/admin-levels.css';
@@ -23,32 +24,30 @@ export function AdminDockersOpenPageView({ projects, failed, loading, busyId, on
       <header className="admin-page-header">
         <h1>Projecten ter goedkeuring</h1>
       </header>
-      {failed ? (
-        <p className="card error-text" role="alert">
-          De aanvragen konden niet worden geladen. Probeer het later opnieuw.
-        </p>
-      ) : loading || projects === undefined ? (
-        <p className="page-message" role="status">
-          Aanvragen laden…
-        </p>
-      ) : projects.length === 0 ? (
-        <p className="card page-message" data-testid="no-requests">
-          Er zijn op dit moment geen aanvragen
-        </p>
-      ) : (
-        <ul className="project-list" aria-label="Aanvragen">
-          {projects.map((project) => (
-            <ProjectRequestCard
-              key={project.id}
-              project={project}
-              busy={busyId === project.id}
-              onToggle={() => onToggle(project)}
-              onDelete={() => onDelete(project)}
-              onSaved={onSaved}
-            />
-          ))}
-        </ul>
-      )}
+      <AsyncContent
+        data={projects}
+        failed={failed}
+        loading={loading}
+        errorText="De aanvragen konden niet worden geladen. Probeer het later opnieuw."
+        loadingText="Aanvragen laden…"
+        empty="Er zijn op dit moment geen aanvragen"
+        emptyTestId="no-requests"
+      >
+        {(projects) => (
+          <ul className="project-list" aria-label="Aanvragen">
+            {projects.map((project) => (
+              <ProjectRequestCard
+                key={project.id}
+                project={project}
+                busy={busyId === project.id}
+                onToggle={() => onToggle(project)}
+                onDelete={() => onDelete(project)}
+                onSaved={onSaved}
+              />
+            ))}
+          </ul>
+        )}
+      </AsyncContent>
     </div>
   );
 }

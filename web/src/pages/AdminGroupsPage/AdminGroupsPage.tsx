@@ -4,7 +4,7 @@ import { ApiError } from '../../api/client.ts';
 import { addGroupMember, createGroup, removeGroupMember, useGroupMembers, useGroups } from '../../api/queries/groups.ts';
 import type { Member } from '../../api/queries/teams.ts';
 import type { UserSearchHit } from '../../api/queries/userSearch.ts';
-import type { TeamsMessage } from '../AdminTeamsPage/AdminTeamsPageView.tsx';
+import type { PeopleMessage } from '../../components/MemberList.tsx';
 import { AdminGroupsPageView } from './AdminGroupsPageView.tsx';
 import '../../styles/admin-levels.css';
 import '../../styles/teams-groups.css';
@@ -23,7 +23,7 @@ export function AdminGroupsPage() {
   const groups = useGroups(search);
   const allGroups = useGroups('');
   const members = useGroupMembers(groupId);
-  const [message, setMessage] = useState<TeamsMessage | null>(null);
+  const [message, setMessage] = useState<PeopleMessage | null>(null);
   const [busy, setBusy] = useState(false);
   const [createErrors, setCreateErrors] = useState<string[]>([]);
   const group = allGroups.groups?.find((candidate) => candidate.id === groupId) ?? null;

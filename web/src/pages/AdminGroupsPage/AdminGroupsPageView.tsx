@@ -1,9 +1,9 @@
-import { useState, type FormEvent } from 'react';
 import type { GroupSummary } from '../../api/queries/groups.ts';
 import type { Member } from '../../api/queries/teams.ts';
 import type { UserSearchHit } from '../../api/queries/userSearch.ts';
-import { UserSearch } from '../../components/UserSearch.tsx';
-import { MemberList, type TeamsMessage } from '../AdminTeamsPage/AdminTeamsPageView.tsx';
+import { AsyncContent } from '../../components/AsyncContent.tsx';
+import { MembersPanel, type PeopleMessage } from '../../components/MemberList.tsx';
+import { NewPeopleForm } from '../../components/NewPeopleForm.tsx';
 
 export interface AdminGroupsPageViewProps {
   search: string;
@@ -17,7 +17,7 @@ export interface AdminGroupsPageViewProps {
   members: Member[] | undefined;
   membersFailed: boolean;
   busy: boolean;
-  message: TeamsMessage | null;
+  message: PeopleMessage | null;
   onAdd: (user: UserSearchHit) => void;
   onRemove: (member: Member) => void;
   onCreate: (cohort: string) => Promise<boolean>;
@@ -39,35 +39,42 @@ export function AdminGroupsPageView(props: AdminGroupsPageViewProps) {
           <span className="field-label">Zoek op klas</span>
           <input type="search" className="text-input" value={props.search} maxLength={50} placeholder="bijv. SD23" onChange={(event) => props.onSearch(event.target.value)} />
         </label>
-        {groupsFailed ? (
-          <p className="error-text" role="alert">
-            De groepen konden niet worden geladen. Probeer het later opnieuw.
-          </p>
-        ) : groups === undefined ? (
-          <p className="page-message" role="status">
-            Groepen laden…
-          </p>
-        ) : groups.length === 0 ? (
-          <p className="muted">Geen klas gevonden met ‘{props.search.trim()}’.</p>
-        ) : (
-          <div className="choice-buttons" role="group" aria-label="Groepen">
-            {groups.map((candidate) => (
-              <button
-                key={candidate.id}
-                type="button"
-                className={candidate.id === groupId ? 'choice-button chosen' : 'choice-button'}
-                aria-pressed={candidate.id === groupId}
-                onClick={() => props.onChooseGroup(candidate.id)}
-              >
-                {candidate.cohort}
-                <span className="choice-count" aria-label={`${candidate.member_count} leden`}>
-                  {candidate.member_count}
-                </span>
-              </button>
-            ))}
-          </div>
-        )}
-        <NewGroupForm onCreate={props.onCreate} errors={props.createErrors} />
+        <AsyncContent
+          data={groups}
+          failed={groupsFailed}
+          errorText="De groepen konden niet worden geladen. Probeer het later opnieuw."
+          loadingText="Groepen laden…"
+          empty={<>Geen klas gevonden met ‘{props.search.trim()}’.</>}
+          errorClassName="error-text"
+          emptyClassName="muted"
+        >
+          {(groups) => (
+            <div className="choice-buttons" role="group" aria-label="Groepen">
+              {groups.map((candidate) => (
+                <button
+                  key={candidate.id}
+                  type="button"
+                  className={candidate.id === groupId ? 'choice-button chosen' : 'choice-button'}
+                  aria-pressed={candidate.id === groupId}
+                  onClick={() => props.onChooseGroup(candidate.id)}
+                >
+                  {candidate.cohort}
+                  <span className="choice-count" aria-label={`${candidate.member_count} leden`}>
+                    {candidate.member_count}
+                  </span>
+                </button>
+              ))}
+            </div>
+          )}
+        </AsyncContent>
+        <NewPeopleForm
+          label="Nieuwe groep"
+          placeholder="klas, bijv. SD24"
+          maxLength={20}
+          submitText="Groep maken"
+          onCreate={props.onCreate}
+          errors={props.createErrors}
+        />
       </div>
 
       {message && (
@@ -79,59 +86,20 @@ export function AdminGroupsPageView(props: AdminGroupsPageViewProps) {
       {groupId !== null && props.groupsLoaded && group === null && <p className="card page-message">Deze groep bestaat niet (meer). Kies een andere groep.</p>}
 
       {group && (
-        <section className="card people-members" aria-labelledby="group-members-heading" data-testid="group-members">
-          <h2 id="group-members-heading">{group.cohort}</h2>
-          <UserSearch
-            onPick={props.onAdd}
-            label="Student toevoegen"
-            showLabel
-            chosenIds={members?.map((member) => member.id) ?? []}
-            chosenText="zit al in deze klas"
-            disabled={busy}
-          />
-          <MemberList
-            members={members}
-            failed={membersFailed}
-            emptyText="Deze klas heeft nog geen studenten. Zoek hierboven een student om toe te voegen."
-            removeLabel={(member) => `${member.name} uit ${group.cohort} halen`}
-            onRemove={props.onRemove}
-            busy={busy}
-          />
-        </section>
+        <MembersPanel
+          kind="group"
+          title={group.cohort}
+          searchLabel="Student toevoegen"
+          chosenText="zit al in deze klas"
+          onAdd={props.onAdd}
+          members={members}
+          failed={membersFailed}
+          emptyText="Deze klas heeft nog geen studenten. Zoek hierboven een student om toe te voegen."
+          removeLabel={(member) => `${member.name} uit ${group.cohort} halen`}
+          onRemove={props.onRemove}
+          busy={busy}
+        />
       )}
     </div>
-  );
-}
-
-function NewGroupForm({ onCreate, errors }: { onCreate: (cohort: string) => Promise<boolean>; errors: string[] }) {
-  const [cohort, setCohort] = useState('');
-  const [saving, setSaving] = useState(false);
-  // The server's errors describe what was sent; once the field changes they no longer apply.
-  const [edited, setEdited] = useState(false);
-  async function submit(event: FormEvent): Promise<void> {
-    event.preventDefault();
-    setEdited(false);
-    setSaving(true);
-    if (await onCreate(cohort)) setCohort('');
-    setSaving(false);
-  }
-  return (
-    <form className="people-create" onSubmit={(event) => void submit(event)} aria-label="Nieuwe groep">
-      <label className="field">
-        <span className="field-label">Nieuwe groep</span>
-        <input type="text" value={cohort} maxLength={20} placeholder="klas, bijv. SD24" onChange={(event) => {
-            setCohort(event.target.value);
-            setEdited(true);
-          }} />
-      </label>
-      <button type="submit" className="button button-secondary" disabled={saving || cohort.trim() === ''}>
-        Groep maken
-      </button>
-      {errors.length > 0 && !edited && (
-        <p className="field-error" role="alert">
-          {errors.join(' ')}
-        </p>
-      )}
-    </form>
   );
 }

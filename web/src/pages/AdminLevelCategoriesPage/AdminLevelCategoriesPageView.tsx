@@ -1,5 +1,7 @@
 import { Link } from 'react-router-dom';
 import type { AdminLevelCategory } from '../../api/queries/adminLevels.ts';
+import { AsyncContent } from '../../components/AsyncContent.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 import { pathTo, routePaths } from '../../routePaths.ts';
 
 /** Columns Titel, Aantal, Icoontjes? (Ja/Nee), Opties; add link 'Toevoegen'. */
@@ -20,50 +22,41 @@ export function AdminLevelCategoriesPageView({
           Toevoegen
         </Link>
       </header>
-      {failed ? (
-        <p className="card error-text" role="alert">
-          De categorieën konden niet worden geladen. Probeer het later opnieuw.
-        </p>
-      ) : loading || categories === undefined ? (
-        <p className="page-message" role="status">
-          Categorieën laden…
-        </p>
-      ) : categories.length === 0 ? (
-        <p className="card page-message">Er zijn nog geen categorieën. Voeg er een toe met ‘Toevoegen’.</p>
-      ) : (
-        <div className="card table-card">
-          <div className="table-scroll">
-            <table className="data-table" data-testid="level-categories">
-              <thead>
-                <tr>
-                  <th scope="col">Titel</th>
-                  <th scope="col" className="numeric">
-                    Aantal
-                  </th>
-                  <th scope="col">Icoontjes?</th>
-                  <th scope="col">Opties</th>
-                </tr>
-              </thead>
-              <tbody>
-                {categories.map((category) => (
-                  <tr key={category.id}>
-                    <td>{category.title}</td>
-                    <td className="numeric">{category.number}</td>
-                    <td>
-                      <span className={category.icons ? 'badge badge-yes' : 'badge'}>{category.icons ? 'Ja' : 'Nee'}</span>
-                    </td>
-                    <td>
-                      <Link to={pathTo('adminLevelCategoryEdit', { id: category.id })} aria-label={`${category.title} bewerken`}>
-                        Bewerken
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </div>
-      )}
+      <AsyncContent
+        data={categories}
+        failed={failed}
+        loading={loading}
+        errorText="De categorieën konden niet worden geladen. Probeer het later opnieuw."
+        loadingText="Categorieën laden…"
+        empty="Er zijn nog geen categorieën. Voeg er een toe met ‘Toevoegen’."
+      >
+        {(categories) => (
+          <DataTable
+            columns={[
+              { header: 'Titel' },
+              { header: 'Aantal', className: 'numeric' },
+              { header: 'Icoontjes?' },
+              { header: 'Opties' },
+            ]}
+            rows={categories}
+            testId="level-categories"
+            renderRow={(category) => (
+              <tr key={category.id}>
+                <td>{category.title}</td>
+                <td className="numeric">{category.number}</td>
+                <td>
+                  <span className={category.icons ? 'badge badge-yes' : 'badge'}>{category.icons ? 'Ja' : 'Nee'}</span>
+                </td>
+                <td>
+                  <Link to={pathTo('adminLevelCategoryEdit', { id: category.id })} aria-label={`${category.title} bewerken`}>
+                    Bewerken
+                  </Link>
+                </td>
+              </tr>
+            )}
+          />
+        )}
+      </AsyncContent>
     </div>
   );
 }

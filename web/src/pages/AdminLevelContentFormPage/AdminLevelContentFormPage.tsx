@@ -11,7 +11,7 @@ import {
 } from '../../api/queries/adminLevels.ts';
 import { routePaths } from '../../routePaths.ts';
 import { AdminLevelContentFormPageView } from './AdminLevelContentFormPageView.tsx';
-import { CoursesEditor } from './CoursesEditor.tsx';
+import { CoursesEditor } from './CoursesEditor/CoursesEditor.tsx';
 import '../../styles/admin-levels.css';
 
 /**

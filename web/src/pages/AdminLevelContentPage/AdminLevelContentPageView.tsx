@@ -1,5 +1,7 @@
 import { Link } from 'react-router-dom';
 import type { LevelContentItem } from '../../api/queries/adminLevels.ts';
+import { AsyncContent } from '../../components/AsyncContent.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 import { pathTo, routePaths } from '../../routePaths.ts';
 
 /** Columns: name for students, name for teachers, category; an edit link per row; an add link. */
@@ -20,46 +22,39 @@ export function AdminLevelContentPageView({
           Toevoegen
         </Link>
       </header>
-      {failed ? (
-        <p className="card error-text" role="alert">
-          De levelinhoud kon niet worden geladen. Probeer het later opnieuw.
-        </p>
-      ) : loading || items === undefined ? (
-        <p className="page-message" role="status">
-          Levelinhoud laden…
-        </p>
-      ) : items.length === 0 ? (
-        <p className="card page-message">Er is nog geen levelinhoud. Voeg die toe met ‘Toevoegen’.</p>
-      ) : (
-        <div className="card table-card">
-          <div className="table-scroll">
-            <table className="data-table" data-testid="level-contents">
-              <thead>
-                <tr>
-                  <th scope="col">Naam voor studenten</th>
-                  <th scope="col">Naam voor docenten</th>
-                  <th scope="col">Categorie</th>
-                  <th scope="col">Opties</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((item) => (
-                  <tr key={item.id}>
-                    <td>{item.title}</td>
-                    <td>{item.title_for_teachers ?? <span className="muted">—</span>}</td>
-                    <td>{item.category_title}</td>
-                    <td>
-                      <Link to={pathTo('adminLevelContentEdit', { id: item.id })} aria-label={`${item.title} bewerken`}>
-                        Bewerken
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </div>
-      )}
+      <AsyncContent
+        data={items}
+        failed={failed}
+        loading={loading}
+        errorText="De levelinhoud kon niet worden geladen. Probeer het later opnieuw."
+        loadingText="Levelinhoud laden…"
+        empty="Er is nog geen levelinhoud. Voeg die toe met ‘Toevoegen’."
+      >
+        {(items) => (
+          <DataTable
+            columns={[
+              { header: 'Naam voor studenten' },
+              { header: 'Naam voor docenten' },
+              { header: 'Categorie' },
+              { header: 'Opties' },
+            ]}
+            rows={items}
+            testId="level-contents"
+            renderRow={(item) => (
+              <tr key={item.id}>
+                <td>{item.title}</td>
+                <td>{item.title_for_teachers ?? <span className="muted">—</span>}</td>
+                <td>{item.category_title}</td>
+                <td>
+                  <Link to={pathTo('adminLevelContentEdit', { id: item.id })} aria-label={`${item.title} bewerken`}>
+                    Bewerken
+                  </Link>
+                </td>
+              </tr>
+            )}
+          />
+        )}
+      </AsyncContent>
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { AdminLevelCategory, Group, GroupStudent, GroupStudentsMutator } from '../../api/queries/adminLevels.ts';
+import { AsyncContent } from '../../components/AsyncContent.tsx';
 import { CategoryLevels } from './CategoryLevels.tsx';
 
 /** Group selector ('-' first, options show the cohort) and, once chosen, one section per category. */
@@ -69,28 +70,27 @@ export function AdminLevelsPageView({
 
       {groupId === null ? (
         <p className="page-message">Kies een groep om de levels van de studenten te zien.</p>
-      ) : studentsFailed || categoriesFailed ? (
-        <p className="card error-text" role="alert">
-          De levels van deze groep konden niet worden geladen. Probeer het later opnieuw.
-        </p>
-      ) : students === undefined || categories === undefined ? (
-        <p className="page-message" role="status">
-          Levels laden…
-        </p>
-      ) : students.length === 0 ? (
-        <p className="card page-message">Deze groep heeft nog geen studenten.</p>
-      ) : categories.length === 0 ? (
-        <p className="card page-message">Er zijn nog geen levelcategorieën.</p>
       ) : (
-        categories.map((category) => (
-          <CategoryLevels
-            key={`${groupId}-${category.id}`}
-            category={category}
-            students={students}
-            mutateStudents={mutateStudents}
-            contentReady={contentReady}
-          />
-        ))
+        <AsyncContent
+          data={students === undefined || categories === undefined ? undefined : { students, categories }}
+          failed={studentsFailed || categoriesFailed}
+          errorText="De levels van deze groep konden niet worden geladen. Probeer het later opnieuw."
+          loadingText="Levels laden…"
+          empty={students?.length === 0 ? 'Deze groep heeft nog geen studenten.' : 'Er zijn nog geen levelcategorieën.'}
+          isEmpty={(loaded) => loaded.students.length === 0 || loaded.categories.length === 0}
+        >
+          {(loaded) =>
+            loaded.categories.map((category) => (
+              <CategoryLevels
+                key={`${groupId}-${category.id}`}
+                category={category}
+                students={loaded.students}
+                mutateStudents={mutateStudents}
+                contentReady={contentReady}
+              />
+            ))
+          }
+        </AsyncContent>
       )}
     </div>
   );

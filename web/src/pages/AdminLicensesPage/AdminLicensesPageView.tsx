@@ -1,4 +1,6 @@
 import type { AdminLicense } from '../../api/queries/licenses.ts';
+import { AsyncContent } from '../../components/AsyncContent.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 import '../../styles/admin-levels.css';
 import '../../styles/licenses-and-introducees.css';
 
@@ -25,69 +27,61 @@ export function AdminLicensesPageView({
       <header className="admin-page-header">
         <h1>Licenties</h1>
       </header>
-      {failed ? (
-        <p className="card error-text" role="alert">
-          De licenties konden niet worden geladen. Probeer het later opnieuw.
-        </p>
-      ) : loading || licenses === undefined ? (
-        <p className="page-message" role="status">
-          Licenties laden…
-        </p>
-      ) : licenses.length === 0 ? (
-        <p className="card page-message">Er zijn nog geen licenties aangevraagd.</p>
-      ) : (
-        <>
-          <p className="admin-lead" data-testid="licenses-pending">
-            {pending === 0
-              ? 'Alle aanvragen zijn goedgekeurd.'
-              : `${pending} ${pending === 1 ? 'aanvraag wacht' : 'aanvragen wachten'} op goedkeuring. Vink een licentie aan om hem goed te keuren.`}
-          </p>
-          {toggleError !== null && (
-            <p className="card error-text" role="alert">
-              {toggleError}
+      <AsyncContent
+        data={licenses}
+        failed={failed}
+        loading={loading}
+        errorText="De licenties konden niet worden geladen. Probeer het later opnieuw."
+        loadingText="Licenties laden…"
+        empty="Er zijn nog geen licenties aangevraagd."
+      >
+        {(licenses) => (
+          <>
+            <p className="admin-lead" data-testid="licenses-pending">
+              {pending === 0
+                ? 'Alle aanvragen zijn goedgekeurd.'
+                : `${pending} ${pending === 1 ? 'aanvraag wacht' : 'aanvragen wachten'} op goedkeuring. Vink een licentie aan om hem goed te keuren.`}
             </p>
-          )}
-          <div className="card table-card">
-            <div className="table-scroll">
-              <table className="data-table licenses-table" data-testid="admin-licenses">
-                <thead>
-                  <tr>
-                    <th scope="col">Omschrijving</th>
-                    <th scope="col">Licentie</th>
-                    <th scope="col">Student/docent</th>
-                    <th scope="col" className="license-tick-column">
-                      Goedgekeurd
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {licenses.map((license) => (
-                    <tr key={license.id} data-testid="admin-license-row" className={license.approved ? 'license-approved' : undefined}>
-                      <td className="license-description">{license.description}</td>
-                      <td data-label="Licentie">
-                        <span className="license-name">{license.license}</span>
-                      </td>
-                      <td data-label="Student/docent">{license.user.name}</td>
-                      <td className="license-tick-column">
-                        <label className="license-tick">
-                          <input
-                            type="checkbox"
-                            checked={license.approved}
-                            disabled={busyIds.has(license.id)}
-                            aria-label={`Licentie ${license.license} van ${license.user.name} goedkeuren`}
-                            onChange={() => onToggle(license.id)}
-                          />
-                          <span className="license-tick-text">{license.approved ? 'Ja' : 'Nee'}</span>
-                        </label>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </div>
-        </>
-      )}
+            {toggleError !== null && (
+              <p className="card error-text" role="alert">
+                {toggleError}
+              </p>
+            )}
+            <DataTable
+              columns={[
+                { header: 'Omschrijving' },
+                { header: 'Licentie' },
+                { header: 'Student/docent' },
+                { header: 'Goedgekeurd', className: 'license-tick-column' },
+              ]}
+              rows={licenses}
+              className="licenses-table"
+              testId="admin-licenses"
+              renderRow={(license) => (
+                <tr key={license.id} data-testid="admin-license-row" className={license.approved ? 'license-approved' : undefined}>
+                  <td className="license-description">{license.description}</td>
+                  <td data-label="Licentie">
+                    <span className="license-name">{license.license}</span>
+                  </td>
+                  <td data-label="Student/docent">{license.user.name}</td>
+                  <td className="license-tick-column">
+                    <label className="license-tick">
+                      <input
+                        type="checkbox"
+                        checked={license.approved}
+                        disabled={busyIds.has(license.id)}
+                        aria-label={`Licentie ${license.license} van ${license.user.name} goedkeuren`}
+                        onChange={() => onToggle(license.id)}
+                      />
+                      <span className="license-tick-text">{license.approved ? 'Ja' : 'Nee'}</span>
+                    </label>
+                  </td>
+                </tr>
+              )}
+            />
+          </>
+        )}
+      </AsyncContent>
     </div>
   );
 }

@@ -1,4 +1,6 @@
 import type { Project } from '../../api/queries/projects.ts';
+import { AsyncContent } from '../../components/AsyncContent.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 import { matchesProjectSearch } from './projectSearch.ts';
 import '../../styles/admin-levels.css';
 import '../../styles/projects.css';
@@ -31,55 +33,50 @@ export function AdminProjectsPageView({
         aria-label="Zoek projecten"
         onChange={(event) => onSearch(event.target.value)}
       />
-      {failed ? (
-        <p className="card error-text" role="alert">
-          De projecten konden niet worden geladen. Probeer het later opnieuw.
-        </p>
-      ) : loading || projects === undefined ? (
-        <p className="page-message" role="status">
-          Projecten laden…
-        </p>
-      ) : shown.length === 0 ? (
-        <p className="card page-message" data-testid="no-projects">
-          Er zijn op dit moment geen aanvragen met deze criteria
-        </p>
-      ) : (
-        <div className="card table-card">
-          <div className="table-scroll">
-            <table className="data-table" data-testid="all-projects">
-              <thead>
-                <tr>
-                  <th scope="col">Naam</th>
-                  <th scope="col">Image</th>
-                  <th scope="col">Domein</th>
-                  <th scope="col">Teamleden</th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((project) => (
-                  <tr key={project.id} data-project={project.name}>
-                    <td>{project.name}</td>
-                    <td>{project.docker ?? 'geen image'}</td>
-                    <td>
-                      <a href={`http://${project.domain}`} target="_blank" rel="noreferrer">
-                        {project.domain}
-                      </a>
-                    </td>
-                    <td>
-                      {project.users.length === 0
-                        ? <span className="muted">geen</span>
-                        : project.users.map((user) => `${user.name} (${user.group?.cohort ?? 'geen klas'})`).join(', ')}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <p className="muted table-count">
-            {shown.length} van {projects.length} projecten
-          </p>
-        </div>
-      )}
+      <AsyncContent
+        data={projects}
+        failed={failed}
+        loading={loading}
+        errorText="De projecten konden niet worden geladen. Probeer het later opnieuw."
+        loadingText="Projecten laden…"
+        empty="Er zijn op dit moment geen aanvragen met deze criteria"
+        emptyTestId="no-projects"
+        isEmpty={() => shown.length === 0}
+      >
+        {(projects) => (
+          <DataTable
+            columns={[
+              { header: 'Naam' },
+              { header: 'Image' },
+              { header: 'Domein' },
+              { header: 'Teamleden' },
+            ]}
+            rows={shown}
+            testId="all-projects"
+            after={
+              <p className="muted table-count">
+                {shown.length} van {projects.length} projecten
+              </p>
+            }
+            renderRow={(project) => (
+              <tr key={project.id} data-project={project.name}>
+                <td>{project.name}</td>
+                <td>{project.docker ?? 'geen image'}</td>
+                <td>
+                  <a href={`http://${project.domain}`} target="_blank" rel="noreferrer">
+                    {project.domain}
+                  </a>
+                </td>
+                <td>
+                  {project.users.length === 0
+                    ? <span className="muted">geen</span>
+                    : project.users.map((user) => `${user.name} (${user.group?.cohort ?? 'geen klas'})`).join(', ')}
+                </td>
+              </tr>
+            )}
+          />
+        )}
+      </AsyncContent>
     </div>
   );
 }

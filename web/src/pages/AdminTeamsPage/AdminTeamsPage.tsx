@@ -3,7 +3,8 @@ import { useSearchParams } from 'react-router-dom';
 import { ApiError } from '../../api/client.ts';
 import { createTeam, toggleTeamMember, useTeamMembers, useTeams } from '../../api/queries/teams.ts';
 import type { UserSearchHit } from '../../api/queries/userSearch.ts';
-import { AdminTeamsPageView, type TeamsMessage } from './AdminTeamsPageView.tsx';
+import type { PeopleMessage } from '../../components/MemberList.tsx';
+import { AdminTeamsPageView } from './AdminTeamsPageView.tsx';
 import '../../styles/admin-levels.css';
 import '../../styles/teams-groups.css';
 
@@ -18,7 +19,7 @@ export function AdminTeamsPage() {
   const teamId = Number.isInteger(chosen) && chosen > 0 ? chosen : null;
   const teams = useTeams();
   const members = useTeamMembers(teamId);
-  const [message, setMessage] = useState<TeamsMessage | null>(null);
+  const [message, setMessage] = useState<PeopleMessage | null>(null);
   const [busy, setBusy] = useState(false);
   const [createErrors, setCreateErrors] = useState<string[]>([]);
   const team = teams.teams?.find((candidate) => candidate.id === teamId) ?? null;

@@ -7,6 +7,8 @@ import {
   type UserAction,
   type UserFilter,
 } from '../../api/queries/adminUsers.ts';
+import { AsyncContent } from '../../components/AsyncContent.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 
 /** The line above the table after an action: done (ok), done but a dev server still has work (warning), or failed. */
 export interface StatusMessage {
@@ -106,17 +108,15 @@ export function AdminUsersPageView(props: AdminUsersPageViewProps) {
         )}
       </div>
 
-      {failed ? (
-        <p className="card error-text" role="alert">
-          De gebruikers konden niet worden geladen. Probeer het later opnieuw.
-        </p>
-      ) : loading || users === undefined ? (
-        <p className="page-message" role="status">
-          Gebruikers laden…
-        </p>
-      ) : (
-        <UserTable {...props} />
-      )}
+      <AsyncContent
+        data={users}
+        failed={failed}
+        loading={loading}
+        errorText="De gebruikers konden niet worden geladen. Probeer het later opnieuw."
+        loadingText="Gebruikers laden…"
+      >
+        {() => <UserTable {...props} />}
+      </AsyncContent>
 
       {props.deleting !== null && (
         <DeleteUserDialog
@@ -138,111 +138,102 @@ function UserTable({ rows, filter, currentUserId, busyId, onAction, onDeveloper,
     );
   }
   return (
-    <div className="card table-card">
-      <p className="user-count muted">
-        {rows.length === 1 ? '1 gebruiker' : `${rows.length} gebruikers`}
-      </p>
-      <div className="table-scroll">
-        <table className="data-table user-table" data-testid="admin-users">
-          <thead>
-            <tr>
-              <th scope="col" className="user-delete-column">
-                <span className="visually-hidden">Verwijderen</span>
-              </th>
-              <th scope="col">Naam</th>
-              <th scope="col">Klas</th>
-              <th scope="col" className="user-developer-column">
-                Ontwikkelaar
-              </th>
-              <th scope="col" className="user-action-column">
-                Actie
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((user) => {
-              const self = user.id === currentUserId;
-              const active = isActiveUser(user);
-              const busy = busyId === user.id;
-              return (
-                <tr key={user.id} data-testid="admin-user-row">
-                  <td className="user-delete-column">
-                    <button
-                      type="button"
-                      className="icon-button user-delete-button"
-                      aria-label={`Verwijder ${user.name}`}
-                      title={self ? 'Je kunt je eigen account niet verwijderen' : `Verwijder ${user.name}`}
-                      disabled={self}
-                      onClick={() => onAskDelete(user)}
-                    >
-                      <TrashIcon />
-                    </button>
-                  </td>
-                  <th scope="row" className="user-name">
-                    <span data-testid="user-name">{user.name}</span>
-                    {self && <span className="muted"> (jij)</span>}
-                    {user.disabled_at !== null && <span className="badge badge-disabled">Uitgeschakeld</span>}
-                    {user.access_not_done !== null && (
-                      <span className="badge badge-pending" title={user.access_not_done}>
-                        Wacht op ontwikkelserver
-                      </span>
-                    )}
-                  </th>
-                  <td className="user-cohort">{cohortLabel(user)}</td>
-                  <td className="user-developer-column">
-                    <label className="user-developer-field">
-                    <input
-                      type="checkbox"
-                      className="user-developer-toggle"
-                      checked={user.developer}
-                      disabled={busy || (self && user.developer)}
-                      aria-label={`Ontwikkelaar: ${user.name}`}
-                      title={
-                        self && user.developer
-                          ? 'Je kunt je eigen ontwikkelaarsrechten niet intrekken'
-                          : user.developer
-                            ? 'Ontwikkelaarsrechten intrekken: databases, VPN en SSH-toegang gaan dicht'
-                            : 'Ontwikkelaar maken: databases, VPN en SSH keys'
-                      }
-                      onChange={(event) => onDeveloper(user, event.target.checked)}
-                    />
-                      {/* The column header says it on a wide screen; on a phone the rows are cards without one. */}
-                      <span className="user-developer-text" aria-hidden="true">
-                        Ontwikkelaar
-                      </span>
-                    </label>
-                  </td>
-                  <td className="user-action-column">
-                    {active ? (
-                      <button
-                        type="button"
-                        className="button button-small button-danger"
-                        disabled={busy || self}
-                        title={self ? 'Je kunt je eigen account niet uitschakelen' : undefined}
-                        aria-label={`Disable ${user.name}`}
-                        onClick={() => onAction(user, 'disable')}
-                      >
-                        Disable
-                      </button>
-                    ) : (
-                      <button
-                        type="button"
-                        className="button button-small button-activate"
-                        disabled={busy}
-                        aria-label={`Activeer ${user.name}`}
-                        onClick={() => onAction(user, 'verify')}
-                      >
-                        Activeer
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-    </div>
+    <DataTable
+      columns={[
+        { header: <span className="visually-hidden">Verwijderen</span>, className: 'user-delete-column' },
+        { header: 'Naam' },
+        { header: 'Klas' },
+        { header: 'Ontwikkelaar', className: 'user-developer-column' },
+        { header: 'Actie', className: 'user-action-column' },
+      ]}
+      rows={rows}
+      className="user-table"
+      testId="admin-users"
+      before={
+        <p className="user-count muted">
+          {rows.length === 1 ? '1 gebruiker' : `${rows.length} gebruikers`}
+        </p>
+      }
+      renderRow={(user) => {
+        const self = user.id === currentUserId;
+        const active = isActiveUser(user);
+        const busy = busyId === user.id;
+        return (
+          <tr key={user.id} data-testid="admin-user-row">
+            <td className="user-delete-column">
+              <button
+                type="button"
+                className="icon-button user-delete-button"
+                aria-label={`Verwijder ${user.name}`}
+                title={self ? 'Je kunt je eigen account niet verwijderen' : `Verwijder ${user.name}`}
+                disabled={self}
+                onClick={() => onAskDelete(user)}
+              >
+                <TrashIcon />
+              </button>
+            </td>
+            <th scope="row" className="user-name">
+              <span data-testid="user-name">{user.name}</span>
+              {self && <span className="muted"> (jij)</span>}
+              {user.disabled_at !== null && <span className="badge badge-disabled">Uitgeschakeld</span>}
+              {user.access_not_done !== null && (
+                <span className="badge badge-pending" title={user.access_not_done}>
+                  Wacht op ontwikkelserver
+                </span>
+              )}
+            </th>
+            <td className="user-cohort">{cohortLabel(user)}</td>
+            <td className="user-developer-column">
+              <label className="user-developer-field">
+              <input
+                type="checkbox"
+                className="user-developer-toggle"
+                checked={user.developer}
+                disabled={busy || (self && user.developer)}
+                aria-label={`Ontwikkelaar: ${user.name}`}
+                title={
+                  self && user.developer
+                    ? 'Je kunt je eigen ontwikkelaarsrechten niet intrekken'
+                    : user.developer
+                      ? 'Ontwikkelaarsrechten intrekken: databases, VPN en SSH-toegang gaan dicht'
+                      : 'Ontwikkelaar maken: databases, VPN en SSH keys'
+                }
+                onChange={(event) => onDeveloper(user, event.target.checked)}
+              />
+                {/* The column header says it on a wide screen; on a phone the rows are cards without one. */}
+                <span className="user-developer-text" aria-hidden="true">
+                  Ontwikkelaar
+                </span>
+              </label>
+            </td>
+            <td className="user-action-column">
+              {active ? (
+                <button
+                  type="button"
+                  className="button button-small button-danger"
+                  disabled={busy || self}
+                  title={self ? 'Je kunt je eigen account niet uitschakelen' : undefined}
+                  aria-label={`Disable ${user.name}`}
+                  onClick={() => onAction(user, 'disable')}
+                >
+                  Disable
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  className="button button-small button-activate"
+                  disabled={busy}
+                  aria-label={`Activeer ${user.name}`}
+                  onClick={() => onAction(user, 'verify')}
+                >
+                  Activeer
+                </button>
+              )}
+            </td>
+          </tr>
+        );
+      }}
+    />
   );
 }
 

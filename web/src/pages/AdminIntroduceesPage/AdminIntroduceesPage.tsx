@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { ApiError } from '../../api/client.ts';
-import { createIntroducee, deleteIntroducee, useIntroducees } from '../../api/queries/introductions.ts';
+import { createIntroducee, deleteIntroducee, useIntroducees } from '../../api/queries/introducees.ts';
 import { introduceeNameProblems } from '@devplein/contract/validation/licensesAndIntroducees';
-import { AdminHangersPageView } from './AdminHangersPageView.tsx';
+import { AdminIntroduceesPageView } from './AdminIntroduceesPageView.tsx';
 
 /** /admin/hangers: introducees ('meelopers') with their site domain and git account (spec §2 "Meelopers"). */
-export function AdminHangersPage() {
+export function AdminIntroduceesPage() {
   const { data, error, isLoading, mutate } = useIntroducees();
   const [name, setName] = useState('');
   const [formError, setFormError] = useState<string | null>(null);
@@ -57,7 +57,7 @@ export function AdminHangersPage() {
   };
 
   return (
-    <AdminHangersPageView
+    <AdminIntroduceesPageView
       introducees={data}
       loading={isLoading}
       failed={error !== undefined && data === undefined}
