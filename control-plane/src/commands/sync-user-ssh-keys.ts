@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { AgentFleet } from '../agent/agent-fleet.ts';
 import { toAgentError } from '../agent/agent-error.ts';
-import { loadMemberDockerProjects } from './docker-projects.ts';
+import { loadMemberDockerProjects } from '../queries/projects.ts';
 import { listProjectContainers, syncAuthorizedKeys } from './user-dockers.ts';
 
 /**

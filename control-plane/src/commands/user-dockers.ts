@@ -4,10 +4,10 @@ import type { AgentFleet } from '../agent/agent-fleet.ts';
 import type { ContainerActionName, ContainerView } from '../agent/container-views.ts';
 import { HttpError } from '../errors.ts';
 import { presentUserDocker, type UserDockerJson } from '../presenters/present-user-docker.ts';
-import { agentFailure, callAgent, isUnreachable } from './agent-failure.ts';
+import { agentFailure, callAgent, isUnreachable } from '../lib/agent-failure.ts';
 import { ACTION_BUSY, AWAITING_APPROVAL, NOT_CREATED, REJECTED, UNREACHABLE } from './container-states.ts';
 import { containerNotices } from '../realtime/container-notices.ts';
-import { type DockerProjectRow, loadMemberDockerProjects, mayHaveContainer, sshKeysOf } from './docker-projects.ts';
+import { type DockerProjectRow, loadMemberDockerProjects, mayHaveContainer, sshKeysOf } from '../queries/projects.ts';
 import type { SshCommandResolver } from './ssh-command.ts';
 import type { RealtimeTrigger } from '../realtime/container-notices.ts';
 

@@ -1,5 +1,5 @@
 import type { ContainerView } from '../agent/container-views.ts';
-import type { DockerProjectRow } from '../commands/docker-projects.ts';
+import type { DockerProjectRow } from '../queries/projects.ts';
 import { STATUS_TEXT } from '../commands/container-states.ts';
 import type { UserDocker } from '@devplein/contract/dockers';
 
