@@ -9,7 +9,7 @@ import type { RealtimeTrigger } from '../realtime/container-notices.ts';
 import { NO_DOCKER_IMAGE, OTHER_DOCKER_IMAGE } from '@devplein/contract/validation/projectRequest';
 import { NOT_CREATED, REJECTED, UNREACHABLE } from './container-states.ts';
 import { suspendProjectContainer } from './suspend-project-container.ts';
-import { notifyContainer } from './user-dockers.ts';
+import { notifyContainer } from './notify-container.ts';
 
 /** §9: an image has to be picked before a request for image option 1 can be approved. */
 export const PICK_IMAGE_FIRST = 'Kies eerst een image.';

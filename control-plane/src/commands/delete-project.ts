@@ -3,7 +3,7 @@ import type { AgentFleet } from '../agent/agent-fleet.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 import { Project } from '../models/Project.ts';
 import { auditSnapshot, loadProject } from '../queries/projects.ts';
-import { removeProjectContainer } from './user-dockers.ts';
+import { removeProjectContainer } from './remove-project-container.ts';
 
 /** How a deletion went: whether a container was removed, whether the row was still there. */
 export interface DeleteProjectOutcome {

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import type { AgentFleet } from '../agent/agent-fleet.ts';
 import { toAgentError } from '../agent/agent-error.ts';
 import { loadMemberDockerProjects } from '../queries/projects.ts';
-import { listProjectContainers, syncAuthorizedKeys } from './user-dockers.ts';
+import { listProjectContainers } from '../queries/user-dockers.ts';
+import { syncAuthorizedKeys } from './sync-authorized-keys.ts';
 
 /**
  * After a user's SSH keys changed: puts the new key sets into the containers of the user's

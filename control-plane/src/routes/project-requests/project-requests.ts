@@ -10,7 +10,7 @@ import { presentProject, type DockerImageOptionJson, type ProjectRow } from '../
 import { problemsByField, projectRequestSchema, type ProjectRequestData } from '@devplein/contract/validation/projectRequest';
 import { loadProject, mayHaveContainer } from '../../queries/projects.ts';
 import { refused } from '../../lib/project-request-errors.ts';
-import { notifyContainer } from '../../commands/user-dockers.ts';
+import { notifyContainer } from '../../commands/notify-container.ts';
 import { suspendProjectContainer } from '../../commands/suspend-project-container.ts';
 import { AWAITING_APPROVAL } from '../../commands/container-states.ts';
 import { createProject } from '../../commands/create-project.ts';

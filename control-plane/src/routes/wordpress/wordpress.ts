@@ -5,7 +5,7 @@ import { parseInput } from '../../middlewares/validate.ts';
 import { HttpError, postOnly } from '../../errors.ts';
 import { callAgent } from '../../lib/agent-failure.ts';
 import { loadDockerProject, loadDockerProjectByName } from '../../queries/projects.ts';
-import { authorizeProject } from '../user-dockers/user-dockers.ts';
+import { authorizeProject } from '../../policies/authorize-project.ts';
 import { wordpressProjectParams } from './schema.ts';
 
 export const NOT_WORDPRESS_MESSAGE = 'Dit project is geen WordPress-project.';
