@@ -7,7 +7,7 @@ import { Project } from '../models/Project.ts';
 import { mayHaveContainer } from '../queries/projects.ts';
 import type { RealtimeTrigger } from '../realtime/container-notices.ts';
 import { NO_DOCKER_IMAGE, OTHER_DOCKER_IMAGE } from '@devplein/contract/validation/projectRequest';
-import { NOT_CREATED, REJECTED, UNREACHABLE } from './container-states.ts';
+import { NOT_CREATED, REJECTED, UNREACHABLE } from '../lib/container-states.ts';
 import { suspendProjectContainer } from './suspend-project-container.ts';
 import { notifyContainer } from './notify-container.ts';
 

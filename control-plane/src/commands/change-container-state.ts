@@ -1,7 +1,7 @@
 import type { ContainerActionName, ContainerView } from '../agent/container-views.ts';
 import { callAgent } from '../lib/agent-failure.ts';
 import type { DockerProjectRow } from '../queries/projects.ts';
-import { ACTION_BUSY } from './container-states.ts';
+import { ACTION_BUSY } from '../lib/container-states.ts';
 import type { ContainerCommandDeps } from './container-deps.ts';
 import { notifyContainer } from './notify-container.ts';
 

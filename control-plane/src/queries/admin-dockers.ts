@@ -3,8 +3,9 @@ import type { AgentFleet, AgentLink } from '../agent/agent-fleet.ts';
 import type { ContainerView } from '../agent/container-views.ts';
 import { notFound } from '../errors.ts';
 import { agentFailure, isUnreachable } from '../lib/agent-failure.ts';
-import { UNREACHABLE } from '../commands/container-states.ts';
-import { loadScreenshotStates, type ThumbnailCapturer } from '../commands/capture-thumbnail.ts';
+import { UNREACHABLE } from '../lib/container-states.ts';
+import type { ThumbnailCapturer } from '../commands/capture-thumbnail.ts';
+import { loadScreenshotStates } from './thumbnails.ts';
 import { loadDockerProjects } from './projects.ts';
 import type { ScreenshotState } from '@devplein/contract/dockers';
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { DockerImage } from '../models/DockerImage.ts';
 
 /** An image option with how many projects use it (the admin images page). */
 export interface ImageOptionRow {
@@ -17,4 +18,10 @@ export function listImageOptions(knex: Knex, id?: number): Promise<ImageOptionRo
     .select<ImageOptionRow[]>('di.id', 'di.name', 'di.image', 'di.ssh', 'di.wordpress', 'di.capabilities', knex.raw('(select count(*) from projects p where p.docker_image_id = di.id)::int as projects'))
     .modify((query) => void (id !== undefined && query.where('di.id', id)))
     .orderBy('di.id');
+}
+
+/** The image options of the request form (GET /api/dockers): id and name, by id. */
+export async function listImageOptionNames(knex: Knex): Promise<Array<{ id: number; name: string }>> {
+  const rows = await DockerImage.query(knex).select('id', 'name').orderBy('id');
+  return rows.map((row) => ({ id: row.id, name: row.name }));
 }

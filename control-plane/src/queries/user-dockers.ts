@@ -1,6 +1,6 @@
 import type { ContainerView } from '../agent/container-views.ts';
 import type { ContainerCommandDeps } from '../commands/container-deps.ts';
-import { AWAITING_APPROVAL, NOT_CREATED, REJECTED, UNREACHABLE } from '../commands/container-states.ts';
+import { AWAITING_APPROVAL, NOT_CREATED, REJECTED, UNREACHABLE } from '../lib/container-states.ts';
 import { agentFailure, isUnreachable } from '../lib/agent-failure.ts';
 import type { ContainerSituation } from '../presenters/present-user-docker.ts';
 import { loadMemberDockerProjects, type DockerProjectRow } from './projects.ts';

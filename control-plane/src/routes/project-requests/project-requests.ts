@@ -12,11 +12,11 @@ import { loadProject, mayHaveContainer } from '../../queries/projects.ts';
 import { refused } from '../../lib/project-request-errors.ts';
 import { notifyContainer } from '../../commands/notify-container.ts';
 import { suspendProjectContainer } from '../../commands/suspend-project-container.ts';
-import { AWAITING_APPROVAL } from '../../commands/container-states.ts';
+import { AWAITING_APPROVAL } from '../../lib/container-states.ts';
 import { createProject } from '../../commands/create-project.ts';
 import { updateProject, type ProjectColumns } from '../../commands/update-project.ts';
 import { deleteProject } from '../../commands/delete-project.ts';
-import { DockerImage } from '../../models/DockerImage.ts';
+import { listImageOptionNames } from '../../queries/docker-images.ts';
 import { syncProjectAccess } from '../../commands/sync-project-access.ts';
 import type { AgentFleet } from '../../agent/agent-fleet.ts';
 import { projectIdParams } from './schema.ts';
@@ -74,8 +74,7 @@ export function projectRequestRoutes(deps: AppDeps): AppRouter {
 
   router.get('/api/dockers', async (ctx) => {
     activeUser(ctx);
-    const rows = await DockerImage.query(knex).select('id', 'name').orderBy('id');
-    ctx.body = rows.map((row): DockerImageOptionJson => ({ id: row.id, name: row.name }));
+    ctx.body = (await listImageOptionNames(knex)).map((row): DockerImageOptionJson => ({ id: row.id, name: row.name }));
   });
 
   router.post('/api/user/project', async (ctx) => {
