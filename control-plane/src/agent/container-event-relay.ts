@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { NOT_CREATED, UNREACHABLE } from '../commands/container-states.ts';
+import { NOT_CREATED, UNREACHABLE } from '../lib/container-states.ts';
 import { containerNotices, type RealtimeTrigger } from '../realtime/container-notices.ts';
 import type { AgentClient } from './agent-client.ts';
 import { defaultBackoff } from './agent-client.ts';

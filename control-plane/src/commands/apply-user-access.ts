@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { AgentLink } from '../agent/agent-fleet.ts';
 import type { ContainerView } from '../agent/container-views.ts';
 import { recordAudit } from '../audit/record-audit.ts';
-import { type DockerProjectRow, loadMemberDockerProjects } from './docker-projects.ts';
+import { type DockerProjectRow, loadMemberDockerProjects } from '../queries/projects.ts';
 import { HostAccessReport } from './host-access-report.ts';
 import { recordPendingAccess, settlePendingAccess } from './pending-host-access.ts';
 import { createPeerOnFreeAddress } from './vpn-peer-address.ts';

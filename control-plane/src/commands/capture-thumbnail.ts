@@ -5,7 +5,6 @@ import type { AgentFleet } from '../agent/agent-fleet.ts';
 import type { AgentClient } from '../agent/agent-client.ts';
 import { AgentError } from '../agent/agent-error.ts';
 import type { CaptureOutcomeName, CaptureView } from '../agent/screenshot-views.ts';
-import type { ScreenshotState } from '@devplein/contract/dockers';
 import type { Config } from '../config.ts';
 import { countCaptureOutcome } from '../metrics/metrics.ts';
 
@@ -262,39 +261,4 @@ export function appThumbnailCapturer(deps: {
     logger: deps.logger.child({ component: 'thumbnails' }),
     settings: { concurrency: deps.config.THUMBNAIL_CONCURRENCY, timeoutMs: deps.config.THUMBNAIL_TIMEOUT_MS },
   });
-}
-
-/** A thumbnails row's columns the capture state is made of. */
-export interface ThumbnailStateRow {
-  project_id: number;
-  captured_at: Date | string | null;
-  last_error: string | null;
-  last_attempt_at: Date | string | null;
-}
-
-const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
-
-/** The capture state of a project as the admin dockers table shows it. */
-export function screenshotState(projectId: number, row: ThumbnailStateRow | undefined, inFlight: boolean): ScreenshotState {
-  return {
-    projectId,
-    capturedAt: row ? iso(row.captured_at) : null,
-    lastAttemptAt: row ? iso(row.last_attempt_at) : null,
-    lastError: row?.last_error ?? null,
-    inFlight,
-  };
-}
-
-/**
- * Capture states of these projects (one query). Which captures are in flight is read before the
- * rows: a capture that ends while the query runs then still counts as in flight (the caller asks
- * again and gets its outcome), never "done" beside the row from before it.
- */
-export async function loadScreenshotStates(knex: Knex, capturer: ThumbnailCapturer | undefined, projectIds: readonly number[]): Promise<Map<number, ScreenshotState>> {
-  const ids = [...new Set(projectIds)];
-  if (ids.length === 0) return new Map();
-  const inFlight = new Set(ids.filter((id) => capturer?.isInFlight(id) ?? false));
-  const rows = await knex('thumbnails').whereIn('project_id', ids).select<ThumbnailStateRow[]>('project_id', 'captured_at', 'last_error', 'last_attempt_at');
-  const byProject = new Map(rows.map((row) => [Number(row.project_id), row]));
-  return new Map(ids.map((id) => [id, screenshotState(id, byProject.get(id), inFlight.has(id))]));
 }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { recordAudit } from '../audit/record-audit.ts';
 import { accountSnapshot, adminUserRows } from './admin-user-rows.ts';
 import { disableUser } from './disable-user.ts';
-import { mayHaveContainer } from './docker-projects.ts';
+import { mayHaveContainer } from '../queries/projects.ts';
 import { HostAccessReport, type NotDoneStep } from './host-access-report.ts';
 import { type HostAccessDeps, syncProjectAccess } from './sync-project-access.ts';
 

@@ -3,9 +3,9 @@ import type { Logger } from 'pino';
 import type { AgentFleet } from '../agent/agent-fleet.ts';
 import { SSH_LABEL, type ContainerView } from '../agent/container-views.ts';
 import { recordAudit } from '../audit/record-audit.ts';
-import { type DockerProjectRow, loadDockerProject, sshKeysOf } from './docker-projects.ts';
+import { type DockerProjectRow, loadDockerProject, sshKeysOf } from '../queries/projects.ts';
 import { HostAccessReport, type NotDoneStep } from './host-access-report.ts';
-import { KeyedLock } from './keyed-lock.ts';
+import { KeyedLock } from '../lib/keyed-lock.ts';
 import { recordPendingAccess, settlePendingAccess } from './pending-host-access.ts';
 
 export interface HostAccessDeps {

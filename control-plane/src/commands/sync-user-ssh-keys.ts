@@ -2,8 +2,9 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { AgentFleet } from '../agent/agent-fleet.ts';
 import { toAgentError } from '../agent/agent-error.ts';
-import { loadMemberDockerProjects } from './docker-projects.ts';
-import { listProjectContainers, syncAuthorizedKeys } from './user-dockers.ts';
+import { loadMemberDockerProjects } from '../queries/projects.ts';
+import { listProjectContainers } from '../queries/user-dockers.ts';
+import { syncAuthorizedKeys } from './sync-authorized-keys.ts';
 
 /**
  * After a user's SSH keys changed: puts the new key sets into the containers of the user's

@@ -7,7 +7,7 @@ import { HttpError, serviceUnavailable } from '../errors.ts';
 import { MAX_DATABASES_PER_USER } from '../policies/database-policy.ts';
 import { type DatabaseJson, type DatabaseRow, presentDatabase } from '../presenters/present-database.ts';
 import { DATABASE_NAME_MESSAGES, databaseNameProblem } from '@devplein/contract/validation/databaseName';
-import { KeyedLock } from './keyed-lock.ts';
+import { KeyedLock } from '../lib/keyed-lock.ts';
 import { userHomeHost } from './user-home-host.ts';
 
 export interface DatabaseCommandDeps {

@@ -7,7 +7,7 @@ import { AgentError } from '../agent/agent-error.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import { HttpError, serviceUnavailable } from '../errors.ts';
 import { presentVpnConfig, type VpnConfigJson } from '../presenters/present-vpn-config.ts';
-import { KeyedLock } from './keyed-lock.ts';
+import { KeyedLock } from '../lib/keyed-lock.ts';
 import { generateWireguardKeyPair } from './wireguard-keys.ts';
 import { vpnConfigFile, VpnConfigFileError } from './vpn-config-file.ts';
 import { userHomeHost } from './user-home-host.ts';

@@ -16,6 +16,8 @@ export class Project extends Model {
   declare name: string;
   declare description: string;
   declare domain: string;
+  /** The dev server (agent link name) of its container; null is the first one. */
+  declare host: string | null;
   declare visible: boolean;
   declare repro: string | null;
   declare end_date: string | null;

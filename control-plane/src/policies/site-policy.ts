@@ -9,7 +9,7 @@ export const mayViewSiteWall = (_viewer: CurrentUser | null): boolean => true;
 /**
  * Only approved projects their owners made visible (`visible` '1') appear on the wall or show a
  * thumbnail: a rejected request, or one awaiting (re)approval, is not published (and cannot run).
- * loadSiteRecords (routes/sites/site-wall.ts) and the nightly capture write this rule in SQL.
+ * loadSiteRecords (queries/sites.ts) and the nightly capture write this rule in SQL.
  */
 export const isShownOnWall = (project: { visible: boolean; validated: boolean | null }): boolean => project.visible && project.validated === true;
 

@@ -25,3 +25,13 @@ export function presentAdminDocker(
     host,
   };
 }
+
+/** A row of the table with its site screenshot state (queries/admin-dockers.ts loads it). */
+export function presentAdminDockerRow(row: {
+  container: ContainerView;
+  host: string;
+  project: { id: number; owner: { id: number; name: string } | null } | null;
+  screenshot: AdminDockerJson['screenshot'];
+}): AdminDockerJson {
+  return { ...presentAdminDocker(row.container, row.project, row.host), screenshot: row.screenshot };
+}

@@ -1,6 +1,6 @@
 import type { ContainerView } from '../agent/container-views.ts';
-import type { DockerProjectRow } from '../commands/docker-projects.ts';
-import { STATUS_TEXT } from '../commands/container-states.ts';
+import type { DockerProjectRow } from '../queries/projects.ts';
+import { STATUS_TEXT } from '../lib/container-states.ts';
 import type { UserDocker } from '@devplein/contract/dockers';
 
 /** One card of the dockers page (the shared contract of contract/src/dockers.ts). */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { AWAITING_APPROVAL, REJECTED } from '../commands/container-states.ts';
+import { AWAITING_APPROVAL, REJECTED } from '../lib/container-states.ts';
 
 /**
  * The product state the dockers page shows instead of Docker's for containers whose project is

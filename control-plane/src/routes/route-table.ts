@@ -4,7 +4,7 @@ import { adminAgentRoutes } from './admin/agent.ts';
 import { broadcastingRoutes } from './broadcasting/broadcasting.ts';
 import { healthRoutes } from './health/health.ts';
 import { sitesRoutes } from './sites/sites.ts';
-import { miscRoutes } from './misc/misc.ts';
+import { thumbnailRoutes } from './thumbnails/thumbnails.ts';
 import { levelRoutes } from './levels/levels.ts';
 import { sshKeyRoutes } from './ssh-keys/ssh-keys.ts';
 import { adminLevelRoutes } from './admin-levels/admin-levels.ts';
@@ -34,7 +34,7 @@ export function appRouters(deps: AppDeps): AppRouter[] {
     broadcastingRoutes(deps),
     healthRoutes(deps),
     sitesRoutes(deps),
-    miscRoutes(deps),
+    thumbnailRoutes(deps),
     levelRoutes(deps),
     sshKeyRoutes(deps),
     adminLevelRoutes(deps),

@@ -5,17 +5,13 @@ import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import { mayManageContainers } from '../../policies/container-policy.ts';
-import {
-  adminDockerOf,
-  adoptAdminDocker,
-  bulkAdminDockers,
-  changeAdminDocker,
-  findContainer,
-  listAdminDockers,
-  removeAdminDocker,
-  requestScreenshot,
-  screenshotStateOf,
-} from '../../commands/admin-dockers.ts';
+import { findContainer, loadAdminDockerRow, loadAdminDockers, screenshotStateOf } from '../../queries/admin-dockers.ts';
+import { presentAdminDockerRow } from '../../presenters/present-admin-docker.ts';
+import { changeAdminContainerState } from '../../commands/change-admin-container-state.ts';
+import { removeContainer } from '../../commands/remove-container.ts';
+import { runBulkContainerAction } from '../../commands/run-bulk-container-action.ts';
+import { adoptContainer } from '../../commands/adopt-container.ts';
+import { requestScreenshot } from '../../commands/request-screenshot.ts';
 import { appThumbnailCapturer } from '../../commands/capture-thumbnail.ts';
 import { adminActionQuery, adminContainerParams, bulkBody, ownerBody, screenshotParams } from './schema.ts';
 
@@ -46,13 +42,13 @@ export function adminDockerRoutes(deps: AppDeps): AppRouter {
 
   router.get('/api/admin/dockers', async (ctx) => {
     admin(ctx);
-    ctx.body = await listAdminDockers(commandDeps);
+    ctx.body = (await loadAdminDockers(commandDeps)).map(presentAdminDockerRow);
   });
 
   router.post('/api/admin/dockers/bulk', async (ctx) => {
     const user = admin(ctx);
     const { names, action } = parseInput(ctx, bulkBody, 'body');
-    const results = await bulkAdminDockers(commandDeps, user.id, [...new Set(names)], action);
+    const results = await runBulkContainerAction(commandDeps, user.id, [...new Set(names)], action);
     ctx.state.log.info({ userId: user.id, action, count: names.length }, 'bulk container action');
     ctx.body = { results };
   });
@@ -60,14 +56,15 @@ export function adminDockerRoutes(deps: AppDeps): AppRouter {
   router.get('/api/admin/dockers/:name', async (ctx) => {
     admin(ctx);
     const name = containerName(ctx);
-    ctx.body = await adminDockerOf(commandDeps, await findContainer(commandDeps, name));
+    ctx.body = presentAdminDockerRow(await loadAdminDockerRow(commandDeps, await findContainer(commandDeps, name)));
   });
 
   router.put('/api/admin/dockers/:name', async (ctx) => {
     const user = admin(ctx);
     const name = containerName(ctx);
     const { action } = parseInput(ctx, adminActionQuery, 'query');
-    const row = await changeAdminDocker(commandDeps, user.id, name, action);
+    const placed = await changeAdminContainerState(commandDeps, user.id, name, action);
+    const row = presentAdminDockerRow(await loadAdminDockerRow(commandDeps, placed));
     ctx.state.log.info({ userId: user.id, container: name, action }, 'admin container action');
     ctx.body = [row];
   });
@@ -75,7 +72,7 @@ export function adminDockerRoutes(deps: AppDeps): AppRouter {
   router.delete('/api/admin/dockers/:name', async (ctx) => {
     const user = admin(ctx);
     const name = containerName(ctx);
-    const result = await removeAdminDocker(commandDeps, user.id, name);
+    const result = await removeContainer(commandDeps, user.id, name);
     ctx.state.log.info({ userId: user.id, container: name, removed: result.removed }, 'admin container removed');
     ctx.body = { removed: result.removed };
   });
@@ -84,7 +81,8 @@ export function adminDockerRoutes(deps: AppDeps): AppRouter {
     const user = admin(ctx);
     const name = containerName(ctx);
     const { user: ownerId } = parseInput(ctx, ownerBody, 'body');
-    const row = await adoptAdminDocker(commandDeps, user.id, name, ownerId);
+    const placed = await adoptContainer(commandDeps, user.id, name, ownerId);
+    const row = presentAdminDockerRow(await loadAdminDockerRow(commandDeps, placed));
     ctx.state.log.info({ userId: user.id, container: name, ownerId }, 'container adopted');
     ctx.body = row;
   });

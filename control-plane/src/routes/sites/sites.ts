@@ -2,7 +2,8 @@ import Router from '@koa/router';
 import type { AppDeps, AppRouter } from '../../app-context.ts';
 import { forbidden } from '../../errors.ts';
 import { mayViewSiteWall } from '../../policies/site-policy.ts';
-import { buildSiteWall, sharedLoad } from './site-wall.ts';
+import { sharedLoad } from '../../lib/shared-load.ts';
+import { buildSiteWall } from './site-wall.ts';
 
 /**
  * GET /api/sites: the websites wall (spec §2, §3 Site), public like /websites itself. Same answer

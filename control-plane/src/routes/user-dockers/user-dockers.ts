@@ -1,35 +1,24 @@
 import Router from '@koa/router';
 import type { AppContext, AppDeps, AppRouter } from '../../app-context.ts';
-import type { CurrentUser } from '../../auth/current-user.ts';
 import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
-import { forbidden, HttpError, notFound, serviceUnavailable } from '../../errors.ts';
-import { mayPullImage, mayRunProjectContainer, mayUseProjectContainer, notRunnableMessage } from '../../policies/container-policy.ts';
+import { forbidden, HttpError, serviceUnavailable } from '../../errors.ts';
+import { mayPullImage, mayRunProjectContainer, notRunnableMessage } from '../../policies/container-policy.ts';
+import { authorizeProject } from '../../policies/authorize-project.ts';
 import { AgentError } from '../../agent/agent-error.ts';
-import { AGENT_UNREACHABLE_MESSAGE, callAgent, isUnreachable } from '../../commands/agent-failure.ts';
-import { type DockerProjectRow, loadDockerProject, loadDockerProjectByName } from '../../commands/docker-projects.ts';
-import { changeUserDocker, type ContainerCommandDeps, createUserDocker, listUserDockers } from '../../commands/user-dockers.ts';
-import { SshCommandResolver } from '../../commands/ssh-command.ts';
+import { AGENT_UNREACHABLE_MESSAGE, callAgent, isUnreachable } from '../../lib/agent-failure.ts';
+import { type DockerProjectRow, loadDockerProject, loadDockerProjectByName } from '../../queries/projects.ts';
+import type { ContainerCommandDeps } from '../../commands/container-deps.ts';
+import { createProjectContainer } from '../../commands/create-project-container.ts';
+import { changeContainerState } from '../../commands/change-container-state.ts';
+import { recordContainerAct } from '../../commands/record-container-act.ts';
+import { containerSituationOf, loadUserDockerCards } from '../../queries/user-dockers.ts';
+import { presentUserDocker } from '../../presenters/present-user-docker.ts';
+import { SshCommandResolver } from '../../lib/ssh-command.ts';
 import type { LogLineView, PullProgressView } from '../../agent/container-views.ts';
-import { recordAudit } from '../../audit/record-audit.ts';
-import { isAdmin } from '../../policies/roles.ts';
 import { actionQuery, containerNameParams, createDockerBody, followQuery, logsQuery, projectIdParams, pullBody } from './schema.ts';
 import { openResponseStream, writeLine } from './streams.ts';
 import { PerUserSlots } from '../../lib/per-user-slots.ts';
-
-const PROJECT_NOT_FOUND = 'Dit project bestaat niet.';
-
-/** The project, when the user may use its container; otherwise 404 as if it did not exist. */
-export function authorizeProject(user: CurrentUser, project: DockerProjectRow | undefined): DockerProjectRow {
-  if (!project || !mayUseProjectContainer(user, project.users.map((member) => member.id))) throw notFound(PROJECT_NOT_FOUND);
-  return project;
-}
-
-/** An admin acting on a project they are not a member of is an admin write: audited. */
-async function auditAdminAct(deps: AppDeps, user: CurrentUser, project: DockerProjectRow, action: string, after: Record<string, unknown>): Promise<void> {
-  if (!isAdmin(user) || project.users.some((member) => member.id === user.id)) return;
-  await recordAudit(deps.knex, { actorId: user.id, action, subjectType: 'project', subjectId: project.id, after: { container: project.name, ...after } });
-}
 
 /** Shared by the container routers: the command deps, built once per app. */
 export function containerCommandDeps(deps: AppDeps): ContainerCommandDeps {
@@ -82,15 +71,16 @@ export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDep
 
   router.get('/api/user/dockers', async (ctx) => {
     const user = activeUser(ctx);
-    ctx.body = await listUserDockers(commandDeps, user.id);
+    ctx.body = (await loadUserDockerCards(commandDeps, user.id)).map(({ project, situation }) => presentUserDocker(project, situation));
   });
 
   router.post('/api/user/dockers', async (ctx) => {
     const user = activeUser(ctx);
     const { id } = parseInput(ctx, createDockerBody, 'body');
     const project = authorizeProject(user, await loadDockerProject(knex, id));
-    const docker = await createUserDocker(commandDeps, project);
-    await auditAdminAct(deps, user, project, 'container.create', { state: docker.State });
+    const container = await createProjectContainer(commandDeps, project);
+    const docker = presentUserDocker(project, await containerSituationOf(commandDeps, project, container));
+    await recordContainerAct(commandDeps, user, project, 'container.create', { state: docker.State });
     ctx.state.log.info({ userId: user.id, projectId: id }, 'container created');
     ctx.body = [docker];
   });
@@ -101,8 +91,9 @@ export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDep
     const { action } = parseInput(ctx, actionQuery, 'query');
     const project = authorizeProject(user, await loadDockerProject(knex, projectId));
     if (!mayRunProjectContainer(project, action)) throw forbidden(notRunnableMessage(project.validated));
-    const docker = await changeUserDocker(commandDeps, project, action);
-    await auditAdminAct(deps, user, project, `container.${action}`, { state: docker.State });
+    const container = await changeContainerState(commandDeps, project, action);
+    const docker = presentUserDocker(project, await containerSituationOf(commandDeps, project, container));
+    await recordContainerAct(commandDeps, user, project, `container.${action}`, { state: docker.State });
     ctx.state.log.info({ userId: user.id, projectId, action }, 'container action');
     ctx.body = [docker];
   });

@@ -3,9 +3,9 @@ import type { AppDeps, AppRouter } from '../../app-context.ts';
 import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
 import { HttpError, postOnly } from '../../errors.ts';
-import { callAgent } from '../../commands/agent-failure.ts';
-import { loadDockerProject, loadDockerProjectByName } from '../../commands/docker-projects.ts';
-import { authorizeProject } from '../user-dockers/user-dockers.ts';
+import { callAgent } from '../../lib/agent-failure.ts';
+import { loadDockerProject, loadDockerProjectByName } from '../../queries/projects.ts';
+import { authorizeProject } from '../../policies/authorize-project.ts';
 import { wordpressProjectParams } from './schema.ts';
 
 export const NOT_WORDPRESS_MESSAGE = 'Dit project is geen WordPress-project.';

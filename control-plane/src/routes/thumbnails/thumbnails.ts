@@ -2,20 +2,11 @@ import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import type { AppContext, AppDeps, AppRouter } from '../../app-context.ts';
 import { isShownOnWall, isThumbnailServable } from '../../policies/site-policy.ts';
+import { loadThumbnailHead, loadThumbnailPng } from '../../queries/thumbnails.ts';
 import { smallThumbnailParams } from './schema.ts';
 
 /** How long a browser may reuse a thumbnail before it asks again (captures are not frequent). */
 const THUMBNAIL_MAX_AGE_S = 300;
-
-interface ThumbnailHead {
-  id: number;
-  visible: boolean;
-  validated: boolean | null;
-  etag: string | null;
-  captured_at: Date | string | null;
-  last_error: string | null;
-  has_png: boolean;
-}
 
 /** A strong ETag header value for a stored etag (stored quoted or bare). */
 const quoted = (etag: string): string => (/^(W\/)?".*"$/.test(etag) ? etag : `"${etag.replace(/"/g, '')}"`);
@@ -38,7 +29,7 @@ function notModified(ctx: AppContext): void {
  * the stored thumbnail of a visible project (capturing is a later issue). ETag + Last-Modified
  * with a short max-age, so 1,500 tiles revalidate with 304s instead of downloading again.
  */
-export function miscRoutes(deps: Pick<AppDeps, 'knex'>): AppRouter {
+export function thumbnailRoutes(deps: Pick<AppDeps, 'knex'>): AppRouter {
   const router: AppRouter = new Router();
   const { knex } = deps;
 
@@ -47,18 +38,7 @@ export function miscRoutes(deps: Pick<AppDeps, 'knex'>): AppRouter {
     const parsed = smallThumbnailParams.safeParse({ file: ctx.params.file });
     if (!parsed.success) return noThumbnail(ctx);
 
-    const head = await knex('projects as p')
-      .join('thumbnails as t', 't.project_id', 'p.id')
-      .where('p.name', parsed.data.file)
-      .first<ThumbnailHead | undefined>(
-        't.id',
-        'p.visible',
-        'p.validated',
-        't.etag',
-        't.captured_at',
-        't.last_error',
-        knex.raw('t.png is not null as has_png'),
-      );
+    const head = await loadThumbnailHead(knex, parsed.data.file);
     if (!head || !isShownOnWall(head) || !isThumbnailServable(head)) return noThumbnail(ctx);
 
     ctx.status = 200;
@@ -70,14 +50,14 @@ export function miscRoutes(deps: Pick<AppDeps, 'knex'>): AppRouter {
       // Revalidation answers without reading the image bytes.
       if (ctx.fresh) return notModified(ctx);
     }
-    const row = await knex('thumbnails').where('id', head.id).first<{ png: Buffer | null } | undefined>('png');
-    if (!row?.png) return noThumbnail(ctx);
+    const png = await loadThumbnailPng(knex, head.id);
+    if (!png) return noThumbnail(ctx);
     if (!head.etag) {
       // A row stored without an etag: derive one from the bytes.
-      ctx.set('ETag', `"${createHash('sha1').update(row.png).digest('base64url')}"`);
+      ctx.set('ETag', `"${createHash('sha1').update(png).digest('base64url')}"`);
       if (ctx.fresh) return notModified(ctx);
     }
-    ctx.body = row.png;
+    ctx.body = png;
   });
 
   return router;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { describe, expect, it } from 'vitest';
-import { loadScreenshotStates, type ThumbnailCapturer, type ThumbnailStateRow } from './capture-thumbnail.ts';
+import type { ThumbnailCapturer } from '../commands/capture-thumbnail.ts';
+import { loadScreenshotStates, type ThumbnailStateRow } from './thumbnails.ts';
 
 describe('loadScreenshotStates', () => {
   it('never pairs a row read before a capture ended with "not in flight" (the caller would stop waiting on the old outcome)', async () => {

@@ -1,0 +1,72 @@
+import type { Knex } from 'knex';
+import { Thumbnail } from '../models/Thumbnail.ts';
+import type { ThumbnailCapturer } from '../commands/capture-thumbnail.ts';
+import type { ScreenshotState } from '@devplein/contract/dockers';
+
+/** What serving a thumbnail needs before reading its bytes: the project's wall flags and the capture's validators. */
+export interface ThumbnailHead {
+  id: number;
+  visible: boolean;
+  validated: boolean | null;
+  etag: string | null;
+  captured_at: Date | string | null;
+  last_error: string | null;
+  has_png: boolean;
+}
+
+/** The thumbnail of the project named `name`, without its bytes (a revalidation needs none). */
+export async function loadThumbnailHead(knex: Knex, name: string): Promise<ThumbnailHead | undefined> {
+  return knex('projects as p')
+    .join('thumbnails as t', 't.project_id', 'p.id')
+    .where('p.name', name)
+    .first<ThumbnailHead | undefined>(
+      't.id',
+      'p.visible',
+      'p.validated',
+      't.etag',
+      't.captured_at',
+      't.last_error',
+      knex.raw('t.png is not null as has_png'),
+    );
+}
+
+/** The stored image bytes of a thumbnail, null when it has none. */
+export async function loadThumbnailPng(knex: Knex, id: number): Promise<Buffer | null> {
+  const row = await Thumbnail.query(knex).findById(id).select('png');
+  return row?.png ?? null;
+}
+
+/** A thumbnails row's columns the capture state is made of. */
+export interface ThumbnailStateRow {
+  project_id: number;
+  captured_at: Date | string | null;
+  last_error: string | null;
+  last_attempt_at: Date | string | null;
+}
+
+const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
+
+/** The capture state of a project as the admin dockers table shows it. */
+export function screenshotState(projectId: number, row: ThumbnailStateRow | undefined, inFlight: boolean): ScreenshotState {
+  return {
+    projectId,
+    capturedAt: row ? iso(row.captured_at) : null,
+    lastAttemptAt: row ? iso(row.last_attempt_at) : null,
+    lastError: row?.last_error ?? null,
+    inFlight,
+  };
+}
+
+/**
+ * Capture states of these projects (one query). Which captures are in flight is read before the
+ * rows: a capture that ends while the query runs then still counts as in flight (the caller asks
+ * again and gets its outcome), never "done" beside the row from before it.
+ */
+export async function loadScreenshotStates(knex: Knex, capturer: Pick<ThumbnailCapturer, 'isInFlight'> | undefined, projectIds: readonly number[]): Promise<Map<number, ScreenshotState>> {
+  const ids = [...new Set(projectIds)];
+  if (ids.length === 0) return new Map();
+  const inFlight = new Set(ids.filter((id) => capturer?.isInFlight(id) ?? false));
+  const rows = await knex('thumbnails').whereIn('project_id', ids).select<ThumbnailStateRow[]>('project_id', 'captured_at', 'last_error', 'last_attempt_at');
+  const byProject = new Map(rows.map((row) => [Number(row.project_id), row]));
+  return new Map(ids.map((id) => [id, screenshotState(id, byProject.get(id), inFlight.has(id))]));
+}
