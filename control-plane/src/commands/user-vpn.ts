@@ -8,8 +8,8 @@ import type { SecretBox } from '../crypto/secret-box.ts';
 import { HttpError, serviceUnavailable } from '../errors.ts';
 import { presentVpnConfig, type VpnConfigJson } from '../presenters/present-vpn-config.ts';
 import { KeyedLock } from './keyed-lock.ts';
-import { generateWireguardKeyPair } from './wireguard-keys.ts';
-import { vpnConfigFile, VpnConfigFileError } from './vpn-config-file.ts';
+import { generateWireguardKeyPair } from '../lib/wireguard-keys.ts';
+import { vpnConfigFile, VpnConfigFileError } from '../lib/vpn-config-file.ts';
 import { userHomeHost } from './user-home-host.ts';
 import { createPeerOnFreeAddress } from './vpn-peer-address.ts';
 

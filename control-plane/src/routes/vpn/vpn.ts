@@ -14,7 +14,7 @@ import {
   vpnConfigText,
   type VpnCommandDeps,
 } from '../../commands/user-vpn.ts';
-import { VPN_CONFIG_FILE_NAME } from '../../commands/vpn-config-file.ts';
+import { VPN_CONFIG_FILE_NAME } from '../../lib/vpn-config-file.ts';
 
 const CONFIG_MISSING = 'Deze VPN-configuratie bestaat niet.';
 
