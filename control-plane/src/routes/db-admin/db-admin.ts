@@ -4,8 +4,9 @@ import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
 import { forbidden, HttpError, notFound } from '../../errors.ts';
 import { mayUseDatabases, ownsDatabase } from '../../policies/database-policy.ts';
-import { loadDatabase } from '../../commands/user-databases.ts';
-import { isSignonSecret, mintSignonTicket, redeemSignonTicket } from '../../commands/db-admin-signon.ts';
+import { loadDatabase } from '../../queries/databases.ts';
+import { isSignonSecret, mintSignonTicket } from '../../lib/db-admin-ticket.ts';
+import { redeemSignonTicket } from '../../commands/redeem-signon-ticket.ts';
 import { databaseIdParams } from '../databases/schema.ts';
 import { signonRedeemBody } from './schema.ts';
 
