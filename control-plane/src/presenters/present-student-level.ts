@@ -32,3 +32,8 @@ export function presentStoredStudentLevel(level: Pick<StudentLevelJson, 'id' | '
 } {
   return { status: level.status, level_content_id: level.level_content_id, id: level.id };
 }
+
+/** The answer of one level's status change (POST /api/level/update-status). */
+export function presentLevelStatus(status: StudentLevelJson['status']): { status: StudentLevelJson['status'] } {
+  return { status };
+}

@@ -4,7 +4,7 @@ import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
 import { notFound, validationFailed, type FieldErrors } from '../../errors.ts';
 import { authorizeLevelManagement } from '../../policies/admin-level-policy.ts';
-import { presentGroupStudent, presentStoredStudentLevel, presentStudentLevelsUpdate } from '../../presenters/present-student-level.ts';
+import { presentGroupStudent, presentLevelStatus, presentStoredStudentLevel, presentStudentLevelsUpdate } from '../../presenters/present-student-level.ts';
 import { setStudentLevels } from '../../commands/set-student-levels.ts';
 import { storeStudentLevel } from '../../commands/store-student-level.ts';
 import { setLevelStatus } from '../../commands/set-level-status.ts';
@@ -75,7 +75,7 @@ export function addStudentLevelRoutes(router: AppRouter, knex: Knex): void {
     const input = parseInput(ctx, levelStatusInput, 'body');
     const status = await setLevelStatus(knex, input.level, input.status, user.id);
     if (!status) throw notFound('Dit level bestaat niet.');
-    ctx.body = { status };
+    ctx.body = presentLevelStatus(status);
   });
 
   router.post('/api/level/store', async (ctx) => {
