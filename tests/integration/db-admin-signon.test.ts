@@ -15,7 +15,7 @@ import { HttpSession } from '../support/http-session.ts';
 import { findFreePort, waitFor } from '../support/ports.ts';
 import { findExecutable } from '../support/system-deps.ts';
 import { TEST_SESSION_SECRET } from '../support/control-plane.ts';
-import { mintSignonTicket } from '../../control-plane/src/commands/db-admin-signon.ts';
+import { mintSignonTicket } from '../../control-plane/src/lib/db-admin-ticket.ts';
 
 interface DatabaseJson {
   id: number;

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpSession } from '../support/http-session.ts';
 import { waitFor } from '../support/ports.ts';
 import { ADMIN, DEVELOPER, DOCENT, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../support/hosting-stack.ts';
-import { wireguardPublicKeyOf } from '../../control-plane/src/commands/wireguard-keys.ts';
-import { vpnConfigQrSvg } from '../../control-plane/src/commands/user-vpn.ts';
+import { wireguardPublicKeyOf } from '../../control-plane/src/lib/wireguard-keys.ts';
+import { vpnConfigQrSvg } from '../../control-plane/src/lib/vpn-config-file.ts';
 
 const execFileAsync = promisify(execFile);
 /** Runs a command; a hanging one fails the test instead of holding it until the test timeout. */

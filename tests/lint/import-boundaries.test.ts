@@ -88,7 +88,7 @@ describe('import boundaries (eslint.config.js)', () => {
 
   const obeying: { file: string; specifiers: string[] }[] = [
     { file: 'control-plane/src/main-fixture.ts', specifiers: ['./app.ts', './services.ts', './routes/user-dockers/streams.ts', './spa/spa.ts', '@devplein/server-kit', 'koa'] },
-    { file: 'control-plane/src/routes/sites/boundary-fixture.ts', specifiers: ['../../app-context.ts', '../../commands/docker-projects.ts', '../../presenters/present-site.ts', './schema.ts', '@devplein/proto', 'zod'] },
+    { file: 'control-plane/src/routes/sites/boundary-fixture.ts', specifiers: ['../../app-context.ts', '../../queries/projects.ts', '../../presenters/present-site.ts', './schema.ts', '@devplein/proto', 'zod'] },
     { file: 'control-plane/src/routes/boundary-fixture.ts', specifiers: ['./sites/sites.ts', '../app-context.ts'] },
     { file: 'control-plane/src/commands/boundary-fixture.ts', specifiers: ['../app-context.ts', '../agent/agent-fleet.ts', '../presenters/present-user.ts', '../queries/container-product-states.ts'] },
     { file: 'host-agent/src/drivers/docker/boundary-fixture.ts', specifiers: ['./docker-errors.ts', '../../config.ts', '../../atomic-file.ts', '../proxy/caddy.ts', '@devplein/proto', 'dockerode'] },

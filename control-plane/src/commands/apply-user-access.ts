@@ -5,7 +5,7 @@ import { recordAudit } from '../audit/record-audit.ts';
 import { type DockerProjectRow, loadMemberDockerProjects } from '../queries/projects.ts';
 import { HostAccessReport } from './host-access-report.ts';
 import { recordPendingAccess, settlePendingAccess } from './pending-host-access.ts';
-import { createPeerOnFreeAddress } from './vpn-peer-address.ts';
+import { createPeerOnFreeAddress } from './create-vpn-peer.ts';
 import { accessLocks, type AccessOutcome, COMPLETE, type HostAccessDeps, syncContainerSsh } from './sync-project-access.ts';
 
 /** The flags that decide what a user may have on the dev servers. */

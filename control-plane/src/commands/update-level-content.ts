@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { Level } from '../models/Level.ts';
+import { LevelContent } from '../models/LevelContent.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 
 /**
@@ -13,23 +15,24 @@ export async function updateLevelContent(
   actorId: number | null,
 ): Promise<void> {
   await knex.transaction(async (trx) => {
-    const before = await trx('level_contents')
-      .where({ id })
-      .forUpdate()
-      .first<{ title: string; title_for_teachers: string | null; level_category_id: number } | undefined>(
-        'title', 'title_for_teachers', 'level_category_id',
-      );
-    await trx('level_contents').where({ id }).update(values);
-    const detached = await trx('levels')
+    const before = await LevelContent.query(trx)
+      .select('title', 'title_for_teachers', 'level_category_id')
+      .findById(id)
+      .forUpdate();
+    await LevelContent.query(trx).patch(values).where({ id });
+    const detached = await Level.query(trx)
+      .patch({ level_content_id: null })
       .where({ level_content_id: id })
-      .whereNot({ level_category_id: values.level_category_id })
-      .update({ level_content_id: null });
+      .whereNot({ level_category_id: values.level_category_id });
     await recordAudit(trx, {
       actorId,
       action: 'level-content.update',
       subjectType: 'level-content',
       subjectId: id,
-      before: before ?? null,
+      // Plain values in the stored column order (a model instance would carry more than the row).
+      before: before
+        ? { title: before.title, title_for_teachers: before.title_for_teachers, level_category_id: before.level_category_id }
+        : null,
       after: detached > 0 ? { ...values, detached_levels: detached } : values,
     });
   });

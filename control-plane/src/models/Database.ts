@@ -11,6 +11,8 @@ export class Database extends Model {
   declare db_user: string;
   declare password_encrypted: string;
   declare created_at: Date;
+  /** Its dev server; null is the first one. */
+  declare host: string | null;
 
   declare user?: User;
 

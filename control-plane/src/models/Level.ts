@@ -1,11 +1,8 @@
-import { LEVEL_STATUSES, type LevelStatus } from '@devplein/contract/levels';
+import type { LevelStatus } from '@devplein/contract/levels';
 import { Model, type RelationMappings } from 'objection';
 import { LevelCategory } from './LevelCategory.ts';
 import { LevelContent } from './LevelContent.ts';
 import { User } from './User.ts';
-
-/** Statuses a student's level can have (a check constraint holds the same list): the contract's. */
-export { LEVEL_STATUSES, type LevelStatus };
 
 /**
  * One student's level `number` in a category. No row means the level does not exist yet for

@@ -12,6 +12,8 @@ export class VpnConfig extends Model {
   declare public_key: string;
   declare private_key_encrypted: string | null;
   declare created_at: Date;
+  /** Its dev server; null is the first one. */
+  declare host: string | null;
 
   declare user?: User;
 

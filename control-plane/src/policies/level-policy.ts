@@ -1,5 +1,5 @@
 import type { CurrentUser } from '../auth/current-user.ts';
-import type { LevelStatus } from '../models/Level.ts';
+import type { LevelStatus } from '@devplein/contract/levels';
 import { canSeeLevels, isAdmin } from './roles.ts';
 
 /**

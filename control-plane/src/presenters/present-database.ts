@@ -12,3 +12,15 @@ export interface DatabaseRow {
 export function presentDatabase(row: DatabaseRow, password: string, host: string): DatabaseJson {
   return { id: row.id, name: row.name, user: row.db_user, password, host };
 }
+
+/**
+ * The owner's databases with their passwords opened (this list only ever goes to its owner) and
+ * their server's address, as every database call answers them.
+ */
+export function presentUserDatabases(
+  rows: ReadonlyArray<DatabaseRow & { host: string | null }>,
+  openPassword: (sealed: string) => string,
+  serverOf: (host: string | null) => string,
+): DatabaseJson[] {
+  return rows.map((row) => presentDatabase(row, openPassword(row.password_encrypted), serverOf(row.host)));
+}

@@ -1,4 +1,4 @@
-import type { LevelStatus } from '../models/Level.ts';
+import type { LevelStatus } from '@devplein/contract/levels';
 import type { LevelTileJson, LevelCategoryJson, LevelCategoryProgressJson } from '@devplein/contract/levels';
 export type { LevelTileJson, LevelCategoryJson, LevelCategoryProgressJson };
 

@@ -47,16 +47,24 @@ export function presentCourseText(row: { id: number; title: string; body: string
   return { id: row.id, title: row.title, body: row.body, position: row.position };
 }
 
-export function presentCourse(
-  course: { id: number; title: string; position: number },
-  texts: ReadonlyArray<{ id: number; title: string; body: string; position: number }>,
-  files: readonly CourseFileRow[],
-): CourseJson {
+/** A course with its texts and files (the course graph; a new course has neither). */
+export function presentCourse(course: {
+  id: number;
+  title: string;
+  position: number;
+  texts?: ReadonlyArray<{ id: number; title: string; body: string; position: number }>;
+  files?: readonly CourseFileRow[];
+}): CourseJson {
   return {
     id: course.id,
     title: course.title,
     position: course.position,
-    texts: texts.map(presentCourseText),
-    files: files.map(presentCourseFile),
+    texts: (course.texts ?? []).map(presentCourseText),
+    files: (course.files ?? []).map(presentCourseFile),
   };
+}
+
+/** A renamed course: its heading only (PUT /api/level/courses/{courseId}). */
+export function presentCourseHeading(course: { id: number; title: string; position: number }): Pick<CourseJson, 'id' | 'title' | 'position'> {
+  return { id: course.id, title: course.title, position: course.position };
 }

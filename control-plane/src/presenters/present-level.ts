@@ -1,4 +1,4 @@
-import type { LevelStatus } from '../models/Level.ts';
+import type { LevelStatus } from '@devplein/contract/levels';
 import type { LevelJson } from '@devplein/contract/levels';
 export type { LevelJson };
 
@@ -11,12 +11,15 @@ interface LevelInput {
   content_title: string | null;
 }
 
-export function presentLevel(
-  level: LevelInput,
-  courses: ReadonlyArray<{ id: number; title: string }>,
-  texts: ReadonlyArray<{ course_id: number; title: string; body: string }>,
-  files: ReadonlyArray<{ id: number; course_id: number; title: string; type: string }>,
-): LevelJson {
+/** A course with its texts and files, each in teacher order (the course graph). */
+interface CourseGraph {
+  id: number;
+  title: string;
+  texts?: ReadonlyArray<{ title: string; body: string }>;
+  files?: ReadonlyArray<{ id: number; title: string; type: string }>;
+}
+
+export function presentLevel(level: LevelInput, courses: readonly CourseGraph[]): LevelJson {
   return {
     id: level.id,
     number: level.number,
@@ -26,10 +29,8 @@ export function presentLevel(
     courses: courses.map((course) => ({
       id: course.id,
       title: course.title,
-      texts: texts.filter((text) => text.course_id === course.id).map((text) => ({ title: text.title, text: text.body })),
-      files: files
-        .filter((file) => file.course_id === course.id)
-        .map((file) => ({ id: file.id, title: file.title, type: file.type })),
+      texts: (course.texts ?? []).map((text) => ({ title: text.title, text: text.body })),
+      files: (course.files ?? []).map((file) => ({ id: file.id, title: file.title, type: file.type })),
     })),
   };
 }

@@ -11,3 +11,8 @@ export interface VpnConfigRow {
 export function presentVpnConfig(row: VpnConfigRow): VpnConfigJson {
   return { identifier: row.identifier, address: row.address, createdAt: new Date(row.created_at).toISOString() };
 }
+
+/** POST /api/vpn: the identifier of the user's configuration (new or existing). */
+export function presentVpnIdentifier(config: { identifier: string }): { identifier: string } {
+  return { identifier: config.identifier };
+}

@@ -4,11 +4,11 @@ import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
 import { notFound } from '../../errors.ts';
 import { authorizeLevelManagement } from '../../policies/admin-level-policy.ts';
-import { presentLevelCategory, type LevelCategoryRow } from '../../presenters/present-level-category.ts';
+import { presentLevelCategory } from '../../presenters/present-level-category.ts';
+import { findLevelCategory, listLevelCategories } from '../../queries/levels.ts';
+import { createLevelCategory } from '../../commands/create-level-category.ts';
+import { updateLevelCategory } from '../../commands/update-level-category.ts';
 import { categoryInput, idParams } from './schema.ts';
-import { recordAudit } from '../../audit/record-audit.ts';
-
-const COLUMNS = ['id', 'title', 'number', 'icons'] as const;
 
 /**
  * Level categories (spec §7 admin calls). GET /api/level/categories/index belongs to the student
@@ -18,14 +18,13 @@ const COLUMNS = ['id', 'title', 'number', 'icons'] as const;
 export function addCategoryRoutes(router: AppRouter, knex: Knex): void {
   router.get('/api/admin/level/categories', async (ctx) => {
     authorizeLevelManagement(activeUser(ctx));
-    const rows = await knex<LevelCategoryRow>('level_categories').select(...COLUMNS).orderBy('id');
-    ctx.body = rows.map(presentLevelCategory);
+    ctx.body = (await listLevelCategories(knex)).map(presentLevelCategory);
   });
 
   router.get('/api/level/categories/show/:id', async (ctx) => {
     authorizeLevelManagement(activeUser(ctx));
     const { id } = parseInput(ctx, idParams, 'params');
-    const row = await knex<LevelCategoryRow>('level_categories').select(...COLUMNS).where({ id }).first();
+    const row = await findLevelCategory(knex, id);
     if (!row) throw notFound('Deze categorie bestaat niet.');
     ctx.body = presentLevelCategory(row);
   });
@@ -34,19 +33,7 @@ export function addCategoryRoutes(router: AppRouter, knex: Knex): void {
     const user = activeUser(ctx);
     authorizeLevelManagement(user);
     const input = parseInput(ctx, categoryInput, 'body');
-    const row = await knex.transaction(async (trx) => {
-      const [created] = await trx<LevelCategoryRow>('level_categories')
-        .insert({ title: input.title, number: input.number, icons: input.icons })
-        .returning([...COLUMNS]);
-      await recordAudit(trx, {
-        actorId: user.id,
-        action: 'level-category.create',
-        subjectType: 'level-category',
-        subjectId: created!.id,
-        after: { title: created!.title, number: created!.number, icons: created!.icons },
-      });
-      return created!;
-    });
+    const row = await createLevelCategory(knex, { title: input.title, number: input.number, icons: input.icons }, user.id);
     ctx.status = 201;
     ctx.body = presentLevelCategory(row);
   });
@@ -56,23 +43,7 @@ export function addCategoryRoutes(router: AppRouter, knex: Knex): void {
     authorizeLevelManagement(user);
     const { id } = parseInput(ctx, idParams, 'params');
     const input = parseInput(ctx, categoryInput, 'body');
-    const row = await knex.transaction(async (trx) => {
-      const before = await trx<LevelCategoryRow>('level_categories').where({ id }).forUpdate().first(...COLUMNS);
-      if (!before) return undefined;
-      const [updated] = await trx<LevelCategoryRow>('level_categories')
-        .where({ id })
-        .update({ title: input.title, number: input.number, icons: input.icons })
-        .returning([...COLUMNS]);
-      await recordAudit(trx, {
-        actorId: user.id,
-        action: 'level-category.update',
-        subjectType: 'level-category',
-        subjectId: id,
-        before: { title: before.title, number: before.number, icons: before.icons },
-        after: { title: updated!.title, number: updated!.number, icons: updated!.icons },
-      });
-      return updated!;
-    });
+    const row = await updateLevelCategory(knex, id, { title: input.title, number: input.number, icons: input.icons }, user.id);
     if (!row) throw notFound('Deze categorie bestaat niet.');
     ctx.body = presentLevelCategory(row);
   });

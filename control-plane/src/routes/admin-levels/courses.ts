@@ -9,11 +9,31 @@ import { authorizeLevelManagement } from '../../policies/admin-level-policy.ts';
 import {
   presentCourse,
   presentCourseFile,
+  presentCourseHeading,
   presentCourseText,
-  type CourseFileRow,
 } from '../../presenters/present-level-content.ts';
-import { moveInOrder, nextPosition } from '../../commands/move-in-order.ts';
-import { removeStoredFiles, storeCourseFile } from '../../commands/store-course-file.ts';
+import type { Course } from '../../models/Course.ts';
+import type { CourseFile } from '../../models/CourseFile.ts';
+import type { CourseText } from '../../models/CourseText.ts';
+import {
+  findCourse,
+  findCourseFile,
+  findCourseText,
+  levelContentExists,
+  listCourseFiles,
+  listCourseTexts,
+  loadCourseGraph,
+} from '../../queries/levels.ts';
+import { moveInOrder } from '../../lib/move-in-order.ts';
+import { storeCourseFile } from '../../commands/store-course-file.ts';
+import { createCourse } from '../../commands/create-course.ts';
+import { renameCourse } from '../../commands/rename-course.ts';
+import { deleteCourse } from '../../commands/delete-course.ts';
+import { createCourseText } from '../../commands/create-course-text.ts';
+import { updateCourseText } from '../../commands/update-course-text.ts';
+import { deleteCourseText } from '../../commands/delete-course-text.ts';
+import { renameCourseFile } from '../../commands/rename-course-file.ts';
+import { deleteCourseFile } from '../../commands/delete-course-file.ts';
 import { readRawBody } from './raw-body.ts';
 import {
   COURSE_FILE_TYPES,
@@ -31,57 +51,29 @@ import {
 import { courseFileTypeRefused } from '@devplein/contract/levels';
 import { EMPTY_FILE_MESSAGE } from '@devplein/contract/messages';
 
-interface CourseRow {
-  id: number;
-  level_content_id: number;
-  title: string;
-  position: number;
-}
-
-interface CourseTextRow {
-  id: number;
-  course_id: number;
-  title: string;
-  body: string;
-  position: number;
-}
-
-const FILE_COLUMNS = ['id', 'course_id', 'title', 'type', 'filename', 'size', 'position'] as const;
-const ORDER = [{ column: 'position' }, { column: 'id' }];
-
-/** Every course of one level content with texts and files: three queries, not one per course. */
+/** Every course of one level content with texts and files (the course graph: three queries, not one per course). */
 async function coursesOf(knex: Knex, contentId: number) {
-  const courses = await knex<CourseRow>('courses').where({ level_content_id: contentId }).orderBy(ORDER);
-  const courseIds = courses.map((course) => course.id);
-  const [texts, files] = await Promise.all([
-    knex<CourseTextRow>('course_texts').whereIn('course_id', courseIds).orderBy(ORDER),
-    knex<CourseFileRow>('course_files').whereIn('course_id', courseIds).select(...FILE_COLUMNS).orderBy(ORDER),
-  ]);
-  return courses.map((course) =>
-    presentCourse(
-      course,
-      texts.filter((text) => text.course_id === course.id),
-      files.filter((file) => file.course_id === course.id),
-    ),
-  );
+  return (await loadCourseGraph(knex, contentId)).map(presentCourse);
 }
 
-async function loadCourse(knex: Knex, courseId: number): Promise<CourseRow> {
-  const course = await knex<CourseRow>('courses').where({ id: courseId }).first();
+async function loadContentId(knex: Knex, id: number): Promise<void> {
+  if (!(await levelContentExists(knex, id))) throw notFound('Deze levelinhoud bestaat niet.');
+}
+
+async function loadCourse(knex: Knex, courseId: number): Promise<Course> {
+  const course = await findCourse(knex, courseId);
   if (!course) throw notFound('Deze cursus bestaat niet.');
   return course;
 }
 
-async function loadText(knex: Knex, courseId: number, textId: number): Promise<CourseTextRow> {
-  const text = await knex<CourseTextRow>('course_texts').where({ id: textId, course_id: courseId }).first();
+async function loadText(knex: Knex, courseId: number, textId: number): Promise<CourseText> {
+  const text = await findCourseText(knex, courseId, textId);
   if (!text) throw notFound('Deze tekst bestaat niet.');
   return text;
 }
 
-async function loadFile(knex: Knex, courseId: number, fileId: number): Promise<CourseFileRow & { storage_key: string }> {
-  const file = await knex<CourseFileRow & { storage_key: string }>('course_files')
-    .where({ id: fileId, course_id: courseId })
-    .first();
+async function loadFile(knex: Knex, courseId: number, fileId: number): Promise<CourseFile> {
+  const file = await findCourseFile(knex, courseId, fileId);
   if (!file) throw notFound('Dit bestand bestaat niet.');
   return file;
 }
@@ -101,23 +93,18 @@ export function addCourseRoutes(router: AppRouter, knex: Knex, files: CourseFile
   router.get('/api/level/content/:id/courses', async (ctx) => {
     authorizeLevelManagement(activeUser(ctx));
     const { id } = parseInput(ctx, idParams, 'params');
-    const content = await knex('level_contents').where({ id }).first('id');
-    if (!content) throw notFound('Deze levelinhoud bestaat niet.');
+    await loadContentId(knex, id);
     ctx.body = await coursesOf(knex, id);
   });
 
   router.post('/api/level/content/:id/courses', async (ctx) => {
     authorizeLevelManagement(activeUser(ctx));
     const { id } = parseInput(ctx, idParams, 'params');
-    const content = await knex('level_contents').where({ id }).first('id');
-    if (!content) throw notFound('Deze levelinhoud bestaat niet.');
+    await loadContentId(knex, id);
     const input = parseInput(ctx, courseInput, 'body');
-    const position = await nextPosition(knex, 'courses', id);
-    const [course] = await knex<CourseRow>('courses')
-      .insert({ level_content_id: id, title: input.title, position })
-      .returning('*');
+    const course = await createCourse(knex, id, input.title);
     ctx.status = 201;
-    ctx.body = presentCourse(course!, [], []);
+    ctx.body = presentCourse(course);
   });
 
   router.put('/api/level/courses/:courseId', async (ctx) => {
@@ -125,19 +112,16 @@ export function addCourseRoutes(router: AppRouter, knex: Knex, files: CourseFile
     const { courseId } = parseInput(ctx, courseIdParams, 'params');
     await loadCourse(knex, courseId);
     const input = parseInput(ctx, courseInput, 'body');
-    await knex('courses').where({ id: courseId }).update({ title: input.title });
-    const course = await loadCourse(knex, courseId);
-    ctx.body = { id: course.id, title: course.title, position: course.position };
+    const course = await renameCourse(knex, courseId, input.title);
+    if (!course) throw notFound('Deze cursus bestaat niet.');
+    ctx.body = presentCourseHeading(course);
   });
 
   router.delete('/api/level/courses/:courseId', async (ctx) => {
     authorizeLevelManagement(activeUser(ctx));
     const { courseId } = parseInput(ctx, courseIdParams, 'params');
     await loadCourse(knex, courseId);
-    const keys = await knex('course_files').where({ course_id: courseId }).pluck<string[]>('storage_key');
-    // Texts and file rows go with the course (on delete cascade); the bytes after.
-    await knex('courses').where({ id: courseId }).delete();
-    await removeStoredFiles(files, keys);
+    await deleteCourse(knex, files, courseId);
     ctx.status = 204;
   });
 
@@ -156,12 +140,9 @@ export function addCourseRoutes(router: AppRouter, knex: Knex, files: CourseFile
     const { courseId } = parseInput(ctx, courseIdParams, 'params');
     await loadCourse(knex, courseId);
     const input = parseInput(ctx, courseTextInput, 'body');
-    const position = await nextPosition(knex, 'course_texts', courseId);
-    const [text] = await knex<CourseTextRow>('course_texts')
-      .insert({ course_id: courseId, title: input.title, body: input.body, position })
-      .returning('*');
+    const text = await createCourseText(knex, courseId, { title: input.title, body: input.body });
     ctx.status = 201;
-    ctx.body = presentCourseText(text!);
+    ctx.body = presentCourseText(text);
   });
 
   router.put('/api/level/courses/:courseId/texts/:textId', async (ctx) => {
@@ -169,7 +150,7 @@ export function addCourseRoutes(router: AppRouter, knex: Knex, files: CourseFile
     const { courseId, textId } = parseInput(ctx, courseTextParams, 'params');
     await loadText(knex, courseId, textId);
     const input = parseInput(ctx, courseTextInput, 'body');
-    await knex('course_texts').where({ id: textId }).update({ title: input.title, body: input.body });
+    await updateCourseText(knex, textId, { title: input.title, body: input.body });
     ctx.body = presentCourseText(await loadText(knex, courseId, textId));
   });
 
@@ -177,7 +158,7 @@ export function addCourseRoutes(router: AppRouter, knex: Knex, files: CourseFile
     authorizeLevelManagement(activeUser(ctx));
     const { courseId, textId } = parseInput(ctx, courseTextParams, 'params');
     await loadText(knex, courseId, textId);
-    await knex('course_texts').where({ id: textId }).delete();
+    await deleteCourseText(knex, textId);
     ctx.status = 204;
   });
 
@@ -187,8 +168,7 @@ export function addCourseRoutes(router: AppRouter, knex: Knex, files: CourseFile
     await loadText(knex, courseId, textId);
     const { direction } = parseInput(ctx, moveInput, 'body');
     await moveInOrder(knex, 'course_texts', textId, direction);
-    const texts = await knex<CourseTextRow>('course_texts').where({ course_id: courseId }).orderBy(ORDER);
-    ctx.body = texts.map(presentCourseText);
+    ctx.body = (await listCourseTexts(knex, courseId)).map(presentCourseText);
   });
 
   // --- files ---
@@ -213,7 +193,7 @@ export function addCourseRoutes(router: AppRouter, knex: Knex, files: CourseFile
     const { courseId, fileId } = parseInput(ctx, courseFileParams, 'params');
     await loadFile(knex, courseId, fileId);
     const input = parseInput(ctx, courseFileRename, 'body');
-    await knex('course_files').where({ id: fileId }).update({ title: input.title });
+    await renameCourseFile(knex, fileId, input.title);
     ctx.body = presentCourseFile(await loadFile(knex, courseId, fileId));
   });
 
@@ -221,8 +201,7 @@ export function addCourseRoutes(router: AppRouter, knex: Knex, files: CourseFile
     authorizeLevelManagement(activeUser(ctx));
     const { courseId, fileId } = parseInput(ctx, courseFileParams, 'params');
     const file = await loadFile(knex, courseId, fileId);
-    await knex('course_files').where({ id: fileId }).delete();
-    await removeStoredFiles(files, [file.storage_key]);
+    await deleteCourseFile(knex, files, file);
     ctx.status = 204;
   });
 
@@ -232,7 +211,6 @@ export function addCourseRoutes(router: AppRouter, knex: Knex, files: CourseFile
     await loadFile(knex, courseId, fileId);
     const { direction } = parseInput(ctx, moveInput, 'body');
     await moveInOrder(knex, 'course_files', fileId, direction);
-    const rows = await knex<CourseFileRow>('course_files').where({ course_id: courseId }).select(...FILE_COLUMNS).orderBy(ORDER);
-    ctx.body = rows.map(presentCourseFile);
+    ctx.body = (await listCourseFiles(knex, courseId)).map(presentCourseFile);
   });
 }

@@ -1,6 +1,6 @@
 import { COURSE_FILE_TYPES, MAX_COURSE_FILE_BYTES } from '@devplein/contract/levels';
 import { z } from 'zod';
-import { LEVEL_STATUSES } from '../../models/Level.ts';
+import { LEVEL_STATUSES } from '@devplein/contract/levels';
 import { MISSING_FIELDS_MESSAGE, NO_STUDENTS_MESSAGE } from '@devplein/contract/messages';
 
 /*

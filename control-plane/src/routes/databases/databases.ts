@@ -5,7 +5,10 @@ import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import { mayUseDatabases, ownsDatabase } from '../../policies/database-policy.ts';
-import { createUserDatabase, type DatabaseCommandDeps, dropUserDatabase, listUserDatabases, loadDatabase } from '../../commands/user-databases.ts';
+import { createUserDatabase, type DatabaseCommandDeps } from '../../commands/create-user-database.ts';
+import { dropUserDatabase } from '../../commands/drop-user-database.ts';
+import { loadDatabase, loadUserDatabases } from '../../queries/databases.ts';
+import { presentUserDatabases } from '../../presenters/present-database.ts';
 import { databaseIdParams, newDatabaseBody } from './schema.ts';
 
 /** The signed-in developer, or 401/403 (spec §6: databases are for developers). */
@@ -32,18 +35,26 @@ export function databaseRoutes(deps: Pick<AppDeps, 'knex' | 'agents' | 'secrets'
     logger: deps.logger.child({ component: 'databases' }),
   };
   const router: AppRouter = new Router();
+  /** Every answer is the user's updated list. */
+  const databaseList = async (userId: number) =>
+    presentUserDatabases(
+      await loadUserDatabases(deps.knex, userId),
+      (sealed) => deps.secrets.open(sealed),
+      (host) => deps.agents.link(host).studentDbHost,
+    );
 
   router.get('/api/user/databases', async (ctx) => {
     const user = developer(ctx);
     noStore(ctx);
-    ctx.body = await listUserDatabases(commandDeps, user.id);
+    ctx.body = await databaseList(user.id);
   });
 
   router.post('/api/user/databases', async (ctx) => {
     const user = developer(ctx);
     const { db } = parseInput(ctx, newDatabaseBody, 'body');
     noStore(ctx);
-    ctx.body = await createUserDatabase(commandDeps, user.id, db, ctx.state.requestId);
+    await createUserDatabase(commandDeps, user.id, db, ctx.state.requestId);
+    ctx.body = await databaseList(user.id);
   });
 
   router.delete('/api/user/databases/:id', async (ctx) => {
@@ -52,7 +63,8 @@ export function databaseRoutes(deps: Pick<AppDeps, 'knex' | 'agents' | 'secrets'
     const database = await loadDatabase(deps.knex, id);
     if (!database || !ownsDatabase(user, database)) throw notFound('Deze database bestaat niet.');
     noStore(ctx);
-    ctx.body = await dropUserDatabase(commandDeps, database, ctx.state.requestId);
+    await dropUserDatabase(commandDeps, database, ctx.state.requestId);
+    ctx.body = await databaseList(database.user_id);
   });
 
   return router;

@@ -4,8 +4,10 @@ import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
 import { forbidden, HttpError, notFound } from '../../errors.ts';
 import { mayUseDatabases, ownsDatabase } from '../../policies/database-policy.ts';
-import { loadDatabase } from '../../commands/user-databases.ts';
-import { isSignonSecret, mintSignonTicket, redeemSignonTicket } from '../../commands/db-admin-signon.ts';
+import { loadDatabase } from '../../queries/databases.ts';
+import { isSignonSecret, mintSignonTicket } from '../../lib/db-admin-ticket.ts';
+import { redeemSignonTicket } from '../../commands/redeem-signon-ticket.ts';
+import { presentSignonCredentials } from '../../presenters/present-signon-credentials.ts';
 import { databaseIdParams } from '../databases/schema.ts';
 import { signonRedeemBody } from './schema.ts';
 
@@ -65,7 +67,7 @@ export function dbAdminRoutes(deps: Pick<AppDeps, 'knex' | 'secrets' | 'config' 
     const credentials = await redeemSignonTicket(deps.knex, deps.secrets, ticketKey(), token, (host) => ({ host: deps.agents.link(host).studentDbHost, port: MYSQL_PORT }));
     if (!credentials) throw notFound('Dit ticket is onbekend, al gebruikt of verlopen.');
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = credentials;
+    ctx.body = presentSignonCredentials(credentials);
   });
 
   return router;

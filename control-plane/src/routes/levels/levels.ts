@@ -11,11 +11,11 @@ import { courseFileIdParams, levelIdParams } from './schema.ts';
 import {
   loadCategories,
   loadCourseFile,
-  loadCourses,
+  loadCourseGraph,
   loadLevel,
   loadStatusesForContent,
   loadUserLevels,
-} from './level-queries.ts';
+} from '../../queries/levels.ts';
 import { attachmentDisposition, contentTypeOf } from './content-type.ts';
 
 const NO_LEVELS_MESSAGE = 'Levels zijn er alleen voor studenten van een SD-klas en voor ontwikkelaars met een klas.';
@@ -69,9 +69,8 @@ export function levelRoutes(deps: AppDeps): AppRouter {
     const level = await loadLevel(knex, id);
     if (!level || !mayFindLevel(user, level)) throw notFound('Dit level bestaat niet.');
     if (!mayReadLevelContent(user, level)) throw forbidden(LOCKED_LEVEL_MESSAGE);
-    const { courses, texts, files } =
-      level.level_content_id === null ? { courses: [], texts: [], files: [] } : await loadCourses(knex, level.level_content_id);
-    ctx.body = presentLevel(level, courses, texts, files);
+    const courses = level.level_content_id === null ? [] : await loadCourseGraph(knex, level.level_content_id);
+    ctx.body = presentLevel(level, courses);
   });
 
   return router;

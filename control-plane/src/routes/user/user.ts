@@ -8,7 +8,7 @@ import { notFound, forbidden } from '../../errors.ts';
 import { presentCurrentUser, presentProfile } from '../../presenters/present-user.ts';
 import { presentLevelProgress, type LevelCategoryProgressJson } from '../../presenters/present-level-categories.ts';
 import { mayViewProfile } from '../../policies/user-policy.ts';
-import { loadCategories, loadLevelStatuses } from '../levels/level-queries.ts';
+import { loadCategories, loadLevelStatuses } from '../../queries/levels.ts';
 import { userIdParams } from './schema.ts';
 
 /**

@@ -4,17 +4,10 @@ import type { CurrentUser } from '../../auth/current-user.ts';
 import { activeUser } from '../../middlewares/authenticate.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import { mayUseVpn, ownsVpnConfig } from '../../policies/vpn-policy.ts';
-import {
-  createUserVpn,
-  getUserVpn,
-  loadVpnConfigByIdentifier,
-  loadVpnConfigOfUser,
-  type StoredVpnConfig,
-  vpnConfigQrSvg,
-  vpnConfigText,
-  type VpnCommandDeps,
-} from '../../commands/user-vpn.ts';
-import { VPN_CONFIG_FILE_NAME } from '../../commands/vpn-config-file.ts';
+import { createUserVpn, type VpnCommandDeps } from '../../commands/create-user-vpn.ts';
+import { loadVpnConfigByIdentifier, loadVpnConfigOfUser, type StoredVpnConfig, vpnConfigText } from '../../queries/vpn.ts';
+import { VPN_CONFIG_FILE_NAME, vpnConfigQrSvg } from '../../lib/vpn-config-file.ts';
+import { presentVpnConfig, presentVpnIdentifier } from '../../presenters/present-vpn-config.ts';
 
 const CONFIG_MISSING = 'Deze VPN-configuratie bestaat niet.';
 
@@ -47,15 +40,15 @@ export function vpnRoutes(deps: Pick<AppDeps, 'knex' | 'agents' | 'secrets' | 'l
 
   router.get('/api/vpn', async (ctx) => {
     const user = developer(ctx);
-    const config = await getUserVpn(deps.knex, user.id);
+    const config = await loadVpnConfigOfUser(deps.knex, user.id);
     // koa answers 204 for a null body; the API promises 200 with JSON null.
     ctx.type = 'application/json';
-    ctx.body = JSON.stringify(config);
+    ctx.body = JSON.stringify(config ? presentVpnConfig(config) : null);
   });
 
   router.post('/api/vpn', async (ctx) => {
     const user = developer(ctx);
-    ctx.body = await createUserVpn(commandDeps, user.id, ctx.state.requestId);
+    ctx.body = presentVpnIdentifier(await createUserVpn(commandDeps, user.id, ctx.state.requestId));
   });
 
   // Before /api/vpn/:identifier (an identifier is a UUID, never 'qr', but the order makes it plain).

@@ -6,6 +6,7 @@ import { HttpError, postOnly } from '../../errors.ts';
 import { callAgent } from '../../lib/agent-failure.ts';
 import { loadDockerProject, loadDockerProjectByName } from '../../queries/projects.ts';
 import { authorizeProject } from '../../policies/authorize-project.ts';
+import { presentWordpressPassword } from '../../presenters/present-wordpress-password.ts';
 import { wordpressProjectParams } from './schema.ts';
 
 export const NOT_WORDPRESS_MESSAGE = 'Dit project is geen WordPress-project.';
@@ -30,7 +31,7 @@ export function wordpressRoutes(deps: AppDeps): AppRouter {
     const reset = await callAgent(() => deps.agents.forHost(project.host).containers.execWordpressPasswordReset({ projectId: project.id }, undefined, { requestId: ctx.state.requestId }));
     ctx.state.log.info({ userId: user.id, projectId: project.id }, 'wordpress password reset');
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { username: reset.username, password: reset.password };
+    ctx.body = presentWordpressPassword(reset);
   });
 
   return router;

@@ -3,6 +3,8 @@ import type { Knex } from 'knex';
 import type { AgentFleet, AgentLink } from '../agent/agent-fleet.ts';
 import { AgentError } from '../agent/agent-error.ts';
 import type { CreatePeerInput, PeerView } from '../agent/vpn-views.ts';
+import { parkedVpnAddresses } from '../queries/vpn.ts';
+import { peerAddressesOf } from '../lib/vpn-peer-addresses.ts';
 
 /**
  * A VPN peer on an address nobody else holds. The agent hands out the lowest address it has
@@ -12,34 +14,6 @@ import type { CreatePeerInput, PeerView } from '../agent/vpn-views.ts';
  * else, or the student's own .conf would stop working on their return (and the address column's
  * unique index refuses the newcomer's row).
  */
-
-/** Addresses of vpn_configs rows on this dev server (null rows belong to the first link). */
-async function storedAddresses(knex: Knex, agents: Pick<AgentFleet, 'link'>, link: AgentLink, exceptUserId: number): Promise<Set<string>> {
-  const onFirst = agents.link(null).name === link.name;
-  const rows = await knex('vpn_configs')
-    .whereNot('user_id', exceptUserId)
-    .where((query) => void (onFirst ? query.where('host', link.name).orWhereNull('host') : query.where('host', link.name)))
-    .pluck<string[]>('address');
-  return new Set(rows);
-}
-
-/** The host addresses of an IPv4 pool ("10.8.0.0/24") a peer may get: the first is the server's, the last the broadcast. */
-export function peerAddressesOf(pool: string): string[] {
-  const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(pool);
-  if (!match) return [];
-  const octets = match.slice(1, 5).map(Number);
-  const bits = Number(match[5]);
-  if (octets.some((octet) => octet > 255) || bits < 16 || bits > 30) return [];
-  const size = 2 ** (32 - bits);
-  const address = octets.reduce((value, octet) => value * 256 + octet, 0);
-  const base = address - (address % size);
-  const addresses: string[] = [];
-  for (let offset = 2; offset < size - 1; offset += 1) {
-    const value = base + offset;
-    addresses.push(`${[24, 16, 8, 0].map((shift) => (value >>> shift) & 255).join('.')}/32`);
-  }
-  return addresses;
-}
 
 const alreadyExists = (error: unknown): boolean => error instanceof AgentError && error.code === 'ALREADY_EXISTS';
 
@@ -56,7 +30,7 @@ export async function createPeerOnFreeAddress(
   requestId?: string,
 ): Promise<{ peer: PeerView | null; created: boolean }> {
   const vpn = link.client.vpn;
-  const parked = await storedAddresses(deps.knex, deps.agents, link, input.userId);
+  const parked = await parkedVpnAddresses(deps.knex, deps.agents, link, input.userId);
   if (!input.address || !parked.has(input.address)) {
     try {
       const answer = await vpn.createPeer(input, { requestId });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { peerAddressesOf } from './vpn-peer-address.ts';
+import { peerAddressesOf } from './vpn-peer-addresses.ts';
 
 describe('the addresses a peer may get from a pool', () => {
   it('leaves out the network, the server (first host) and the broadcast address', () => {

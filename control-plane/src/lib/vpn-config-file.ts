@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import QRCode from 'qrcode';
 
 /** What goes into a client's WireGuard `.conf`. */
 export interface VpnConfigFileInput {
@@ -75,4 +76,9 @@ export function vpnConfigFile(input: VpnConfigFileInput): string {
     `PersistentKeepalive = ${PERSISTENT_KEEPALIVE_SECONDS}`,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** GET /api/vpn/qr: the same `.conf` as an SVG QR code, for the WireGuard app on a phone. */
+export async function vpnConfigQrSvg(configText: string): Promise<string> {
+  return QRCode.toString(configText, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
 }
