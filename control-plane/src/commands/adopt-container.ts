@@ -1,3 +1,4 @@
+import { isUniqueViolation } from '../db/database-errors.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 import { HttpError } from '../errors.ts';
 import { Project } from '../models/Project.ts';
@@ -23,7 +24,7 @@ export async function adoptContainer(deps: AdminDockerDeps, actorId: number, nam
   const domain = `${name}.${link.siteDomain}`.toLowerCase();
   await insertAdoptedProject(deps, actorId, { container, host: link.name }, domain, userId).catch((error: unknown) => {
     // Two adoptions at once: the unique name/domain of projects decides, the loser gets the 409.
-    if (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505') throw new HttpError(409, ALREADY_OWNED_MESSAGE);
+    if (isUniqueViolation(error)) throw new HttpError(409, ALREADY_OWNED_MESSAGE);
     throw error;
   });
   return { container, host: link.name };

@@ -1,6 +1,6 @@
+import { isUniqueViolation } from '../db/database-errors.ts';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { UniqueViolationError } from 'objection';
 import type { Logger } from 'pino';
 import type { AgentFleet } from '../agent/agent-fleet.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
@@ -23,9 +23,6 @@ export interface VpnCommandDeps {
 const perUser = new KeyedLock<number>();
 
 // objection wraps the driver's error (db-errors): its code is on nativeError then.
-const isUniqueViolation = (error: unknown): boolean =>
-  error instanceof UniqueViolationError ||
-  (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505');
 
 /**
  * POST /api/vpn: the user's configuration, made when there is none, on the dev server of the

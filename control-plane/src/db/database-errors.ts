@@ -26,10 +26,33 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 function unavailable(error: unknown, depth: number): boolean {
   if (typeof error !== 'object' || error === null || depth > 2) return false;
-  const { code, name, message, errors } = error as { code?: unknown; name?: unknown; message?: unknown; errors?: unknown };
+  const { code, name, message, errors, nativeError } = error as {
+    code?: unknown; name?: unknown; message?: unknown; errors?: unknown; nativeError?: unknown;
+  };
+  // A model query throws objection's DBError: pg's own error (and its code) is on nativeError.
+  if (nativeError !== undefined) return unavailable(nativeError, depth + 1);
   if (typeof code === 'string' && (socketCodes.has(code) || serverCodes.test(code))) return true;
   // knex could not get a connection from its pool in time (every connection attempt hung or failed).
   if (name === 'KnexTimeoutError') return true;
   if (typeof message === 'string' && terminated.test(message)) return true;
   return Array.isArray(errors) && errors.some((member) => unavailable(member, depth + 1));
+}
+
+/** pg's error behind `error`: itself for knex, `nativeError` for a model query (objection's DBError). */
+function driverError(error: unknown): { code?: unknown; constraint?: unknown } | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const { nativeError } = error as { nativeError?: unknown };
+  return typeof nativeError === 'object' && nativeError !== null ? nativeError : error;
+}
+
+/** True for PostgreSQL's unique violation (23505), from knex or from a model query. */
+export function isUniqueViolation(error: unknown): boolean {
+  return driverError(error)?.code === '23505';
+}
+
+/** The unique constraint a write ran into ('' when pg did not name it); null when it was no unique violation. */
+export function uniqueConstraintOf(error: unknown): string | null {
+  if (!isUniqueViolation(error)) return null;
+  const { constraint } = driverError(error) ?? {};
+  return typeof constraint === 'string' ? constraint : '';
 }

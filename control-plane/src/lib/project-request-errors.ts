@@ -1,3 +1,4 @@
+import { uniqueConstraintOf } from '../db/database-errors.ts';
 import { HttpError, validationFailed, type FieldErrors } from '../errors.ts';
 
 /** The refusals of a project request (spec §5), shared by the route and the create/update commands. */
@@ -14,16 +15,9 @@ export function refused(errors: FieldErrors): HttpError {
   return first === undefined ? error : new HttpError(422, first, error.extra);
 }
 
-/** Postgres unique violation: which constraint, if any. */
-export function uniqueViolationOf(error: unknown): string | null {
-  if (typeof error !== 'object' || error === null || (error as { code?: unknown }).code !== '23505') return null;
-  const constraint = (error as { constraint?: unknown }).constraint;
-  return typeof constraint === 'string' ? constraint : '';
-}
-
 /** A unique violation that slipped past the check (two requests at once) as the same 422. */
 export function asTakenError(error: unknown): unknown {
-  const constraint = uniqueViolationOf(error);
+  const constraint = uniqueConstraintOf(error);
   if (constraint === null) return error;
   if (constraint.includes('domain')) return refused({ domain: [DOMAIN_TAKEN] });
   return refused({ name: [NAME_TAKEN] });
