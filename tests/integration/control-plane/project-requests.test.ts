@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
-import { createTestDatabase } from '../support/database.ts';
-import { seedDemoData } from '../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
-import { HttpSession, signedInSessions } from '../support/http-session.ts';
+import { createTestDatabase } from '../../support/database.ts';
+import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
+import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { HttpSession, signedInSessions } from '../../support/http-session.ts';
 import type { ProjectJson } from '@devplein/contract/projects';
 
 interface ErrorJson {

@@ -2,11 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
-import { createTestDatabase } from '../support/database.ts';
-import { seedDemoData } from '../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
-import { HttpSession } from '../support/http-session.ts';
-import { MAX_COURSE_FILE_BYTES } from '../../control-plane/src/routes/admin-levels/schema.ts';
+import { createTestDatabase } from '../../support/database.ts';
+import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
+import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { HttpSession } from '../../support/http-session.ts';
+import { MAX_COURSE_FILE_BYTES } from '../../../control-plane/src/routes/admin-levels/schema.ts';
 
 /*
  * The teachers' level tools through the real control plane: every route for every role, bad

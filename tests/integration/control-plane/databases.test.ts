@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpSession } from '../support/http-session.ts';
-import { ADMIN, DEVELOPER, DOCENT, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../support/hosting-stack.ts';
+import type { HttpSession } from '../../support/http-session.ts';
+import { ADMIN, DEVELOPER, DOCENT, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
 import { DATABASE_NAME_MESSAGES } from '@devplein/contract/validation/databaseName';
-import { MAX_DATABASES_PER_USER } from '../../control-plane/src/policies/database-policy.ts';
+import { MAX_DATABASES_PER_USER } from '../../../control-plane/src/policies/database-policy.ts';
 
 /** One database of GET/POST/DELETE /api/user/databases. */
 interface DatabaseJson {

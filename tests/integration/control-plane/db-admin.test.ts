@@ -10,12 +10,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, DEVELOPER, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../support/hosting-stack.ts';
-import { HttpSession } from '../support/http-session.ts';
-import { findFreePort, waitFor } from '../support/ports.ts';
-import { findExecutable } from '../support/system-deps.ts';
-import { TEST_SESSION_SECRET } from '../support/control-plane.ts';
-import { mintSignonTicket } from '../../control-plane/src/commands/db-admin-signon.ts';
+import { ADMIN, DEVELOPER, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
+import { HttpSession } from '../../support/http-session.ts';
+import { findFreePort, waitFor } from '../../support/ports.ts';
+import { findExecutable } from '../../support/system-deps.ts';
+import { TEST_SESSION_SECRET } from '../../support/control-plane.ts';
+import { mintSignonTicket } from '../../../control-plane/src/commands/db-admin-signon.ts';
 
 interface DatabaseJson {
   id: number;

@@ -3,14 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
-import { createTestDatabase } from '../support/database.ts';
-import { seedDemoData } from '../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
-import { HttpSession, signedInSessions } from '../support/http-session.ts';
-import { makeTestCerts, startTestAgent, type TestAgent, agentLinkEnv } from '../support/agent.ts';
-import { testSoketi } from '../support/services.ts';
-import { subscribeContainerChannel } from '../support/container-channel.ts';
-import { waitFor } from '../support/ports.ts';
+import { createTestDatabase } from '../../support/database.ts';
+import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
+import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { HttpSession, signedInSessions } from '../../support/http-session.ts';
+import { makeTestCerts, startTestAgent, type TestAgent, agentLinkEnv } from '../../support/agent.ts';
+import { testSoketi } from '../../support/services.ts';
+import { subscribeContainerChannel } from '../../support/container-channel.ts';
+import { waitFor } from '../../support/ports.ts';
 
 
 let database: { url: string; knex: Knex; destroy: () => Promise<void> };
@@ -142,7 +142,7 @@ describe('POST /broadcasting/auth and /broadcasting/user-auth', () => {
     const member = await as(project.email);
     const channel = await subscribeContainerChannel({ session: member, name: project.name, soketi });
     try {
-      const { createRealtime } = await import('../../control-plane/src/realtime/pusher.ts');
+      const { createRealtime } = await import('../../../control-plane/src/realtime/pusher.ts');
       const server = createRealtime({ appId: soketi.appId, key: soketi.key, secret: soketi.secret, host: soketi.host, port: soketi.port, useTLS: false });
       await server.trigger(`private-container.${project.name}`, 'DockerEventSent', { message: 'running' });
       await channel.waitFor('running');

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
-import { createTestDatabase } from '../support/database.ts';
-import { seedDemoData } from '../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
-import { HttpSession } from '../support/http-session.ts';
-import { MAX_PENDING_LICENSES_PER_USER } from '../../control-plane/src/policies/license-policy.ts';
+import { createTestDatabase } from '../../support/database.ts';
+import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
+import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { HttpSession } from '../../support/http-session.ts';
+import { MAX_PENDING_LICENSES_PER_USER } from '../../../control-plane/src/policies/license-policy.ts';
 import type { AdminLicenseJson as AdminLicense, OwnLicenseJson as OwnLicense } from '@devplein/contract/access';
 
 /*

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordAudit } from '../../control-plane/src/audit/record-audit.ts';
-import { createKnex, migrate } from '../../control-plane/src/db/knex.ts';
-import { seedDemoData } from '../../control-plane/src/db/seed.ts';
-import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
-import { HttpSession } from '../support/http-session.ts';
+import { recordAudit } from '../../../control-plane/src/audit/record-audit.ts';
+import { createKnex, migrate } from '../../../control-plane/src/db/knex.ts';
+import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { HttpSession } from '../../support/http-session.ts';
 import type { AuditEntryJson as AuditEntry } from '@devplein/contract/users';
 
 /*

@@ -9,15 +9,15 @@ import * as grpc from '@grpc/grpc-js';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CaptureOutcome } from '@devplein/proto/screenshot';
-import { createAgentClient, type AgentClient } from '../../control-plane/src/agent/agent-client.ts';
-import { ThumbnailCapturer } from '../../control-plane/src/commands/capture-thumbnail.ts';
-import { singleAgentFleet } from '../../control-plane/src/agent/agent-fleet.ts';
-import { captureVisibleSites } from '../../control-plane/src/jobs/thumbnail-scheduler.ts';
+import { createAgentClient, type AgentClient } from '../../../control-plane/src/agent/agent-client.ts';
+import { ThumbnailCapturer } from '../../../control-plane/src/commands/capture-thumbnail.ts';
+import { singleAgentFleet } from '../../../control-plane/src/agent/agent-fleet.ts';
+import { captureVisibleSites } from '../../../control-plane/src/jobs/thumbnail-scheduler.ts';
 import type { AdminDocker, ScreenshotState } from '@devplein/contract/dockers';
-import { fakePng } from '../support/fake-agent.ts';
-import { ADMIN, DEVELOPER, DOCENT, NO_GROUP, NOT_ACTIVATED, SITE, STUDENT, startHostingStack, type HostingStack } from '../support/hosting-stack.ts';
-import type { HttpSession } from '../support/http-session.ts';
-import { waitFor } from '../support/ports.ts';
+import { fakePng } from '../../support/fake-agent.ts';
+import { ADMIN, DEVELOPER, DOCENT, NO_GROUP, NOT_ACTIVATED, SITE, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
+import type { HttpSession } from '../../support/http-session.ts';
+import { waitFor } from '../../support/ports.ts';
 
 /** The after-start delay of this file's control plane. */
 const AFTER_START_S = 1;

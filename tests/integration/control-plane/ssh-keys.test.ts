@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
-import { createTestDatabase } from '../support/database.ts';
-import { seedDemoData } from '../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
-import { HttpSession, signedInSessions } from '../support/http-session.ts';
-import { generateSshKeys, type GeneratedSshKey } from '../support/ssh-keygen-fixtures.ts';
-import { MAX_SSH_KEYS_PER_USER } from '../../control-plane/src/policies/ssh-key-policy.ts';
+import { createTestDatabase } from '../../support/database.ts';
+import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
+import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { HttpSession, signedInSessions } from '../../support/http-session.ts';
+import { generateSshKeys, type GeneratedSshKey } from '../../support/ssh-keygen-fixtures.ts';
+import { MAX_SSH_KEYS_PER_USER } from '../../../control-plane/src/policies/ssh-key-policy.ts';
 
 interface SshKeyJson {
   id: number;

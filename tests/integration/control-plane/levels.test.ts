@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
-import { createTestDatabase } from '../support/database.ts';
-import { seedDemoData } from '../../control-plane/src/db/seed.ts';
-import { createCourseFileStore } from '../../control-plane/src/storage/course-file-store.ts';
-import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
-import { HttpSession, signedInSessions } from '../support/http-session.ts';
+import { createTestDatabase } from '../../support/database.ts';
+import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
+import { createCourseFileStore } from '../../../control-plane/src/storage/course-file-store.ts';
+import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { HttpSession, signedInSessions } from '../../support/http-session.ts';
 
 /*
  * Levels, level detail, course file downloads, profiles with level progress and the project

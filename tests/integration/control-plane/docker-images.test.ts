@@ -6,12 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateContainerRequest } from '@devplein/proto/container';
-import { migrate } from '../../control-plane/src/db/knex.ts';
-import { migrationSource } from '../../control-plane/src/db/migration-source.ts';
+import { migrate } from '../../../control-plane/src/db/knex.ts';
+import { migrationSource } from '../../../control-plane/src/db/migration-source.ts';
 import type { DockerImageOption } from '@devplein/contract/dockers';
-import { createTestDatabase } from '../support/database.ts';
-import type { HttpSession } from '../support/http-session.ts';
-import { ADMIN, DEVELOPER, DOCENT, IMAGE, NO_GROUP, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../support/hosting-stack.ts';
+import { createTestDatabase } from '../../support/database.ts';
+import type { HttpSession } from '../../support/http-session.ts';
+import { ADMIN, DEVELOPER, DOCENT, IMAGE, NO_GROUP, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
 
 /** What every container had before this setting: Docker's default set minus NET_RAW, MKNOD, SETFCAP. */
 const PREVIOUS_SET = ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'SETGID', 'SETUID', 'SETPCAP', 'NET_BIND_SERVICE', 'SYS_CHROOT', 'AUDIT_WRITE'];

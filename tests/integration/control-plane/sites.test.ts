@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
-import { createTestDatabase } from '../support/database.ts';
-import { seedDemoData } from '../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
-import { HttpSession } from '../support/http-session.ts';
+import { createTestDatabase } from '../../support/database.ts';
+import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
+import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { HttpSession } from '../../support/http-session.ts';
 
 interface SiteJson {
   name: string;
@@ -13,7 +13,7 @@ interface SiteJson {
   users: { id: number; name: string; group: { id: number; cohort: string } | null }[];
 }
 
-const PNG = readFileSync(new URL('../../web/public/images/without-screen.png', import.meta.url));
+const PNG = readFileSync(new URL('../../../web/public/images/without-screen.png', import.meta.url));
 const PLACEHOLDER = { id: 0, name: 'unknown', group: { id: 0, cohort: 'Niet ingedeeld' } };
 
 /**

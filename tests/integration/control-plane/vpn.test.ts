@@ -5,11 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpSession } from '../support/http-session.ts';
-import { waitFor } from '../support/ports.ts';
-import { ADMIN, DEVELOPER, DOCENT, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../support/hosting-stack.ts';
-import { wireguardPublicKeyOf } from '../../control-plane/src/commands/wireguard-keys.ts';
-import { vpnConfigQrSvg } from '../../control-plane/src/commands/user-vpn.ts';
+import type { HttpSession } from '../../support/http-session.ts';
+import { waitFor } from '../../support/ports.ts';
+import { ADMIN, DEVELOPER, DOCENT, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
+import { wireguardPublicKeyOf } from '../../../control-plane/src/commands/wireguard-keys.ts';
+import { vpnConfigQrSvg } from '../../../control-plane/src/commands/user-vpn.ts';
 
 const execFileAsync = promisify(execFile);
 /** Runs a command; a hanging one fails the test instead of holding it until the test timeout. */
