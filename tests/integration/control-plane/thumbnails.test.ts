@@ -4,6 +4,7 @@
  * capture per site in flight, 'ververs screenshot' routes × roles, the nightly job, and a capture
  * scheduled after a container starts.
  */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import * as grpc from '@grpc/grpc-js';
 import pino from 'pino';
@@ -16,8 +17,9 @@ import { captureVisibleSites } from '../../../control-plane/src/jobs/thumbnail-s
 import type { AdminDocker, ScreenshotState } from '@devplein/contract/dockers';
 import { fakePng } from '../../support/fake-agent.ts';
 import { ADMIN, DEVELOPER, DOCENT, NO_GROUP, NOT_ACTIVATED, SITE, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
-import type { HttpSession } from '../../support/http-session.ts';
+import { HttpSession } from '../../support/http-session.ts';
 import { waitFor } from '../../support/ports.ts';
+import { revalidate, startSiteWall, WALL_PNG, type SiteWall } from '../../support/site-wall.ts';
 
 /** The after-start delay of this file's control plane. */
 const AFTER_START_S = 1;
@@ -303,5 +305,95 @@ describe('after a container starts', () => {
     expect((await member.json('PUT', `/api/user/dockers/${project.id}?action=stop`)).status).toBe(200);
     expect((await member.json('PUT', `/api/user/dockers/${project.id}?action=start`)).status).toBe(200);
     await waitFor(() => stack.agent.capturesOf(domainOf(project.name)).length === 2, { description: 'a capture after the restart', timeoutMs: 20_000, intervalMs: 100 });
+  });
+});
+
+describe('GET /misc/browserimg2/small/{name}_s.png: stored thumbnails', () => {
+  // The websites wall's seeded rows and thumbnails behind a control plane of their own
+  // (the hosting stack above has no stored thumbnails to serve).
+  let wall: SiteWall;
+  beforeAll(async () => {
+    wall = await startSiteWall();
+  });
+  afterAll(async () => {
+    await wall?.app.stop();
+    await wall?.database.destroy();
+  });
+  const PNG = WALL_PNG;
+  async function signedIn(email: string): Promise<HttpSession> {
+    const session = new HttpSession(wall.app.url);
+    await session.signIn(email);
+    return session;
+  }
+
+  const url = (file: string) => `${wall.app.url}/misc/browserimg2/small/${file}`;
+
+  it('serves the PNG of a visible project with ETag, Last-Modified and a short must-revalidate cache', async () => {
+    const response = await fetch(url('sam-portfolio_s.png'));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/png');
+    expect(response.headers.get('etag')).toBe('"abc123"');
+    expect(response.headers.get('last-modified')).toBe(new Date('2026-11-01T10:00:00Z').toUTCString());
+    expect(response.headers.get('cache-control')).toMatch(/max-age=\d+, must-revalidate/);
+    expect(Buffer.from(await response.arrayBuffer()).equals(PNG)).toBe(true);
+
+    const revalidated = await fetch(url('sam-portfolio_s.png'), { headers: revalidate('"abc123"') });
+    expect(revalidated.status).toBe(304);
+    const byDate = await fetch(url('sam-portfolio_s.png'), {
+      headers: { 'If-Modified-Since': new Date('2026-11-02T00:00:00Z').toUTCString(), 'Cache-Control': 'max-age=0' },
+    });
+    expect(byDate.status).toBe(304);
+    const stale = await fetch(url('sam-portfolio_s.png'), { headers: revalidate('"other"') });
+    expect(stale.status).toBe(200);
+  });
+
+  it('derives an ETag from the bytes when none was stored', async () => {
+    const response = await fetch(url('quiz-master_s.png'));
+    expect(response.status).toBe(200);
+    const etag = `"${createHash('sha1').update(PNG).digest('base64url')}"`;
+    expect(response.headers.get('etag')).toBe(etag);
+    expect((await fetch(url('quiz-master_s.png'), { headers: revalidate(etag) })).status).toBe(304);
+  });
+
+  it('answers a plain 404 for hidden, unknown, thumbnail-less and failed captures', async () => {
+    for (const file of ['olga-api_s.png', 'bestaat-niet_s.png', 'lotte-fotografie_s.png', 'daan-portfolio_s.png']) {
+      const response = await fetch(url(file));
+      expect(response.status, file).toBe(404);
+      expect(response.headers.get('content-type'), file).toMatch(/^text\/plain/);
+    }
+  });
+
+  it('refuses bad names with a 404 and never a 500 (and the web app does not swallow /misc)', async () => {
+    const bad = [
+      '..%2Fx_s.png',
+      '..%2F..%2Fetc%2Fpasswd',
+      'sam-portfolio.png',
+      'sam-portfolio_s.jpg',
+      'Sam-portfolio_s.png',
+      'sam_portfolio_s.png',
+      '1abc_s.png',
+      `${'a'.repeat(64)}_s.png`,
+      "x'%20or%201=1_s.png",
+      '%00_s.png',
+      '%E0%A4%A_s.png',
+    ];
+    for (const file of bad) {
+      const response = await fetch(url(file));
+      expect([400, 404], file).toContain(response.status);
+      expect(response.headers.get('content-type') ?? '', file).not.toMatch(/html/);
+    }
+    const unrouted = await fetch(`${wall.app.url}/misc/something-else`);
+    expect(unrouted.status).toBe(404);
+    expect(unrouted.headers.get('content-type') ?? '').not.toMatch(/html/);
+  });
+
+  it('answers for every role alike (thumbnails are public like the wall)', async () => {
+    for (const email of ['nieuw@devplein.test', 'student@devplein.test', 'admin@devplein.test']) {
+      const session = await signedIn(email);
+      const response = await session.raw('/misc/browserimg2/small/sam-portfolio_s.png');
+      expect(response.status, email).toBe(200);
+      const hidden = await session.raw('/misc/browserimg2/small/olga-api_s.png');
+      expect(hidden.status, email).toBe(404);
+    }
   });
 });

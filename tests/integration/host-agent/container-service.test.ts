@@ -21,9 +21,9 @@ import {
   type PullImageResponse,
 } from '@devplein/proto/container';
 import { CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto/version';
-import { tarEntries } from '../../host-agent/src/drivers/ssh/authorized-keys.ts';
-import { makeTestCerts, readClientPems, startTestAgent, type ClientPems, type TestAgent } from '../support/agent.ts';
-import { type TestCaddy, startCaddy, visitSite } from '../support/caddy.ts';
+import { tarEntries } from '../../../host-agent/src/drivers/ssh/authorized-keys.ts';
+import { makeTestCerts, readClientPems, startTestAgent, type ClientPems, type TestAgent } from '../../support/agent.ts';
+import { type TestCaddy, startCaddy, visitSite } from '../../support/caddy.ts';
 import {
   WEB_STDERR_LINE,
   WEB_STDOUT_LINE,
@@ -35,9 +35,9 @@ import {
   randomSuffix,
   requireDockerEngine,
   testDocker,
-} from '../support/docker.ts';
-import { waitFor } from '../support/ports.ts';
-import { type TestRegistry, startRegistry } from '../support/registry.ts';
+} from '../../support/docker.ts';
+import { waitFor } from '../../support/ports.ts';
+import { type TestRegistry, startRegistry } from '../../support/registry.ts';
 
 const suffix = randomSuffix();
 const network = `devplein-test-net-${suffix}`;

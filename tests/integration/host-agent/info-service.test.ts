@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseServiceClient } from '@devplein/proto/database';
 import { type GetInfoResponse, InfoServiceClient } from '@devplein/proto/info';
 import { CONTRACT_MAJOR, CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto/version';
-import { AgentError, type AgentClient, createAgentClient } from '../../control-plane/src/agent/agent-client.ts';
-import { toAgentError } from '../../control-plane/src/agent/agent-error.ts';
+import { AgentError, type AgentClient, createAgentClient } from '../../../control-plane/src/agent/agent-client.ts';
+import { toAgentError } from '../../../control-plane/src/agent/agent-error.ts';
 import {
   type ClientPems,
   makeClientCert,
@@ -23,11 +23,11 @@ import {
   startTestAgent,
   type TestAgent,
   type TestCerts,
-} from '../support/agent.ts';
-import { waitFor } from '../support/ports.ts';
+} from '../../support/agent.ts';
+import { waitFor } from '../../support/ports.ts';
 
 const execFileAsync = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../..');
+const root = path.resolve(import.meta.dirname, '../../..');
 const silentLogger = pino({ level: 'silent' });
 
 let workDir: string;

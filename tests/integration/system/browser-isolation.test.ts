@@ -32,16 +32,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CaptureOutcome, type CaptureResponse, ScreenshotServiceClient } from '@devplein/proto/screenshot';
 import { CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto/version';
 import pino from 'pino';
-import { BrowserFirewall, rejectedPackets } from '../../host-agent/src/drivers/browser/browser-firewall.ts';
-import { BrowserServerProcess, lookUpUser } from '../../host-agent/src/drivers/browser/browser-server-process.ts';
-import { ChromiumScreenshotter } from '../../host-agent/src/drivers/browser/chromium-screenshotter.ts';
-import { remoteBrowserLauncher } from '../../host-agent/src/drivers/browser/launchers.ts';
-import { commandLine, findProcessesWithArgument, processTree } from '../../host-agent/src/drivers/browser/processes.ts';
-import { CaddyProxyDriver } from '../../host-agent/src/drivers/proxy/caddy-proxy-driver.ts';
-import { BROWSER_USER, ensureSystemUser } from '../support/browser-user.ts';
-import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../support/agent.ts';
-import { startCaddy, type TestCaddy } from '../support/caddy.ts';
-import { waitFor } from '../support/ports.ts';
+import { BrowserFirewall, rejectedPackets } from '../../../host-agent/src/drivers/browser/browser-firewall.ts';
+import { BrowserServerProcess, lookUpUser } from '../../../host-agent/src/drivers/browser/browser-server-process.ts';
+import { ChromiumScreenshotter } from '../../../host-agent/src/drivers/browser/chromium-screenshotter.ts';
+import { remoteBrowserLauncher } from '../../../host-agent/src/drivers/browser/launchers.ts';
+import { commandLine, findProcessesWithArgument, processTree } from '../../../host-agent/src/drivers/browser/processes.ts';
+import { CaddyProxyDriver } from '../../../host-agent/src/drivers/proxy/caddy-proxy-driver.ts';
+import { BROWSER_USER, ensureSystemUser } from '../../support/browser-user.ts';
+import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../../support/agent.ts';
+import { startCaddy, type TestCaddy } from '../../support/caddy.ts';
+import { waitFor } from '../../support/ports.ts';
 
 /** The controls' own user and chain: no agent of another test file sets rules for them. */
 const CONTROL_USER = 'devplein-browser-ctl';

@@ -15,14 +15,14 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError as ControlPlaneConfigError, configSchema, loadConfig as loadControlPlaneConfig } from '../../control-plane/src/config.ts';
-import { loadConfig as loadAgentConfig } from '../../host-agent/src/config.ts';
-import { CaddyProxyDriver } from '../../host-agent/src/drivers/proxy/caddy-proxy-driver.ts';
-import { CATCH_ALL_BODY } from '../../host-agent/src/drivers/proxy/caddy-route.ts';
-import { LineTail, forEachLine, isRunning, stopChild } from '../../scripts/lib/processes.ts';
-import { findFreePort, waitFor, waitForHttp } from '../support/ports.ts';
+import { ConfigError as ControlPlaneConfigError, configSchema, loadConfig as loadControlPlaneConfig } from '../../../control-plane/src/config.ts';
+import { loadConfig as loadAgentConfig } from '../../../host-agent/src/config.ts';
+import { CaddyProxyDriver } from '../../../host-agent/src/drivers/proxy/caddy-proxy-driver.ts';
+import { CATCH_ALL_BODY } from '../../../host-agent/src/drivers/proxy/caddy-route.ts';
+import { LineTail, forEachLine, isRunning, stopChild } from '../../../scripts/lib/processes.ts';
+import { findFreePort, waitFor, waitForHttp } from '../../support/ports.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
+const root = path.resolve(import.meta.dirname, '../../..');
 const deployDir = path.join(root, 'deploy');
 const read = (relative: string): string => readFileSync(path.join(deployDir, relative), 'utf8');
 

@@ -12,11 +12,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentError, createAgentClient } from '../../control-plane/src/agent/agent-client.ts';
-import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../support/agent.ts';
-import { ensureWebImage, randomSuffix, requireDockerEngine, testDocker } from '../support/docker.ts';
-import { startHostingStack, STUDENT, type HostingStack } from '../support/hosting-stack.ts';
-import { waitFor } from '../support/ports.ts';
+import { AgentError, createAgentClient } from '../../../control-plane/src/agent/agent-client.ts';
+import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../../support/agent.ts';
+import { ensureWebImage, randomSuffix, requireDockerEngine, testDocker } from '../../support/docker.ts';
+import { startHostingStack, STUDENT, type HostingStack } from '../../support/hosting-stack.ts';
+import { waitFor } from '../../support/ports.ts';
 
 describe('control plane: SIGTERM', { timeout: 90_000 }, () => {
   let stack: HostingStack;

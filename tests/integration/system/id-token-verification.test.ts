@@ -2,10 +2,10 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import type { Knex } from 'knex';
-import { createTestDatabase } from '../support/database.ts';
-import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
-import { HttpSession } from '../support/http-session.ts';
-import { findFreePort } from '../support/ports.ts';
+import { createTestDatabase } from '../../support/database.ts';
+import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { HttpSession } from '../../support/http-session.ts';
+import { findFreePort } from '../../support/ports.ts';
 
 /**
  * An outside identity provider (the school's, as the control plane sees it over HTTP) that can be

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKnex, migrate, rollbackAll } from '../../control-plane/src/db/knex.ts';
-import { migrationNames } from '../../control-plane/src/db/migration-source.ts';
-import { demoAccounts, seedDemoData } from '../../control-plane/src/db/seed.ts';
-import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { createKnex, migrate, rollbackAll } from '../../../control-plane/src/db/knex.ts';
+import { migrationNames } from '../../../control-plane/src/db/migration-source.ts';
+import { demoAccounts, seedDemoData } from '../../../control-plane/src/db/seed.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 
 /** The tables of the shared brief (and the phpMyAdmin sign-on tickets, the pending host access intents), plus knex's own bookkeeping. */
 const applicationTables = [

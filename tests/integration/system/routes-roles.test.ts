@@ -15,10 +15,10 @@
  * ROUTES_ROLES_PRINT=1 prints the table as observed, to paste after a deliberate change.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeTable, type RouteEntry } from '../support/route-table.ts';
-import { HttpSession } from '../support/http-session.ts';
-import { ed25519PublicKey } from '../support/ssh-keys.ts';
-import { ADMIN, DEVELOPER, DOCENT, IMAGE, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../support/hosting-stack.ts';
+import { routeTable, type RouteEntry } from '../../support/route-table.ts';
+import { HttpSession } from '../../support/http-session.ts';
+import { ed25519PublicKey } from '../../support/ssh-keys.ts';
+import { ADMIN, DEVELOPER, DOCENT, IMAGE, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
 
 /** What a role gets on a route: through (2xx, or a 4xx other than 401/403), 401 or 403. */
 type Outcome = 'ok' | 401 | 403;

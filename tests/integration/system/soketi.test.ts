@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Pusher from 'pusher';
 import { createRequire } from 'node:module';
 import type * as PusherJs from 'pusher-js';
-import { startSoketi, type SoketiServer } from '../support/soketi.ts';
-import { testSoketi, type TestSoketi } from '../support/services.ts';
+import { startSoketi, type SoketiServer } from '../../support/soketi.ts';
+import { testSoketi, type TestSoketi } from '../../support/services.ts';
 
 // pusher-js is CommonJS (module.exports = the class) whose typings declare an ES default export.
 // Under NodeNext TypeScript types the default import as the module object (`.default` is the

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { visitSite } from '../support/caddy.ts';
-import { dockerCli } from '../support/docker.ts';
-import { HttpSession } from '../support/http-session.ts';
-import { findFreePort, waitFor } from '../support/ports.ts';
+import { visitSite } from '../../support/caddy.ts';
+import { dockerCli } from '../../support/docker.ts';
+import { HttpSession } from '../../support/http-session.ts';
+import { findFreePort, waitFor } from '../../support/ports.ts';
 
 /**
  * The README's first command as a new user runs it: `npm start` on an empty data directory
@@ -56,7 +56,7 @@ describe('npm start', () => {
     const url = `http://localhost:${port}`;
     let output = '';
     child = spawn('npm', ['start'], {
-      cwd: path.resolve(import.meta.dirname, '../..'),
+      cwd: path.resolve(import.meta.dirname, '../../..'),
       env: {
         ...process.env,
         PORT: String(port),
