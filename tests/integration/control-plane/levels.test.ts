@@ -10,8 +10,9 @@ import { startControlPlane, type RunningControlPlane } from '../../support/contr
 import { HttpSession, signedInSessions } from '../../support/http-session.ts';
 
 /*
- * Levels, level detail, course file downloads, profiles with level progress and the project
- * request list, against the real control plane and PostgreSQL with the demo seed.
+ * Levels, level detail and course file downloads (routes/levels), against the real control
+ * plane and PostgreSQL with the demo seed. (Profiles: user.test.ts; the project request list:
+ * admin-projects.test.ts.)
  * Expectations are read from the database, not from the seed's formula.
  */
 
@@ -38,14 +39,6 @@ interface LevelJson {
   category: { id: number; title: string };
   content: { title: string } | null;
   courses: Array<{ id: number; title: string; texts: Array<{ title: string; text: string }>; files: Array<{ id: number; title: string; type: string }> }>;
-}
-interface ProfileJson {
-  id: number;
-  name: string;
-  email_verified_at?: string | null;
-  levelCategories: Array<{ id: number; title: string; finished: number; number: number }>;
-  teams: Array<{ id: number; name: string }>;
-  group: { id: number; cohort: string } | null;
 }
 interface LevelRow {
   id: number;
@@ -287,82 +280,5 @@ describe('GET /api/level/files/{fileId}', () => {
     }
     expect((await anonymous().json('GET', `/api/level/files/${openFileId}`)).status).toBe(401);
     expect((await (await as('nieuw@devplein.test')).json('GET', `/api/level/files/${openFileId}`)).status).toBe(403);
-  });
-});
-
-describe('profiles with level progress', () => {
-  it('adds finished levels per category to one’s own profile, with the §9 count', async () => {
-    const { status, body } = await (await as('student@devplein.test')).json<ProfileJson>('GET', '/api/user');
-    expect(status).toBe(200);
-    const projects = await projectsCategory();
-    expect(body.levelCategories.length).toBeGreaterThanOrEqual(4);
-    const own = await levelsOf('student@devplein.test');
-    for (const category of body.levelCategories) {
-      const number = category.id === projects.id ? 10 : (await database.knex('level_categories').where({ id: category.id }).first()).number;
-      expect(category.number).toBe(number);
-      const finished = own.filter((row) => row.level_category_id === category.id && row.status === 'success' && row.number <= number).length;
-      expect(category.finished).toBe(finished);
-    }
-    expect(body.levelCategories.some((category) => category.finished > 0)).toBe(true);
-  });
-
-  it('shows 16 as the count of the 16-level category for SD20', async () => {
-    const daan = await as(await emailOf('Daan de Vries'));
-    const { body } = await daan.json<ProfileJson>('GET', '/api/user');
-    const projects = await projectsCategory();
-    expect(body.levelCategories.find((category) => category.id === projects.id)?.number).toBe(16);
-  });
-
-  it('gives users without levels an empty list (teachers, students outside the programme)', async () => {
-    for (const email of ['docent@devplein.test', 'admin@devplein.test', 'zonderklas@devplein.test']) {
-      const { body } = await (await as(email)).json<ProfileJson>('GET', '/api/user');
-      expect(body.levelCategories, email).toEqual([]);
-    }
-  });
-
-  it('shows someone else’s profile with their progress, teams and group but without the activation date', async () => {
-    const samId = await userIdOf('student@devplein.test');
-    const { status, body } = await (await as('ontwikkelaar@devplein.test')).json<ProfileJson>('GET', `/api/user/${samId}`);
-    expect(status).toBe(200);
-    expect(body).toMatchObject({ id: samId, name: 'Sam Student', group: { cohort: 'SD23' } });
-    expect(body.teams.length).toBeGreaterThan(0);
-    expect(body.levelCategories.length).toBeGreaterThanOrEqual(4);
-    expect(body).not.toHaveProperty('email_verified_at');
-  });
-
-  it('hides disabled accounts from students (404) but not from admins', async () => {
-    const disabled = await database.knex('users').whereNotNull('disabled_at').first<{ id: number }>();
-    expect((await (await as('student@devplein.test')).json('GET', `/api/user/${disabled.id}`)).status).toBe(404);
-    expect((await (await as('docent@devplein.test')).json('GET', `/api/user/${disabled.id}`)).status).toBe(200);
-  });
-
-  it('leaves /api/user/ssh_keys to its own router instead of answering 422', async () => {
-    const answer = await (await as('ontwikkelaar@devplein.test')).json('GET', '/api/user/ssh_keys');
-    expect(answer.status).not.toBe(422);
-  });
-});
-
-describe('GET /api/admin/projects (the project request counter)', () => {
-  it('lists the projects awaiting approval to admins and to members whose first team is team 1', async () => {
-    const waiting = await database.knex('projects').whereNull('validated').orderBy(['created_at', 'id']);
-    expect(waiting.length).toBeGreaterThan(0);
-    const teamOneStudent = await database
-      .knex('users as u')
-      .join('team_user as tu', 'tu.user_id', 'u.id')
-      .where('tu.team_id', 1)
-      .andWhere('u.admin', false)
-      .first<{ email: string }>('u.email');
-    for (const email of ['admin@devplein.test', 'docent@devplein.test', teamOneStudent.email]) {
-      const { status, body } = await (await as(email)).json<Array<{ id: number; name: string }>>('GET', '/api/admin/projects');
-      expect(status, email).toBe(200);
-      expect(body.map((project) => project.name)).toEqual(waiting.map((project: { name: string }) => project.name));
-    }
-  });
-
-  it('refuses everybody else: 403 for students and developers outside team 1, 401 signed out', async () => {
-    for (const email of ['student@devplein.test', 'ontwikkelaar@devplein.test', 'zonderklas@devplein.test', 'nieuw@devplein.test']) {
-      expect((await (await as(email)).json('GET', '/api/admin/projects')).status, email).toBe(403);
-    }
-    expect((await anonymous().json('GET', '/api/admin/projects')).status).toBe(401);
   });
 });
