@@ -13,7 +13,6 @@ import { type TestMariaDb, openConnectionsOf } from '../../support/mariadb.ts';
 import { refusal, unaryCall } from '../../support/agent-calls.ts';
 import { waitFor } from '../../support/ports.ts';
 
-
 /**
  * Student databases end to end on a real MariaDB: the real host agent (gRPC over mutual TLS)
  * makes a database and an account with privileges on that database only, and the test logs in
