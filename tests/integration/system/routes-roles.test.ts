@@ -243,7 +243,7 @@ describe('routes × roles', { timeout: 120_000 }, () => {
     const keys = new Set(routes.map((route) => route.key));
     const missing = [...keys].filter((key) => !(key in EXPECTED));
     const stale = Object.keys(EXPECTED).filter((key) => !keys.has(key));
-    expect(missing, `routes without an entry in EXPECTED of tests/integration/routes-roles.test.ts: ${missing.join(', ')}`).toEqual([]);
+    expect(missing, `routes without an entry in EXPECTED of tests/integration/system/routes-roles.test.ts: ${missing.join(', ')}`).toEqual([]);
     expect(stale, `EXPECTED entries whose route no longer exists: ${stale.join(', ')}`).toEqual([]);
   });
 

@@ -89,7 +89,7 @@ describe('sign-in through the development identity provider (real OIDC code + PK
     expect(session.cookie('devplein_session')).not.toBe(before);
   });
 
-  it('logs out with POST /logout (tests/integration/control-plane/logout.test.ts has the rest)', async () => {
+  it('logs out with POST /logout (tests/integration/control-plane/session.test.ts has the rest)', async () => {
     const session = await signedIn('student@devplein.test');
     const { answer, landing } = await session.logOut();
     expect(answer.status).toBe(200);
