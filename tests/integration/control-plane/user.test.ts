@@ -1,0 +1,116 @@
+/**
+ * GET /api/user and /api/user/{id} (routes/user): profiles with level progress, teams and group,
+ * against the real control plane and PostgreSQL with the demo seed. Expectations are read from
+ * the database, not from the seed's formula.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Knex } from 'knex';
+import { createTestDatabase } from '../../support/database.ts';
+import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
+import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { signedInSessions } from '../../support/http-session.ts';
+
+type Status = 'locked' | 'open' | 'success';
+interface ProfileJson {
+  id: number;
+  name: string;
+  email_verified_at?: string | null;
+  levelCategories: Array<{ id: number; title: string; finished: number; number: number }>;
+  teams: Array<{ id: number; name: string }>;
+  group: { id: number; cohort: string } | null;
+}
+interface LevelRow {
+  id: number;
+  user_id: number;
+  level_category_id: number;
+  level_content_id: number | null;
+  number: number;
+  status: Status;
+}
+
+let database: { url: string; knex: Knex; destroy: () => Promise<void> };
+let app: RunningControlPlane;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedDemoData(database.knex);
+  app = await startControlPlane({ databaseUrl: database.url });
+});
+
+afterAll(async () => {
+  await app?.stop();
+  await database?.destroy();
+});
+
+/** One signed-in session per account, reused across tests (sign-in is the slow part). */
+const as = signedInSessions(() => app.url);
+
+async function userIdOf(email: string): Promise<number> {
+  const row = await database.knex('users').where({ email }).first<{ id: number }>();
+  return row.id;
+}
+
+async function emailOf(name: string): Promise<string> {
+  const row = await database.knex('users').where({ name }).first<{ email: string }>();
+  return row.email;
+}
+
+async function levelsOf(email: string): Promise<LevelRow[]> {
+  return database.knex('levels').where({ user_id: await userIdOf(email) }).orderBy(['level_category_id', 'number']);
+}
+
+async function projectsCategory(): Promise<{ id: number }> {
+  return database.knex('level_categories').where({ number: 16 }).first<{ id: number }>();
+}
+
+describe('profiles with level progress', () => {
+  it('adds finished levels per category to one’s own profile, with the §9 count', async () => {
+    const { status, body } = await (await as('student@devplein.test')).json<ProfileJson>('GET', '/api/user');
+    expect(status).toBe(200);
+    const projects = await projectsCategory();
+    expect(body.levelCategories.length).toBeGreaterThanOrEqual(4);
+    const own = await levelsOf('student@devplein.test');
+    for (const category of body.levelCategories) {
+      const number = category.id === projects.id ? 10 : (await database.knex('level_categories').where({ id: category.id }).first()).number;
+      expect(category.number).toBe(number);
+      const finished = own.filter((row) => row.level_category_id === category.id && row.status === 'success' && row.number <= number).length;
+      expect(category.finished).toBe(finished);
+    }
+    expect(body.levelCategories.some((category) => category.finished > 0)).toBe(true);
+  });
+
+  it('shows 16 as the count of the 16-level category for SD20', async () => {
+    const daan = await as(await emailOf('Daan de Vries'));
+    const { body } = await daan.json<ProfileJson>('GET', '/api/user');
+    const projects = await projectsCategory();
+    expect(body.levelCategories.find((category) => category.id === projects.id)?.number).toBe(16);
+  });
+
+  it('gives users without levels an empty list (teachers, students outside the programme)', async () => {
+    for (const email of ['docent@devplein.test', 'admin@devplein.test', 'zonderklas@devplein.test']) {
+      const { body } = await (await as(email)).json<ProfileJson>('GET', '/api/user');
+      expect(body.levelCategories, email).toEqual([]);
+    }
+  });
+
+  it('shows someone else’s profile with their progress, teams and group but without the activation date', async () => {
+    const samId = await userIdOf('student@devplein.test');
+    const { status, body } = await (await as('ontwikkelaar@devplein.test')).json<ProfileJson>('GET', `/api/user/${samId}`);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ id: samId, name: 'Sam Student', group: { cohort: 'SD23' } });
+    expect(body.teams.length).toBeGreaterThan(0);
+    expect(body.levelCategories.length).toBeGreaterThanOrEqual(4);
+    expect(body).not.toHaveProperty('email_verified_at');
+  });
+
+  it('hides disabled accounts from students (404) but not from admins', async () => {
+    const disabled = await database.knex('users').whereNotNull('disabled_at').first<{ id: number }>();
+    expect((await (await as('student@devplein.test')).json('GET', `/api/user/${disabled.id}`)).status).toBe(404);
+    expect((await (await as('docent@devplein.test')).json('GET', `/api/user/${disabled.id}`)).status).toBe(200);
+  });
+
+  it('leaves /api/user/ssh_keys to its own router instead of answering 422', async () => {
+    const answer = await (await as('ontwikkelaar@devplein.test')).json('GET', '/api/user/ssh_keys');
+    expect(answer.status).not.toBe(422);
+  });
+});

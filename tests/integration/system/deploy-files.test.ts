@@ -1,0 +1,418 @@
+/**
+ * The files a sysadmin installs (deploy/) hold together: the systemd units pass
+ * `systemd-analyze verify`, each env file names exactly the settings its process's config
+ * schema reads (with values that parse), the compose file parses and names its three services,
+ * and the Caddyfile is valid Caddy — and, run for real on loopback with test ports, it serves
+ * the control plane over HTTPS next to the student sites the agent routes on its :80 server.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import https from 'node:https';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError as ControlPlaneConfigError, configSchema, loadConfig as loadControlPlaneConfig } from '../../../control-plane/src/config.ts';
+import { loadConfig as loadAgentConfig } from '../../../host-agent/src/config.ts';
+import { CaddyProxyDriver } from '../../../host-agent/src/drivers/proxy/caddy-proxy-driver.ts';
+import { CATCH_ALL_BODY } from '../../../host-agent/src/drivers/proxy/caddy-route.ts';
+import { LineTail, forEachLine, isRunning, stopChild } from '../../../scripts/lib/processes.ts';
+import { findFreePort, waitFor, waitForHttp } from '../../support/ports.ts';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const deployDir = path.join(root, 'deploy');
+const read = (relative: string): string => readFileSync(path.join(deployDir, relative), 'utf8');
+
+/** KEY=value lines as systemd's EnvironmentFile= reads them (comments, blank lines, one pair of quotes). */
+function parseEnvFile(text: string): { values: Record<string, string>; keys: string[] } {
+  const values: Record<string, string> = {};
+  const keys: string[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line);
+    if (!match) throw new Error(`not a KEY=value line: ${line}`);
+    const [, key = '', rawValue = ''] = match;
+    const quoted = /^"(.*)"$/.exec(rawValue) ?? /^'(.*)'$/.exec(rawValue);
+    keys.push(key);
+    values[key] = quoted ? (quoted[1] ?? '') : rawValue;
+  }
+  return { values, keys };
+}
+
+/** The variables the agent's zod schema reads: the keys of `environmentSchema = z.object({...})`. */
+function agentSchemaKeys(): string[] {
+  const source = readFileSync(path.join(root, 'host-agent/src/config.ts'), 'utf8');
+  const start = source.indexOf('const environmentSchema = z.object({');
+  const end = source.indexOf('\n});', start);
+  if (start < 0 || end < 0) throw new Error('environmentSchema = z.object({ ... }); not found in host-agent/src/config.ts');
+  return [...source.slice(start, end).matchAll(/^ {2}([A-Z][A-Z0-9_]*):/gm)].map((match) => match[1] ?? '');
+}
+
+/** Replaces every CHANGE_ME with a value of the right shape (what the sysadmin does). */
+function fillPlaceholders(values: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(values).map(([key, value]) => [
+      key,
+      key === 'ENCRYPTION_KEY' ? value.replace('CHANGE_ME', randomBytes(32).toString('base64')) : value.replaceAll('CHANGE_ME', randomBytes(24).toString('hex')),
+    ]),
+  );
+}
+
+const agentEnv = parseEnvFile(read('systemd/devplein-agent.env'));
+const controlPlaneEnv = parseEnvFile(read('systemd/devplein-control-plane.env'));
+
+/** `Key=value` settings of a unit file (last one wins, as in systemd for most keys). */
+function unitSettings(text: string): Map<string, string> {
+  const settings = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const match = /^([A-Za-z]+)=(.*)$/.exec(line.trim());
+    if (match?.[1] !== undefined) settings.set(match[1], match[2] ?? '');
+  }
+  return settings;
+}
+
+describe('systemd units', () => {
+  const units = ['devplein-agent.service', 'devplein-browser.service', 'devplein-control-plane.service', 'devplein-wireguard@.service'];
+  let workDir: string;
+  beforeAll(async () => {
+    workDir = await mkdtemp(path.join(os.tmpdir(), 'devplein-units-'));
+  });
+  afterAll(async () => {
+    await rm(workDir, { recursive: true, force: true });
+  });
+
+  it.each(units)('systemd-analyze verify accepts %s', (unit) => {
+    const copy = path.join(workDir, unit);
+    copyFileSync(path.join(deployDir, 'systemd', unit), copy);
+    const target = unit.endsWith('@.service') ? path.join(workDir, unit.replace('@.service', '@wg0.service')) : copy;
+    if (target !== copy) copyFileSync(copy, target);
+    const result = spawnSync('systemd-analyze', ['verify', '--man=no', target], { encoding: 'utf8', timeout: 60_000 });
+    expect(result.error, 'systemd-analyze must be installed (Debian: systemd)').toBeUndefined();
+    const output = `${result.stdout}${result.stderr}`;
+    const aboutUnit = output.split('\n').filter((line) => line.includes(unit.replace('@.service', '@')));
+    expect({ status: result.status, aboutUnit }).toEqual({ status: 0, aboutUnit: [] });
+  });
+
+  it('gives the agent the settings its job needs', () => {
+    const unit = unitSettings(read('systemd/devplein-agent.service'));
+    expect(unit.get('EnvironmentFile')).toBe('/etc/devplein/agent.env');
+    expect(unit.get('User')).toBe('devplein-agent');
+    expect(unit.get('SupplementaryGroups')).toBe('docker');
+    expect(unit.get('KillMode')).toBe('process');
+    expect(unit.get('NoNewPrivileges')).toBe('yes');
+    expect(unit.get('ProtectSystem')).toBe('strict');
+    expect(unit.get('AmbientCapabilities')).toBe('CAP_NET_ADMIN CAP_NET_RAW');
+    expect(unit.get('CapabilityBoundingSet')).toBe('CAP_NET_ADMIN CAP_NET_RAW');
+    expect(unit.get('DeviceAllow')).toBe('/dev/net/tun rw');
+    expect(`/var/lib/${unit.get('StateDirectory') ?? ''}`).toBe(agentEnv.values.AGENT_DATA_DIR);
+    // systemd's SIGKILL must come after the agent's own shutdown deadline.
+    const stopSeconds = Number(unit.get('TimeoutStopSec'));
+    expect(stopSeconds * 1000).toBeGreaterThan(Number(agentEnv.values.AGENT_SHUTDOWN_TIMEOUT_MS));
+    expect(unit.get('ExecStart')).toContain('host-agent/src/main.ts');
+  });
+
+  it('runs the screenshot browser as its own user, sandboxed by Chromium, on loopback, with the secret the agent loads too', () => {
+    const unit = unitSettings(read('systemd/devplein-browser.service'));
+    const agentUnit = unitSettings(read('systemd/devplein-agent.service'));
+    expect(unit.get('User')).toBe(agentEnv.values.AGENT_BROWSER_USER);
+    expect(unit.get('SupplementaryGroups')).toBeUndefined();
+    expect(unit.get('NoNewPrivileges')).toBe('yes');
+    expect(unit.get('CapabilityBoundingSet')).toBe('');
+    expect(unit.get('ProtectSystem')).toBe('strict');
+    expect(unit.get('IPAddressDeny')).toBe('any');
+    expect(unit.get('ExecStart')).toContain('host-agent/src/browser-server.ts');
+    expect(unit.get('ExecStart')).not.toContain('--no-sandbox');
+    // The browser server listens where the agent dials, and both load the same secret file.
+    expect(read('systemd/devplein-browser.service')).toContain(`Environment=BROWSER_LISTEN=${agentEnv.values.AGENT_BROWSER_SERVER}`);
+    const source = (value: string | undefined) => value?.split(':').slice(1).join(':');
+    expect(source(agentUnit.get('LoadCredential'))).toBe(source(unit.get('LoadCredential')));
+    expect(agentEnv.values.AGENT_BROWSER_SECRET_FILE).toBe(`/run/credentials/devplein-agent.service/${agentUnit.get('LoadCredential')?.split(':')[0]}`);
+  });
+
+  it.each([
+    ['devplein-agent.service', (port: number) => ({ AGENT_LISTEN: `0.0.0.0:${port}` })],
+    ['devplein-control-plane.service', (port: number) => ({ HOST: '127.0.0.1', PORT: String(port) })],
+  ])('the readiness check of %s returns once the port answers', async (unit, environment) => {
+    const command = unitSettings(read(`systemd/${unit}`)).get('ExecStartPost') ?? '';
+    const match = /^\/bin\/bash -c '(.*)'$/.exec(command);
+    expect(match, 'ExecStartPost=/bin/bash -c \'...\'').not.toBeNull();
+    // What systemd hands bash: $$ → $, %% → %.
+    const script = (match?.[1] ?? '').replaceAll('$$', '$').replaceAll('%%', '%');
+    const server = await startEcho('ready');
+    try {
+      const child = spawn('/bin/bash', ['-c', script], { env: { PATH: process.env.PATH, ...environment(server.port) }, stdio: 'ignore' });
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('runs the control plane with its env file and data directory', () => {
+    const unit = unitSettings(read('systemd/devplein-control-plane.service'));
+    expect(unit.get('EnvironmentFile')).toBe('/etc/devplein/control-plane.env');
+    expect(`/var/lib/${unit.get('StateDirectory') ?? ''}`).toBe(controlPlaneEnv.values.DATA_DIR);
+    expect(unit.get('ExecStart')).toContain('control-plane/src/main.ts');
+  });
+});
+
+describe('env files', () => {
+  it('the agent env file names exactly the variables the agent config reads', () => {
+    expect(agentSchemaKeys().length).toBeGreaterThan(30);
+    expect([...agentEnv.keys].sort()).toEqual([...new Set(agentSchemaKeys())].sort());
+  });
+
+  it('the control plane env file names exactly the variables its config schema reads (but the tests-only ones)', () => {
+    const testsOnly = new Set(['DEV_LOGIN_END_SESSION']);
+    expect([...controlPlaneEnv.keys].sort()).toEqual(Object.keys(configSchema.shape).filter((key) => !testsOnly.has(key)).sort());
+  });
+
+  it('the agent accepts its env file as it stands', () => {
+    const config = loadAgentConfig(agentEnv.values);
+    expect(config.dataDir).toBe('/var/lib/devplein-agent');
+    expect(config.vpn.endpoint).toBe('vpn.school.nl:51820');
+  });
+
+  it('the control plane refuses the placeholders and accepts real secrets', () => {
+    let refusal: unknown;
+    try {
+      loadControlPlaneConfig(controlPlaneEnv.values);
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(ControlPlaneConfigError);
+    // Every CHANGE_ME is named at once.
+    for (const [key, value] of Object.entries(controlPlaneEnv.values)) {
+      if (value.includes('CHANGE_ME')) expect(String(refusal), key).toMatch(new RegExp(`\\n  ${key}: `));
+    }
+
+    const config = loadControlPlaneConfig(fillPlaceholders(controlPlaneEnv.values));
+    expect(config.NODE_ENV).toBe('production');
+    expect(config.useDevIdentityProvider).toBe(false);
+    expect(config.TRUST_PROXY).toBe(true);
+    expect(config.appUrl.startsWith('https://')).toBe(true);
+    expect(config.DATABASE_URL).toMatch(/^postgres:\/\//);
+  });
+
+  it('both sides agree on the shared values', () => {
+    const agent = loadAgentConfig(agentEnv.values);
+    const controlPlane = loadControlPlaneConfig(fillPlaceholders(controlPlaneEnv.values));
+    expect(agent.screenshots.siteDomain).toBe(controlPlane.SITE_DOMAIN);
+    // The VPN server takes the pool's first address; the databases page shows it.
+    const [network = ''] = agent.vpn.addressPool.split('/');
+    const first = network.replace(/\.(\d+)$/, (_, last: string) => `.${Number(last) + 1}`);
+    expect(controlPlane.STUDENT_DB_HOST).toBe(first);
+    expect(agent.allowedClients).toContain('devplein-control-plane');
+    expect(controlPlane.AGENT_ADDRESS.endsWith(`:${agent.listen.split(':').pop() ?? ''}`)).toBe(true);
+  });
+
+  it('the example agent links file of a second dev server is accepted as it stands, with the env file’s other values', () => {
+    const file = path.join(deployDir, 'systemd/agents.example.json');
+    const config = loadControlPlaneConfig({ ...fillPlaceholders(controlPlaneEnv.values), AGENT_LINKS_FILE: file, SITE_DOMAIN: 'dev2.school.nl' });
+    expect(config.agentLinks.map((link) => [link.name, link.siteDomain, link.studentDbHost])).toEqual([
+      ['dev1', 'dev.school.nl', '10.8.0.1'],
+      ['dev2', 'dev2.school.nl', '10.9.0.1'],
+    ]);
+    // Its first entry is the single server of the env file.
+    expect(config.agentLinks[0]?.address).toBe(controlPlaneEnv.values.AGENT_ADDRESS);
+    expect(config.agentLinks[0]?.siteDomain).toBe(controlPlaneEnv.values.SITE_DOMAIN);
+  });
+});
+
+describe('compose file', () => {
+  interface ComposeFile {
+    services: Record<string, { environment?: Record<string, string>; ports?: string[]; build?: { dockerfile?: string }; labels?: Record<string, string> }>;
+  }
+  // js-yaml arrives with eslint; a YAML parse is all `docker compose config` would add here.
+  const yaml = createRequire(import.meta.url)('js-yaml') as { load(text: string): unknown };
+  const compose = yaml.load(read('compose/compose.yaml')) as ComposeFile;
+
+  it('parses and names the control plane, soketi and PostgreSQL', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['control-plane', 'postgres', 'soketi']);
+    const dockerfile = compose.services['control-plane']?.build?.dockerfile ?? '';
+    expect(readFileSync(path.join(root, dockerfile), 'utf8')).toContain('control-plane/src/main.ts');
+  });
+
+  it('keeps soketi off the network and every published port on loopback', () => {
+    const soketi = compose.services.soketi?.environment ?? {};
+    expect(soketi).toMatchObject({
+      SOKETI_METRICS_HOST: '127.0.0.1',
+      SOKETI_CLUSTER_HOST: '127.0.0.1',
+      SOKETI_CLUSTER_UNICAST_ADDRESSES: '127.0.0.1',
+    });
+    expect(soketi.SOKETI_CLUSTER_PORT).toMatch(/^\d+$/);
+    for (const service of Object.values(compose.services)) {
+      for (const port of service.ports ?? []) expect(port).toMatch(/^127\.0\.0\.1:/);
+    }
+  });
+
+  it('labels every service as infrastructure, so the host agent never acts on it', () => {
+    for (const [name, service] of Object.entries(compose.services)) expect(service.labels?.['devplein.infrastructure'], name).toBe('true');
+  });
+});
+
+/** Caddy's JSON for a Caddyfile (`caddy adapt`). */
+function adaptCaddyfile(file: string, env: NodeJS.ProcessEnv): { admin?: { listen?: string }; apps: { http: { servers: Record<string, { listen: string[] }> } } } {
+  const result = spawnSync('caddy', ['adapt', '--config', file, '--adapter', 'caddyfile'], { encoding: 'utf8', env, timeout: 30_000 });
+  if (result.status !== 0) throw new Error(`caddy adapt failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as ReturnType<typeof adaptCaddyfile>;
+}
+
+/** A plain HTTP(S) GET with a Host header (and SNI), as a browser asking for `host` would. */
+function get(
+  scheme: 'http' | 'https',
+  port: number,
+  host: string,
+  pathname = '/',
+): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const options = { host: '127.0.0.1', port, path: pathname, headers: { Host: host }, timeout: 5_000 };
+    const onResponse = (response: http.IncomingMessage): void => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body, headers: response.headers }));
+    };
+    const request =
+      scheme === 'https' ? https.get({ ...options, servername: host, rejectUnauthorized: false }, onResponse) : http.get(options, onResponse);
+    request.on('timeout', () => request.destroy(new Error(`GET ${scheme}://${host}${pathname} timed out`)));
+    request.on('error', reject);
+  });
+}
+
+/** A loopback HTTP server that answers `name` and echoes the forwarded-protocol header. */
+async function startEcho(name: string): Promise<{ port: number; close(): Promise<void> }> {
+  const server = http.createServer((request, response) => {
+    response.setHeader('Content-Type', 'application/json');
+    response.end(JSON.stringify({ name, path: request.url, forwardedProto: request.headers['x-forwarded-proto'] ?? null }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('no address');
+  return { port: address.port, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('Caddyfile', () => {
+  let workDir: string;
+  let caddyEnv: NodeJS.ProcessEnv;
+  beforeAll(async () => {
+    workDir = await mkdtemp(path.join(os.tmpdir(), 'devplein-caddyfile-'));
+    caddyEnv = { ...process.env, HOME: workDir, XDG_CONFIG_HOME: path.join(workDir, 'config'), XDG_DATA_HOME: path.join(workDir, 'data') };
+  });
+  afterAll(async () => {
+    await rm(workDir, { recursive: true, force: true });
+  });
+
+  /**
+   * The Caddyfile made safe to run here: loopback only, test ports, certificates from Caddy's own
+   * local CA (no ACME, nothing leaves the machine), upstreams replaced by test servers.
+   */
+  async function testCopy(ports: { http: number; https: number; admin: number; controlPlane: number; soketi: number }): Promise<string> {
+    const original = read('caddy/Caddyfile');
+    const global = ['default_bind 127.0.0.1', 'local_certs', 'skip_install_trust', `http_port ${ports.http}`, `https_port ${ports.https}`];
+    const copy = original
+      .replace(/^\{$/m, `{\n${global.map((line) => `\t${line}`).join('\n')}`)
+      .replace(/^\tadmin 127\.0\.0\.1:2019$/m, `\tadmin 127.0.0.1:${ports.admin}`)
+      .replaceAll('127.0.0.1:8080', `127.0.0.1:${ports.controlPlane}`)
+      .replaceAll('127.0.0.1:6001', `127.0.0.1:${ports.soketi}`);
+    expect(copy).toContain(`admin 127.0.0.1:${ports.admin}`);
+    const file = path.join(workDir, 'Caddyfile');
+    await writeFile(file, copy);
+    return file;
+  }
+
+  it('is accepted by caddy validate (with local certificates)', async () => {
+    const file = await testCopy({ http: 18_080, https: 18_443, admin: 12_019, controlPlane: 18_081, soketi: 16_001 });
+    const result = spawnSync('caddy', ['validate', '--config', file, '--adapter', 'caddyfile'], { encoding: 'utf8', env: caddyEnv, timeout: 60_000 });
+    expect(result.error, 'caddy must be installed (Debian: caddy)').toBeUndefined();
+    expect(result.status, result.stderr).toBe(0);
+  });
+
+  it('names its :80 server and admin address as the agent env file says', () => {
+    const config = adaptCaddyfile(path.join(deployDir, 'caddy/Caddyfile'), caddyEnv);
+    const onPort80 = Object.entries(config.apps.http.servers).filter(([, server]) => server.listen.includes(':80'));
+    expect(onPort80.map(([name]) => name)).toEqual([agentEnv.values.AGENT_CADDY_SERVER]);
+    expect(agentEnv.values.AGENT_CADDY_LISTEN).toBe(':80');
+    expect(`http://${config.admin?.listen ?? ''}`).toBe(agentEnv.values.AGENT_CADDY_ADMIN);
+    expect(agentEnv.values.AGENT_SCREENSHOT_PROXY).toBe('127.0.0.1:80');
+  });
+
+  describe('running', () => {
+    let caddy: ChildProcess | undefined;
+    const tail = new LineTail();
+    let ports: { http: number; https: number; admin: number; controlPlane: number; soketi: number };
+    let echoes: Array<{ port: number; close(): Promise<void> }> = [];
+    let driver: CaddyProxyDriver;
+
+    beforeAll(async () => {
+      const controlPlane = await startEcho('control-plane');
+      const soketi = await startEcho('soketi');
+      const site = await startEcho('mijn-site');
+      echoes = [controlPlane, soketi, site];
+      ports = {
+        http: await findFreePort(),
+        https: await findFreePort(),
+        admin: await findFreePort(),
+        controlPlane: controlPlane.port,
+        soketi: soketi.port,
+      };
+      const file = await testCopy(ports);
+      const serverOn80 = Object.entries(adaptCaddyfile(file, caddyEnv).apps.http.servers).find(([, server]) =>
+        server.listen.includes(`127.0.0.1:${ports.http}`),
+      )?.[0];
+      if (!serverOn80) throw new Error('no server on the HTTP port');
+      const child = spawn('caddy', ['run', '--config', file, '--adapter', 'caddyfile'], { cwd: workDir, env: caddyEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+      caddy = child;
+      if (child.stdout) forEachLine(child.stdout, (line) => tail.push(line));
+      if (child.stderr) forEachLine(child.stderr, (line) => tail.push(line));
+      await waitForHttp(`http://127.0.0.1:${ports.admin}/config/`, {
+        timeoutMs: 20_000,
+        giveUpIf: () => (isRunning(child) ? undefined : `caddy exited:\n${tail.toString()}`),
+      });
+      driver = new CaddyProxyDriver({ adminUrl: `http://127.0.0.1:${ports.admin}`, server: serverOn80, listen: ':80' });
+      await driver.upsertRoute({ domain: 'mijn-site.dev.school.nl', upstream: `127.0.0.1:${site.port}`, projectId: 7 });
+    }, 60_000);
+
+    afterAll(async () => {
+      if (caddy) await stopChild(caddy, 5_000);
+      await Promise.all(echoes.map((echo) => echo.close()));
+    });
+
+    it('serves an agent-routed student site on the shared :80 server', async () => {
+      const answer = await get('http', ports.http, 'mijn-site.dev.school.nl');
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body)).toMatchObject({ name: 'mijn-site' });
+      expect(await driver.listRoutes()).toEqual([{ domain: 'mijn-site.dev.school.nl', upstream: expect.stringMatching(/^127\.0\.0\.1:\d+$/), projectId: 7 }]);
+    });
+
+    it('answers 404 for a student domain without a project, and redirects the control plane to HTTPS', async () => {
+      const unknown = await get('http', ports.http, 'niemand.dev.school.nl');
+      expect(unknown).toMatchObject({ status: 404, body: CATCH_ALL_BODY });
+      const redirect = await get('http', ports.http, 'devplein.school.nl', '/dockers?x=1');
+      expect(redirect.status).toBe(301);
+      expect(redirect.headers.location).toBe('https://devplein.school.nl/dockers?x=1');
+    });
+
+    it('serves the control plane over HTTPS with X-Forwarded-Proto, the soketi websocket under /app; hides the soketi HTTP API, /metrics and phpMyAdmin internals', async () => {
+      let home: Awaited<ReturnType<typeof get>> | undefined;
+      // The local CA issues the certificate in the background right after start.
+      await waitFor(
+        async () => {
+          home = await get('https', ports.https, 'devplein.school.nl', '/dockers');
+          return home.status === 200;
+        },
+        { description: 'HTTPS on devplein.school.nl', timeoutMs: 30_000, intervalMs: 250 },
+      );
+      expect(JSON.parse(home?.body ?? '{}')).toEqual({ name: 'control-plane', path: '/dockers', forwardedProto: 'https' });
+      expect(home?.headers['strict-transport-security']).toMatch(/max-age=/);
+      expect(JSON.parse((await get('https', ports.https, 'devplein.school.nl', '/app/devplein-key')).body)).toMatchObject({ name: 'soketi' });
+      expect((await get('https', ports.https, 'devplein.school.nl', '/apps/devplein/events')).status).toBe(404);
+      expect((await get('https', ports.https, 'devplein.school.nl', '/metrics')).status).toBe(404);
+      expect((await get('https', ports.https, 'devplein.school.nl', '/phpmyadmin/setup/index.php')).status).toBe(404);
+    }, 40_000);
+  });
+});
