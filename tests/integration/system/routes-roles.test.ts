@@ -113,7 +113,7 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/user/licenses': ACTIVE,
   'POST /api/user/licenses': ACTIVE,
   'DELETE /api/user/licenses/:id': ACTIVE,
-  // introductions (hangers-on)
+  // introducees (the Meelopers page)
   'GET /api/admin/introduction': ADMINS,
   'POST /api/admin/introduction': ADMINS,
   'DELETE /api/admin/introduction/:id': ADMINS,

@@ -45,8 +45,7 @@ export function sideMenuSections(user: CurrentUser | null): MenuSection[] {
           ? [
               item('admin-users', 'Gebruikers', routePaths.adminUsers, 'users'),
               item('admin-teams', 'Teams', routePaths.adminTeams, 'team'),
-              // 'admin-hangers' is the menu link's test id (menu-admin-hangers); the page is AdminIntroduceesPage.
-              item('admin-hangers', 'Meelopers', routePaths.adminIntroducees, 'walk'),
+              item('admin-introducees', 'Meelopers', routePaths.adminIntroducees, 'walk'),
               item('admin-levels', 'Levels per student', routePaths.adminLevels, 'grid'),
               item('admin-level-content', 'Levelinhoud', routePaths.adminLevelContent, 'layers'),
               item('admin-level-categories', 'Levelcategorieën', routePaths.adminLevelCategories, 'tag'),

@@ -6,9 +6,7 @@ import { introduceeGitUsername } from '@devplein/contract/validation/licensesAnd
 import '../../styles/admin-levels.css';
 import '../../styles/licenses-and-introducees.css';
 
-// The page is 'Meelopers' at /admin/hangers (the spec's names); in code it is 'introducee'. The
-// test ids ('admin-hangers', 'admin-hanger-row', 'hanger-password') and the message's id
-// ('hanger-form-message') keep the old name: the browser tests find the page by them.
+// The page is 'Meelopers' at /admin/hangers (the spec's names); in code it is 'introducee'.
 
 /** A hidden password: seven X characters, as the databases page does (spec §9). */
 export const MASKED_PASSWORD = 'XXXXXXX';
@@ -70,14 +68,14 @@ export function AdminIntroduceesPageView(props: AdminIntroduceesPageViewProps) {
             placeholder="bijv. mlpjansen"
             value={name}
             aria-invalid={message !== null}
-            aria-describedby="hanger-form-message"
+            aria-describedby="introducee-form-message"
             onChange={(event) => props.onNameChange(event.target.value)}
           />
           <button type="submit" className="button button-primary" disabled={name === '' || nameProblem !== null || creating}>
             {creating ? 'Bezig…' : 'Create'}
           </button>
         </div>
-        <div id="hanger-form-message" aria-live="polite">
+        <div id="introducee-form-message" aria-live="polite">
           {message !== null ? (
             <p className="form-error" role="alert">
               {message}
@@ -126,11 +124,11 @@ function IntroduceeTable(props: AdminIntroduceesPageViewProps) {
             ]}
             rows={introducees}
             className="introducees-table"
-            testId="admin-hangers"
+            testId="admin-introducees"
             renderRow={(introducee) => {
               const shown = shownPasswords.has(introducee.id);
               return (
-                <tr key={introducee.id} data-testid="admin-hanger-row">
+                <tr key={introducee.id} data-testid="admin-introducee-row">
                   <td className="introducee-domain">
                     <a href={`http://${introducee.domain}`} target="_blank" rel="noreferrer">
                       {introducee.domain}
@@ -144,7 +142,7 @@ function IntroduceeTable(props: AdminIntroduceesPageViewProps) {
                       {introducee.git_password === '' ? (
                         <span className="muted">onleesbaar</span>
                       ) : (
-                        <code data-testid="hanger-password">{shown ? introducee.git_password : MASKED_PASSWORD}</code>
+                        <code data-testid="introducee-password">{shown ? introducee.git_password : MASKED_PASSWORD}</code>
                       )}
                       {introducee.git_password !== '' && (
                         <button

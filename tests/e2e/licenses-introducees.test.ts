@@ -133,25 +133,25 @@ describe('Meelopers in Chromium', { timeout: E2E_TEST_TIMEOUT_MS }, () => {
     await name.fill('MlpJansen');
     expect(await name.inputValue()).toBe('mlpjansen');
     await page.getByText('Gitgebruikersnaam:').waitFor();
-    expect(await page.locator('#hanger-form-message code').innerText()).toBe('jansen');
+    expect(await page.locator('#introducee-form-message code').innerText()).toBe('jansen');
     await create.click();
     await page.getByText('Meeloper mlpjansen is aangemaakt.').waitFor();
 
-    const row = page.getByTestId('admin-hanger-row').filter({ hasText: 'mlpjansen.dev.devplein.test' });
-    const headers = await page.getByTestId('admin-hangers').locator('thead th').allInnerTexts();
+    const row = page.getByTestId('admin-introducee-row').filter({ hasText: 'mlpjansen.dev.devplein.test' });
+    const headers = await page.getByTestId('admin-introducees').locator('thead th').allInnerTexts();
     expect(headers.slice(0, 3)).toEqual(['Domein', 'Gitgebruikersnaam', 'Gitwachtwoord']);
     expect(await row.getByRole('link', { name: 'mlpjansen.dev.devplein.test' }).getAttribute('href')).toBe('http://mlpjansen.dev.devplein.test');
     expect(await row.locator('td').nth(1).innerText()).toBe('jansen');
-    const password = row.getByTestId('hanger-password');
+    const password = row.getByTestId('introducee-password');
     expect(await password.innerText()).toBe('XXXXXXX');
-    await page.screenshot({ path: path.join(shots, 'admin-hangers.png'), fullPage: true });
+    await page.screenshot({ path: path.join(shots, 'admin-introducees.png'), fullPage: true });
 
     await row.getByRole('button', { name: 'Wachtwoord van mlpjansen tonen' }).click();
     const shown = await password.innerText();
     expect(shown).toMatch(/^[A-Za-z0-9_-]{20}$/);
     const stored = (await e2e.database.knex('introducees').where('name', 'mlpjansen').first('password_encrypted')) as { password_encrypted: string };
     expect(stored.password_encrypted).not.toContain(shown);
-    await page.screenshot({ path: path.join(shots, 'admin-hangers-password.png'), fullPage: true });
+    await page.screenshot({ path: path.join(shots, 'admin-introducees-password.png'), fullPage: true });
     await row.getByRole('button', { name: 'Wachtwoord van mlpjansen verbergen' }).click();
     expect(await password.innerText()).toBe('XXXXXXX');
 
@@ -173,8 +173,8 @@ describe('Meelopers in Chromium', { timeout: E2E_TEST_TIMEOUT_MS }, () => {
     await page.goto(`${e2e.url}/admin/hangers`);
     await page.getByLabel('Naam').fill('mlptelefoon');
     await page.getByRole('button', { name: 'Create' }).click();
-    await page.getByTestId('admin-hanger-row').first().waitFor();
-    await page.screenshot({ path: path.join(shots, 'admin-hangers-phone.png'), fullPage: true });
+    await page.getByTestId('admin-introducee-row').first().waitFor();
+    await page.screenshot({ path: path.join(shots, 'admin-introducees-phone.png'), fullPage: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.goto(`${e2e.url}/admin/licenses`);
     await page.getByTestId('admin-license-row').first().waitFor();
@@ -187,7 +187,7 @@ describe('Meelopers in Chromium', { timeout: E2E_TEST_TIMEOUT_MS }, () => {
     const { context, page } = await e2e.signInAs('student@devplein.test');
     await page.goto(`${e2e.url}/admin/hangers`);
     await page.waitForLoadState('networkidle');
-    expect(await page.getByTestId('admin-hangers').count()).toBe(0);
+    expect(await page.getByTestId('admin-introducees').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Create' }).count()).toBe(0);
     await context.close();
   });
