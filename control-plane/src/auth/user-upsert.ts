@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
+import type { PartialModelObject } from 'objection';
 import type { VerifiedIdentity } from './id-token.ts';
-import { slugifyName } from '../models/User.ts';
+import { slugifyName } from '../lib/slugify-name.ts';
+import { User } from '../models/User.ts';
 
 /** The profile slug of a name; a name with no usable letters still gets a slug. */
 export function slugify(name: string): string {
@@ -21,10 +23,11 @@ export async function upsertUserFromIdentity(knex: Knex, identity: VerifiedIdent
     const email = identity.email?.toLowerCase() ?? null;
     const name = identity.name?.trim() || email?.split('@')[0] || 'Onbekend';
     if (bySubject) {
-      const changes: Record<string, unknown> = { updated_at: trx.fn.now() };
+      // Through the model: its hook sets updated_at (and keeps the e-mail lowercased).
+      const changes: PartialModelObject<User> = {};
       if (email && identity.emailVerified) changes.email = email;
       if (identity.name) Object.assign(changes, { name, name_slug: slugify(name) });
-      await trx('users').where({ id: bySubject.id }).update(changes);
+      await User.query(trx).findById(bySubject.id).patch(changes);
       return bySubject.id;
     }
     if (email && identity.emailVerified) {
@@ -33,9 +36,7 @@ export async function upsertUserFromIdentity(knex: Knex, identity: VerifiedIdent
         .whereRaw('lower(email) = ?', [email])
         .first<{ id: number; oidc_subject: string | null } | undefined>();
       if (byEmail && byEmail.oidc_subject === null) {
-        await trx('users')
-          .where({ id: byEmail.id })
-          .update({ oidc_issuer: identity.issuer, oidc_subject: identity.subject, updated_at: trx.fn.now() });
+        await User.query(trx).findById(byEmail.id).patch({ oidc_issuer: identity.issuer, oidc_subject: identity.subject });
         return byEmail.id;
       }
       if (byEmail) throw new Error('this e-mail address is linked to another school account');

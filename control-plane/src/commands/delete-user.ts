@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { recordAudit } from '../audit/record-audit.ts';
-import { accountSnapshot, adminUserRows } from './admin-user-rows.ts';
+import { accountSnapshot, adminUserRow } from '../queries/users.ts';
 import { disableUser } from './disable-user.ts';
 import { mayHaveContainer } from './docker-projects.ts';
 import { HostAccessReport, type NotDoneStep } from './host-access-report.ts';
@@ -124,7 +124,7 @@ async function removeHostResources(deps: HostAccessDeps, report: HostAccessRepor
  */
 export async function deleteUser(deps: HostAccessDeps, actorId: number, userId: number): Promise<DeleteUserResult> {
   const { knex } = deps;
-  const before = await adminUserRows(knex).where('u.id', userId).first();
+  const before = await adminUserRow(knex, userId);
   if (before && before.disabled_at === null) await disableUser(knex, actorId, userId, 'user.delete');
   if (!before) return { outcome: 'missing' };
 
