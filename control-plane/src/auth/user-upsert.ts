@@ -16,10 +16,7 @@ export function slugify(name: string): string {
  */
 export async function upsertUserFromIdentity(knex: Knex, identity: VerifiedIdentity): Promise<number> {
   return knex.transaction(async (trx) => {
-    const bySubject = await trx('users')
-      .select('id')
-      .where({ oidc_issuer: identity.issuer, oidc_subject: identity.subject })
-      .first<{ id: number } | undefined>();
+    const bySubject = await User.query(trx).findOne({ oidc_issuer: identity.issuer, oidc_subject: identity.subject }).select('id');
     const email = identity.email?.toLowerCase() ?? null;
     const name = identity.name?.trim() || email?.split('@')[0] || 'Onbekend';
     if (bySubject) {
@@ -31,29 +28,24 @@ export async function upsertUserFromIdentity(knex: Knex, identity: VerifiedIdent
       return bySubject.id;
     }
     if (email && identity.emailVerified) {
-      const byEmail = await trx('users')
-        .select('id', 'oidc_subject')
-        .whereRaw('lower(email) = ?', [email])
-        .first<{ id: number; oidc_subject: string | null } | undefined>();
+      const byEmail = await User.query(trx).whereRaw('lower(email) = ?', [email]).first().select('id', 'oidc_subject');
       if (byEmail && byEmail.oidc_subject === null) {
         await User.query(trx).findById(byEmail.id).patch({ oidc_issuer: identity.issuer, oidc_subject: identity.subject });
         return byEmail.id;
       }
       if (byEmail) throw new Error('this e-mail address is linked to another school account');
     }
-    const [created] = await trx('users')
-      .insert({
-        name,
-        name_slug: slugify(name),
-        email: email ?? `${identity.subject}@onbekend.invalid`,
-        email_verified_at: null,
-        admin: false,
-        developer: false,
-        oidc_issuer: identity.issuer,
-        oidc_subject: identity.subject,
-      })
-      .returning<{ id: number }[]>('id');
-    if (!created) throw new Error('user insert returned nothing');
+    // Through the model: its insert hook keeps the e-mail lowercased.
+    const created = await User.query(trx).insert({
+      name,
+      name_slug: slugify(name),
+      email: email ?? `${identity.subject}@onbekend.invalid`,
+      email_verified_at: null,
+      admin: false,
+      developer: false,
+      oidc_issuer: identity.issuer,
+      oidc_subject: identity.subject,
+    });
     return created.id;
   });
 }

@@ -1,8 +1,8 @@
-import type { Knex } from 'knex';
 import type { AgentLink } from '../agent/agent-fleet.ts';
 import type { ContainerView } from '../agent/container-views.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 import { type DockerProjectRow, loadMemberDockerProjects } from './docker-projects.ts';
+import { accessFlagsOf } from '../queries/users.ts';
 import { HostAccessReport } from './host-access-report.ts';
 import { recordPendingAccess, settlePendingAccess } from './pending-host-access.ts';
 import { createPeerOnFreeAddress } from './vpn-peer-address.ts';
@@ -135,10 +135,6 @@ async function projectAccess(deps: HostAccessDeps, report: HostAccessReport, use
   );
 }
 
-async function loadFlags(knex: Knex, userId: number): Promise<(AccessFlags & { name: string }) | undefined> {
-  return knex('users').where({ id: userId }).first<(AccessFlags & { name: string }) | undefined>('name', 'developer', 'email_verified_at', 'disabled_at');
-}
-
 /**
  * THE way a user's access on the dev servers is made to match their flags (mayHaveHostAccess):
  * disable, verify, the developer flag, the retry job and later an identity provider's group
@@ -156,7 +152,7 @@ async function loadFlags(knex: Knex, userId: number): Promise<(AccessFlags & { n
  */
 export async function applyUserAccess(deps: HostAccessDeps, userId: number, options: ApplyUserAccessOptions): Promise<AccessOutcome> {
   return accessLocks.run(`user:${userId}`, async () => {
-    const user = await loadFlags(deps.knex, userId);
+    const user = await accessFlagsOf(deps.knex, userId);
     if (!user) return COMPLETE;
     const entitled = mayHaveHostAccess(user);
     const stopSole = !entitled && (options.stopSoleContainers ?? false);

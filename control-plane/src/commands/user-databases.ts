@@ -8,7 +8,7 @@ import { MAX_DATABASES_PER_USER } from '../policies/database-policy.ts';
 import { type DatabaseJson, type DatabaseRow, presentDatabase } from '../presenters/present-database.ts';
 import { DATABASE_NAME_MESSAGES, databaseNameProblem } from '@devplein/contract/validation/databaseName';
 import { KeyedLock } from './keyed-lock.ts';
-import { userHomeHost } from './user-home-host.ts';
+import { userHomeHost } from '../queries/users.ts';
 
 export interface DatabaseCommandDeps {
   knex: Knex;

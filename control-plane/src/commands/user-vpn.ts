@@ -10,7 +10,7 @@ import { presentVpnConfig, type VpnConfigJson } from '../presenters/present-vpn-
 import { KeyedLock } from './keyed-lock.ts';
 import { generateWireguardKeyPair } from './wireguard-keys.ts';
 import { vpnConfigFile, VpnConfigFileError } from './vpn-config-file.ts';
-import { userHomeHost } from './user-home-host.ts';
+import { userHomeHost } from '../queries/users.ts';
 import { createPeerOnFreeAddress } from './vpn-peer-address.ts';
 
 export interface VpnCommandDeps {

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
+import type { AgentFleet, AgentLink } from '../agent/agent-fleet.ts';
 import { containsPattern, prefixPattern } from '../lib/like-pattern.ts';
+import { User } from '../models/User.ts';
 import type { AdminUserRow } from '../presenters/present-admin-user.ts';
 import type { UserSearchRow } from '../presenters/present-user-search.ts';
 
@@ -68,4 +70,23 @@ export async function searchUsers(knex: Knex, part: string, includeInactive: boo
     .select('users.id', 'users.name', 'users.group_id', 'groups.cohort', 'users.email_verified_at', 'users.disabled_at');
   if (!includeInactive) search.whereNotNull('users.email_verified_at').whereNull('users.disabled_at');
   return search;
+}
+
+/**
+ * The dev server of a student's databases and VPN configuration. They belong together: the VPN
+ * configuration reaches that server's MariaDB only. So it is the server of the student's VPN
+ * configuration or databases (null rows: the first one), and for a student who has neither yet,
+ * the server new students go to (the one of SITE_DOMAIN).
+ */
+export async function userHomeHost(db: Knex | Knex.Transaction, agents: Pick<AgentFleet, 'link' | 'forNewUsers'>, userId: number): Promise<AgentLink> {
+  const vpn = await db('vpn_configs').where({ user_id: userId }).first<{ host: string | null } | undefined>('host');
+  if (vpn) return agents.link(vpn.host);
+  const database = await db('databases').where({ user_id: userId }).orderBy('id').first<{ host: string | null } | undefined>('host');
+  if (database) return agents.link(database.host);
+  return agents.forNewUsers;
+}
+
+/** The name and the flags that decide a user's host access (applyUserAccess), or undefined. */
+export async function accessFlagsOf(knex: Knex, userId: number): Promise<Pick<User, 'name' | 'developer' | 'email_verified_at' | 'disabled_at'> | undefined> {
+  return User.query(knex).findById(userId).select('name', 'developer', 'email_verified_at', 'disabled_at');
 }
