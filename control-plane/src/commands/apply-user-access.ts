@@ -2,25 +2,12 @@ import type { AgentLink } from '../agent/agent-fleet.ts';
 import type { ContainerView } from '../agent/container-views.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 import { type DockerProjectRow, loadMemberDockerProjects } from './docker-projects.ts';
+import { mayHaveHostAccess } from '../policies/host-access-policy.ts';
 import { accessFlagsOf } from '../queries/users.ts';
 import { HostAccessReport } from './host-access-report.ts';
 import { recordPendingAccess, settlePendingAccess } from './pending-host-access.ts';
 import { createPeerOnFreeAddress } from './vpn-peer-address.ts';
 import { accessLocks, type AccessOutcome, COMPLETE, type HostAccessDeps, syncContainerSsh } from './sync-project-access.ts';
-
-/** The flags that decide what a user may have on the dev servers. */
-export interface AccessFlags {
-  developer: boolean;
-  email_verified_at: Date | string | null;
-  disabled_at: Date | string | null;
-}
-
-/**
- * Whether a user may have host access: database accounts that log in, a VPN peer, SSH keys in
- * their projects' containers. Spec §6 gives those to developers; an account that is not
- * activated or is disabled has none (the same rule as isDeveloper for a signed-in user).
- */
-export const mayHaveHostAccess = (user: AccessFlags): boolean => user.developer && user.email_verified_at !== null && user.disabled_at === null;
 
 export interface ApplyUserAccessOptions {
   actorId: number | null;
