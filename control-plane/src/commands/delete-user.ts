@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { recordAudit } from '../audit/record-audit.ts';
+import { User } from '../models/User.ts';
 import { accountSnapshot, adminUserRow } from '../queries/users.ts';
 import { disableUser } from './disable-user.ts';
 import { mayHaveContainer } from './docker-projects.ts';
@@ -158,7 +159,7 @@ export async function deleteUser(deps: HostAccessDeps, actorId: number, userId: 
       before: { ...accountSnapshot(before), ssh_keys: sshKeys, shared_projects: sharedProjects, team_ids: teams },
       after: report.toAudit(),
     });
-    await trx('users').where({ id: userId }).delete();
+    await User.query(trx).deleteById(userId);
   });
   return { outcome: 'deleted', notDone: report.message() };
 }
