@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { DUPLICATE_SSH_KEY_MESSAGE } from '@devplein/contract/validation/sshKeyFormat';
+import { isUniqueViolation } from '../db/database-errors.ts';
 import { HttpError } from '../errors.ts';
 import { SshKey } from '../models/SshKey.ts';
 import { User } from '../models/User.ts';
@@ -8,8 +9,6 @@ import { MAX_SSH_KEYS_PER_USER } from '../policies/ssh-key-policy.ts';
 /** A 422 about the key field, with the message the form shows as-is. */
 export const sshKeyRefused = (message: string): HttpError => new HttpError(422, message, { errors: { sshKey: [message] } });
 
-const isUniqueViolation = (error: unknown): boolean =>
-  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 
 /**
  * Stores a parsed public key for a user. A key stored before (by anyone: the fingerprint is

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { introduceeGitUsername } from '@devplein/contract/validation/licensesAndIntroducees';
 import { recordAudit } from '../audit/record-audit.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
+import { isUniqueViolation } from '../db/database-errors.ts';
 import { HttpError } from '../errors.ts';
 import { Introducee } from '../models/Introducee.ts';
 
@@ -13,8 +14,6 @@ export function generateGitPassword(): string {
 
 const nameTaken = (message: string): HttpError => new HttpError(422, message, { errors: { name: [message] } });
 
-const isUniqueViolation = (error: unknown): boolean =>
-  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 
 /**
  * Creates an introducee ('meeloper') with a new git password, sealed at rest, and its audit

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable } from './database-errors.ts';
+import { isDatabaseUnavailable, isUniqueViolation } from './database-errors.ts';
 
 const withCode = (code: string, message = 'failed'): Error => Object.assign(new Error(message), { code });
 
@@ -14,6 +14,8 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(new Error('select * from "sessions" - Connection terminated unexpectedly'))).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error('Knex: Timeout acquiring a connection.'), { name: 'KnexTimeoutError' }))).toBe(true);
     expect(isDatabaseUnavailable(new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')], 'connect failed'))).toBe(true);
+    // objection's DBError keeps the driver's error as nativeError.
+    expect(isDatabaseUnavailable(Object.assign(new Error('terminating connection'), { nativeError: withCode('57P01') }))).toBe(true);
   });
 
   it('leaves query errors and other failures alone', () => {
@@ -24,5 +26,15 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(null)).toBe(false);
     // A fetch to another service that failed is not the database.
     expect(isDatabaseUnavailable(new TypeError('fetch failed', { cause: withCode('ECONNREFUSED') }))).toBe(false);
+  });
+});
+
+describe('isUniqueViolation', () => {
+  it('knows 23505 from knex and from objection (nativeError)', () => {
+    expect(isUniqueViolation(withCode('23505'))).toBe(true);
+    expect(isUniqueViolation(Object.assign(new Error('duplicate key'), { nativeError: withCode('23505') }))).toBe(true);
+    expect(isUniqueViolation(withCode('23503'))).toBe(false);
+    expect(isUniqueViolation(Object.assign(new Error('fk'), { nativeError: withCode('23503') }))).toBe(false);
+    expect(isUniqueViolation(null)).toBe(false);
   });
 });

@@ -26,10 +26,22 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 function unavailable(error: unknown, depth: number): boolean {
   if (typeof error !== 'object' || error === null || depth > 2) return false;
-  const { code, name, message, errors } = error as { code?: unknown; name?: unknown; message?: unknown; errors?: unknown };
+  const { code, name, message, errors, nativeError } = error as { code?: unknown; name?: unknown; message?: unknown; errors?: unknown; nativeError?: unknown };
   if (typeof code === 'string' && (socketCodes.has(code) || serverCodes.test(code))) return true;
+  // objection (Model.query) wraps PostgreSQL's errors in a DBError without the code: read the driver's.
+  if (nativeError !== undefined && unavailable(nativeError, depth + 1)) return true;
   // knex could not get a connection from its pool in time (every connection attempt hung or failed).
   if (name === 'KnexTimeoutError') return true;
   if (typeof message === 'string' && terminated.test(message)) return true;
   return Array.isArray(errors) && errors.some((member) => unavailable(member, depth + 1));
+}
+
+/**
+ * True when `error` is PostgreSQL's unique violation (23505), from knex as the driver raised it or
+ * from objection (Model.query), which wraps it and keeps the driver's error as `nativeError`.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, nativeError } = error as { code?: unknown; nativeError?: unknown };
+  return code === '23505' || (typeof nativeError === 'object' && nativeError !== null && (nativeError as { code?: unknown }).code === '23505');
 }
