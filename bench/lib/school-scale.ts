@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { COHORTS, DEMO_SITE_DOMAIN } from '../../control-plane/src/db/seed.ts';
-import { slugifyName } from '../../control-plane/src/models/User.ts';
+import { slugifyName } from '../../control-plane/src/lib/slugify-name.ts';
 
 export const EXTRA_USERS = 3000;
 export const SITES = 1500;

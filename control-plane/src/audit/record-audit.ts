@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { AuditLogEntry } from '../models/AuditLogEntry.ts';
 
 /** One admin write, as the audit trail keeps it. */
 export interface AuditEvent {
@@ -18,12 +19,14 @@ export interface AuditEvent {
  * deletes its rows.
  */
 export async function recordAudit(db: Knex | Knex.Transaction, event: AuditEvent): Promise<void> {
-  await db('audit_log').insert({
+  // The model writes before/after as JSON (jsonAttributes). Inserted without reading back: the
+  // table is append-only and nothing needs the new row.
+  await AuditLogEntry.query(db).insert({
     actor_id: event.actorId,
     action: event.action,
     subject_type: event.subjectType,
     subject_id: String(event.subjectId),
-    before: event.before ? JSON.stringify(event.before) : null,
-    after: event.after ? JSON.stringify(event.after) : null,
+    before: event.before ?? null,
+    after: event.after ?? null,
   });
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { AppMiddleware } from '../app-context.ts';
+import { Session } from '../models/Session.ts';
 
 /** The session data we keep; koa-session adds its own `_expire`/`_maxAge` keys. */
 export interface SessionData {
@@ -41,7 +42,8 @@ export function sessionExpiry(data: SessionData, limits: SessionLimits, now: num
 }
 
 /**
- * koa-session external store on the `sessions` table. The user id is a column of its own so that
+ * koa-session external store on the `sessions` table (plain knex: get runs on every request, and
+ * the upsert needs onConflict; the Session model serves the set-based deletes below). The user id is a column of its own so that
  * disabling a user can delete all of that user's sessions at once (signed out everywhere).
  * `expires_at` is the session's end by `sessionExpiry` (idle and absolute), so a session past
  * either is never read again and the pruning timer removes it.
@@ -91,10 +93,10 @@ export function touchSession(limits: SessionLimits, clock: () => number = Date.n
 
 /** Ends every session of a user (disable, delete). */
 export async function destroySessionsOfUser(knex: Knex, userId: number): Promise<number> {
-  return knex('sessions').where({ user_id: userId }).delete();
+  return Session.query(knex).where({ user_id: userId }).delete();
 }
 
 /** Removes expired rows; run on a timer. */
 export async function pruneExpiredSessions(knex: Knex): Promise<number> {
-  return knex('sessions').where('expires_at', '<=', knex.fn.now()).delete();
+  return Session.query(knex).where('expires_at', '<=', knex.fn.now()).delete();
 }

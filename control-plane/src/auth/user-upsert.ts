@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
+import type { PartialModelObject } from 'objection';
 import type { VerifiedIdentity } from './id-token.ts';
-import { slugifyName } from '../models/User.ts';
+import { slugifyName } from '../lib/slugify-name.ts';
+import { User } from '../models/User.ts';
 
 /** The profile slug of a name; a name with no usable letters still gets a slug. */
 export function slugify(name: string): string {
@@ -14,45 +16,36 @@ export function slugify(name: string): string {
  */
 export async function upsertUserFromIdentity(knex: Knex, identity: VerifiedIdentity): Promise<number> {
   return knex.transaction(async (trx) => {
-    const bySubject = await trx('users')
-      .select('id')
-      .where({ oidc_issuer: identity.issuer, oidc_subject: identity.subject })
-      .first<{ id: number } | undefined>();
+    const bySubject = await User.query(trx).findOne({ oidc_issuer: identity.issuer, oidc_subject: identity.subject }).select('id');
     const email = identity.email?.toLowerCase() ?? null;
     const name = identity.name?.trim() || email?.split('@')[0] || 'Onbekend';
     if (bySubject) {
-      const changes: Record<string, unknown> = { updated_at: trx.fn.now() };
+      // Through the model: its hook sets updated_at (and keeps the e-mail lowercased).
+      const changes: PartialModelObject<User> = {};
       if (email && identity.emailVerified) changes.email = email;
       if (identity.name) Object.assign(changes, { name, name_slug: slugify(name) });
-      await trx('users').where({ id: bySubject.id }).update(changes);
+      await User.query(trx).findById(bySubject.id).patch(changes);
       return bySubject.id;
     }
     if (email && identity.emailVerified) {
-      const byEmail = await trx('users')
-        .select('id', 'oidc_subject')
-        .whereRaw('lower(email) = ?', [email])
-        .first<{ id: number; oidc_subject: string | null } | undefined>();
+      const byEmail = await User.query(trx).whereRaw('lower(email) = ?', [email]).first().select('id', 'oidc_subject');
       if (byEmail && byEmail.oidc_subject === null) {
-        await trx('users')
-          .where({ id: byEmail.id })
-          .update({ oidc_issuer: identity.issuer, oidc_subject: identity.subject, updated_at: trx.fn.now() });
+        await User.query(trx).findById(byEmail.id).patch({ oidc_issuer: identity.issuer, oidc_subject: identity.subject });
         return byEmail.id;
       }
       if (byEmail) throw new Error('this e-mail address is linked to another school account');
     }
-    const [created] = await trx('users')
-      .insert({
-        name,
-        name_slug: slugify(name),
-        email: email ?? `${identity.subject}@onbekend.invalid`,
-        email_verified_at: null,
-        admin: false,
-        developer: false,
-        oidc_issuer: identity.issuer,
-        oidc_subject: identity.subject,
-      })
-      .returning<{ id: number }[]>('id');
-    if (!created) throw new Error('user insert returned nothing');
+    // Through the model: its insert hook keeps the e-mail lowercased.
+    const created = await User.query(trx).insert({
+      name,
+      name_slug: slugify(name),
+      email: email ?? `${identity.subject}@onbekend.invalid`,
+      email_verified_at: null,
+      admin: false,
+      developer: false,
+      oidc_issuer: identity.issuer,
+      oidc_subject: identity.subject,
+    });
     return created.id;
   });
 }

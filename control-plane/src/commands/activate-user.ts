@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { recordAudit } from '../audit/record-audit.ts';
 import type { AdminUserRow } from '../presenters/present-admin-user.ts';
-import { accountSnapshot, lockAdminUserRow } from './admin-user-rows.ts';
+import { User } from '../models/User.ts';
+import { accountSnapshot, lockAdminUserRow } from '../queries/users.ts';
 
 /**
  * Action verify (spec §4): the account counts as activated from now on, and a disable is lifted,
@@ -12,7 +13,8 @@ export async function activateUser(knex: Knex, actorId: number, userId: number):
   return knex.transaction(async (trx) => {
     const before = await lockAdminUserRow(trx, userId);
     if (!before) return undefined;
-    await trx('users').where({ id: userId }).update({ email_verified_at: trx.fn.now(), disabled_at: null, updated_at: trx.fn.now() });
+    // Through the model: its hook sets updated_at.
+    await User.query(trx).findById(userId).patch({ email_verified_at: trx.fn.now(), disabled_at: null });
     const after = (await lockAdminUserRow(trx, userId))!;
     await recordAudit(trx, {
       actorId,

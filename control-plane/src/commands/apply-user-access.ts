@@ -1,26 +1,13 @@
-import type { Knex } from 'knex';
 import type { AgentLink } from '../agent/agent-fleet.ts';
 import type { ContainerView } from '../agent/container-views.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 import { type DockerProjectRow, loadMemberDockerProjects } from '../queries/projects.ts';
+import { mayHaveHostAccess } from '../policies/host-access-policy.ts';
+import { accessFlagsOf } from '../queries/users.ts';
 import { HostAccessReport } from './host-access-report.ts';
 import { recordPendingAccess, settlePendingAccess } from './pending-host-access.ts';
 import { createPeerOnFreeAddress } from './create-vpn-peer.ts';
 import { accessLocks, type AccessOutcome, COMPLETE, type HostAccessDeps, syncContainerSsh } from './sync-project-access.ts';
-
-/** The flags that decide what a user may have on the dev servers. */
-export interface AccessFlags {
-  developer: boolean;
-  email_verified_at: Date | string | null;
-  disabled_at: Date | string | null;
-}
-
-/**
- * Whether a user may have host access: database accounts that log in, a VPN peer, SSH keys in
- * their projects' containers. Spec §6 gives those to developers; an account that is not
- * activated or is disabled has none (the same rule as isDeveloper for a signed-in user).
- */
-export const mayHaveHostAccess = (user: AccessFlags): boolean => user.developer && user.email_verified_at !== null && user.disabled_at === null;
 
 export interface ApplyUserAccessOptions {
   actorId: number | null;
@@ -135,10 +122,6 @@ async function projectAccess(deps: HostAccessDeps, report: HostAccessReport, use
   );
 }
 
-async function loadFlags(knex: Knex, userId: number): Promise<(AccessFlags & { name: string }) | undefined> {
-  return knex('users').where({ id: userId }).first<(AccessFlags & { name: string }) | undefined>('name', 'developer', 'email_verified_at', 'disabled_at');
-}
-
 /**
  * THE way a user's access on the dev servers is made to match their flags (mayHaveHostAccess):
  * disable, verify, the developer flag, the retry job and later an identity provider's group
@@ -156,7 +139,7 @@ async function loadFlags(knex: Knex, userId: number): Promise<(AccessFlags & { n
  */
 export async function applyUserAccess(deps: HostAccessDeps, userId: number, options: ApplyUserAccessOptions): Promise<AccessOutcome> {
   return accessLocks.run(`user:${userId}`, async () => {
-    const user = await loadFlags(deps.knex, userId);
+    const user = await accessFlagsOf(deps.knex, userId);
     if (!user) return COMPLETE;
     const entitled = mayHaveHostAccess(user);
     const stopSole = !entitled && (options.stopSoleContainers ?? false);

@@ -9,7 +9,7 @@ import { loadUserDatabases } from '../queries/databases.ts';
 import { databaseAgentFailure, databaseNameRefused } from '../lib/database-agent-failure.ts';
 import { databaseNameProblem } from '@devplein/contract/validation/databaseName';
 import { KeyedLock } from '../lib/keyed-lock.ts';
-import { userHomeHost } from './user-home-host.ts';
+import { userHomeHost } from '../queries/users.ts';
 
 export interface DatabaseCommandDeps {
   knex: Knex;

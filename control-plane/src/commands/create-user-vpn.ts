@@ -9,7 +9,7 @@ import { loadVpnConfigOfUser } from '../queries/vpn.ts';
 import { vpnAgentFailure } from '../lib/vpn-agent-failure.ts';
 import { generateWireguardKeyPair } from '../lib/wireguard-keys.ts';
 import { KeyedLock } from '../lib/keyed-lock.ts';
-import { userHomeHost } from './user-home-host.ts';
+import { userHomeHost } from '../queries/users.ts';
 import { createPeerOnFreeAddress } from './create-vpn-peer.ts';
 
 export interface VpnCommandDeps {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { recordAudit } from '../audit/record-audit.ts';
-import { accountSnapshot, adminUserRows } from './admin-user-rows.ts';
+import { User } from '../models/User.ts';
+import { accountSnapshot, adminUserRow } from '../queries/users.ts';
 import { disableUser } from './disable-user.ts';
 import { mayHaveContainer } from '../queries/projects.ts';
 import { HostAccessReport, type NotDoneStep } from './host-access-report.ts';
@@ -124,7 +125,7 @@ async function removeHostResources(deps: HostAccessDeps, report: HostAccessRepor
  */
 export async function deleteUser(deps: HostAccessDeps, actorId: number, userId: number): Promise<DeleteUserResult> {
   const { knex } = deps;
-  const before = await adminUserRows(knex).where('u.id', userId).first();
+  const before = await adminUserRow(knex, userId);
   if (before && before.disabled_at === null) await disableUser(knex, actorId, userId, 'user.delete');
   if (!before) return { outcome: 'missing' };
 
@@ -158,7 +159,7 @@ export async function deleteUser(deps: HostAccessDeps, actorId: number, userId: 
       before: { ...accountSnapshot(before), ssh_keys: sshKeys, shared_projects: sharedProjects, team_ids: teams },
       after: report.toAudit(),
     });
-    await trx('users').where({ id: userId }).delete();
+    await User.query(trx).deleteById(userId);
   });
   return { outcome: 'deleted', notDone: report.message() };
 }

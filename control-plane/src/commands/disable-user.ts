@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import { recordAudit } from '../audit/record-audit.ts';
 import { destroySessionsOfUser } from '../auth/session-store.ts';
 import type { AdminUserRow } from '../presenters/present-admin-user.ts';
-import { accountSnapshot, lockAdminUserRow } from './admin-user-rows.ts';
+import { User } from '../models/User.ts';
+import { accountSnapshot, lockAdminUserRow } from '../queries/users.ts';
 
 /**
  * Action disable (spec §4): marks the account disabled and ends every session of the user in the
@@ -15,7 +16,8 @@ export async function disableUser(knex: Knex, actorId: number, userId: number, r
   return knex.transaction(async (trx) => {
     const before = await lockAdminUserRow(trx, userId);
     if (!before) return undefined;
-    await trx('users').where({ id: userId }).update({ disabled_at: trx.fn.now(), updated_at: trx.fn.now() });
+    // Through the model: its hook sets updated_at.
+    await User.query(trx).findById(userId).patch({ disabled_at: trx.fn.now() });
     const endedSessions = await destroySessionsOfUser(trx, userId);
     const after = (await lockAdminUserRow(trx, userId))!;
     await recordAudit(trx, {

@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import { recordAudit } from '../audit/record-audit.ts';
 import { destroySessionsOfUser } from '../auth/session-store.ts';
 import type { AdminUserRow } from '../presenters/present-admin-user.ts';
-import { accountSnapshot, lockAdminUserRow } from './admin-user-rows.ts';
+import { User } from '../models/User.ts';
+import { accountSnapshot, lockAdminUserRow } from '../queries/users.ts';
 
 /**
  * PUT /api/admin/users/{id}/developer: sets or clears the developer flag (spec §1: databases,
@@ -17,7 +18,8 @@ export async function setDeveloper(knex: Knex, actorId: number, userId: number, 
     const before = await lockAdminUserRow(trx, userId);
     if (!before) return undefined;
     if (before.developer === developer) return before;
-    await trx('users').where({ id: userId }).update({ developer, updated_at: trx.fn.now() });
+    // Through the model: its hook sets updated_at.
+    await User.query(trx).findById(userId).patch({ developer });
     const endedSessions = developer ? 0 : await destroySessionsOfUser(trx, userId);
     const after = (await lockAdminUserRow(trx, userId))!;
     await recordAudit(trx, {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { slugifyName } from '../models/User.ts';
+import { slugifyName } from '../lib/slugify-name.ts';
 import { createKnex, migrate } from './knex.ts';
 import { DEMO_SITE_DOMAIN, seedDemoData } from './seed.ts';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { slugifyName } from '../models/User.ts';
+import { slugifyName } from '../lib/slugify-name.ts';
 import { seedCurriculum } from './seed-curriculum.ts';
 
 /**

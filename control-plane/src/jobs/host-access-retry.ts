@@ -1,6 +1,6 @@
 import cron from 'node-cron';
 import { applyUserAccess } from '../commands/apply-user-access.ts';
-import { pendingAccessRows } from '../commands/pending-host-access.ts';
+import { pendingAccessRows } from '../queries/host-access.ts';
 import { type HostAccessDeps, syncProjectAccess } from '../commands/sync-project-access.ts';
 
 /**

@@ -3,24 +3,12 @@ import { Database } from './Database.ts';
 import { Group } from './Group.ts';
 import { Level } from './Level.ts';
 import { License } from './License.ts';
+import { slugifyName } from '../lib/slugify-name.ts';
 import { byId } from './ordering.ts';
 import { Project } from './Project.ts';
 import { SshKey } from './SshKey.ts';
 import { Team } from './Team.ts';
 import { VpnConfig } from './VpnConfig.ts';
-
-/**
- * The slug used in profile URLs (/profile/{id}/{name_slug}): lowercase ASCII, accents dropped,
- * every run of other characters one hyphen. 'Zoë de Wit' → 'zoe-de-wit'.
- */
-export function slugifyName(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-}
 
 /**
  * A person who signs in: student, developer and/or admin. Not activated while

@@ -14,7 +14,7 @@ import { adminTeamRoutes } from './admin-teams/admin-teams.ts';
 import { adminGroupRoutes } from './admin-groups/admin-groups.ts';
 import { userSearchRoutes } from './user-search/user-search.ts';
 import { licenseRoutes } from './licenses/licenses.ts';
-import { introductionRoutes } from './introductions/introductions.ts';
+import { introduceeRoutes } from './introducees/introducees.ts';
 import { projectRequestRoutes } from './project-requests/project-requests.ts';
 import { adminAuditRoutes } from './admin-audit/admin-audit.ts';
 import { userDockerRoutes, containerCommandDeps } from './user-dockers/user-dockers.ts';
@@ -44,7 +44,7 @@ export function appRouters(deps: AppDeps): AppRouter[] {
     adminGroupRoutes(deps),
     userSearchRoutes(deps),
     licenseRoutes(deps),
-    introductionRoutes(deps),
+    introduceeRoutes(deps),
     projectRequestRoutes(deps),
     adminAuditRoutes(deps),
     userDockerRoutes(deps, containerCommandDeps(deps)),

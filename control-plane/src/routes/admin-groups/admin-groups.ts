@@ -1,13 +1,15 @@
 import Router from '@koa/router';
 import type { AppDeps, AppRouter } from '../../app-context.ts';
-import { recordAudit } from '../../audit/record-audit.ts';
-import { notFound, validationFailed } from '../../errors.ts';
+import { addGroupMember } from '../../commands/add-group-member.ts';
+import { createGroup } from '../../commands/create-group.ts';
+import { removeGroupMember } from '../../commands/remove-group-member.ts';
+import { notFound } from '../../errors.ts';
 import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
 import { authorizeGroupManagement } from '../../policies/group-policy.ts';
 import { presentGroup } from '../../presenters/present-group.ts';
-import { groupMembers } from '../admin-teams/members.ts';
-import { containsPattern } from '../user-search/like-pattern.ts';
+import { presentMember } from '../../presenters/present-team.ts';
+import { findGroup, groupMemberRows, listGroups } from '../../queries/groups.ts';
 import { groupIdParams, groupInput, groupListQuery, groupMemberInput, groupMemberParams } from './schema.ts';
 
 /**
@@ -30,13 +32,7 @@ export function adminGroupRoutes(deps: AppDeps): AppRouter {
   router.get('/api/admin/groups', async (ctx) => {
     authorizeGroupManagement(activeUser(ctx));
     const { search, counts } = parseInput(ctx, groupListQuery, 'query');
-    const query = knex('groups').select('groups.id', 'groups.cohort').orderBy([{ column: 'groups.cohort' }, { column: 'groups.id' }]);
-    if (search) query.whereILike('groups.cohort', containsPattern(search));
-    if (counts === 'true' || counts === '1') {
-      query
-        .select(knex.raw('(select count(*) from users where users.group_id = groups.id) as member_count'));
-    }
-    const rows: Array<{ id: number; cohort: string; member_count?: string }> = await query;
+    const rows = await listGroups(knex, search, counts === 'true' || counts === '1');
     ctx.body = rows.map(presentGroup);
   });
 
@@ -44,16 +40,7 @@ export function adminGroupRoutes(deps: AppDeps): AppRouter {
     const actor = activeUser(ctx);
     authorizeGroupManagement(actor);
     const { cohort } = parseInput(ctx, groupInput, 'body');
-    const group = await knex.transaction(async (trx) => {
-      // Serialises creation: the unique check below cannot race another admin's insert.
-      await trx.raw('LOCK TABLE groups IN SHARE ROW EXCLUSIVE MODE');
-      const existing = await trx('groups').whereRaw('upper(cohort) = ?', [cohort]).first('id');
-      if (existing) throw validationFailed({ cohort: ['Deze klas bestaat al.'] });
-      const [row] = await trx('groups').insert({ cohort }).returning<Array<{ id: number; cohort: string }>>(['id', 'cohort']);
-      if (!row) throw new Error('group insert returned nothing');
-      await recordAudit(trx, { actorId: actor.id, action: 'group.create', subjectType: 'group', subjectId: row.id, after: { cohort: row.cohort } });
-      return row;
-    });
+    const group = await createGroup(knex, actor.id, cohort);
     ctx.status = 201;
     ctx.body = presentGroup({ ...group, member_count: 0 });
   });
@@ -61,9 +48,9 @@ export function adminGroupRoutes(deps: AppDeps): AppRouter {
   router.get('/api/admin/groups/:id', async (ctx) => {
     authorizeGroupManagement(activeUser(ctx));
     const { id } = parseInput(ctx, groupIdParams, 'params');
-    const group = await knex('groups').where({ id }).first('id');
+    const group = await findGroup(knex, id);
     if (!group) throw notFound('Deze groep bestaat niet.');
-    ctx.body = await groupMembers(knex, id);
+    ctx.body = (await groupMemberRows(knex, id)).map(presentMember);
   });
 
   router.put('/api/admin/groups/:id', async (ctx) => {
@@ -71,50 +58,14 @@ export function adminGroupRoutes(deps: AppDeps): AppRouter {
     authorizeGroupManagement(actor);
     const { id } = parseInput(ctx, groupIdParams, 'params');
     const { user } = parseInput(ctx, groupMemberInput, 'body');
-    ctx.body = await knex.transaction(async (trx) => {
-      const group = await trx('groups').where({ id }).first<{ id: number; cohort: string } | undefined>('id', 'cohort');
-      if (!group) throw notFound('Deze groep bestaat niet.');
-      const member = await trx('users')
-        .leftJoin('groups', 'groups.id', 'users.group_id')
-        .where('users.id', user)
-        .forUpdate('users')
-        .first<{ id: number; name: string; group_id: number | null; cohort: string | null } | undefined>('users.id', 'users.name', 'users.group_id', 'groups.cohort');
-      if (!member) throw validationFailed({ user: ['Deze gebruiker bestaat niet.'] });
-      if (member.group_id !== id) {
-        await trx('users').where({ id: user }).update({ group_id: id, updated_at: trx.fn.now() });
-        await recordAudit(trx, {
-          actorId: actor.id,
-          action: 'group.add-member',
-          subjectType: 'group',
-          subjectId: id,
-          before: { user_id: user, user_name: member.name, group_id: member.group_id, cohort: member.cohort },
-          after: { user_id: user, user_name: member.name, group_id: id, cohort: group.cohort },
-        });
-      }
-      return groupMembers(trx, id);
-    });
+    ctx.body = (await addGroupMember(knex, actor.id, id, user)).map(presentMember);
   });
 
   router.delete('/api/admin/groups/:id/users/:userId', async (ctx) => {
     const actor = activeUser(ctx);
     authorizeGroupManagement(actor);
     const { id, userId } = parseInput(ctx, groupMemberParams, 'params');
-    ctx.body = await knex.transaction(async (trx) => {
-      const group = await trx('groups').where({ id }).first<{ id: number; cohort: string } | undefined>('id', 'cohort');
-      if (!group) throw notFound('Deze groep bestaat niet.');
-      const member = await trx('users').where({ id: userId, group_id: id }).forUpdate().first<{ id: number; name: string } | undefined>('id', 'name');
-      if (!member) throw notFound('Deze gebruiker zit niet in deze groep.');
-      await trx('users').where({ id: userId }).update({ group_id: null, updated_at: trx.fn.now() });
-      await recordAudit(trx, {
-        actorId: actor.id,
-        action: 'group.remove-member',
-        subjectType: 'group',
-        subjectId: id,
-        before: { user_id: userId, user_name: member.name, group_id: id, cohort: group.cohort },
-        after: { user_id: userId, user_name: member.name, group_id: null, cohort: null },
-      });
-      return groupMembers(trx, id);
-    });
+    ctx.body = (await removeGroupMember(knex, actor.id, id, userId)).map(presentMember);
   });
 
   return router;

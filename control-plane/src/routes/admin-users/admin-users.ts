@@ -5,7 +5,7 @@ import { parseInput } from '../../middlewares/validate.ts';
 import { notFound, serviceUnavailable } from '../../errors.ts';
 import { authorizeActionOnAccount, authorizeUserManagement } from '../../policies/admin-user-policy.ts';
 import { presentAdminUser } from '../../presenters/present-admin-user.ts';
-import { adminUserRows } from '../../commands/admin-user-rows.ts';
+import { adminUserRows } from '../../queries/users.ts';
 import { activateUser } from '../../commands/activate-user.ts';
 import { disableUser } from '../../commands/disable-user.ts';
 import { deleteUser } from '../../commands/delete-user.ts';

@@ -6,15 +6,8 @@ import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
 import { forbidden } from '../../errors.ts';
 import { mayJoinContainerChannel, parseChannel } from '../../policies/channel-policy.ts';
+import { projectMemberIds } from '../../queries/channels.ts';
 import { channelAuthBody, userAuthBody } from './schema.ts';
-
-/** Members of the project whose container carries this name; null when there is no such project. */
-async function projectMemberIds(knex: Knex, containerName: string): Promise<number[] | null> {
-  const project = await knex('projects').select('id').where({ name: containerName }).first<{ id: number } | undefined>();
-  if (!project) return null;
-  const rows = await knex('project_user').select('user_id').where({ project_id: project.id });
-  return (rows as { user_id: number }[]).map((row) => row.user_id);
-}
 
 /** POST /broadcasting/auth (private channels) and POST /broadcasting/user-auth (user sign-in on the socket). */
 export function broadcastingRoutes(deps: { knex: Knex; realtime: Pusher }): AppRouter {

@@ -17,6 +17,3 @@ export const userSearchInput = z.object({
 
 /** POST /api/users/search?all=true (spec §7). */
 export const userSearchQuery = z.object({ all: flag.optional() });
-
-/** At most this many hits: a search box, not a user list. */
-export const USER_SEARCH_LIMIT = 20;

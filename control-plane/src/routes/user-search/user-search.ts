@@ -4,9 +4,9 @@ import { forbidden } from '../../errors.ts';
 import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
 import { mayFindInactiveUsers, maySearchUsers, maySeeCohortsInSearch } from '../../policies/user-search-policy.ts';
-import { presentUserSearchHit, type UserSearchRow } from '../../presenters/present-user-search.ts';
-import { containsPattern, prefixPattern } from './like-pattern.ts';
-import { USER_SEARCH_LIMIT, userSearchInput, userSearchQuery } from './schema.ts';
+import { presentUserSearchHit } from '../../presenters/present-user-search.ts';
+import { searchUsers } from '../../queries/users.ts';
+import { userSearchInput, userSearchQuery } from './schema.ts';
 
 /**
  * POST /api/users/search {part, all?} (also ?all=true; spec §7): people by name or e-mail,
@@ -28,16 +28,7 @@ export function userSearchRoutes(deps: AppDeps): AppRouter {
     const includeInactive = mayFindInactiveUsers(user, (query.all ?? false) || (input.all ?? false));
     const forAdmin = maySeeCohortsInSearch(user);
 
-    const search = knex('users')
-      .leftJoin('groups', 'groups.id', 'users.group_id')
-      .where((where) => {
-        where.whereILike('users.name', containsPattern(input.part)).orWhereILike('users.email', containsPattern(input.part));
-      })
-      .orderByRaw('case when users.name ilike ? then 0 else 1 end, lower(users.name), users.id', [prefixPattern(input.part)])
-      .limit(USER_SEARCH_LIMIT)
-      .select('users.id', 'users.name', 'users.group_id', 'groups.cohort', 'users.email_verified_at', 'users.disabled_at');
-    if (!includeInactive) search.whereNotNull('users.email_verified_at').whereNull('users.disabled_at');
-    const rows: UserSearchRow[] = await search;
+    const rows = await searchUsers(knex, input.part, includeInactive);
     ctx.body = rows.map((row) => presentUserSearchHit(row, forAdmin));
   });
 
