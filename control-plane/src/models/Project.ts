@@ -1,7 +1,6 @@
 import { Model, type ModelOptions, type QueryContext, type RelationMappings } from 'objection';
 import { DockerImage } from './DockerImage.ts';
 import { byPositionThenId } from './ordering.ts';
-import { Thumbnail } from './Thumbnail.ts';
 import { User } from './User.ts';
 
 /**
@@ -34,7 +33,6 @@ export class Project extends Model {
   declare users?: User[];
   declare dockerImage?: DockerImage | null;
   declare creator?: User | null;
-  declare thumbnail?: Thumbnail | null;
 
   static override relationMappings = (): RelationMappings => ({
     users: {
@@ -55,11 +53,6 @@ export class Project extends Model {
       relation: Model.BelongsToOneRelation,
       modelClass: User,
       join: { from: 'projects.created_by', to: 'users.id' },
-    },
-    thumbnail: {
-      relation: Model.HasOneRelation,
-      modelClass: Thumbnail,
-      join: { from: 'projects.id', to: 'thumbnails.project_id' },
     },
   });
 
