@@ -114,17 +114,20 @@ export class HttpSession {
 
 /**
  * One signed-in session per e-mail address, made on first use and reused (sign-in is the slow
- * part); a sign-in that does not land on 200 throws. `baseUrl` is read then, so the app may
- * start after this is made.
+ * part); a sign-in that does not land on 200 throws. `null` is the anonymous visitor (a session
+ * with a CSRF token, never signed in). `baseUrl` is read then, so the app may start after this is made.
  */
-export function signedInSessions(baseUrl: () => string): (email: string) => Promise<HttpSession> {
-  const sessions = new Map<string, HttpSession>();
+export function signedInSessions(baseUrl: () => string): (email: string | null) => Promise<HttpSession> {
+  const sessions = new Map<string | null, HttpSession>();
   return async (email) => {
     const existing = sessions.get(email);
     if (existing) return existing;
     const session = new HttpSession(baseUrl());
-    const landing = await session.signIn(email);
-    if (landing.status !== 200) throw new Error(`sign-in of ${email} answered ${landing.status}`);
+    if (email === null) await session.primeCsrf();
+    else {
+      const landing = await session.signIn(email);
+      if (landing.status !== 200) throw new Error(`sign-in of ${email} answered ${landing.status}`);
+    }
     sessions.set(email, session);
     return session;
   };

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { createTestDatabase } from '../../support/database.ts';
 import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
-import { HttpSession } from '../../support/http-session.ts';
+import { signedInSessions } from '../../support/http-session.ts';
 
 interface Member {
   id: number;
@@ -18,7 +18,6 @@ interface ErrorJson {
 
 let database: { url: string; knex: Knex; destroy: () => Promise<void> };
 let app: RunningControlPlane;
-const sessions = new Map<string, HttpSession>();
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -31,16 +30,8 @@ afterAll(async () => {
   await database?.destroy();
 });
 
-async function as(email: string | null): Promise<HttpSession> {
-  const key = email ?? 'anonymous';
-  const existing = sessions.get(key);
-  if (existing) return existing;
-  const session = new HttpSession(app.url);
-  if (email === null) await session.primeCsrf();
-  else expect((await session.signIn(email)).status, `sign-in of ${email}`).toBe(200);
-  sessions.set(key, session);
-  return session;
-}
+/** One session per account, reused; null is the anonymous visitor. */
+const as = signedInSessions(() => app.url);
 
 const userId = async (where: Record<string, string>): Promise<number> =>
   (await database.knex('users').where(where).first<{ id: number }>('id')).id;

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { createTestDatabase } from '../../support/database.ts';
 import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
-import { HttpSession } from '../../support/http-session.ts';
+import { signedInSessions } from '../../support/http-session.ts';
 
 interface Hit {
   id: number;
@@ -19,7 +19,6 @@ interface ErrorJson {
 const PATH = '/api/users/search';
 let database: { url: string; knex: Knex; destroy: () => Promise<void> };
 let app: RunningControlPlane;
-const sessions = new Map<string, HttpSession>();
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -43,16 +42,8 @@ afterAll(async () => {
   await database?.destroy();
 });
 
-async function as(email: string | null): Promise<HttpSession> {
-  const key = email ?? 'anonymous';
-  const existing = sessions.get(key);
-  if (existing) return existing;
-  const session = new HttpSession(app.url);
-  if (email === null) await session.primeCsrf();
-  else expect((await session.signIn(email)).status, `sign-in of ${email}`).toBe(200);
-  sessions.set(key, session);
-  return session;
-}
+/** One session per account, reused; null is the anonymous visitor. */
+const as = signedInSessions(() => app.url);
 
 const search = async (email: string, body: unknown, query = '') => (await as(email)).json<Hit[]>('POST', `${PATH}${query}`, body);
 const names = (hits: Hit[]) => hits.map((hit) => hit.name);
