@@ -7,6 +7,12 @@ interface TestCounts {
   passed: number;
   failed: number;
   skipped: number;
+  /** What failed, `file > test: first line of the error`, so a CI log's tail names it. */
+  failures: string[];
+}
+
+function firstLine(message: string | undefined): string {
+  return (message ?? '').split('\n', 1)[0]!.slice(0, 200);
 }
 
 /**
@@ -18,19 +24,26 @@ interface TestCounts {
  */
 class SummaryLineReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
-    const counts: TestCounts = { passed: 0, failed: 0, skipped: 0 };
+    const counts: TestCounts = { passed: 0, failed: 0, skipped: 0, failures: [] };
     for (const testModule of testModules) {
       let failedTests = 0;
       for (const test of testModule.children.allTests()) {
-        const state = test.result().state;
-        if (state === 'passed') counts.passed += 1;
-        else if (state === 'failed') failedTests += 1;
-        else counts.skipped += 1;
+        const result = test.result();
+        if (result.state === 'passed') counts.passed += 1;
+        else if (result.state === 'failed') {
+          failedTests += 1;
+          const pages = test.meta().openPages;
+          counts.failures.push(`${testModule.moduleId.replace(`${process.cwd()}/`, '')} > ${test.fullName}: ${firstLine(result.errors[0]?.message)}${pages ? ` [pages: ${pages}]` : ''}`);
+        } else counts.skipped += 1;
       }
       counts.failed += failedTests;
-      if (failedTests === 0 && testModule.state() === 'failed') counts.failed += 1;
+      if (failedTests === 0 && testModule.state() === 'failed') {
+        counts.failed += 1;
+        counts.failures.push(`${testModule.moduleId.replace(`${process.cwd()}/`, '')}: ${firstLine(testModule.errors()[0]?.message)}`);
+      }
     }
     counts.failed += unhandledErrors.length;
+    for (const error of unhandledErrors) counts.failures.push(`unhandled error: ${firstLine((error as { message?: string }).message ?? String(error))}`);
     const summaryFile = process.env.DEVPLEIN_TEST_SUMMARY_FILE;
     if (summaryFile) writeFileSync(summaryFile, JSON.stringify(counts));
     process.stdout.write(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
@@ -45,8 +58,11 @@ export default defineConfig({
   ssr: { resolve: { conditions: conditions(defaultServerConditions) } },
   test: {
     include: ['**/*.test.ts', '**/*.test.tsx'],
-    exclude: ['**/node_modules/**', '**/dist/**', '.tmp/**', 'data/**'],
+    // tests/ops: the slower operations suite, `npm run test:ops` (vitest.ops.config.ts).
+    exclude: ['**/node_modules/**', '**/dist/**', '.tmp/**', 'data/**', 'tests/ops/**'],
     globalSetup: ['tests/support/global-setup.ts'],
+    // A failed browser test saves and describes its open pages.
+    setupFiles: ['tests/support/pages-on-failure.ts'],
     // Integration tests start real processes; browser tests drive Chromium.
     testTimeout: 30_000,
     hookTimeout: 120_000,

@@ -29,6 +29,7 @@ import { HttpSession } from '../tests/support/http-session.ts';
 import { waitFor } from '../tests/support/ports.ts';
 import { startPostgres, type PostgresServer } from '../tests/support/postgres.ts';
 import { startSoketi, type SoketiServer } from '../tests/support/soketi.ts';
+import { Cleanups } from './lib/cleanups.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -241,48 +242,26 @@ async function concurrentCreates(app: RunningControlPlane, caddy: TestCaddy, stu
 }
 
 async function main(): Promise<void> {
-  const cleanups: Array<{ what: string; run: () => Promise<unknown> }> = [];
-  let cleaning: Promise<void> | undefined;
-  const cleanUp = (): Promise<void> =>
-    (cleaning ??= (async () => {
-      for (const { what, run } of cleanups.reverse()) {
-        try {
-          await run();
-        } catch (error) {
-          console.error(`cleanup: ${what} failed:`, error);
-        }
-      }
-    })());
-  // Interrupted: clean up, then exit. A repeated signal (tsx and npm pass Ctrl-C on too) must not kill the cleanup.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (cleaning) return;
-      console.error(`${signal}: cleaning up`);
-      void cleanUp().finally(() => process.exit(1));
-    });
-  }
+  const cleanups = new Cleanups();
 
   try {
     const engine: DockerEngine = await ensureDockerEngine();
-    if (engine.stop) cleanups.push({ what: 'the Docker engine', run: engine.stop });
+    if (engine.stop) cleanups.add('the Docker engine', engine.stop);
     const image = await ensureWebImage();
     const workDir = await mkdtemp(path.join(os.tmpdir(), 'devplein-bench-containers-'));
-    cleanups.push({ what: 'the work dir', run: () => rm(workDir, { recursive: true, force: true }) });
+    cleanups.add('the work dir', () => rm(workDir, { recursive: true, force: true }));
     // Containers and network: registered first, so they go after the agent and control plane have stopped.
-    cleanups.push({ what: `network ${network}`, run: () => docker.getNetwork(network).remove().catch(() => undefined) });
-    cleanups.push({
-      what: 'the containers',
-      run: () => Promise.all([actionName, ...createNames].map((name) => docker.getContainer(name).remove({ force: true }).catch(() => undefined))),
-    });
+    cleanups.add(`network ${network}`, () => docker.getNetwork(network).remove().catch(() => undefined));
+    cleanups.add('the containers', () => Promise.all([actionName, ...createNames].map((name) => docker.getContainer(name).remove({ force: true }).catch(() => undefined))));
 
     const postgres: PostgresServer = await startPostgres();
-    cleanups.push({ what: 'PostgreSQL', run: () => postgres.stop() });
+    cleanups.add('PostgreSQL', () => postgres.stop());
     const databaseUrl = postgres.url.replace(/\/postgres$/, '/devplein_bench_containers');
     const admin = createKnex({ databaseUrl: postgres.url, dataDir: workDir });
     await admin.raw('create database devplein_bench_containers');
     await admin.destroy();
     const knex = createKnex({ databaseUrl, dataDir: workDir });
-    cleanups.push({ what: 'the database pool', run: () => knex.destroy() });
+    cleanups.add('the database pool', () => knex.destroy());
     await migrate(knex);
     await seedDemoData(knex);
     const updated = await knex('docker_images').where({ name: 'Statische site' }).update({ image, ssh: false });
@@ -292,9 +271,9 @@ async function main(): Promise<void> {
     if (users.length < STUDENTS) throw new Error(`the seed has ${users.length} activated users, ${STUDENTS} needed`);
 
     const soketi = await startSoketi();
-    cleanups.push({ what: 'soketi', run: () => soketi.stop() });
+    cleanups.add('soketi', () => soketi.stop());
     const caddy = await startCaddy();
-    cleanups.push({ what: 'Caddy', run: () => caddy.stop() });
+    cleanups.add('Caddy', () => caddy.stop());
     const certs = await makeTestCerts(path.join(workDir, 'certs'));
     const agent: TestAgent = await startTestAgent({
       certDir: certs.dir,
@@ -306,7 +285,7 @@ async function main(): Promise<void> {
         AGENT_DATA_DIR: path.join(workDir, 'agent-data'),
       },
     });
-    cleanups.push({ what: 'the agent', run: () => agent.stop() });
+    cleanups.add('the agent', () => agent.stop());
     const app = await startControlPlane({
       databaseUrl,
       env: {
@@ -322,7 +301,7 @@ async function main(): Promise<void> {
         REALTIME_SECRET: soketi.secret,
       },
     });
-    cleanups.push({ what: 'the control plane', run: () => app.stop() });
+    cleanups.add('the control plane', () => app.stop());
 
     // a + b: one project container, its first member signed in.
     const owner = users[0]!;
@@ -343,7 +322,7 @@ async function main(): Promise<void> {
     }
     await concurrentCreates(app, caddy, students);
   } finally {
-    await cleanUp();
+    await cleanups.run();
     const left = await docker.listContainers({ all: true, filters: { name: [`bench-${suffix}`] } }).catch(() => []);
     if (left.length > 0) console.error(`cleanup: containers left: ${left.map((info) => info.Names.join(',')).join(' ')}`);
   }

@@ -1,18 +1,23 @@
 /*
  * `npm start`: devplein on embedded defaults for someone who just cloned it.
  *
+ *   0. as root on Debian, installs what the main job runs with and is missing (Docker engine,
+ *      Caddy, MariaDB, Chromium, wireguard-go, static busybox, …) with apt-get, as `npm test`
+ *      does; otherwise names what is missing, once, and runs without it;
  *   1. builds the web app when web/dist is missing or older than its sources;
  *   2. makes development mTLS certificates in data/certs when they are missing;
  *   3. migrates the database and seeds demo data into an empty one (PGlite in data/ unless
  *      DATABASE_URL is set);
- *   4. checks the Docker engine (and makes the demo image of the 'Statische site' option from
+ *   4. checks the Docker engine, starting dockerd (as root) when it is installed but not running
+ *      (and Ctrl-C stops it again), and makes the demo image of the 'Statische site' option from
  *      Debian's static busybox when it is missing, so a student site runs without any registry);
  *   5. runs Caddy (admin on :2020, student sites on :8088) and a private MariaDB for the students'
  *      databases (data/mariadb, :3307) when they are installed, soketi (:6001), the host agent
  *      (:7443) and the control plane (:8080) with their logs prefixed [proxy], [mysql],
  *      [soketi], [agent] and [web], and prints the URL and the demo accounts.
  *
- * Ctrl-C stops everything (SIGTERM, SIGKILL after 5 s) and exits 0. When the agent or soketi
+ * Ctrl-C stops everything (SIGTERM, SIGKILL after 5 s), the VPN interface and its wireguard-go
+ * included, and exits 0. When the agent or soketi
  * dies, that is reported and the rest keeps running; when the control plane dies, everything
  * stops and the exit code is non-zero. Settings come from the environment or a `.env` file
  * (see .env.example).
@@ -29,6 +34,7 @@ import { findFreePort, waitFor } from './lib/net.ts';
 import { formatDuration, heading, repoRoot, runCommand } from './lib/run.ts';
 import { soketiLaunch } from './lib/soketi.ts';
 import { BUSYBOX_BINARY, ensureBusyboxImage, hasLocalImage } from './lib/busybox-image.ts';
+import { ensureSystemDependencies, findExecutable, isRoot, MissingSystemDependencies, startSystemDependencies } from './lib/system-programs.ts';
 import { ensureAgentAccount, findMariaDbPrograms, initMariaDbDir, mariaDbLogTail, mariaDbServerArgs, socketConnection } from './lib/mariadb.ts';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -59,11 +65,15 @@ const proxyPort = Number(env.PROXY_PORT ?? 8088);
 const proxyAdminPort = Number(env.PROXY_ADMIN_PORT ?? 2020);
 const dockerSocket = env.AGENT_DOCKER_SOCKET ?? '/var/run/docker.sock';
 const mariadbPort = Number(env.MARIADB_PORT ?? 3307);
+/** Not the machine's own wg0: the VPN of npm start (root with wireguard-go) has its own interface. */
+const vpnInterface = env.AGENT_WG_INTERFACE ?? 'dvpl0';
 const mariadbDir = join(dataDir, 'mariadb');
-/** MariaDB from Debian's packages holds the students' databases; unless AGENT_MYSQL_URL names another server. */
-const mariadbPrograms = env.AGENT_MYSQL_URL ? undefined : findMariaDbPrograms();
+/** MariaDB from Debian's packages holds the students' databases; unless AGENT_MYSQL_URL names another server (looked up after the install step). */
+let mariadbPrograms: ReturnType<typeof findMariaDbPrograms>;
 /** The agent's admin URL of the private MariaDB, once it runs. */
 let agentMysqlUrl = env.AGENT_MYSQL_URL;
+/** Whether this script's own MariaDB runs (then the databases page names it: 127.0.0.1 and its port). */
+let ownMariaDbRuns = false;
 /** The image of the seeded 'Statische site' option (control-plane/src/db/seed.ts). */
 const demoImage = 'devplein/static:latest';
 const tsxNode = ['--import', 'tsx', '--conditions=development'];
@@ -78,12 +88,33 @@ const demoAccounts: Array<[email: string, role: string]> = [
 
 class StartError extends Error {}
 
-/** Caddy from Debian's packages routes the student sites; without it everything else still runs. */
-const caddyInstalled = (env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, 'caddy')));
+/** Caddy from Debian's packages routes the student sites; without it everything else still runs (looked up after the install step). */
+let caddyInstalled = false;
 let proxyStarted = false;
 
 // ---------------------------------------------------------------------------------------------
 // Preparation
+
+/**
+ * The operating system's part: as root on Debian, what is missing is installed with apt-get
+ * (one update, one install). Not root, or no apt-get: one warning naming what is missing and the
+ * command that installs it; the rest runs without it (each part's step below says what that means).
+ */
+function ensureSystemPrograms(): void {
+  const log = (line: string): void => {
+    // Present programs are the normal case: only what is missing or installed is worth a line.
+    if (!line.startsWith('ok ') || line.endsWith('(installed)')) console.log(line);
+  };
+  try {
+    ensureSystemDependencies(startSystemDependencies, { log });
+    console.log('system programs: ok');
+  } catch (error) {
+    if (!(error instanceof MissingSystemDependencies)) throw error;
+    console.log(`${error.message}\nnpm start goes on without them.`);
+  }
+  mariadbPrograms = env.AGENT_MYSQL_URL ? undefined : findMariaDbPrograms();
+  caddyInstalled = findExecutable('caddy') !== undefined;
+}
 
 function newestMtime(path: string): number {
   if (!existsSync(path)) return 0;
@@ -153,6 +184,7 @@ async function dockerAnswers(): Promise<boolean> {
  * 'onbereikbaar'), and make the demo image of 'Statische site' when it is not there yet.
  */
 async function checkDocker(): Promise<void> {
+  if (!(await dockerAnswers())) await startDockerdIfInstalled();
   if (!(await dockerAnswers())) {
     console.log(
       `The Docker engine does not answer on ${dockerSocket}: everything else runs, and containers show as 'onbereikbaar'.\n` +
@@ -176,6 +208,28 @@ async function checkDocker(): Promise<void> {
     );
   });
   console.log(`Docker engine: ok; made the demo image ${demoImage} (busybox httpd) for 'Statische site'`);
+}
+
+/**
+ * Installed but not running (a fresh install, a machine without systemd): as root, npm start runs
+ * dockerd itself, on the standard socket only (another AGENT_DOCKER_SOCKET is someone's own
+ * engine), and Ctrl-C stops it with the rest.
+ */
+async function startDockerdIfInstalled(): Promise<void> {
+  const dockerd = findExecutable('dockerd', ['/usr/sbin', '/usr/bin']);
+  if (!dockerd || !isRoot() || dockerSocket !== '/var/run/docker.sock') return;
+  console.log(`The Docker engine is installed but does not answer: starting ${dockerd}`);
+  const engine = startProcess({ name: 'docker', command: dockerd, args: ['--host', `unix://${dockerSocket}`], env, onUnexpectedExit: 'report' });
+  try {
+    await waitFor(dockerAnswers, {
+      description: `dockerd to answer on ${dockerSocket}`,
+      timeoutMs: 60_000,
+      intervalMs: 250,
+      giveUpIf: () => (isRunning(engine.child) ? undefined : 'dockerd exited (see its lines above)'),
+    });
+  } catch (error) {
+    console.log(`dockerd did not come up: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /** Fails early with a clear message instead of three processes fighting over a port. */
@@ -208,7 +262,7 @@ const finished = new Promise<number>((resolvePromise) => {
   finish = resolvePromise;
 });
 
-const colors: Record<string, string> = { web: '\x1b[36m', agent: '\x1b[35m', soketi: '\x1b[33m', proxy: '\x1b[32m', mysql: '\x1b[34m' };
+const colors: Record<string, string> = { web: '\x1b[36m', agent: '\x1b[35m', soketi: '\x1b[33m', proxy: '\x1b[32m', mysql: '\x1b[34m', docker: '\x1b[90m' };
 const labelWidth = Math.max(...Object.keys(colors).map((name) => name.length)) + 2;
 
 function labelFor(name: string): string {
@@ -265,13 +319,30 @@ async function stopAll(exitCode: number): Promise<void> {
   if (stopping) return;
   stopping = true;
   // The control plane first (it talks to the others), then the agent and soketi.
-  const order = ['web', 'agent', 'soketi', 'proxy', 'mysql'];
+  // dockerd last: the agent's containers keep running in it until it stops them itself.
+  const order = ['web', 'agent', 'soketi', 'proxy', 'mysql', 'docker'];
   const inOrder = [...running].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
   for (const managed of inOrder) {
     if (isRunning(managed.child)) process.stdout.write(`${managed.label} stopping\n`);
-    await stopChild(managed.child, 5_000);
+    // dockerd stops its containers first (10 s each by default): give it the time.
+    await stopChild(managed.child, managed.name === 'docker' ? 45_000 : 5_000);
+    if (managed.name === 'agent') removeVpnInterface();
   }
   finish(exitCode);
+}
+
+/**
+ * The agent's WireGuard interface outlives it on purpose (students' tunnels survive an agent
+ * restart in production), and without the kernel module it is a daemonized wireguard-go that no
+ * process group holds. npm start's own interface goes with npm start: deleting the link ends
+ * wireguard-go (its README's way to stop it).
+ */
+function removeVpnInterface(): void {
+  if (process.getuid?.() !== 0) return;
+  if (spawnSync('ip', ['link', 'show', 'dev', vpnInterface], { stdio: 'ignore' }).status !== 0) return;
+  const removed = spawnSync('ip', ['link', 'delete', 'dev', vpnInterface], { encoding: 'utf8' });
+  if (removed.status === 0) process.stdout.write(`${labelFor('agent')} removed the VPN interface ${vpnInterface}\n`);
+  else process.stdout.write(`${labelFor('agent')} could not remove the VPN interface ${vpnInterface}: ${removed.stderr.trim()}\n`);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
@@ -352,6 +423,7 @@ async function startStudentMariaDb(): Promise<void> {
   );
   await ensureAgentAccount(mariadbDir, { user: 'devplein_agent', host: '127.0.0.1', password });
   agentMysqlUrl = `mysql://devplein_agent:${password}@127.0.0.1:${mariadbPort}/`;
+  ownMariaDbRuns = true;
 }
 
 /**
@@ -387,8 +459,7 @@ function startAgent(): Managed {
       ...(agentMysqlUrl ? { AGENT_MYSQL_URL: agentMysqlUrl } : {}),
       AGENT_SITE_DOMAIN: env.AGENT_SITE_DOMAIN ?? env.SITE_DOMAIN ?? 'dev.devplein.test',
       AGENT_SCREENSHOT_PROXY: env.AGENT_SCREENSHOT_PROXY ?? `127.0.0.1:${proxyPort}`,
-      // Not the machine's own wg0: the VPN of npm start (root with wireguard-go only) has its own interface.
-      AGENT_WG_INTERFACE: env.AGENT_WG_INTERFACE ?? 'dvpl0',
+      AGENT_WG_INTERFACE: vpnInterface,
     },
     onUnexpectedExit: 'report',
   });
@@ -417,6 +488,8 @@ function startControlPlane(): Managed {
       REALTIME_SECRET: realtime.secret,
       REALTIME_HOST: env.REALTIME_HOST ?? '127.0.0.1',
       REALTIME_PORT: String(realtime.port),
+      // The databases page tells students where their databases answer: here, this script's MariaDB.
+      ...(ownMariaDbRuns ? { STUDENT_DB_HOST: env.STUDENT_DB_HOST ?? '127.0.0.1', STUDENT_DB_PORT: env.STUDENT_DB_PORT ?? String(mariadbPort) } : {}),
     },
     onUnexpectedExit: 'fatal',
   });
@@ -471,7 +544,9 @@ function printWelcome(health: Health | undefined): void {
       : 'Caddy is not installed (apt-get install caddy): containers run, but no site is routed.',
     agentMysqlUrl
       ? `Student databases: ${env.AGENT_MYSQL_URL ? 'the MySQL server of AGENT_MYSQL_URL' : `MariaDB in ${mariadbDir} on 127.0.0.1:${mariadbPort}`}.`
-      : 'MariaDB is not installed (apt-get install mariadb-server): the databases page says the database server is not reachable.',
+      : mariadbPrograms
+        ? 'MariaDB did not start (see above): the databases page says the database server is not reachable.'
+        : 'MariaDB is not installed (apt-get install mariadb-server): the databases page says the database server is not reachable.',
     `Health: ${health?.status ?? 'unknown'}; agent ${health?.agent?.state ?? 'unknown'} (details: ${appUrl}/healthz).`,
     'Press Ctrl-C to stop.',
     '',
@@ -491,6 +566,7 @@ async function prepare(title: string, work: () => Promise<void>): Promise<void> 
 
 async function main(): Promise<number> {
   const started = performance.now();
+  await prepare('System programs', async () => ensureSystemPrograms());
   await prepare('Checking ports', async () => {
     await ensurePortFree(port, 'control plane', 'PORT');
     await ensurePortFree(realtime.port, 'soketi', 'REALTIME_PORT');

@@ -115,10 +115,20 @@ function printSummary(outcomes: Outcome[], totalMs: number): void {
   console.log(`  ${'total'.padEnd(width)}  ${''.padEnd(8)} ${formatDuration(totalMs)}`);
 }
 
-/** The counts line of the test run, repeated last: CI reads the final `N passed, N failed` line. */
-function testCountsLine(): string | undefined {
+interface TestCounts {
+  passed: number;
+  failed: number;
+  skipped: number;
+  failures?: string[];
+}
+
+function readTestCounts(): TestCounts | undefined {
   if (!existsSync(summaryFile)) return undefined;
-  const counts = JSON.parse(readFileSync(summaryFile, 'utf8')) as { passed: number; failed: number; skipped: number };
+  return JSON.parse(readFileSync(summaryFile, 'utf8')) as TestCounts;
+}
+
+/** The counts line of the test run, repeated last: CI reads the final `N passed, N failed` line. */
+function countsLine(counts: TestCounts): string {
   return `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`;
 }
 
@@ -145,7 +155,7 @@ async function main(): Promise<number> {
     if (outcome.result === 'ok') console.log(`-- ${step.title}: ok (${formatDuration(outcome.ms)})`);
   }
   printSummary(outcomes, performance.now() - started);
-  const countsLine = testCountsLine();
+  const counts = readTestCounts();
   rmSync(summaryDir, { recursive: true, force: true });
   if (interrupted) {
     console.log('\nInterrupted.');
@@ -153,11 +163,13 @@ async function main(): Promise<number> {
   }
   if (failed) {
     console.log(`\nFAILED at: ${failed.step.title}`);
-    if (countsLine) console.log(countsLine);
+    // Named again here because a CI log is often read from its tail only.
+    for (const failure of counts?.failures ?? []) console.log(`  failed: ${failure}`);
+    if (counts) console.log(countsLine(counts));
     return 1;
   }
   console.log('\nAll steps passed.');
-  if (countsLine) console.log(countsLine);
+  if (counts) console.log(countsLine(counts));
   return 0;
 }
 

@@ -54,14 +54,26 @@ export async function seedSchoolScale(knex: Knex): Promise<void> {
   });
   const userIds = await insertAll(knex, 'users', users);
 
-  const projects = Array.from({ length: SITES }, (_, index) => {
-    const name = `site-${letters(index)}`;
+  await insertSites(knex, userIds, { first: 0, count: SITES, missingThumbnailEvery: 0 });
+  await knex.raw('analyze');
+}
+
+/**
+ * Inserts `count` visible sites named site-{letters(first + i)} with 1–3 of these users as
+ * members (first members distinct and spread over every cohort and no group), and a stored
+ * thumbnail except every `missingThumbnailEvery`-th site (0: all have one).
+ */
+async function insertSites(knex: Knex, userIds: readonly number[], options: { first: number; count: number; missingThumbnailEvery: number }): Promise<void> {
+  const { first, count, missingThumbnailEvery } = options;
+  const projects = Array.from({ length: count }, (_, offset) => {
+    const name = `site-${letters(first + offset)}`;
     return { name, domain: `${name}.${DEMO_SITE_DOMAIN}`, visible: true, validated: true, description: 'Benchmarkproject' };
   });
   const projectIds = await insertAll(knex, 'projects', projects);
-  const members = projectIds.flatMap((projectId, index) => {
-    const count = 1 + (index % 3);
-    return Array.from({ length: count }, (_, position) => ({
+  const members = projectIds.flatMap((projectId, offset) => {
+    const index = first + offset;
+    const memberCount = 1 + (index % 3);
+    return Array.from({ length: memberCount }, (_, position) => ({
       project_id: projectId,
       // First members are users 0..1499 (spread over every cohort and no group); distinct per site.
       user_id: userIds[(index + position * 1000) % userIds.length]!,
@@ -70,13 +82,20 @@ export async function seedSchoolScale(knex: Knex): Promise<void> {
   });
   await knex.batchInsert('project_user', members, 1000);
   const png = readFileSync(path.join(root, 'web/public/images/without-screen.png'));
-  const thumbnails = projectIds.map((projectId, index) => ({
-    project_id: projectId,
-    png,
-    etag: `bench-${index}`,
-    captured_at: new Date().toISOString(),
-  }));
+  const thumbnails = projectIds
+    .map((projectId, offset) => ({ projectId, index: first + offset }))
+    .filter(({ index }) => missingThumbnailEvery === 0 || index % missingThumbnailEvery !== missingThumbnailEvery - 1)
+    .map(({ projectId, index }) => ({ project_id: projectId, png, etag: `bench-${index}`, captured_at: new Date().toISOString() }));
   await knex.batchInsert('thumbnails', thumbnails, 200);
-  await knex.raw('analyze');
 }
 
+/**
+ * After seedSchoolScale: `count` more visible sites of the same students (site names go on
+ * where the first 1,500 stopped), three in four with a thumbnail, so the wall can be measured
+ * at a larger scale while the first measurements keep the issue's 1,500.
+ */
+export async function addSchoolSites(knex: Knex, count: number): Promise<void> {
+  const userIds = (await knex('users').where('email', 'like', 'bench.%').orderBy('id').select<{ id: number }[]>('id')).map((row) => row.id);
+  await insertSites(knex, userIds, { first: SITES, count, missingThumbnailEvery: 4 });
+  await knex.raw('analyze');
+}

@@ -65,4 +65,6 @@ export interface DatabaseJson {
   password: string;
   /** Where its MariaDB listens inside the VPN (its dev server's address; beyond the spec). */
   host: string;
+  /** The port there (3306 on a dev server, spec §9; `npm start`'s own MariaDB has another; beyond the spec). */
+  port: number;
 }

@@ -46,4 +46,6 @@ export interface SiteJson {
   name: string;
   domain: string;
   users: SiteMemberJson[];
+  /** Whether /misc/browserimg2/small/{name}_s.png serves a picture: without one the wall shows its placeholder and asks for none. */
+  thumbnail: boolean;
 }

@@ -10,6 +10,8 @@ import type { SchoolProvider } from './auth/school-login.ts';
 import type { DevIdentityProvider } from './auth/dev-identity-provider.ts';
 import type { CourseFileStore } from './storage/course-file-store.ts';
 import type { SecretBox } from './crypto/secret-box.ts';
+import type { IdentityCache } from './auth/identity-cache.ts';
+import type { IdentityNotices } from './auth/identity-notices.ts';
 
 /** What the app, its routers and its background services are built from; main.ts makes it. */
 export interface AppDeps {
@@ -25,6 +27,10 @@ export interface AppDeps {
   courseFiles: CourseFileStore;
   /** Encrypts secrets stored at rest (passwords shown again later). */
   secrets: SecretBox;
+  /** Sessions, current users and their level progress between requests (auth/identity-cache.ts). */
+  identity: IdentityCache;
+  /** What keeps `identity` in step with the database; `settle()` before a signed-in request reads it. */
+  identityNotices: IdentityNotices;
 }
 
 
@@ -32,7 +38,7 @@ export interface AppDeps {
 export interface AppState {
   requestId: string;
   log: Logger;
-  /** The signed-in user, loaded fresh from the database on every request; null when signed out. */
+  /** The signed-in user (through the identity cache, invalidated by every write); null when signed out. */
   user: CurrentUser | null;
   /** Input parsed and validated by the validate middleware. */
   input: unknown;

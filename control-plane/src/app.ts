@@ -4,13 +4,16 @@ import { bodyParser } from '@koa/bodyparser';
 import type { AppDeps, AppMiddleware, AppState } from './app-context.ts';
 import { requestContext } from './middlewares/request-context.ts';
 import { securityHeaders } from './middlewares/security-headers.ts';
+import { compressAnswers } from './middlewares/compress.ts';
 import { signInRateLimit, writeRateLimit } from './middlewares/rate-limit.ts';
 import { createSessionStore, touchSession } from './auth/session-store.ts';
 import { createCsrf } from './auth/csrf.ts';
 import { loadUser } from './middlewares/authenticate.ts';
+import { settleBeforeSignedInRequests } from './auth/identity-notices.ts';
+import { CookieSigner } from './auth/cookie-signer.ts';
 import { signedInNoStore } from './middlewares/no-store.ts';
 import { schoolSignIn, sessionCookieName } from './auth/school-login.ts';
-import { DEV_IDP_PATH } from './auth/dev-identity-provider.ts';
+import { DEV_IDP_PATH } from './auth/dev-identity-provider-path.ts';
 import { singlePageApp } from './spa/spa.ts';
 import { HttpError } from './errors.ts';
 import { appRouters } from './routes/route-table.ts';
@@ -31,7 +34,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const secure = config.appUrl.startsWith('https://');
   // Behind one reverse proxy (TRUST_PROXY) the client is the last X-Forwarded-For entry: the one
   // that proxy added. Earlier entries come from the client and could name any address.
-  const app = new Koa<AppState>({ proxy: config.TRUST_PROXY, maxIpsCount: 1, keys: [config.sessionSecret] });
+  const app = new Koa<AppState>({ proxy: config.TRUST_PROXY, maxIpsCount: 1 });
+  // Signs and verifies the session cookie like keygrip, remembering recent signatures.
+  app.keys = new CookieSigner([config.sessionSecret]);
   app.silent = true;
   // Outermost: counts and times every request by route template (served on METRICS_LISTEN only).
   app.use(controlPlaneMetrics.httpMiddleware() as unknown as AppMiddleware);
@@ -44,7 +49,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       inlineStylePrefix: deps.devIdentityProvider ? DEV_IDP_PATH : undefined,
     }),
   );
+  app.use(compressAnswers());
   app.use(requestContext(logger));
+  app.use(settleBeforeSignedInRequests(deps.identityNotices));
   app.use(signInRateLimit({ points: config.RATE_LIMIT_SIGNIN_PER_MINUTE }));
   const sessionLimits = { maxAgeMs: config.sessionMaxAgeMs, idleMs: config.sessionIdleTimeoutMs };
   app.use(
@@ -60,7 +67,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         // the last-seen time (at most once a minute); the store derives the expiry from both.
         rolling: false,
         renew: false,
-        store: createSessionStore(knex, sessionLimits),
+        store: createSessionStore(knex, sessionLimits, deps.identity),
       },
       app as unknown as Koa,
     ) as unknown as AppMiddleware,
@@ -86,10 +93,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const csrf = createCsrf({ secret: config.sessionSecret, secureCookie: secure });
   // The signon redeem is server to server: a shared secret instead of a session, so no CSRF token.
   app.use(csrf.middleware({ exempt: (path) => csrfExempt(path) || path === DB_ADMIN_SIGNON_PATH }));
-  app.use(loadUser(knex));
+  app.use(loadUser(knex, deps.identity));
   app.use(signedInNoStore());
   app.use(writeRateLimit({ points: config.RATE_LIMIT_WRITES_PER_MINUTE }));
-  app.use(schoolSignIn({ provider: deps.schoolProvider, appUrl: config.appUrl, knex, logger, secureCookies: secure }));
+  app.use(
+    schoolSignIn({ provider: deps.schoolProvider, appUrl: config.appUrl, knex, logger, secureCookies: secure, initialAdminEmails: config.INITIAL_ADMIN_EMAILS }),
+  );
 
   for (const router of appRouters(deps)) {
     app.use(router.routes());
@@ -109,7 +118,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       siteDomains: deps.agents.links.map((link) => link.siteDomain),
       realtime: { key: config.REALTIME_KEY, ...config.realtimePublic },
       // A student without databases yet gets them on the dev server new students go to.
-      database: { adminUrl: deps.agents.forNewUsers.dbAdminUrl, host: deps.agents.forNewUsers.studentDbHost, signon: Boolean(config.DB_ADMIN_SIGNON_URL) },
+      database: {
+        adminUrl: deps.agents.forNewUsers.dbAdminUrl,
+        host: deps.agents.forNewUsers.studentDbHost,
+        port: deps.agents.forNewUsers.studentDbPort,
+        signon: Boolean(config.DB_ADMIN_SIGNON_URL),
+      },
     }),
   );
   return app;

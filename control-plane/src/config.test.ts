@@ -146,4 +146,23 @@ describe('loadConfig', () => {
       /PORT[\s\S]*OIDC_PROVIDER_NAME|OIDC_PROVIDER_NAME[\s\S]*PORT/,
     );
   });
+
+  it('reads INITIAL_ADMIN_EMAILS as a lowercased list: spaces, empty entries and repeats dropped; none by default', () => {
+    const withoutAny = loadConfig({ DEV_LOGIN: '1' }, () => 'x'.repeat(40));
+    expect(withoutAny.INITIAL_ADMIN_EMAILS).toEqual([]);
+    expect(loadConfig({ DEV_LOGIN: '1', INITIAL_ADMIN_EMAILS: '' }, () => 'x'.repeat(40)).INITIAL_ADMIN_EMAILS).toEqual([]);
+    const config = loadConfig(
+      { DEV_LOGIN: '1', INITIAL_ADMIN_EMAILS: ' Beheerder@School.nl, ict@school.nl,,beheerder@school.nl , ' },
+      () => 'x'.repeat(40),
+    );
+    expect(config.INITIAL_ADMIN_EMAILS).toEqual(['beheerder@school.nl', 'ict@school.nl']);
+  });
+
+  it('names a malformed address in INITIAL_ADMIN_EMAILS', () => {
+    const message = refusal(() => loadConfig({ DEV_LOGIN: '1', INITIAL_ADMIN_EMAILS: 'beheerder@school.nl;ict@school.nl' }, () => 'x'.repeat(40)));
+    expect(message).toMatch(/INITIAL_ADMIN_EMAILS\.0: not an e-mail address: beheerder@school\.nl;ict@school\.nl/);
+    expect(refusal(() => loadConfig({ DEV_LOGIN: '1', INITIAL_ADMIN_EMAILS: 'ict@school.nl, beheerder' }, () => 'x'.repeat(40)))).toMatch(
+      /INITIAL_ADMIN_EMAILS\.1: not an e-mail address: beheerder/,
+    );
+  });
 });

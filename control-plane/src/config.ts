@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import cron from 'node-cron';
+import { isCronExpression } from '@devplein/server-kit/scheduled-job';
 import { deriveDevelopmentKey } from './crypto/secret-box.ts';
 
 const booleanFromEnv = z
@@ -11,6 +11,8 @@ const booleanFromEnv = z
 export const DEFAULT_DB_ADMIN_URL = '/phpmyadmin/';
 /** The dev server's address inside the VPN (the WireGuard server has .1 of the pool) unless STUDENT_DB_HOST says otherwise. */
 export const DEFAULT_STUDENT_DB_HOST = '10.8.0.1';
+/** The students' MariaDB port (spec §2 Databases, §9: 3306) unless STUDENT_DB_PORT says otherwise. */
+export const DEFAULT_STUDENT_DB_PORT = 3306;
 
 /** soketi's development secret (npm start gives its soketi the same); refused in production. */
 const REALTIME_SECRET_DEFAULT = 'devplein-secret';
@@ -35,6 +37,8 @@ const agentLinkEntry = z
     siteDomain,
     /** Its MariaDB address inside its VPN (the WireGuard server's address), shown on the databases page. */
     studentDbHost: z.string().min(1).optional(),
+    /** Its MariaDB port as students reach it, when not the control plane's STUDENT_DB_PORT. */
+    studentDbPort: z.number().int().min(1).max(65535).optional(),
     /** Its database administration (phpMyAdmin), when not the control plane's DB_ADMIN_URL. */
     dbAdminUrl: z.string().min(1).optional(),
   })
@@ -53,6 +57,16 @@ const agentLinksFile = z
       }
     });
   });
+
+/**
+ * INITIAL_ADMIN_EMAILS: comma-separated e-mail addresses, compared lowercased. Spaces around the
+ * commas and empty entries (a trailing comma) are allowed; a malformed address is named.
+ */
+export const initialAdminEmails = z
+  .string()
+  .transform((value) => value.split(',').map((part) => part.trim().toLowerCase()).filter((part) => part.length > 0))
+  .pipe(z.array(z.email({ error: (issue) => `not an e-mail address: ${String(issue.input)}` })))
+  .transform((emails) => [...new Set(emails)]);
 
 /** Every setting of the control plane, parsed once from the environment at start-up. */
 export const configSchema = z
@@ -81,6 +95,12 @@ export const configSchema = z
     OIDC_ISSUER: z.url().optional(),
     OIDC_CLIENT_ID: z.string().min(1).optional(),
     OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    /**
+     * People who become activated admins at their first school sign-in, when the provider says
+     * their address is verified (the first admin without SQL; docs/operations.md). Only when the
+     * account is created then: an admin demoted later stays demoted.
+     */
+    INITIAL_ADMIN_EMAILS: initialAdminEmails.default([]),
     OIDC_PROVIDER_NAME: z
       .string()
       .regex(/^[a-z][a-z0-9-]{1,30}$/, 'use lowercase letters, digits and hyphens')
@@ -109,6 +129,11 @@ export const configSchema = z
     DB_ADMIN_URL: z.string().min(1).default(DEFAULT_DB_ADMIN_URL),
     /** The dev server's internal (VPN) address where MariaDB listens on port 3306; shown on the databases page. */
     STUDENT_DB_HOST: z.string().min(1).default(DEFAULT_STUDENT_DB_HOST),
+    /**
+     * The port students connect to on STUDENT_DB_HOST: 3306 on a dev server (the spec's); `npm start`
+     * sets the port of its own MariaDB, so the databases page says what really answers.
+     */
+    STUDENT_DB_PORT: z.coerce.number().int().min(1).max(65535).default(DEFAULT_STUDENT_DB_PORT),
     /** phpMyAdmin's signon script (deploy/phpmyadmin/devplein-signon.php); unset: the admin link goes straight to DB_ADMIN_URL. */
     DB_ADMIN_SIGNON_URL: z.url({ protocol: /^https?$/, error: 'DB_ADMIN_SIGNON_URL must be an http(s):// URL' }).optional().or(z.literal('').transform(() => undefined)),
     /** Shared with that script (its DEVPLEIN_SIGNON_SECRET); at least 32 characters. */
@@ -118,27 +143,27 @@ export const configSchema = z
     /** Live log streams (GET /api/user/container/{name}/follow) one user may have open at once; the next answers 429. */
     LOG_FOLLOW_PER_USER: z.coerce.number().int().min(1).max(100).default(3),
     /**
-     * node-cron expression of the check that containers of projects that are not approved (rejected,
+     * cron expression of the check that containers of projects that are not approved (rejected,
      * or back to awaiting approval) do not run; it catches up when a dev server did not answer at the decision.
      */
     UNAPPROVED_RECONCILE_CRON: z
       .string()
       .default('* * * * *')
-      .refine((value) => cron.validate(value), 'use a node-cron expression such as "* * * * *"'),
+      .refine((value) => isCronExpression(value), 'use a cron expression such as "* * * * *"'),
     // --- Site thumbnails (screenshots by the agent's Chromium) ---
-    /** node-cron expression of the nightly capture of every visible site; 'off' disables it. */
+    /** cron expression of the nightly capture of every visible site; 'off' disables it. */
     THUMBNAIL_CRON: z
       .string()
       .default('0 3 * * *')
-      .refine((value) => value === 'off' || cron.validate(value), 'use a node-cron expression such as "0 3 * * *", or off'),
+      .refine((value) => value === 'off' || isCronExpression(value), 'use a cron expression such as "0 3 * * *", or off'),
     /**
-     * node-cron expression of the retry of access changes a dev server did not make yet (a
+     * cron expression of the retry of access changes a dev server did not make yet (a
      * disabled student's VPN peer, locked databases, SSH keys and sessions); 'off' disables it.
      */
     HOST_ACCESS_RETRY_CRON: z
       .string()
       .default('* * * * *')
-      .refine((value) => value === 'off' || cron.validate(value), 'use a node-cron expression such as "* * * * *", or off'),
+      .refine((value) => value === 'off' || isCronExpression(value), 'use a cron expression such as "* * * * *", or off'),
     /** Seconds after a container starts before its site is captured (the site needs a moment to boot). */
     THUMBNAIL_AFTER_START_S: z.coerce.number().min(0).max(3600).default(20),
     /** Captures the control plane asks for at the same time (the agent has its own page pool). */
@@ -268,6 +293,7 @@ export interface AgentLinkSettings {
   serverName?: string;
   siteDomain: string;
   studentDbHost: string;
+  studentDbPort: number;
   dbAdminUrl: string;
 }
 
@@ -344,7 +370,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fallbackSecret?
 
 /** The links of AGENT_LINKS_FILE (checked), or the single link of AGENT_ADDRESS. */
 function readAgentLinks(raw: RawConfig, siteDomainGiven: boolean): AgentLinkSettings[] {
-  const defaults = { studentDbHost: raw.STUDENT_DB_HOST, dbAdminUrl: raw.DB_ADMIN_URL };
+  const defaults = { studentDbHost: raw.STUDENT_DB_HOST, studentDbPort: raw.STUDENT_DB_PORT, dbAdminUrl: raw.DB_ADMIN_URL };
   if (!raw.AGENT_LINKS_FILE) return [{ name: raw.AGENT_NAME, address: raw.AGENT_ADDRESS, siteDomain: raw.SITE_DOMAIN, ...defaults }];
   const file = raw.AGENT_LINKS_FILE;
   let content: unknown;

@@ -8,9 +8,10 @@ import { createKnex, migrate } from './db/knex.ts';
 import { createAgentClient } from './agent/agent-client.ts';
 import { createAgentFleet } from './agent/agent-fleet.ts';
 import { createRealtime } from './realtime/pusher.ts';
-import { createDevIdentityProvider } from './auth/dev-identity-provider.ts';
 import { pruneExpiredSessions } from './auth/session-store.ts';
 import { createApp } from './app.ts';
+import { IdentityCache } from './auth/identity-cache.ts';
+import { startIdentityNotices } from './auth/identity-notices.ts';
 import { startAppServices } from './services.ts';
 import { createUnavailableAgentClient } from './agent/unavailable-agent-client.ts';
 import { createCourseFileStore } from './storage/course-file-store.ts';
@@ -90,8 +91,9 @@ async function main(): Promise<void> {
     useTLS: config.REALTIME_TLS,
   });
 
+  // Imported only with DEV_LOGIN: production never loads oidc-provider.
   const devIdentityProvider = config.useDevIdentityProvider
-    ? createDevIdentityProvider({
+    ? (await import('./auth/dev-identity-provider.ts')).createDevIdentityProvider({
         appUrl: config.appUrl,
         providerName: config.OIDC_PROVIDER_NAME,
         knex,
@@ -116,7 +118,9 @@ async function main(): Promise<void> {
       };
 
   const courseFiles = createCourseFileStore(path.join(config.DATA_DIR, 'course-files'));
-  const app = createApp({ config, knex, logger, agents, realtime, schoolProvider, devIdentityProvider, courseFiles, secrets: createSecretBox(config.encryptionKey) });
+  const identity = new IdentityCache();
+  const identityNotices = await startIdentityNotices({ knex, databaseUrl: config.DATABASE_URL, cache: identity, logger: logger.child({ component: 'identity-cache' }) });
+  const app = createApp({ config, knex, logger, agents, realtime, schoolProvider, devIdentityProvider, courseFiles, secrets: createSecretBox(config.encryptionKey), identity, identityNotices });
   const server: Server = app.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -153,6 +157,7 @@ async function main(): Promise<void> {
     await metricsServer?.close();
     services.stop();
     agents.close();
+    await identityNotices.stop();
     await knex.destroy();
   } });
 }

@@ -49,6 +49,13 @@ if (secret.length < 16) {
   logger.fatal('the browser secret must be at least 16 characters');
   process.exit(1);
 }
+// Screenshots are background work: this process and the Chromium it starts (which inherits the
+// nice value) give way to the agent and the control plane when a class starts 30 sites at once.
+try {
+  os.setPriority(Math.max(os.getPriority(), 10));
+} catch (error) {
+  logger.warn({ err: error }, 'could not lower the browser server\'s CPU priority');
+}
 // Chromium writes to HOME (crash reports, NSS database): a private directory of this run.
 const home = mkdtempSync(path.join(os.tmpdir(), 'devplein-browser-home-'));
 // Playwright's profiles and Chromium's own temporary files go in there too, so stopping removes

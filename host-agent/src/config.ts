@@ -371,7 +371,7 @@ export interface AgentConfig {
     bindAddress: string;
     portRange: { first: number; last: number };
   };
-  /** node-cron expression of the reconcile job (routes ↔ running containers). */
+  /** cron expression of the reconcile job (routes ↔ running containers). */
   reconcileCron: string;
   /**
    * A managed container still in Docker's `created` state this long after its creation was
@@ -385,7 +385,7 @@ export interface AgentConfig {
    */
   idleStop: {
     afterMs: number;
-    /** node-cron expression of the check. */
+    /** cron expression of the check. */
     cron: string;
     /** Loopback host:port of the UDP listener Caddy sends the managed server's access log to. */
     accessLogListen: string;

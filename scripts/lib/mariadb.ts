@@ -3,7 +3,7 @@
  * mariadbd and mariadb-install-db, never the machine's own server, never its config files.
  */
 import { execFile } from 'node:child_process';
-import { accessSync, chownSync, constants, existsSync, readFileSync } from 'node:fs';
+import { accessSync, chownSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -50,13 +50,41 @@ function mysqlSystemUser(): { uid: number; gid: number } | undefined {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
+/** Whether the user may enter `dir`: every folder above it lets them through (the x bit). */
+function reachableBy(user: { uid: number; gid: number }, dir: string): boolean {
+  const parents: string[] = [];
+  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
+    parents.push(current);
+    if (path.dirname(current) === current) break;
+  }
+  return parents.slice(1).every((parent) => {
+    const { mode, uid, gid } = statSync(parent);
+    if (uid === user.uid) return (mode & 0o100) !== 0;
+    if (gid === user.gid) return (mode & 0o010) !== 0;
+    return (mode & 0o001) !== 0;
+  });
+}
+
+/**
+ * Who runs the server as root: the mysql system user (mariadbd refuses root unless told), but
+ * root itself when mysql cannot reach the folder — a checkout under /root (mode 700), where
+ * `npm start` on a fresh server usually lives. Changing the modes of someone's home is not ours
+ * to do, and this server only listens on loopback for development.
+ */
+export function mariaDbServerUser(dir: string): 'mysql' | 'root' | undefined {
+  const mysqlUser = mysqlSystemUser();
+  if (!mysqlUser) return undefined;
+  return reachableBy(mysqlUser, dir) ? 'mysql' : 'root';
+}
+
 /** Makes `{dir}/data` with the system tables when it is not there yet (`dir` must exist). */
 export async function initMariaDbDir(programs: MariaDbPrograms, dir: string): Promise<void> {
   const dataDir = path.join(dir, 'data');
   if (existsSync(path.join(dataDir, 'mysql'))) return;
-  const owner = mysqlSystemUser();
+  const user = mariaDbServerUser(dir);
+  const owner = user === 'mysql' ? mysqlSystemUser() : undefined;
   if (owner) chownSync(dir, owner.uid, owner.gid);
-  const args = ['--no-defaults', `--datadir=${dataDir}`, '--skip-test-db', '--auth-root-authentication-method=socket', ...(owner ? ['--user=mysql'] : [])];
+  const args = ['--no-defaults', `--datadir=${dataDir}`, '--skip-test-db', '--auth-root-authentication-method=socket', ...(user ? [`--user=${user}`] : [])];
   try {
     await execFileAsync(programs.installer, args, { timeout: 120_000 });
   } catch (error) {
@@ -77,7 +105,7 @@ export const mariaDbSocket = (dir: string): string => path.join(dir, 'mysqld.soc
 export function mariaDbServerArgs(options: MariaDbServerOptions): string[] {
   return [
     '--no-defaults',
-    ...(isRoot() ? ['--user=mysql'] : []),
+    ...(isRoot() ? [`--user=${mariaDbServerUser(options.dir) ?? 'mysql'}`] : []),
     `--datadir=${path.join(options.dir, 'data')}`,
     `--socket=${mariaDbSocket(options.dir)}`,
     `--port=${options.port}`,

@@ -1,24 +1,34 @@
 import { createServer } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 
+const LOW_PORT = 20_000;
+const HIGH_PORT = 32_000;
+const handedOut = new Set<number>();
+
 /**
- * Asks the kernel for a free TCP port on loopback. The port is released before it is returned,
- * so another process could take it in between; callers start their server right away.
+ * A free loopback port for a server started next. It comes from below the kernel's ephemeral
+ * range (32768–60999 here): a port the kernel picked for `listen(0)` is free only until the server
+ * binds it, and meanwhile any outgoing connection of any process (to PostgreSQL, Docker, …) may
+ * get it as its local port (CI: a control plane died of EADDRINUSE on such a port). Below that
+ * range only another listener can take it: random choice and a bind check make that unlikely,
+ * and this process never hands out the same port twice.
  */
 export async function findFreePort(host = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = LOW_PORT + Math.floor(Math.random() * (HIGH_PORT - LOW_PORT));
+    if (handedOut.has(port) || !(await bindable(host, port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`no free port between ${LOW_PORT} and ${HIGH_PORT} on ${host}`);
+}
+
+function bindable(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.once('error', reject);
-    server.listen({ host, port: 0, exclusive: true }, () => {
-      const address = server.address();
-      if (address === null || typeof address === 'string') {
-        server.close();
-        reject(new Error('could not read the port of a probe socket'));
-        return;
-      }
-      server.close(() => resolve(address.port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen({ host, port, exclusive: true }, () => server.close(() => resolve(true)));
   });
 }
 

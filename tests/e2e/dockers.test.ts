@@ -107,7 +107,8 @@ describe('container hosting on the real Docker engine and Caddy', { timeout: 180
     // Create: the container runs and Caddy routes the domain to it.
     await card(page, siteName).getByRole('button', { name: 'Aanmaken' }).click();
     await expectState(page, siteName, 'running');
-    expect(await dockerState(siteName)).toBe('running');
+    // The page may have it from the start event, which Docker sends before its list says so.
+    await waitFor(async () => (await dockerState(siteName)) === 'running', { description: `${siteName} running in Docker's list`, timeoutMs: 10_000 });
     const domain = `${siteName}.${SITE}`;
     await waitFor(async () => (await visitSite(caddy.httpPort, domain)).status === 200, { description: `Caddy routing ${domain}`, timeoutMs: 10_000 });
     expect((await visitSite(caddy.httpPort, domain)).body).toContain('devplein test page');
@@ -155,7 +156,9 @@ describe('container hosting on the real Docker engine and Caddy', { timeout: 180
   });
 
   it('shows a change made between the list’s load and the live subscription (the page reloads once subscribed)', async () => {
-    expect(await dockerState(siteName)).toBe('running');
+    // Docker announces the unpause of the test before this one before its container list says so (the list
+    // is a copy the engine updates after the event): wait for it, as the page waited for the event.
+    await waitFor(async () => (await dockerState(siteName)) === 'running', { description: `${siteName} running in Docker's list`, timeoutMs: 10_000 });
     const student = await e2e.signInAs('student@devplein.test');
     const page = student.page;
     // Hold the channel's authorization, so the page has its list but no subscription yet.

@@ -274,8 +274,27 @@ function card(page: Page, name: string) {
   return page.locator(`[data-testid="docker-card"][data-docker="${name}"]`);
 }
 
+/** Waits for the card to show `state`; when it does not, says what it shows, what the engine says and whether the page asked meanwhile. */
 async function expectCardState(page: Page, name: string, state: string, timeout = 30_000): Promise<void> {
-  await page.locator(`[data-testid="docker-card"][data-docker="${name}"][data-state="${state}"]`).waitFor({ timeout });
+  const listAnswers: number[] = [];
+  const onResponse = (response: Response) => {
+    if (response.request().method() === 'GET' && new URL(response.url()).pathname === '/api/user/dockers') listAnswers.push(response.status());
+  };
+  page.on('response', onResponse);
+  try {
+    await page.locator(`[data-testid="docker-card"][data-docker="${name}"][data-state="${state}"]`).waitFor({ timeout });
+  } catch (error) {
+    const shown = await card(page, name)
+      .getAttribute('data-state', { timeout: 1_000 })
+      .catch(() => 'no card');
+    const truth = (await engineState(name)) ?? 'no container';
+    throw new Error(
+      `the card of ${name} did not show '${state}' within ${timeout} ms: it shows '${shown}', the engine says '${truth}'; the page asked for the list ${listAnswers.length} times meanwhile (${listAnswers.join(', ')})`,
+      { cause: error },
+    );
+  } finally {
+    page.off('response', onResponse);
+  }
 }
 
 /** Waits until the card shows what the engine says (after a recovery); returns that state. */

@@ -125,6 +125,49 @@ describe('the websites wall in Chromium', { timeout: E2E_TEST_TIMEOUT_MS }, () =
     await context.close();
   });
 
+  it('asks for no thumbnail a site does not have: the placeholder at once, no 404 and no console error', async () => {
+    const context = await e2e.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const asked: string[] = [];
+    const failed: string[] = [];
+    const consoleErrors: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/misc/browserimg2/')) asked.push(pathname);
+    });
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${new URL(response.url()).pathname}`);
+    });
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    // Signed in: an anonymous visitor's start-up GET /api/user is a 401 (and a console line) of its own.
+    await signIn(page, e2e.url, 'student@devplein.test');
+    await page.goto(`${e2e.url}/websites`);
+    await page.getByRole('heading', { name: 'Alle projecten' }).waitFor();
+    // Bring every tile into view (images load lazily), then wait until every image has loaded.
+    const images = page.locator('.cohort-blocks .site-tile img');
+    const count = await images.count();
+    expect(count).toBeGreaterThan(5);
+    for (let index = 0; index < count; index += 1) await images.nth(index).scrollIntoViewIfNeeded();
+    await expect
+      .poll(() => images.evaluateAll((elements) => elements.every((element) => element instanceof HTMLImageElement && element.complete && element.naturalWidth > 0)))
+      .toBe(true);
+
+    // Only the three sites with a stored thumbnail were asked for; every other tile shows the placeholder.
+    expect([...new Set(asked)].sort()).toEqual([
+      '/misc/browserimg2/small/quiz-master_s.png',
+      '/misc/browserimg2/small/sam-portfolio_s.png',
+      '/misc/browserimg2/small/webshop-groen_s.png',
+    ]);
+    const daan = tile(page, 'daan-portfolio').locator('img');
+    expect(await daan.getAttribute('src')).toBe(FALLBACK);
+    expect(await daan.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBe(320);
+    expect(failed).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    await context.close();
+  });
+
   it('filters by cohort and by site or member name', async () => {
     const { context, page } = await openWall();
     const filters = page.getByRole('group', { name: 'Filter op klas' });

@@ -110,6 +110,8 @@ export interface TestAgentOptions {
    * User= does; needs root. Certificates and data dir must be readable/writable by that user.
    */
   user?: string;
+  /** Run host-agent/dist/main.js (made by `npm run build:servers`) with plain node instead of the sources through tsx. */
+  compiled?: boolean;
 }
 
 export interface TestAgent {
@@ -147,7 +149,9 @@ export async function startTestAgent(options: TestAgentOptions): Promise<TestAge
   // Its own data dir (authorized_keys per project id): project ids repeat across test databases.
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'devplein-test-agent-'));
   const listenAddress = options.listenAddress ?? '127.0.0.1';
-  const node = [process.execPath, '--import', 'tsx', '--conditions=development', 'host-agent/src/main.ts'];
+  const node = options.compiled
+    ? [process.execPath, 'host-agent/dist/main.js']
+    : [process.execPath, '--import', 'tsx', '--conditions=development', 'host-agent/src/main.ts'];
   const asUser = options.user ? ['setpriv', `--reuid=${options.user}`, `--regid=${options.user}`, '--init-groups', '--', ...node] : node;
   const [command = process.execPath, ...args] = options.netns ? ['ip', 'netns', 'exec', options.netns, ...asUser] : asUser;
 

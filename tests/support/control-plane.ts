@@ -15,6 +15,13 @@ export interface ControlPlaneOptions {
   /** Extra environment (agent address and certificates, OIDC settings, ...). */
   env?: Record<string, string>;
   port?: number;
+  /**
+   * Run control-plane/dist/main.js (made by `npm run build:servers`) with plain node instead of
+   * the sources through tsx: what production runs (benchmarks of memory use it).
+   */
+  compiled?: boolean;
+  /** Extra node options before the entry (benchmarks: --cpu-prof, --heapsnapshot-signal). */
+  nodeArgs?: string[];
 }
 
 export interface RunningControlPlane {
@@ -43,7 +50,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<R
 
   async function launch(): Promise<void> {
     exited = undefined;
-    child = spawn(process.execPath, ['--import', 'tsx', '--conditions=development', 'control-plane/src/main.ts'], {
+    const entry = options.compiled ? ['control-plane/dist/main.js'] : ['--import', 'tsx', '--conditions=development', 'control-plane/src/main.ts'];
+    child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry], {
       cwd: root,
       env: {
         ...process.env,

@@ -164,6 +164,8 @@ function wireguardPublicKey(): string {
 export class FakeAgent {
   readonly containers = new Map<string, FakeContainer>();
   readonly authorizedKeys = new Map<number, Array<{ publicKey: string; userId: number }>>();
+  /** Whether a create writes the request's authorized_keys, as an agent since contract 1.4.0 does (false: an older agent). */
+  keysWithCreate = true;
   readonly routes = new Map<string, Route>();
   /** DatabaseService state, by database name. */
   readonly databases = new Map<string, FakeDatabase>();
@@ -429,7 +431,7 @@ export class FakeAgent {
     return {
       createContainer: this.unary('createContainer', (request) => {
         const existing = [...this.containers.values()].find((container) => container.projectId === request.projectId);
-        if (existing) return { container: this.toProto(existing), created: false };
+        if (existing) return { container: this.toProto(existing), created: false, authorizedKeysWritten: false };
         if (this.containers.has(request.name)) return serviceError(grpc.status.ALREADY_EXISTS, `name ${request.name} is taken`);
         const labels: Record<string, string> = {
           'devplein.managed': 'true',
@@ -441,6 +443,8 @@ export class FakeAgent {
           'devplein.http-port': '80',
         };
         if (request.ssh) labels['devplein.ssh-port'] = String(this.nextSshPort++);
+        const keysWritten = request.ssh && this.keysWithCreate;
+        if (keysWritten) this.authorizedKeys.set(request.projectId, request.authorizedKeys.map((key) => ({ publicKey: key.publicKey, userId: Number(key.userId) })));
         const container = this.makeContainer({ name: request.name, image: request.image, state: 'running', labels, projectId: request.projectId, domain: request.domain });
         this.containers.set(container.name, container);
         container.logs.push(
@@ -449,7 +453,7 @@ export class FakeAgent {
         );
         this.emit(container.name, 'create');
         this.emit(container.name, 'start');
-        return { container: this.toProto(container), created: true };
+        return { container: this.toProto(container), created: true, authorizedKeysWritten: keysWritten };
       }),
       changeContainerState: this.unary('changeContainerState', (request) => {
         const container = this.find(request.container);

@@ -37,7 +37,7 @@ export interface SshTestAgent {
    * CreateContainer with the defaults of a test project (domain `{name}.dev.test`, owner 1) and
    * the capabilities the test images need: SSH_IMAGE_CAPABILITIES with `ssh`, none without.
    */
-  create(request: Pick<CreateContainerRequest, 'projectId' | 'name' | 'image' | 'ssh'> & Partial<Pick<CreateContainerRequest, 'capabilities'>>): Promise<CreateContainerResponse>;
+  create(request: Pick<CreateContainerRequest, 'projectId' | 'name' | 'image' | 'ssh'> & Partial<Pick<CreateContainerRequest, 'capabilities' | 'authorizedKeys'>>): Promise<CreateContainerResponse>;
   /** Stops the agent and removes its containers (names containing `suffix`), network and files. */
   stop(): Promise<void>;
 }
@@ -105,6 +105,7 @@ export async function startSshTestAgent(options: { suffix: string; prefix: strin
         wordpress: false,
         limits: undefined,
         capabilities: { add: request.ssh ? [...SSH_IMAGE_CAPABILITIES] : [] },
+        authorizedKeys: [],
         ...request,
       }),
     async stop() {

@@ -1,75 +1,29 @@
-import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readFileSync, readdirSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import {
+  CADDY,
+  CHROMIUM,
+  DOCKER_ENGINE,
+  ensureSystemDependencies,
+  executable,
+  IPROUTE2,
+  IPTABLES,
+  isRoot,
+  MARIADB_SERVER,
+  OPENSSL,
+  postgresBinDirs,
+  STATIC_BUSYBOX,
+  systemUserExists,
+  WIREGUARD_GO,
+  WIREGUARD_TOOLS,
+  type SystemDependency,
+} from '../../scripts/lib/system-programs.ts';
 
-/**
- * A program from the operating system that the tests need. The list below grows with the
- * issues (Docker, Caddy, MariaDB, WireGuard come later): add an entry, nothing else changes.
- */
-export interface SystemDependency {
-  /** Human name, e.g. "Chromium". */
-  name: string;
-  /** Why the tests need it, shown when it is missing. */
-  neededFor: string;
-  /** Debian packages that provide it. */
-  debianPackages: string[];
-  /** Where it is on this machine, or undefined when it is missing (or unusable, with `problem`). */
-  locate(): { found: string } | { problem: string };
-}
+export { ensureSystemDependencies, findExecutable, MissingSystemDependencies, postgresBinDirs, type SystemDependency } from '../../scripts/lib/system-programs.ts';
 
-/** Finds an executable in PATH (and in `extraDirs`), like `command -v`. */
-export function findExecutable(name: string, extraDirs: string[] = []): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), ...extraDirs].filter(Boolean);
-  for (const dir of dirs) {
-    const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-/** Debian keeps PostgreSQL's server programs in /usr/lib/postgresql/<major>/bin (newest first). */
-export function postgresBinDirs(): string[] {
-  const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return [];
-  return readdirSync(root)
-    .filter((entry) => /^\d+$/.test(entry))
-    .sort((a, b) => Number(b) - Number(a))
-    .map((major) => join(root, major, 'bin'));
-}
-
-function isRoot(): boolean {
-  return process.getuid?.() === 0;
-}
-
-function systemUserExists(name: string): boolean {
-  try {
-    return readFileSync('/etc/passwd', 'utf8')
-      .split('\n')
-      .some((line) => line.startsWith(`${name}:`));
-  } catch {
-    return false;
-  }
-}
-
-function executable(name: string, extraDirs: string[] = []): { found: string } | { problem: string } {
-  const found = findExecutable(name, extraDirs);
-  return found ? { found } : { problem: `${name} not found in PATH${extraDirs.length ? ` or ${extraDirs.join(', ')}` : ''}` };
-}
-
-/** What `npm test` needs from the operating system. */
+/** What `npm test` needs from the operating system (scripts/lib/system-programs.ts has the shared entries). */
 export const testSystemDependencies: SystemDependency[] = [
-  {
-    name: 'Chromium',
-    neededFor: 'browser tests (playwright-core drives /usr/bin/chromium)',
-    debianPackages: ['chromium'],
-    locate: () => (existsSync('/usr/bin/chromium') ? { found: '/usr/bin/chromium' } : { problem: '/usr/bin/chromium is missing' }),
-  },
+  CHROMIUM,
   {
     name: 'PostgreSQL server',
     neededFor: 'the throwaway database cluster of the tests (initdb, pg_ctl)',
@@ -85,40 +39,15 @@ export const testSystemDependencies: SystemDependency[] = [
       return { found: `${initdb.found}, ${pgCtl.found}` };
     },
   },
-  {
-    name: 'Docker engine',
-    neededFor: 'the agent container tests (dockerd and the docker CLI; the global setup starts dockerd when it is not running)',
-    debianPackages: ['docker.io'],
-    locate: () => {
-      const dockerd = executable('dockerd', ['/usr/sbin']);
-      if ('problem' in dockerd) return dockerd;
-      const cli = executable('docker');
-      return 'problem' in cli ? cli : { found: `${dockerd.found}, ${cli.found}` };
-    },
-  },
+  DOCKER_ENGINE,
   {
     name: 'Docker registry',
     neededFor: 'a local image registry to test image pulls against (nothing is pulled from the internet)',
     debianPackages: ['docker-registry'],
     locate: () => executable('docker-registry'),
   },
-  {
-    name: 'static busybox',
-    neededFor: 'the test container images (docker import of a busybox root filesystem)',
-    debianPackages: ['busybox-static'],
-    locate: () => {
-      if (!existsSync('/bin/busybox')) return { problem: '/bin/busybox is missing' };
-      // A dynamically linked busybox would not run in an image without libc.
-      const head = readFileSync('/bin/busybox').subarray(0, 4096).toString('latin1');
-      return head.includes('/ld-linux') || head.includes('/ld-musl') ? { problem: '/bin/busybox is dynamically linked (install busybox-static)' } : { found: '/bin/busybox' };
-    },
-  },
-  {
-    name: 'Caddy',
-    neededFor: 'the reverse proxy the agent programs (proxy and container tests)',
-    debianPackages: ['caddy'],
-    locate: () => executable('caddy'),
-  },
+  STATIC_BUSYBOX,
+  CADDY,
   {
     name: 'Dropbear SSH server',
     neededFor: 'the SSH image of the SSH access tests (a real login as student)',
@@ -131,47 +60,17 @@ export const testSystemDependencies: SystemDependency[] = [
     debianPackages: ['openssh-client'],
     locate: () => executable('ssh'),
   },
-  {
-    name: 'WireGuard tools',
-    neededFor: 'checking the downloaded VPN configuration (wg-quick strip, wg setconf)',
-    debianPackages: ['wireguard-tools'],
-    locate: () => executable('wg-quick'),
-  },
-  {
-    name: 'wireguard-go',
-    neededFor: 'a userspace WireGuard interface for the VPN tests (no kernel module needed)',
-    debianPackages: ['wireguard-go'],
-    locate: () => executable('wireguard-go'),
-  },
-  {
-    name: 'iproute2',
-    neededFor: 'the network namespaces the VPN tests make (ip netns)',
-    debianPackages: ['iproute2'],
-    locate: () => executable('ip'),
-  },
-  {
-    name: 'MariaDB server',
-    neededFor: 'the throwaway database server the agent makes student databases in (mariadb-install-db, mariadbd)',
-    debianPackages: ['mariadb-server'],
-    locate: () => {
-      const server = executable('mariadbd', ['/usr/sbin']);
-      if ('problem' in server) return server;
-      const install = executable('mariadb-install-db');
-      return 'problem' in install ? install : { found: `${server.found}, ${install.found}` };
-    },
-  },
+  WIREGUARD_TOOLS,
+  WIREGUARD_GO,
+  IPROUTE2,
+  MARIADB_SERVER,
   {
     name: 'MariaDB client',
     neededFor: 'connecting as a student from the "home" network namespace through the VPN',
     debianPackages: ['mariadb-client'],
     locate: () => executable('mariadb'),
   },
-  {
-    name: 'iptables',
-    neededFor: 'the firewall rules the agent sets on the WireGuard interface (peers reach only the allowed networks)',
-    debianPackages: ['iptables'],
-    locate: () => executable('iptables', ['/usr/sbin']),
-  },
+  IPTABLES,
   {
     name: 'XFS tools',
     neededFor: "the container disk limit test (a private Docker engine on a loop-mounted XFS with project quota, which Docker's size limit needs)",
@@ -196,85 +95,14 @@ export const testSystemDependencies: SystemDependency[] = [
     debianPackages: ['systemd'],
     locate: () => executable('systemd-analyze'),
   },
+  OPENSSL,
   {
-    name: 'OpenSSL',
-    neededFor: 'test certificates for the mTLS link to the host agent',
-    debianPackages: ['openssl'],
-    locate: () => executable('openssl'),
+    name: 'ShellCheck',
+    neededFor: 'linting deploy/install.sh (install-script test)',
+    debianPackages: ['shellcheck'],
+    locate: () => executable('shellcheck'),
   },
 ];
-
-export interface EnsureOptions {
-  /** Where progress goes (default: console.log). */
-  log?: (line: string) => void;
-  /** Only report, never install (TEST_SKIP_SYSTEM_DEPS=1 sets this). */
-  skipInstall?: boolean;
-}
-
-/** Thrown when something is missing and cannot be installed here; the message names the packages. */
-export class MissingSystemDependencies extends Error {}
-
-function missingOf(dependencies: SystemDependency[]): Array<{ dependency: SystemDependency; problem: string }> {
-  return dependencies.flatMap((dependency) => {
-    const located = dependency.locate();
-    return 'problem' in located ? [{ dependency, problem: located.problem }] : [];
-  });
-}
-
-function describeMissing(missing: Array<{ dependency: SystemDependency; problem: string }>): string {
-  return missing.map(({ dependency, problem }) => `  - ${dependency.name} (${dependency.neededFor}): ${problem}`).join('\n');
-}
-
-function apt(args: string[], log: (line: string) => void): void {
-  log(`$ apt-get ${args.join(' ')}`);
-  const result = spawnSync('apt-get', args, {
-    stdio: 'inherit',
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
-  if (result.error) throw result.error;
-  if (result.status !== 0) throw new Error(`apt-get ${args.join(' ')} exited with code ${result.status ?? result.signal}`);
-}
-
-/**
- * Makes sure every dependency is present. Missing ones are installed with apt-get when this
- * runs as root on Debian (one `apt-get update`, then one install); otherwise it throws a
- * MissingSystemDependencies naming the packages to install.
- */
-export function ensureSystemDependencies(dependencies: SystemDependency[] = testSystemDependencies, options: EnsureOptions = {}): void {
-  const log = options.log ?? ((line: string) => console.log(line));
-  const missing: Array<{ dependency: SystemDependency; problem: string }> = [];
-  for (const dependency of dependencies) {
-    const located = dependency.locate();
-    if ('found' in located) log(`ok       ${dependency.name}: ${located.found}`);
-    else missing.push({ dependency, problem: located.problem });
-  }
-  if (missing.length === 0) return;
-
-  const packages = [...new Set(missing.flatMap(({ dependency }) => dependency.debianPackages))];
-  const installCommand = `apt-get install -y ${packages.join(' ')}`;
-  if (options.skipInstall) {
-    log(`missing  (TEST_SKIP_SYSTEM_DEPS=1, not installing; tests that need them will fail):\n${describeMissing(missing)}`);
-    return;
-  }
-  const canInstall = isRoot() && findExecutable('apt-get') !== undefined;
-  if (!canInstall) {
-    throw new MissingSystemDependencies(
-      `Missing system programs:\n${describeMissing(missing)}\n` +
-        `Install them (as root on Debian/Ubuntu: ${installCommand}) and run the tests again.`,
-    );
-  }
-  log(`missing  ${missing.map(({ dependency }) => dependency.name).join(', ')}: installing ${packages.join(' ')} with apt-get`);
-  apt(['update'], log);
-  apt(['install', '-y', ...packages], log);
-  const stillMissing = missingOf(dependencies);
-  if (stillMissing.length > 0) {
-    throw new MissingSystemDependencies(`Still missing after ${installCommand}:\n${describeMissing(stillMissing)}`);
-  }
-  for (const { dependency } of missing) {
-    const located = dependency.locate();
-    if ('found' in located) log(`ok       ${dependency.name}: ${located.found} (installed)`);
-  }
-}
 
 // `npx tsx tests/support/system-deps.ts`: check (and install as root) by hand.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,8 +1,11 @@
-import './zod-config.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
+import { preloadPageAt } from './routes.tsx';
 import './styles/app.css';
+
+// The page's code travels alongside the signed-in user's request that the app waits for first.
+preloadPageAt(window.location.pathname);
 
 const container = document.getElementById('root');
 if (container === null) throw new Error('index.html mist <div id="root">');

@@ -144,6 +144,15 @@ describe('guards', () => {
     expect(router.state.location.pathname).toBe('/admin/projects');
   });
 
+  it('shows a Dutch loading state while a lazy page arrives, then the page itself (a deep link)', async () => {
+    // No other test opens /exams, so its lazy chunk is not loaded yet.
+    renderAt('/exams', demoUsers.student);
+    expect(screen.getByTestId('page-loading').textContent).toBe('Pagina laden…');
+    expect(screen.getByRole('status').textContent).toBe('Pagina laden…');
+    expect(await screen.findByTestId('exams', {}, { timeout: 10_000 })).toBeTruthy();
+    expect(screen.queryByTestId('page-loading')).toBeNull();
+  });
+
   it('shows a Dutch not-found page for unknown paths', () => {
     renderAt('/bestaat-niet', null);
     expect(screen.getByRole('heading', { name: 'Pagina niet gevonden' })).toBeTruthy();

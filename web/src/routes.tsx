@@ -1,39 +1,42 @@
-import { lazy, Suspense, type ReactNode } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { isValidElement, Suspense, type ReactNode } from 'react';
+import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router-dom';
 import { AppLayout, type RouteHandle } from './layout/AppLayout.tsx';
 import { RouteGuard, type RouteAccess } from './layout/RouteGuard.tsx';
+import { lazyPage, type LazyPage } from './lazyPage.ts';
 import { HomePage } from './pages/HomePage/HomePage.tsx';
 import { LoginPage } from './pages/LoginPage/LoginPage.tsx';
 import { NotFoundPage, RouteErrorPage } from './pages/NotFoundPage/NotFoundPage.tsx';
 import { NotVerifiedPage } from './pages/NotVerifiedPage/NotVerifiedPage.tsx';
-import { WebsitesPage } from './pages/WebsitesPage/WebsitesPage.tsx';
-import { LevelsPage } from './pages/LevelsPage/LevelsPage.tsx';
-import { ProfilePage } from './pages/ProfilePage/ProfilePage.tsx';
-import { UsefulLinksPage } from './pages/UsefulLinksPage/UsefulLinksPage.tsx';
-import { ExamsPage } from './pages/ExamsPage/ExamsPage.tsx';
 import { routePaths, type RouteName } from './routePaths.ts';
 
-// Teachers' tools and the Markdown renderer load on demand: a student's phone does not download them up front.
-const LevelPage = lazy(() => import('./pages/LevelPage/LevelPage.tsx').then((module) => ({ default: module.LevelPage })));
-const AdminLevelsPage = lazy(() => import('./pages/AdminLevelsPage/AdminLevelsPage.tsx').then((module) => ({ default: module.AdminLevelsPage })));
-const AdminLevelContentPage = lazy(() => import('./pages/AdminLevelContentPage/AdminLevelContentPage.tsx').then((module) => ({ default: module.AdminLevelContentPage })));
-const AdminLevelContentFormPage = lazy(() => import('./pages/AdminLevelContentFormPage/AdminLevelContentFormPage.tsx').then((module) => ({ default: module.AdminLevelContentFormPage })));
-const AdminLevelCategoriesPage = lazy(() => import('./pages/AdminLevelCategoriesPage/AdminLevelCategoriesPage.tsx').then((module) => ({ default: module.AdminLevelCategoriesPage })));
-const AdminLevelCategoryFormPage = lazy(() => import('./pages/AdminLevelCategoryFormPage/AdminLevelCategoryFormPage.tsx').then((module) => ({ default: module.AdminLevelCategoryFormPage })));
-const DockersCreatePage = lazy(() => import('./pages/DockersCreatePage/DockersCreatePage.tsx').then((module) => ({ default: module.DockersCreatePage })));
-const DockersPage = lazy(() => import('./pages/DockersPage/DockersPage.tsx').then((module) => ({ default: module.DockersPage })));
-const AdminDockersPage = lazy(() => import('./pages/AdminDockersPage/AdminDockersPage.tsx').then((module) => ({ default: module.AdminDockersPage })));
-const AdminDockerImagesPage = lazy(() => import('./pages/AdminDockerImagesPage/AdminDockerImagesPage.tsx').then((module) => ({ default: module.AdminDockerImagesPage })));
-const AdminDockersOpenPage = lazy(() => import('./pages/AdminDockersOpenPage/AdminDockersOpenPage.tsx').then((module) => ({ default: module.AdminDockersOpenPage })));
-const AdminProjectsPage = lazy(() => import('./pages/AdminProjectsPage/AdminProjectsPage.tsx').then((module) => ({ default: module.AdminProjectsPage })));
-const AdminTeamsPage = lazy(() => import('./pages/AdminTeamsPage/AdminTeamsPage.tsx').then((module) => ({ default: module.AdminTeamsPage })));
-const AdminGroupsPage = lazy(() => import('./pages/AdminGroupsPage/AdminGroupsPage.tsx').then((module) => ({ default: module.AdminGroupsPage })));
-const AdminAuditPage = lazy(() => import('./pages/AdminAuditPage/AdminAuditPage.tsx').then((module) => ({ default: module.AdminAuditPage })));
-const AdminUsersPage = lazy(() => import('./pages/AdminUsersPage/AdminUsersPage.tsx').then((module) => ({ default: module.AdminUsersPage })));
-const AdminLicensesPage = lazy(() => import('./pages/AdminLicensesPage/AdminLicensesPage.tsx').then((module) => ({ default: module.AdminLicensesPage })));
-const DatabasesPage = lazy(() => import('./pages/DatabasesPage/DatabasesPage.tsx').then((module) => ({ default: module.DatabasesPage })));
-const VpnPage = lazy(() => import('./pages/VpnPage/VpnPage.tsx').then((module) => ({ default: module.VpnPage })));
-const AdminIntroduceesPage = lazy(() => import('./pages/AdminIntroduceesPage/AdminIntroduceesPage.tsx').then((module) => ({ default: module.AdminIntroduceesPage })));
+// Every page but the few the shell itself sends people to (home, login, not verified; together under 1 KB gzip)
+// loads on demand: a phone downloads the code of the page it opens, never the teachers' tools, the Markdown
+// renderer or the realtime client of another page (bench/bundle.bench.ts lists what each page loads).
+const WebsitesPage = lazyPage(() => import('./pages/WebsitesPage/WebsitesPage.tsx'), 'WebsitesPage');
+const LevelsPage = lazyPage(() => import('./pages/LevelsPage/LevelsPage.tsx'), 'LevelsPage');
+const ProfilePage = lazyPage(() => import('./pages/ProfilePage/ProfilePage.tsx'), 'ProfilePage');
+const UsefulLinksPage = lazyPage(() => import('./pages/UsefulLinksPage/UsefulLinksPage.tsx'), 'UsefulLinksPage');
+const ExamsPage = lazyPage(() => import('./pages/ExamsPage/ExamsPage.tsx'), 'ExamsPage');
+const LevelPage = lazyPage(() => import('./pages/LevelPage/LevelPage.tsx'), 'LevelPage');
+const AdminLevelsPage = lazyPage(() => import('./pages/AdminLevelsPage/AdminLevelsPage.tsx'), 'AdminLevelsPage');
+const AdminLevelContentPage = lazyPage(() => import('./pages/AdminLevelContentPage/AdminLevelContentPage.tsx'), 'AdminLevelContentPage');
+const AdminLevelContentFormPage = lazyPage(() => import('./pages/AdminLevelContentFormPage/AdminLevelContentFormPage.tsx'), 'AdminLevelContentFormPage');
+const AdminLevelCategoriesPage = lazyPage(() => import('./pages/AdminLevelCategoriesPage/AdminLevelCategoriesPage.tsx'), 'AdminLevelCategoriesPage');
+const AdminLevelCategoryFormPage = lazyPage(() => import('./pages/AdminLevelCategoryFormPage/AdminLevelCategoryFormPage.tsx'), 'AdminLevelCategoryFormPage');
+const DockersCreatePage = lazyPage(() => import('./pages/DockersCreatePage/DockersCreatePage.tsx'), 'DockersCreatePage');
+const DockersPage = lazyPage(() => import('./pages/DockersPage/DockersPage.tsx'), 'DockersPage');
+const AdminDockersPage = lazyPage(() => import('./pages/AdminDockersPage/AdminDockersPage.tsx'), 'AdminDockersPage');
+const AdminDockerImagesPage = lazyPage(() => import('./pages/AdminDockerImagesPage/AdminDockerImagesPage.tsx'), 'AdminDockerImagesPage');
+const AdminDockersOpenPage = lazyPage(() => import('./pages/AdminDockersOpenPage/AdminDockersOpenPage.tsx'), 'AdminDockersOpenPage');
+const AdminProjectsPage = lazyPage(() => import('./pages/AdminProjectsPage/AdminProjectsPage.tsx'), 'AdminProjectsPage');
+const AdminTeamsPage = lazyPage(() => import('./pages/AdminTeamsPage/AdminTeamsPage.tsx'), 'AdminTeamsPage');
+const AdminGroupsPage = lazyPage(() => import('./pages/AdminGroupsPage/AdminGroupsPage.tsx'), 'AdminGroupsPage');
+const AdminAuditPage = lazyPage(() => import('./pages/AdminAuditPage/AdminAuditPage.tsx'), 'AdminAuditPage');
+const AdminUsersPage = lazyPage(() => import('./pages/AdminUsersPage/AdminUsersPage.tsx'), 'AdminUsersPage');
+const AdminLicensesPage = lazyPage(() => import('./pages/AdminLicensesPage/AdminLicensesPage.tsx'), 'AdminLicensesPage');
+const DatabasesPage = lazyPage(() => import('./pages/DatabasesPage/DatabasesPage.tsx'), 'DatabasesPage');
+const VpnPage = lazyPage(() => import('./pages/VpnPage/VpnPage.tsx'), 'VpnPage');
+const AdminIntroduceesPage = lazyPage(() => import('./pages/AdminIntroduceesPage/AdminIntroduceesPage.tsx'), 'AdminIntroduceesPage');
 
 /** One screen of spec §2: its name, who may open it and what it shows. */
 export interface AppRoute {
@@ -95,6 +98,15 @@ export const appRoutes: readonly AppRoute[] = [
   { name: 'adminAudit', access: 'admin', title: 'Logboek', element: <AdminAuditPage /> },
 ];
 
+/** Shown while a page's code arrives (styled by app.css: the page's own CSS is not there yet). */
+function PageLoading() {
+  return (
+    <p className="card redirect-note" role="status" data-testid="page-loading">
+      Pagina laden…
+    </p>
+  );
+}
+
 /** The route objects for react-router: the app shell with every guarded screen inside it. */
 export function buildRouteObjects(routes: readonly AppRoute[] = appRoutes): RouteObject[] {
   const pages: RouteObject[] = routes.map((route) => ({
@@ -103,7 +115,7 @@ export function buildRouteObjects(routes: readonly AppRoute[] = appRoutes): Rout
     handle: { title: route.title } satisfies RouteHandle,
     element: (
       <RouteGuard access={route.access} key={route.name}>
-        <Suspense fallback={<p className="card redirect-note" role="status">Laden…</p>}>{route.element}</Suspense>
+        <Suspense fallback={<PageLoading />}>{route.element}</Suspense>
       </RouteGuard>
     ),
   }));
@@ -124,6 +136,20 @@ export function buildRouteObjects(routes: readonly AppRoute[] = appRoutes): Rout
       ],
     },
   ];
+}
+
+const isLazyPage = (type: unknown): type is LazyPage => typeof type === 'object' && type !== null && 'preload' in type;
+
+/**
+ * Starts fetching the code of the page at `pathname` (the address the app was opened at), so it
+ * arrives while the app still waits for the signed-in user instead of after it. Admin pages wait
+ * for the user: a student who types an admin address does not download the page.
+ */
+export function preloadPageAt(pathname: string): void {
+  const name = matchRoutes(buildRouteObjects(), pathname)?.at(-1)?.route.id;
+  const route = appRoutes.find((candidate) => candidate.name === name);
+  if (route === undefined || route.access === 'admin' || !isValidElement(route.element)) return;
+  if (isLazyPage(route.element.type)) route.element.type.preload();
 }
 
 /** The browser router of the app. */

@@ -20,14 +20,16 @@ function linksFile(content: unknown): string {
 
 const two = [
   { name: 'dev1', address: 'dev1.school.nl:7443', siteDomain: 'dev.school.nl', studentDbHost: '10.8.0.1' },
-  { name: 'dev2', address: '192.0.2.7:7443', serverName: 'dev2.school.nl', siteDomain: 'dev2.school.nl', studentDbHost: '10.9.0.1', dbAdminUrl: 'https://dev2.school.nl/phpmyadmin/' },
+  { name: 'dev2', address: '192.0.2.7:7443', serverName: 'dev2.school.nl', siteDomain: 'dev2.school.nl', studentDbHost: '10.9.0.1', studentDbPort: 3316, dbAdminUrl: 'https://dev2.school.nl/phpmyadmin/' },
 ];
 
 describe('agent links (AGENT_LINKS_FILE)', () => {
   it('without a file: one link named AGENT_NAME at AGENT_ADDRESS with the single-server settings', () => {
     expect(loadConfig({ ...base, AGENT_ADDRESS: 'localhost:7443', SITE_DOMAIN: 'dev.school.nl', STUDENT_DB_HOST: '10.8.0.1' }).agentLinks).toEqual([
-      { name: 'dev1', address: 'localhost:7443', siteDomain: 'dev.school.nl', studentDbHost: '10.8.0.1', dbAdminUrl: '/phpmyadmin/' },
+      { name: 'dev1', address: 'localhost:7443', siteDomain: 'dev.school.nl', studentDbHost: '10.8.0.1', studentDbPort: 3306, dbAdminUrl: '/phpmyadmin/' },
     ]);
+    expect(loadConfig({ ...base, STUDENT_DB_HOST: '127.0.0.1', STUDENT_DB_PORT: '3307' }).agentLinks[0]).toMatchObject({ studentDbHost: '127.0.0.1', studentDbPort: 3307 });
+    expect(() => loadConfig({ ...base, STUDENT_DB_PORT: '70000' })).toThrow(/STUDENT_DB_PORT/);
     expect(loadConfig({ ...base, AGENT_NAME: 'hoofdserver' }).agentLinks[0]?.name).toBe('hoofdserver');
     expect(() => loadConfig({ ...base, AGENT_NAME: 'Dev 1' })).toThrow(/AGENT_NAME/);
   });
@@ -35,9 +37,9 @@ describe('agent links (AGENT_LINKS_FILE)', () => {
   it('reads every dev server from the file; SITE_DOMAIN defaults to the first one’s and must be one of them', () => {
     const file = linksFile(two);
     const config = loadConfig({ ...base, AGENT_LINKS_FILE: file, STUDENT_DB_HOST: '10.1.0.1' });
-    expect(config.agentLinks.map((link) => [link.name, link.address, link.serverName, link.siteDomain, link.studentDbHost, link.dbAdminUrl])).toEqual([
-      ['dev1', 'dev1.school.nl:7443', undefined, 'dev.school.nl', '10.8.0.1', '/phpmyadmin/'],
-      ['dev2', '192.0.2.7:7443', 'dev2.school.nl', 'dev2.school.nl', '10.9.0.1', 'https://dev2.school.nl/phpmyadmin/'],
+    expect(config.agentLinks.map((link) => [link.name, link.address, link.serverName, link.siteDomain, link.studentDbHost, link.studentDbPort, link.dbAdminUrl])).toEqual([
+      ['dev1', 'dev1.school.nl:7443', undefined, 'dev.school.nl', '10.8.0.1', 3306, '/phpmyadmin/'],
+      ['dev2', '192.0.2.7:7443', 'dev2.school.nl', 'dev2.school.nl', '10.9.0.1', 3316, 'https://dev2.school.nl/phpmyadmin/'],
     ]);
     expect(config.SITE_DOMAIN).toBe('dev.school.nl');
     expect(loadConfig({ ...base, AGENT_LINKS_FILE: file, SITE_DOMAIN: 'dev2.school.nl' }).SITE_DOMAIN).toBe('dev2.school.nl');
@@ -58,8 +60,8 @@ describe('agent links (AGENT_LINKS_FILE)', () => {
 describe('the agent fleet', () => {
   const fleet = createAgentFleet(
     [
-      { name: 'dev1', address: 'a:1', siteDomain: 'dev.school.nl', studentDbHost: '10.8.0.1', dbAdminUrl: '/pma/', client: createUnavailableAgentClient('test dev1') },
-      { name: 'dev2', address: 'b:1', siteDomain: 'b.dev.school.nl', studentDbHost: '10.9.0.1', dbAdminUrl: '/pma/', client: createUnavailableAgentClient('test dev2') },
+      { name: 'dev1', address: 'a:1', siteDomain: 'dev.school.nl', studentDbHost: '10.8.0.1', studentDbPort: 3306, dbAdminUrl: '/pma/', client: createUnavailableAgentClient('test dev1') },
+      { name: 'dev2', address: 'b:1', siteDomain: 'b.dev.school.nl', studentDbHost: '10.9.0.1', studentDbPort: 3306, dbAdminUrl: '/pma/', client: createUnavailableAgentClient('test dev2') },
     ],
     'b.dev.school.nl',
   );

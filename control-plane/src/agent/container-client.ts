@@ -36,13 +36,14 @@ export function createContainerClient(client: ContainerServiceClient, calls: { u
         wordpress: input.wordpress,
         limits: { memoryBytes: input.limits?.memoryBytes ?? 0, nanoCpus: input.limits?.nanoCpus ?? 0, pids: input.limits?.pids ?? 0 },
         capabilities: { add: [...input.capabilities] },
+        authorizedKeys: (input.authorizedKeys ?? []).map((key) => ({ publicKey: key.publicKey, userId: key.userId })),
       };
       const response = await unary<CreateContainerResponse>(
         'CreateContainer',
         (md, opts, cb) => client.createContainer(request, md, opts, cb),
         { deadlineMs: deadlines.create, ...callOptions },
       );
-      return { container: response.container ? containerView(response.container) : null, created: response.created };
+      return { container: response.container ? containerView(response.container) : null, created: response.created, authorizedKeysWritten: response.authorizedKeysWritten };
     },
     async changeContainerState(target, action, callOptions) {
       const request = { container: containerRef(target), action: containerActionCode(action) };

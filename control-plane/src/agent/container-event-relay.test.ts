@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { AgentError } from './agent-error.ts';
-import { createContainerEventRelay } from './container-event-relay.ts';
+import { createContainerEventRelay, type RealtimeTrigger } from './container-event-relay.ts';
 import type { ContainerEventView, ContainerView } from './container-views.ts';
 import type { ContainerApi } from './host-apis.ts';
 import type { AgentClient } from './agent-client.ts';
@@ -66,12 +66,22 @@ function scriptedAgent(
   return { agent: { containers }, calls: () => calls };
 }
 
+/** A realtime server fake from one trigger function: a batch is its events triggered one by one. */
+function realtimeOf(trigger: RealtimeTrigger['trigger']): RealtimeTrigger {
+  return {
+    trigger,
+    triggerBatch: async (batch) => {
+      for (const entry of batch) await trigger(entry.channel, entry.name, entry.data);
+    },
+  };
+}
+
 /** A relay on `agent` whose realtime messages are collected in `sent` as 'channel=message'. */
 function recordingRelay(agent: Pick<AgentClient, 'containers'>, backoff: Partial<BackoffPolicy>) {
   const sent: string[] = [];
   const relay = createContainerEventRelay({
     agent,
-    realtime: { trigger: (channel, _name, data) => (sent.push(`${channel}=${(data as { message: string }).message}`), Promise.resolve()) },
+    realtime: realtimeOf((channel, _name, data) => (sent.push(`${channel}=${(data as { message: string }).message}`), Promise.resolve())),
     logger: pino({ level: 'silent' }),
     backoff,
   });
@@ -84,7 +94,7 @@ describe('container event relay', () => {
     const { agent } = scriptedAgent([{ events: [event('blog', 'start', 'running'), event('blog', 'destroy', '')], hang: true }]);
     const relay = createContainerEventRelay({
       agent,
-      realtime: { trigger: (channel, name, data) => (sent.push([channel, name, data]), Promise.resolve()) },
+      realtime: realtimeOf((channel, name, data) => (sent.push([channel, name, data]), Promise.resolve())),
       logger: pino({ level: 'silent' }),
     });
     relay.start();
@@ -107,6 +117,40 @@ describe('container event relay', () => {
     expect(sent).toEqual(['private-container.blog=running', 'private-container.blog=exited', 'private-container.blog=running']);
   });
 
+  it('reads on while soketi answers: the events that came meanwhile go in one triggerBatch after it', async () => {
+    const requests: string[][] = [];
+    let answerFirst: () => void = () => undefined;
+    const text = (channel: string, data: unknown) => `${channel}=${(data as { message: string }).message}`;
+    const realtime: RealtimeTrigger = {
+      trigger: (channel, _name, data) => {
+        requests.push([text(channel, data)]);
+        return requests.length === 1 ? new Promise((resolve) => (answerFirst = () => resolve({}))) : Promise.resolve({});
+      },
+      triggerBatch: async (batch) => void requests.push(batch.map((entry) => text(entry.channel, entry.data))),
+    };
+    let read = 0;
+    const containers = {
+      listContainers: async () => [],
+      watchContainerEvents: (_filter: unknown, options?: { signal?: AbortSignal }) =>
+        (async function* () {
+          for (const name of ['a', 'b', 'c']) {
+            yield event(name, 'start', 'running');
+            // Counted once the relay asks for the next one: it handled this one.
+            read += 1;
+          }
+          await new Promise<void>((resolve) => options?.signal?.addEventListener('abort', () => resolve(), { once: true }));
+        })(),
+    } as unknown as ContainerApi;
+    const relay = createContainerEventRelay({ agent: { containers }, realtime, logger: pino({ level: 'silent' }) });
+    relay.start();
+    // The first trigger has not answered, yet the relay read the whole stream.
+    await until(() => read === 3 && requests.length === 1);
+    answerFirst();
+    await until(() => requests.length === 2);
+    relay.stop();
+    expect(requests).toEqual([['private-container.a=running'], ['private-container.b=running', 'private-container.c=running']]);
+  });
+
   it('shows the product state instead of Docker’s for a project that is not approved', async () => {
     const sent: string[] = [];
     const { agent } = scriptedAgent([
@@ -114,7 +158,7 @@ describe('container event relay', () => {
     ]);
     const relay = createContainerEventRelay({
       agent,
-      realtime: { trigger: (channel, _name, data) => (sent.push(`${channel}=${(data as { message: string }).message}`), Promise.resolve()) },
+      realtime: realtimeOf((channel, _name, data) => (sent.push(`${channel}=${(data as { message: string }).message}`), Promise.resolve())),
       logger: pino({ level: 'silent' }),
       productStates: async (names) => new Map(names.filter((name) => name === 'afgekeurd').map((name) => [name, 'Afgekeurd'])),
     });
@@ -143,7 +187,7 @@ describe('container event relay', () => {
     const { agent } = scriptedAgent([{ events: [event('a', 'start', 'running'), event('b', 'start', 'running')], hang: true }]);
     const relay = createContainerEventRelay({
       agent,
-      realtime: { trigger: () => (attempts++, Promise.reject(new Error('soketi down'))) },
+      realtime: realtimeOf(() => (attempts++, Promise.reject(new Error('soketi down')))),
       logger: pino({ level: 'silent' }),
     });
     relay.start();

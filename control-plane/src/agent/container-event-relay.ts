@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { ThrottledWarnings } from '@devplein/server-kit/throttled-warnings';
 import { NOT_CREATED, UNREACHABLE } from '../lib/container-states.ts';
 import { containerNotices, type RealtimeTrigger } from '../realtime/container-notices.ts';
 import type { AgentClient } from './agent-client.ts';
@@ -48,6 +49,7 @@ export function createContainerEventRelay(options: ContainerEventRelayOptions): 
   const logger = options.logger;
   /** Last state sent per container name, so a resync only sends what changed. */
   const lastState = new Map<string, string>();
+  const resyncFailures = new ThrottledWarnings(logger);
   let running = false;
   let generation = 0;
   let controller: AbortController | null = null;
@@ -74,12 +76,26 @@ export function createContainerEventRelay(options: ContainerEventRelayOptions): 
     await notices.send(name, state);
   }
 
-  async function relay(event: ContainerEventView): Promise<void> {
+  /** The relayed events' sends, in the stream's order (each waits for the lookups before it). */
+  let relayed: Promise<void> = Promise.resolve();
+
+  /**
+   * Relays one event without holding up the stream: its product-state lookup starts at once
+   * (beside those of the events before it), its message is handed to the notices in the
+   * stream's order, and nothing waits for the realtime server's answer — messages that queue
+   * meanwhile go out together (realtime/trigger-queue.ts).
+   */
+  function relay(event: ContainerEventView): void {
     const name = event.containerName;
     if (!name) return;
     const state = event.action === 'destroy' ? NOT_CREATED : event.state;
     if (!state) return;
-    await send(name, (await productStates([name])).get(name) ?? state);
+    const products = productStates([name]);
+    relayed = relayed
+      .then(() => products)
+      .then((shown) => {
+        void send(name, shown.get(name) ?? state);
+      });
   }
 
   /**
@@ -91,9 +107,11 @@ export function createContainerEventRelay(options: ContainerEventRelayOptions): 
     let containers;
     try {
       containers = await options.agent.containers.listContainers({ includeUnmanaged: false });
+      resyncFailures.clear();
     } catch (error) {
       const agentError = toAgentError(error);
-      logger.warn({ code: agentError.code, error: agentError.message }, 'container resync failed');
+      // The agent or its Docker engine away: every retry fails alike until it is back.
+      resyncFailures.warn(agentError.code, { code: agentError.code, error: agentError.message }, 'container resync failed');
       if (agentError.unreachable) await markUnreachable();
       return;
     }
@@ -144,7 +162,7 @@ export function createContainerEventRelay(options: ContainerEventRelayOptions): 
         void resync(reconnect);
         for await (const event of events) {
           failures = 0;
-          await relay(event);
+          relay(event);
         }
         if (running && myGeneration === generation) logger.info('container event stream ended; reconnecting');
       } catch (error) {
@@ -153,6 +171,8 @@ export function createContainerEventRelay(options: ContainerEventRelayOptions): 
         const log = failures === 0 ? logger.warn.bind(logger) : logger.debug.bind(logger);
         log({ code: agentError.code, details: agentError.details }, 'container event stream failed');
       }
+      // The events relayed so far go out before the resync, which is newer than they are.
+      await relayed;
       if (!running || myGeneration !== generation) return;
       // Whatever broke the stream may have changed (or hidden) the host's state: ask now, not after the backoff.
       await resync();

@@ -117,6 +117,11 @@ export interface CreateContainerInput {
    * sent, [] meaning none. Contract 1.3.0: an older agent ignores it and keeps its fixed set.
    */
   capabilities: readonly string[];
+  /**
+   * SSH images: the members' keys, written before the container's first start (contract 1.4.0;
+   * an older agent ignores them and writes none). Not sent: the empty file.
+   */
+  authorizedKeys?: ReadonlyArray<{ publicKey: string; userId: number }>;
 }
 
 export const MANAGED_LABEL = 'devplein.managed';

@@ -30,7 +30,8 @@ export interface AgentCallOptions {
  * the agent ends them or when `signal` aborts.
  */
 export interface ContainerApi {
-  createContainer(input: CreateContainerInput, options?: AgentCallOptions): Promise<{ container: ContainerView | null; created: boolean }>;
+  /** `authorizedKeysWritten`: the new SSH container got `input.authorizedKeys` before its start (contract 1.4.0; false from an older agent). */
+  createContainer(input: CreateContainerInput, options?: AgentCallOptions): Promise<{ container: ContainerView | null; created: boolean; authorizedKeysWritten: boolean }>;
   changeContainerState(target: ContainerTarget, action: ContainerActionName, options?: AgentCallOptions): Promise<ContainerView | null>;
   removeContainer(target: ContainerTarget, options?: AgentCallOptions): Promise<{ removed: boolean }>;
   listContainers(filter: { projectIds?: number[]; includeUnmanaged?: boolean }, options?: AgentCallOptions): Promise<ContainerView[]>;

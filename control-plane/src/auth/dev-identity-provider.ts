@@ -5,8 +5,9 @@ import { Provider, type Configuration, type KoaContextWithOIDC } from 'oidc-prov
 import type { Logger } from 'pino';
 import type { AppMiddleware, AppState } from '../app-context.ts';
 import type Koa from 'koa';
+import { DEV_IDP_PATH } from './dev-identity-provider-path.ts';
 
-export const DEV_IDP_PATH = '/dev-idp';
+export { DEV_IDP_PATH };
 /** The script that submits the logout confirmation at once (a file: the CSP allows no inline script). */
 const END_SESSION_SCRIPT_PATH = `${DEV_IDP_PATH}/assets/end-session.js`;
 const END_SESSION_SCRIPT = "document.getElementById('end-session')?.click();\n";

@@ -5,7 +5,7 @@ import type { JWTVerifyGetKey } from 'jose';
 import type { AppContext, AppMiddleware } from '../app-context.ts';
 import { providerMetadata, type ProviderMetadata } from './discovery.ts';
 import { remoteKeys, verifyIdToken, IdTokenError } from './id-token.ts';
-import { upsertUserFromIdentity } from './user-upsert.ts';
+import { AccountLinkRefused, upsertUserFromIdentity } from './user-upsert.ts';
 import { renewSessionCsrf } from './csrf.ts';
 import type { SessionData } from './session-store.ts';
 
@@ -80,6 +80,8 @@ export function schoolSignIn(options: {
   knex: Knex;
   logger: Logger;
   secureCookies: boolean;
+  /** INITIAL_ADMIN_EMAILS: new accounts with these verified addresses become activated admins (user-upsert.ts). */
+  initialAdminEmails?: readonly string[];
 }): AppMiddleware {
   const { provider, knex, logger } = options;
   const loginPath = `/auth/${provider.name}`;
@@ -154,7 +156,14 @@ export function schoolSignIn(options: {
     identity.name ??= typeof profile.name === 'string' ? profile.name : null;
     if (!identity.emailVerified && profile.email_verified === true) identity.emailVerified = true;
 
-    const userId = await upsertUserFromIdentity(knex, identity);
+    let userId: number;
+    try {
+      userId = await upsertUserFromIdentity(knex, identity, { initialAdminEmails: options.initialAdminEmails });
+    } catch (error) {
+      if (!(error instanceof AccountLinkRefused)) throw error;
+      logger.warn({ subject: identity.subject }, 'sign-in refused: its e-mail address belongs to another school login');
+      return signInFailed(ctx, 'Dit e-mailadres hoort al bij een ander schoolaccount. Vraag een docent om hulp.', 409);
+    }
     const account = await knex('users')
       .select('disabled_at', 'email_verified_at')
       .where({ id: userId })
@@ -180,8 +189,8 @@ export function schoolSignIn(options: {
     ctx.redirect(account?.email_verified_at ? '/' : '/not_verified');
   }
 
-  function signInFailed(ctx: AppContext, message: string): void {
-    ctx.status = 401;
+  function signInFailed(ctx: AppContext, message: string, status = 401): void {
+    ctx.status = status;
     ctx.type = 'html';
     ctx.body = `<!doctype html><html lang="nl"><meta charset="utf-8"><title>Inloggen mislukt</title>
 <body style="font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto"><h1>Inloggen mislukt</h1><p>${message}</p>

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { AppMiddleware } from '../app-context.ts';
 import { Session } from '../models/Session.ts';
+import type { CachedSession, IdentityCache } from './identity-cache.ts';
 
 /** The session data we keep; koa-session adds its own `_expire`/`_maxAge` keys. */
 export interface SessionData {
@@ -46,18 +47,25 @@ export function sessionExpiry(data: SessionData, limits: SessionLimits, now: num
  * the upsert needs onConflict; the Session model serves the set-based deletes below). The user id is a column of its own so that
  * disabling a user can delete all of that user's sessions at once (signed out everywhere).
  * `expires_at` is the session's end by `sessionExpiry` (idle and absolute), so a session past
- * either is never read again and the pruning timer removes it.
+ * either is never read again and the pruning timer removes it. Reads go through the identity
+ * cache (a row changes only by set/destroy here or by a write another process announces).
  */
-export function createSessionStore(knex: Knex, limits: SessionLimits, clock: () => number = Date.now) {
+export function createSessionStore(knex: Knex, limits: SessionLimits, cache: IdentityCache, clock: () => number = Date.now) {
+  const load = async (key: string): Promise<CachedSession | null> => {
+    const row = await knex('sessions')
+      .select('data', 'expires_at')
+      .where({ id: key })
+      .first<{ data: SessionData | string; expires_at: Date | string } | undefined>();
+    if (!row) return null;
+    const data = typeof row.data === 'string' ? (JSON.parse(row.data) as SessionData) : row.data;
+    return { data, expiresAt: new Date(row.expires_at).getTime() };
+  };
   return {
     async get(key: string): Promise<SessionData | undefined> {
-      const row = await knex('sessions')
-        .select('data')
-        .where({ id: key })
-        .andWhere('expires_at', '>', new Date(clock()))
-        .first<{ data: SessionData | string } | undefined>();
-      if (!row) return undefined;
-      return typeof row.data === 'string' ? (JSON.parse(row.data) as SessionData) : row.data;
+      const session = await cache.session(key, () => load(key));
+      if (!session || session.expiresAt <= clock()) return undefined;
+      // koa-session keeps what it gets as this request's session: a copy, never the cached one.
+      return { ...session.data };
     },
     async set(key: string, data: SessionData): Promise<void> {
       const expiresAt = new Date(sessionExpiry(data, limits, clock()));
@@ -66,9 +74,11 @@ export function createSessionStore(knex: Knex, limits: SessionLimits, clock: () 
         .insert({ id: key, user_id: userId, data: JSON.stringify(data), expires_at: expiresAt })
         .onConflict('id')
         .merge(['user_id', 'data', 'expires_at']);
+      cache.sessionEnded(key);
     },
     async destroy(key: string): Promise<void> {
       await knex('sessions').where({ id: key }).delete();
+      cache.sessionEnded(key);
     },
   };
 }

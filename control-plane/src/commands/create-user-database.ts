@@ -8,7 +8,7 @@ import { MAX_DATABASES_PER_USER } from '../policies/database-policy.ts';
 import { loadUserDatabases } from '../queries/databases.ts';
 import { databaseAgentFailure, databaseNameRefused } from '../lib/database-agent-failure.ts';
 import { databaseNameProblem } from '@devplein/contract/validation/databaseName';
-import { KeyedLock } from '../lib/keyed-lock.ts';
+import { KeyedLock } from '@devplein/server-kit/keyed-lock';
 import { userHomeHost } from '../queries/users.ts';
 
 export interface DatabaseCommandDeps {

@@ -8,7 +8,7 @@ import { VpnConfig } from '../models/VpnConfig.ts';
 import { loadVpnConfigOfUser } from '../queries/vpn.ts';
 import { vpnAgentFailure } from '../lib/vpn-agent-failure.ts';
 import { generateWireguardKeyPair } from '../lib/wireguard-keys.ts';
-import { KeyedLock } from '../lib/keyed-lock.ts';
+import { KeyedLock } from '@devplein/server-kit/keyed-lock';
 import { userHomeHost } from '../queries/users.ts';
 import { createPeerOnFreeAddress } from './create-vpn-peer.ts';
 

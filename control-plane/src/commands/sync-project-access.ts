@@ -5,7 +5,7 @@ import { SSH_LABEL, type ContainerView } from '../agent/container-views.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 import { type DockerProjectRow, loadDockerProject, sshKeysOf } from '../queries/projects.ts';
 import { HostAccessReport, type NotDoneStep } from './host-access-report.ts';
-import { KeyedLock } from '../lib/keyed-lock.ts';
+import { KeyedLock } from '@devplein/server-kit/keyed-lock';
 import { recordPendingAccess, settlePendingAccess } from './pending-host-access.ts';
 
 export interface HostAccessDeps {

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
-import ClientPgLite from 'knex-pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { Model } from 'objection';
 import pg from 'pg';
 import { migrationSource } from './migration-source.ts';
@@ -18,9 +18,19 @@ export interface KnexOptions {
   databaseUrl?: string;
   /** Directory for embedded data; PGlite keeps its cluster in `<dataDir>/pglite`. */
   dataDir: string;
+  /** knex's own warnings (e.g. every failed connection attempt, with its stack); default: the console. */
+  log?: Knex.Logger;
 }
 
 let pgTypesAligned = false;
+
+/** The embedded PGlite behind a knex made by createKnex (its LISTEN is an in-process callback). */
+const embeddedDatabases = new WeakMap<Knex, PGlite>();
+
+/** The PGlite instance behind `knex`, or undefined when it talks to a PostgreSQL server. */
+export function embeddedPglite(knex: Knex): PGlite | undefined {
+  return embeddedDatabases.get(knex);
+}
 
 /**
  * node-postgres returns int8 (count(*), bigint) as strings and dates as local-midnight Date
@@ -52,10 +62,16 @@ export function createKnex(options: KnexOptions): Knex {
       client: 'pg',
       connection: options.databaseUrl,
       pool: { min: 0, max: 10 },
+      ...(options.log ? { log: options.log } : {}),
     });
   }
   const directory = path.join(path.resolve(options.dataDir), 'pglite');
   mkdirSync(directory, { recursive: true });
+  // Loaded only here: a control plane on PostgreSQL (production) never pays for PGlite's modules.
+  // Required, not imported, so createKnex stays synchronous for its many callers.
+  const require = createRequire(import.meta.url);
+  const { PGlite, types: pgliteTypes } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
+  const ClientPgLite = require('knex-pglite') as typeof import('knex-pglite');
   const pglite = new PGlite(directory, {
     parsers: {
       [INT8_OID]: (value: string) => Number(value),
@@ -67,13 +83,16 @@ export function createKnex(options: KnexOptions): Knex {
   if (pgliteTypes.INT8 !== INT8_OID || pgliteTypes.DATE !== DATE_OID || pgliteTypes.BYTEA !== BYTEA_OID) {
     throw new Error('PGlite type oids differ from PostgreSQL; check createKnex');
   }
-  return knexFactory({
+  const knex = knexFactory({
     client: ClientPgLite,
     dialect: 'postgres',
     // knex-pglite accepts a function returning our own instance (so the parsers above apply).
     // knex calls it more than once; it must always hand back the same instance.
     connection: (() => ({ pglite })) as unknown as Knex.StaticConnectionConfig,
+    ...(options.log ? { log: options.log } : {}),
   });
+  embeddedDatabases.set(knex, pglite);
+  return knex;
 }
 
 /** Runs every pending migration of control-plane/src/db/migrations; returns their names. */

@@ -9,6 +9,8 @@ import * as dbAdminSignons from './migrations/0007_db_admin_signons.ts';
 import * as devServerHosts from './migrations/0008_dev_server_hosts.ts';
 import * as pendingHostAccess from './migrations/0009_pending_host_access.ts';
 import * as imageCapabilities from './migrations/0010_image_capabilities.ts';
+import * as identityNotices from './migrations/0011_identity_notices.ts';
+import * as siteWallNotices from './migrations/0012_site_wall_notices.ts';
 
 interface NamedMigration {
   name: string;
@@ -32,6 +34,8 @@ const migrations: readonly NamedMigration[] = [
   { name: '0008_dev_server_hosts', migration: devServerHosts },
   { name: '0009_pending_host_access', migration: pendingHostAccess },
   { name: '0010_image_capabilities', migration: imageCapabilities },
+  { name: '0011_identity_notices', migration: identityNotices },
+  { name: '0012_site_wall_notices', migration: siteWallNotices },
 ];
 
 /** knex MigrationSource over the static list above. */

@@ -1,4 +1,4 @@
-import cron from 'node-cron';
+import { scheduleJob } from '@devplein/server-kit/scheduled-job';
 import { applyUserAccess } from '../commands/apply-user-access.ts';
 import { pendingAccessRows } from '../queries/host-access.ts';
 import { type HostAccessDeps, syncProjectAccess } from '../commands/sync-project-access.ts';
@@ -34,17 +34,14 @@ export interface HostAccessRetry {
  */
 export function startHostAccessRetry(deps: HostAccessDeps & { cronExpression: string }): HostAccessRetry {
   if (deps.cronExpression === 'off') return { stop: async () => undefined };
-  const task = cron.schedule(
-    deps.cronExpression,
-    async () => {
-      try {
-        const { done, left } = await retryPendingAccess(deps);
-        if (done + left > 0) deps.logger.info({ done, left }, 'pending access changes retried');
-      } catch (error) {
-        deps.logger.error({ err: error }, 'retrying pending access changes failed');
-      }
+  return scheduleJob({
+    name: 'host-access-retry',
+    expression: deps.cronExpression,
+    setting: 'HOST_ACCESS_RETRY_CRON',
+    logger: deps.logger,
+    run: async () => {
+      const { done, left } = await retryPendingAccess(deps);
+      if (done + left > 0) deps.logger.info({ done, left }, 'pending access changes retried');
     },
-    { name: 'host-access-retry', noOverlap: true },
-  );
-  return { stop: async () => void (await task.destroy()) };
+  });
 }

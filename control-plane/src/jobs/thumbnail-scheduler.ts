@@ -1,4 +1,4 @@
-import cron from 'node-cron';
+import { scheduleJob } from '@devplein/server-kit/scheduled-job';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { ContainerEventView } from '../agent/container-views.ts';
@@ -33,7 +33,7 @@ export interface ThumbnailSchedulerOptions {
   knex: Knex;
   capturer: ThumbnailCapturer;
   logger: Logger;
-  /** node-cron expression of the nightly run (THUMBNAIL_CRON); 'off' schedules none. */
+  /** Cron expression of the nightly run (THUMBNAIL_CRON); 'off' schedules none. */
   cronExpression: string;
   /** Wait after a container starts before its site is captured (THUMBNAIL_AFTER_START_S). */
   afterStartMs: number;
@@ -60,17 +60,13 @@ export function startThumbnailScheduler(options: ThumbnailSchedulerOptions): Thu
   const task =
     options.cronExpression === 'off'
       ? null
-      : cron.schedule(
-          options.cronExpression,
-          async () => {
-            try {
-              await captureVisibleSites(options);
-            } catch (error) {
-              logger.error({ err: error }, 'nightly thumbnails failed');
-            }
-          },
-          { name: 'thumbnails-nightly', noOverlap: true },
-        );
+      : scheduleJob({
+          name: 'thumbnails-nightly',
+          expression: options.cronExpression,
+          setting: 'THUMBNAIL_CRON',
+          logger,
+          run: () => captureVisibleSites(options),
+        });
 
   return {
     onContainerEvent(event) {
@@ -96,7 +92,7 @@ export function startThumbnailScheduler(options: ThumbnailSchedulerOptions): Thu
       stopped = true;
       for (const timer of timers.values()) clearTimeout(timer);
       timers.clear();
-      await task?.destroy();
+      await task?.stop();
     },
   };
 }

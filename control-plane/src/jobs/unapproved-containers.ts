@@ -1,4 +1,4 @@
-import cron from 'node-cron';
+import { scheduleJob } from '@devplein/server-kit/scheduled-job';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { AgentFleet } from '../agent/agent-fleet.ts';
@@ -48,18 +48,13 @@ export async function suspendUnapprovedContainers(deps: { knex: Knex; agents: Ag
   return suspended;
 }
 
-/** Runs the reconcile on a node-cron schedule (UNAPPROVED_RECONCILE_CRON); stop() ends it. */
+/** Runs the reconcile on a cron schedule (UNAPPROVED_RECONCILE_CRON); stop() ends it. */
 export function startUnapprovedContainersJob(deps: { knex: Knex; agents: AgentFleet; logger: Logger }, cronExpression: string): { stop(): Promise<void> } {
-  const task = cron.schedule(
-    cronExpression,
-    async () => {
-      try {
-        await suspendUnapprovedContainers(deps);
-      } catch (error) {
-        deps.logger.error({ err: error }, 'the reconcile of unapproved containers failed');
-      }
-    },
-    { name: 'unapproved-containers', noOverlap: true },
-  );
-  return { stop: async () => void (await task.destroy()) };
+  return scheduleJob({
+    name: 'unapproved-containers',
+    expression: cronExpression,
+    setting: 'UNAPPROVED_RECONCILE_CRON',
+    logger: deps.logger,
+    run: () => suspendUnapprovedContainers(deps),
+  });
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { AgentFleet } from '../agent/agent-fleet.ts';
-import { SSH_PORT_LABEL, type ContainerView } from '../agent/container-views.ts';
+import type { AgentFleet, AgentLink } from '../agent/agent-fleet.ts';
+import { SSH_PORT_LABEL, type ContainerView, type SshAccessView } from '../agent/container-views.ts';
 
 /**
  * Works out the `ssh student@{host} -p {port}` line of ssh containers without one agent call per
@@ -11,6 +11,8 @@ import { SSH_PORT_LABEL, type ContainerView } from '../agent/container-views.ts'
 export class SshCommandResolver {
   /** Login host and user per dev server (agent link name). */
   private readonly logins = new Map<string, { host: string; user: string }>();
+  /** The GetSshAccess call asking a dev server's login while it runs: a burst of new containers shares it. */
+  private readonly loginLookups = new Map<string, Promise<SshAccessView>>();
 
   constructor(
     private readonly agents: Pick<AgentFleet, 'link'>,
@@ -34,7 +36,7 @@ export class SshCommandResolver {
     const login = this.logins.get(link.name);
     if (port > 0 && login) return format(login, port);
     try {
-      const access = await link.client.ssh.getSshAccess(container.projectId);
+      const access = port > 0 ? await this.sharedLookup(link, container.projectId) : await link.client.ssh.getSshAccess(container.projectId);
       if (access.host) this.logins.set(link.name, { host: access.host, user: access.user || 'student' });
       const chosen = port > 0 ? port : access.port;
       return access.host && chosen > 0 ? format({ host: access.host, user: access.user || 'student' }, chosen) : null;
@@ -42,6 +44,18 @@ export class SshCommandResolver {
       this.logger.debug({ err: error, projectId: container.projectId }, 'no ssh access for container');
       return null;
     }
+  }
+
+  /**
+   * GetSshAccess of this project, or the one already running for the same dev server (only its
+   * host and user are used); when that one fails (its project's container went), its own.
+   */
+  private sharedLookup(link: AgentLink, projectId: number): Promise<SshAccessView> {
+    const running = this.loginLookups.get(link.name);
+    if (running) return running.catch(() => link.client.ssh.getSshAccess(projectId));
+    const lookup = link.client.ssh.getSshAccess(projectId).finally(() => this.loginLookups.delete(link.name));
+    this.loginLookups.set(link.name, lookup);
+    return lookup;
   }
 }
 

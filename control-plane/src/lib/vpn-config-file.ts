@@ -1,5 +1,4 @@
 import { isIP } from 'node:net';
-import QRCode from 'qrcode';
 
 /** What goes into a client's WireGuard `.conf`. */
 export interface VpnConfigFileInput {
@@ -80,5 +79,7 @@ export function vpnConfigFile(input: VpnConfigFileInput): string {
 
 /** GET /api/vpn/qr: the same `.conf` as an SVG QR code, for the WireGuard app on a phone. */
 export async function vpnConfigQrSvg(configText: string): Promise<string> {
+  // Loaded on the first QR code (qrcode and pngjs: ~60 modules a control plane mostly never needs).
+  const QRCode = (await import('qrcode')).default;
   return QRCode.toString(configText, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
 }

@@ -3,16 +3,18 @@ import type { AppContext, AppMiddleware } from '../app-context.ts';
 import { loadCurrentUser, type CurrentUser } from '../auth/current-user.ts';
 import { notVerified, unauthenticated } from '../errors.ts';
 import { isVerified } from '../policies/roles.ts';
+import type { IdentityCache } from '../auth/identity-cache.ts';
 
 /**
- * Loads the session's user fresh on every request, so an admin's change (disable, flags,
- * groups) takes effect at once. A session of a deleted or disabled user is ended.
+ * Loads the session's user through the identity cache, which every write to the user, its
+ * group or teams invalidates before the writer's answer is sent: an admin's change (disable,
+ * flags, groups) takes effect at the next request. A session of a deleted or disabled user is ended.
  */
-export function loadUser(knex: Knex): AppMiddleware {
+export function loadUser(knex: Knex, cache: IdentityCache): AppMiddleware {
   return async (ctx, next) => {
     const userId = ctx.session?.userId;
     if (typeof userId === 'number') {
-      const user = await loadCurrentUser(knex, userId);
+      const user = await cache.user(userId, () => loadCurrentUser(knex, userId));
       if (user && !user.disabled_at) ctx.state.user = user;
       else ctx.session = null;
     }

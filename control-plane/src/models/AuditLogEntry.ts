@@ -1,4 +1,5 @@
 import { Model, type RelationMappings } from 'objection';
+import { AppModel } from './app-model.ts';
 import { User } from './User.ts';
 
 /** JSON snapshot of a record before or after a change. */
@@ -8,7 +9,7 @@ export type AuditSnapshot = Record<string, unknown>;
  * Who did what to which record, and when. Rows are only ever inserted; `subject_id` is text
  * so that non-numeric keys fit.
  */
-export class AuditLogEntry extends Model {
+export class AuditLogEntry extends AppModel {
   static override tableName = 'audit_log';
   static override jsonAttributes = ['before', 'after'];
 

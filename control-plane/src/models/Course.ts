@@ -1,11 +1,12 @@
 import { Model, type QueryContext, type RelationMappings } from 'objection';
+import { AppModel } from './app-model.ts';
 import { CourseFile } from './CourseFile.ts';
 import { CourseText } from './CourseText.ts';
 import { LevelContent } from './LevelContent.ts';
 import { byPositionThenId } from './ordering.ts';
 
 /** A course inside level content: accordion panels of texts, plus downloadable files. */
-export class Course extends Model {
+export class Course extends AppModel {
   static override tableName = 'courses';
 
   declare id: number;

@@ -1,8 +1,9 @@
 import { Model, type RelationMappings } from 'objection';
+import { AppModel } from './app-model.ts';
 import { Course } from './Course.ts';
 
 /** A downloadable file of a course; the bytes live in storage under `storage_key`. */
-export class CourseFile extends Model {
+export class CourseFile extends AppModel {
   static override tableName = 'course_files';
 
   declare id: number;

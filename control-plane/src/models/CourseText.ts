@@ -1,8 +1,9 @@
 import { Model, type RelationMappings } from 'objection';
+import { AppModel } from './app-model.ts';
 import { Course } from './Course.ts';
 
 /** One text panel of a course; `body` is Markdown. */
-export class CourseText extends Model {
+export class CourseText extends AppModel {
   static override tableName = 'course_texts';
 
   declare id: number;

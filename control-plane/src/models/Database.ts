@@ -1,8 +1,9 @@
 import { Model, type RelationMappings } from 'objection';
+import { AppModel } from './app-model.ts';
 import { User } from './User.ts';
 
 /** A MySQL/MariaDB database the agent made for a developer; the password is encrypted at rest. */
-export class Database extends Model {
+export class Database extends AppModel {
   static override tableName = 'databases';
 
   declare id: number;

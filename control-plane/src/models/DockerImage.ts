@@ -1,8 +1,9 @@
 import { Model, type RelationMappings } from 'objection';
+import { AppModel } from './app-model.ts';
 import { Project } from './Project.ts';
 
 /** An image a project can be created from (the "docker" option of the request form). */
-export class DockerImage extends Model {
+export class DockerImage extends AppModel {
   static override tableName = 'docker_images';
 
   declare id: number;

@@ -1,8 +1,9 @@
 import { Model, type RelationMappings } from 'objection';
+import { AppModel } from './app-model.ts';
 import { User } from './User.ts';
 
 /** A cohort of students, e.g. SD22. Users without a group are "Niet ingedeeld". */
-export class Group extends Model {
+export class Group extends AppModel {
   static override tableName = 'groups';
 
   declare id: number;

@@ -1,7 +1,7 @@
-import { Model } from 'objection';
+import { AppModel } from './app-model.ts';
 
 /** A "meeloper": a visitor who gets a temporary site and git account; password encrypted at rest. */
-export class Introducee extends Model {
+export class Introducee extends AppModel {
   static override tableName = 'introducees';
 
   declare id: number;

@@ -1,5 +1,6 @@
 import type { LevelStatus } from '@devplein/contract/levels';
 import { Model, type RelationMappings } from 'objection';
+import { AppModel } from './app-model.ts';
 import { LevelCategory } from './LevelCategory.ts';
 import { LevelContent } from './LevelContent.ts';
 import { User } from './User.ts';
@@ -8,7 +9,7 @@ import { User } from './User.ts';
  * One student's level `number` in a category. No row means the level does not exist yet for
  * that student (shown as locked); (user, category, number) is unique.
  */
-export class Level extends Model {
+export class Level extends AppModel {
   static override tableName = 'levels';
 
   declare id: number;

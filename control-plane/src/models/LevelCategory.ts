@@ -1,9 +1,10 @@
 import { Model, type RelationMappings } from 'objection';
+import { AppModel } from './app-model.ts';
 import { Level } from './Level.ts';
 import { LevelContent } from './LevelContent.ts';
 
 /** A strand of the curriculum (e.g. Front-end) with `number` levels, shown as tiles 1..number. */
-export class LevelCategory extends Model {
+export class LevelCategory extends AppModel {
   static override tableName = 'level_categories';
 
   declare id: number;

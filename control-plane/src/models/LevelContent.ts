@@ -1,10 +1,11 @@
 import { Model, type QueryContext, type RelationMappings } from 'objection';
+import { AppModel } from './app-model.ts';
 import { Course } from './Course.ts';
 import { LevelCategory } from './LevelCategory.ts';
 import { byPositionThenId } from './ordering.ts';
 
 /** What a level teaches: a title for students, one for teachers, and its courses in order. */
-export class LevelContent extends Model {
+export class LevelContent extends AppModel {
   static override tableName = 'level_contents';
 
   declare id: number;

@@ -1,8 +1,9 @@
 import { Model, type RelationMappings } from 'objection';
+import { AppModel } from './app-model.ts';
 import { User } from './User.ts';
 
 /** A software licence requested by a student or teacher; approved once `approved_at` is set. */
-export class License extends Model {
+export class License extends AppModel {
   static override tableName = 'licenses';
 
   declare id: number;

@@ -1,4 +1,5 @@
 import { Model, type ModelOptions, type QueryContext, type RelationMappings } from 'objection';
+import { AppModel } from './app-model.ts';
 import { DockerImage } from './DockerImage.ts';
 import { byPositionThenId } from './ordering.ts';
 import { User } from './User.ts';
@@ -8,7 +9,7 @@ import { User } from './User.ts';
  * `validated`: null = awaiting approval, true = approved, false = rejected.
  * `end_date` is a 'YYYY-MM-DD' string on both database drivers.
  */
-export class Project extends Model {
+export class Project extends AppModel {
   static override tableName = 'projects';
 
   declare id: number;

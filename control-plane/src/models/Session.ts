@@ -1,4 +1,5 @@
 import { Model, type RelationMappings } from 'objection';
+import { AppModel } from './app-model.ts';
 import { User } from './User.ts';
 
 /** The JSON a session holds (koa-session's session object). */
@@ -8,7 +9,7 @@ export type SessionData = Record<string, unknown>;
  * A server-side session. `user_id` is kept beside the data so that deleting or disabling a
  * user can end all of their sessions with one query.
  */
-export class Session extends Model {
+export class Session extends AppModel {
   static override tableName = 'sessions';
   static override jsonAttributes = ['data'];
 

@@ -1,8 +1,9 @@
 import { Model, type RelationMappings } from 'objection';
+import { AppModel } from './app-model.ts';
 import { User } from './User.ts';
 
 /** A developer's SSH public key; the fingerprint is unique across all users. */
-export class SshKey extends Model {
+export class SshKey extends AppModel {
   static override tableName = 'ssh_keys';
 
   declare id: number;

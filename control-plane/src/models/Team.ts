@@ -1,8 +1,9 @@
 import { Model, type RelationMappings } from 'objection';
+import { AppModel } from './app-model.ts';
 import { User } from './User.ts';
 
 /** A working team of users. Team id 1 is special: its members see the project request counter. */
-export class Team extends Model {
+export class Team extends AppModel {
   static override tableName = 'teams';
 
   declare id: number;

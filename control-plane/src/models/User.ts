@@ -1,4 +1,5 @@
 import { Model, type ModelOptions, type QueryContext, type RelationMappings } from 'objection';
+import { AppModel } from './app-model.ts';
 import { Database } from './Database.ts';
 import { Group } from './Group.ts';
 import { Level } from './Level.ts';
@@ -16,7 +17,7 @@ import { VpnConfig } from './VpnConfig.ts';
  * lowercased (a check constraint enforces it; the hooks below lowercase for you). A user's
  * "first team" is the one with the lowest id: `teams` is ordered by team id.
  */
-export class User extends Model {
+export class User extends AppModel {
   static override tableName = 'users';
 
   declare id: number;

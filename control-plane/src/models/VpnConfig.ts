@@ -1,8 +1,9 @@
 import { Model, type RelationMappings } from 'objection';
+import { AppModel } from './app-model.ts';
 import { User } from './User.ts';
 
 /** A user's WireGuard peer (at most one per user); `identifier` is the download path's key. */
-export class VpnConfig extends Model {
+export class VpnConfig extends AppModel {
   static override tableName = 'vpn_configs';
 
   declare id: number;

@@ -9,8 +9,14 @@ export interface DatabaseRow {
   password_encrypted: string;
 }
 
-export function presentDatabase(row: DatabaseRow, password: string, host: string): DatabaseJson {
-  return { id: row.id, name: row.name, user: row.db_user, password, host };
+/** Where students reach a dev server's MariaDB. */
+export interface StudentDbServer {
+  host: string;
+  port: number;
+}
+
+export function presentDatabase(row: DatabaseRow, password: string, server: StudentDbServer): DatabaseJson {
+  return { id: row.id, name: row.name, user: row.db_user, password, host: server.host, port: server.port };
 }
 
 /**
@@ -20,7 +26,7 @@ export function presentDatabase(row: DatabaseRow, password: string, host: string
 export function presentUserDatabases(
   rows: ReadonlyArray<DatabaseRow & { host: string | null }>,
   openPassword: (sealed: string) => string,
-  serverOf: (host: string | null) => string,
+  serverOf: (host: string | null) => StudentDbServer,
 ): DatabaseJson[] {
   return rows.map((row) => presentDatabase(row, openPassword(row.password_encrypted), serverOf(row.host)));
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PLACEHOLDER_MEMBER, presentSite, presentSiteWall, type SiteRecord } from './present-site.ts';
 
 const member = (id: number, cohort: string | null) => ({ id, name: `Lid ${id}`, group: cohort ? { id: id * 10, cohort } : null });
-const site = (name: string, users: SiteRecord['users']): SiteRecord => ({ name, domain: `${name}.dev.test`, users });
+const site = (name: string, users: SiteRecord['users'], thumbnail = false): SiteRecord => ({ name, domain: `${name}.dev.test`, users, thumbnail });
 
 describe('presentSite', () => {
   it('keeps a site whose first member has a group as it is', () => {
@@ -21,6 +21,11 @@ describe('presentSite', () => {
     expect(presented.users).toEqual([PLACEHOLDER_MEMBER]);
     expect(presented.users[0]).not.toBe(PLACEHOLDER_MEMBER);
     expect(Object.isFrozen(presented.users[0])).toBe(false);
+  });
+
+  it('says whether the site has a thumbnail', () => {
+    expect(presentSite(site('delta', [member(5, 'SD22')], true)).thumbnail).toBe(true);
+    expect(presentSite(site('epsilon', [member(6, null)])).thumbnail).toBe(false);
   });
 });
 

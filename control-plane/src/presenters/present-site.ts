@@ -5,8 +5,9 @@ export type { SiteMemberJson, SiteJson };
 /**
  * The websites wall (GET /api/sites, spec §2 Websites, §3 Site).
  *
- * JSON per site: `{ name, domain, users: [{ id, name, group: { id, cohort } | null }] }`, members
- * in their entered order. The client groups sites by `users[0].group.cohort`, so that value must
+ * JSON per site: `{ name, domain, users: [{ id, name, group: { id, cohort } | null }], thumbnail }`,
+ * members in their entered order; `thumbnail` says whether a picture is served for it (site-policy
+ * `isThumbnailServable`), so the wall asks only for pictures that exist. The client groups sites by `users[0].group.cohort`, so that value must
  * always be there: a site whose first member has no group (or that has no members at all) gets
  * the §3 placeholder user in front — `{ id: 0, name: 'unknown', group: { id: 0, cohort: 'Niet
  * ingedeeld' } }` — and keeps its real members after it (their ids mark "Jouw websites").
@@ -22,17 +23,18 @@ export const PLACEHOLDER_MEMBER: Readonly<SiteMemberJson> = Object.freeze({
   group: Object.freeze({ id: 0, cohort: UNGROUPED_COHORT }),
 });
 
-/** A site as loaded: a visible project with its members in entered order. */
+/** A site as loaded: a visible project with its members in entered order, and whether its thumbnail is servable. */
 export interface SiteRecord {
   name: string;
   domain: string;
   users: SiteMemberJson[];
+  thumbnail: boolean;
 }
 
 export function presentSite(site: SiteRecord): SiteJson {
   const first = site.users[0];
   const users = first?.group ? site.users : [{ ...PLACEHOLDER_MEMBER, group: { ...PLACEHOLDER_MEMBER.group! } }, ...site.users];
-  return { name: site.name, domain: site.domain, users };
+  return { name: site.name, domain: site.domain, users, thumbnail: site.thumbnail };
 }
 
 /** The cohort a presented site is listed under. */

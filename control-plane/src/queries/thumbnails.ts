@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { ThumbnailCapturer } from '../commands/capture-thumbnail.ts';
 import type { ScreenshotState } from '@devplein/contract/dockers';
@@ -13,29 +14,25 @@ export interface ThumbnailHead {
   has_png: boolean;
 }
 
-/** The thumbnail of the project named `name`, without its bytes (a revalidation needs none). */
-export async function loadThumbnailHead(knex: Knex, name: string): Promise<ThumbnailHead | undefined> {
-  return knex('projects as p')
-    .join('thumbnails as t', 't.project_id', 'p.id')
-    .where('p.name', name)
-    .first<ThumbnailHead | undefined>(
-      't.id',
-      'p.visible',
-      'p.validated',
-      't.etag',
-      't.captured_at',
-      't.last_error',
-      knex.raw('t.png is not null as has_png'),
-    );
+/** A thumbnail with its bytes (null when none is stored) and its ETag, the stored one or one made from the bytes. */
+export interface StoredThumbnail extends ThumbnailHead {
+  png: Buffer | null;
 }
 
 /**
- * The stored image bytes of a thumbnail, null when it has none. Plain knex on purpose: the wall
- * asks for up to 1,500 of these at once, and a model instance per image cost the load bench ~10 %.
+ * The thumbnail of the project named `name`, bytes included, or null when it has none. One query,
+ * plain knex on purpose: the wall asks for many at once (a model instance per image cost the load
+ * bench ~10 %), and the answer is kept in memory (IdentityCache.thumbnail), so a revalidation
+ * that needs no bytes is rarely the one that reads them.
  */
-export async function loadThumbnailPng(knex: Knex, id: number): Promise<Buffer | null> {
-  const row = await knex('thumbnails').where('id', id).first<{ png: Buffer | null } | undefined>('png');
-  return row?.png ?? null;
+export async function loadStoredThumbnail(knex: Knex, name: string): Promise<StoredThumbnail | null> {
+  const row = await knex('projects as p')
+    .join('thumbnails as t', 't.project_id', 'p.id')
+    .where('p.name', name)
+    .first<Omit<StoredThumbnail, 'has_png'> | undefined>('t.id', 'p.visible', 'p.validated', 't.etag', 't.captured_at', 't.last_error', 't.png');
+  if (!row) return null;
+  const etag = row.etag ?? (row.png ? createHash('sha1').update(row.png).digest('base64url') : null);
+  return { ...row, etag, has_png: row.png !== null };
 }
 
 /** A thumbnails row's columns the capture state is made of. */

@@ -1,10 +1,8 @@
 import type { Logger } from 'pino';
 import { containerChannelName, DOCKER_EVENT } from '@devplein/contract/realtime';
+import { createTriggerQueue, type RealtimeTrigger } from './trigger-queue.ts';
 
-/** Sends one realtime event; the pusher server library's trigger has this shape. */
-export interface RealtimeTrigger {
-  trigger(channel: string, event: string, data: unknown): Promise<unknown>;
-}
+export type { RealtimeTrigger } from './trigger-queue.ts';
 
 /** The one sender of DockerEventSent messages, shared by the event relays and the routes. */
 export interface ContainerNotices {
@@ -20,18 +18,21 @@ const noticesByRealtime = new WeakMap<RealtimeTrigger, ContainerNotices>();
  * its channel is left out: Docker reports a new container's `create` and `start` a few
  * milliseconds apart, and by the time the agent inspects it after `create` it already runs, so
  * both would reach the page as `running`. A failed send is logged and forgotten, so the same
- * message is tried again next time.
+ * message is tried again next time. Messages go out in the order given, through one trigger
+ * queue per realtime server (realtime/trigger-queue.ts: those given while a request is in
+ * flight go together in one batch); send() enqueues at once, before its first await.
  */
 export function containerNotices(realtime: RealtimeTrigger, logger: Logger): ContainerNotices {
   const existing = noticesByRealtime.get(realtime);
   if (existing) return existing;
   const lastSent = new Map<string, string>();
+  const queue = createTriggerQueue(realtime);
   const notices: ContainerNotices = {
     async send(name, message) {
       if (lastSent.get(name) === message) return;
       lastSent.set(name, message);
       try {
-        await realtime.trigger(containerChannelName(name), DOCKER_EVENT, { message });
+        await queue.trigger(containerChannelName(name), DOCKER_EVENT, { message });
       } catch (error) {
         if (lastSent.get(name) === message) lastSent.delete(name);
         logger.warn({ err: error, container: name }, 'realtime trigger failed');

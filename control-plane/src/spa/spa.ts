@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import serve from 'koa-static';
 import type { AppContext, AppMiddleware } from '../app-context.ts';
-import { DEFAULT_DB_ADMIN_URL, DEFAULT_STUDENT_DB_HOST } from '../config.ts';
+import { DEFAULT_DB_ADMIN_URL, DEFAULT_STUDENT_DB_HOST, DEFAULT_STUDENT_DB_PORT } from '../config.ts';
 
 export interface PageSettings {
   webDist: string;
@@ -16,9 +16,10 @@ export interface PageSettings {
   realtime: { key: string; host: string; port: number; tls: boolean };
   /**
    * What the databases page shows: the database administration address (DB_ADMIN_URL) and the
-   * dev server's internal host where MariaDB listens (STUDENT_DB_HOST). Defaults as in config.ts.
+   * dev server's internal host and port where MariaDB listens (STUDENT_DB_HOST, STUDENT_DB_PORT).
+   * Defaults as in config.ts.
    */
-  database?: { adminUrl: string; host: string; signon?: boolean };
+  database?: { adminUrl: string; host: string; port?: number; signon?: boolean };
 }
 
 /**
@@ -49,6 +50,7 @@ export function singlePageApp(settings: PageSettings): AppMiddleware {
   let template: Promise<string> | null = null;
   const dbAdminUrl = settings.database?.adminUrl ?? DEFAULT_DB_ADMIN_URL;
   const dbHost = settings.database?.host ?? DEFAULT_STUDENT_DB_HOST;
+  const dbPort = settings.database?.port ?? DEFAULT_STUDENT_DB_PORT;
   const files = serve(settings.webDist, {
     index: false,
     setHeaders: (res, filePath) => {
@@ -61,6 +63,15 @@ export function singlePageApp(settings: PageSettings): AppMiddleware {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     await files(ctx, async () => undefined);
     if (ctx.body !== undefined && ctx.body !== null) return;
+    // A hashed file the build does not have (a tab opened before a deploy asks for its old chunk):
+    // 404, so the web app's loader sees the failure; the page in its place would be parsed as code.
+    if (ctx.path.startsWith('/assets/')) {
+      ctx.status = 404;
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = 'Dit bestand bestaat niet (meer).';
+      return;
+    }
     template ??= readFile(indexPath, 'utf8').catch((error: unknown) => {
       template = null;
       throw error;
@@ -93,6 +104,7 @@ export function singlePageApp(settings: PageSettings): AppMiddleware {
     ctx.body = withMetaTags(filled, {
       'db-admin-url': dbAdminUrl,
       'db-host': dbHost,
+      'db-port': String(dbPort),
       'db-admin-signon': String(settings.database?.signon ?? false),
       'site-domains': (settings.siteDomains ?? [settings.siteDomain]).join(' '),
     });

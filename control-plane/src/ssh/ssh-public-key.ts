@@ -1,8 +1,13 @@
 import { createPublicKey } from 'node:crypto';
-import sshpk from 'sshpk';
+import { createRequire } from 'node:module';
+import type sshpkModule from 'sshpk';
 import { parseSshKeyText, SSH_KEY_TYPES, type SshKeyType } from '@devplein/contract/validation/sshKeyFormat';
 
 /** A public key that passed the §5 format rule AND a real parse; what the control plane stores and shows. */
+/** sshpk, required on the first key parsed (SSH keys are added now and then; ~30 modules otherwise loaded at start). */
+let loaded: typeof sshpkModule | undefined;
+const sshpkLib = (): typeof sshpkModule => (loaded ??= createRequire(import.meta.url)('sshpk') as typeof sshpkModule);
+
 export interface ParsedSshPublicKey {
   type: SshKeyType;
   /** `type base64`, re-encoded from the parsed key (no comment): what authorized_keys needs. */
@@ -18,7 +23,7 @@ export interface ParsedSshPublicKey {
 }
 
 /** The wire type name sshpk's parsed key stands for. */
-function wireTypeOf(key: sshpk.Key): string {
+function wireTypeOf(key: sshpkModule.Key): string {
   switch (key.type) {
     case 'rsa':
       return 'ssh-rsa';
@@ -64,7 +69,7 @@ const SMALL_PRIMES: readonly bigint[] = (() => {
  * RSA: the modulus must look like a product of two large primes (odd, at least 1024 bits, no small
  * factor) and the exponent must be odd and > 1. A flipped character inside the modulus mostly fails this.
  */
-function isPlausibleRsa(key: sshpk.Key): boolean {
+function isPlausibleRsa(key: sshpkModule.Key): boolean {
   const n = toBigInt(key.parts.find((part) => part.name === 'n')?.data ?? Buffer.alloc(0));
   const e = toBigInt(key.parts.find((part) => part.name === 'e')?.data ?? Buffer.alloc(0));
   if (key.size < 1024 || n % 2n === 0n || e < 3n || e % 2n === 0n) return false;
@@ -72,7 +77,7 @@ function isPlausibleRsa(key: sshpk.Key): boolean {
 }
 
 /** DSA: q divides p-1, and g and y lie in the order-q subgroup. Any corrupted parameter fails this. */
-function isValidDsa(key: sshpk.Key): boolean {
+function isValidDsa(key: sshpkModule.Key): boolean {
   const part = (name: string): bigint => toBigInt(key.parts.find((p) => p.name === name)?.data ?? Buffer.alloc(0));
   const p = part('p');
   const q = part('q');
@@ -87,7 +92,7 @@ const ED25519_P = 2n ** 255n - 19n;
 const ED25519_D = (((-121665n * modPow(121666n, ED25519_P - 2n, ED25519_P)) % ED25519_P) + ED25519_P) % ED25519_P;
 
 /** Ed25519: the 32 bytes must decode to a point of the curve (about half of all random values do not). */
-function isValidEd25519(key: sshpk.Key): boolean {
+function isValidEd25519(key: sshpkModule.Key): boolean {
   const bytes = key.parts.find((p) => p.name === 'A')?.data;
   if (bytes === undefined || bytes.length !== 32) return false;
   const littleEndian = Buffer.from(bytes).reverse();
@@ -104,7 +109,7 @@ function isValidEd25519(key: sshpk.Key): boolean {
 }
 
 /** OpenSSL's own import: refuses ECDSA points that are not on the curve, among others. */
-function opensslAccepts(key: sshpk.Key): boolean {
+function opensslAccepts(key: sshpkModule.Key): boolean {
   try {
     createPublicKey(key.toString('pkcs8'));
     return true;
@@ -126,9 +131,9 @@ export function parseSshPublicKey(text: string): ParsedSshPublicKey | null {
   // Base64 that does not round-trip (bad padding, stray bits) is not what ssh-keygen writes.
   if (blob.toString('base64').replace(/=+$/, '') !== parts.body.replace(/=+$/, '')) return null;
 
-  let key: sshpk.Key;
+  let key: sshpkModule.Key;
   try {
-    key = sshpk.parseKey(`${parts.type} ${parts.body}`, 'ssh');
+    key = sshpkLib().parseKey(`${parts.type} ${parts.body}`, 'ssh');
   } catch {
     return null;
   }
@@ -165,7 +170,7 @@ export function describeStoredSshKey(normalized: string): { label: string; bits:
   const type = normalized.split(' ')[0];
   const known = SSH_KEY_TYPES.find((entry) => entry.type === type);
   try {
-    const key = sshpk.parseKey(normalized, 'ssh');
+    const key = sshpkLib().parseKey(normalized, 'ssh');
     return { label: known?.label ?? key.type.toUpperCase(), bits: key.size };
   } catch {
     return null;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
+import { ThrottledWarnings } from '@devplein/server-kit/throttled-warnings';
 import { clientCommonName } from './auth.ts';
 import { metadataString, REQUEST_ID_METADATA_KEY } from './metadata.ts';
 
@@ -38,8 +39,13 @@ export function callLogger(logger: Logger, call: { metadata: grpc.Metadata }): L
  * echoes the request id in the response headers. Must be the innermost interceptor (first in
  * the server's list): it then sees the metadata before the auth and version checks and also
  * logs the calls they refuse.
+ *
+ * UNAVAILABLE is a part of this host that does not answer (the Docker engine, MariaDB, the VPN
+ * interface): every call that needs it fails alike until it is back, so that is one warning per
+ * part, said again at most once a minute, and the calls themselves are logged at debug level.
  */
 export function loggingInterceptor(logger: Logger): grpc.ServerInterceptor {
+  const missingParts = new ThrottledWarnings(logger);
   return (method, call) => {
     const startedAt = performance.now();
     let requestId: string | undefined;
@@ -73,6 +79,9 @@ export function loggingInterceptor(logger: Logger): grpc.ServerInterceptor {
           else logger.info(fields, 'call');
         } else if (callerErrors.has(code)) {
           logger.warn(fields, 'call refused');
+        } else if (code === grpc.status.UNAVAILABLE) {
+          logger.debug(fields, 'call failed');
+          missingParts.warn(status.details ?? '', { method: method.path, details: status.details }, `calls answer UNAVAILABLE: ${status.details}`);
         } else {
           logger.error(fields, 'call failed');
         }

@@ -20,7 +20,7 @@ export interface IdleStopperOptions {
   ensureObserving: () => Promise<void>;
   /** Idle time after which a running container is stopped. */
   afterMs: number;
-  /** node-cron expression of the check (config AGENT_IDLE_CRON). */
+  /** cron expression of the check (config AGENT_IDLE_CRON). */
   cron: string;
   logger: Logger;
   now?: () => Date;

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ThrottledWarnings } from '@devplein/server-kit/throttled-warnings';
 import type { Logger } from 'pino';
 import { isUnderSiteDomain, parseDomain } from '../drivers/proxy/caddy-route.ts';
 import { type ProxyDriver, type ProxyRoute, ProxyUnavailableError } from '../drivers/proxy/proxy-driver.ts';
@@ -22,7 +23,7 @@ export interface RouteKeeperOptions {
   containers: ManagedContainers;
   proxy: ProxyDriver;
   logger: Logger;
-  /** node-cron expression of the periodic reconcile (config.reconcileCron). */
+  /** cron expression of the periodic reconcile (config.reconcileCron). */
   cron: string;
   /** A managed container still `created` after this long was half-made by a crash; default 2 min. */
   stuckCreatedMs?: number;
@@ -49,12 +50,18 @@ export interface RouteKeeperOptions {
 export class RouteKeeper {
   private queue: Promise<unknown> = Promise.resolve();
   private queuedReconcile: Promise<ReconcileOutcome | undefined> | undefined;
+  /** Domains with container events not synced yet (domain → the last event's action). */
+  private readonly pendingDomains = new Map<string, string>();
+  private queuedSync: Promise<void> | undefined;
   private schedule: ScheduledJob | undefined;
   private readonly abort = new AbortController();
   private watching: Promise<void> | undefined;
   private readonly now: () => Date;
+  /** Docker or Caddy away: every tick and every reopened stream meets it, said once a minute. */
+  private readonly partsAway: ThrottledWarnings;
 
   constructor(private readonly options: RouteKeeperOptions) {
+    this.partsAway = new ThrottledWarnings(options.logger);
     this.now = options.now ?? (() => new Date());
   }
 
@@ -103,8 +110,9 @@ export class RouteKeeper {
     try {
       return await work();
     } catch (error) {
-      const level = error instanceof ProxyUnavailableError || isDockerUnreachable(error) ? 'warn' : 'error';
-      this.options.logger[level]({ err: error }, `route keeper: ${what} failed; retrying on the next tick`);
+      const message = `route keeper: ${what} failed; retrying on the next tick`;
+      if (error instanceof ProxyUnavailableError || isDockerUnreachable(error)) this.partsAway.warn(what, { err: error }, message);
+      else this.options.logger.error({ err: error }, message);
       return undefined;
     }
   }
@@ -171,24 +179,45 @@ export class RouteKeeper {
     return new Map([...desired].map(([domain, { route }]) => [domain, route]));
   }
 
-  /** Brings one domain's route in line after an event of one of its containers. */
-  private async syncDomain(event: ManagedContainerEvent): Promise<void> {
-    const { containers, proxy, logger } = this.options;
+  /**
+   * Queues a sync of the event's domain. Events that arrive while the keeper is busy wait
+   * together and are synced in one step (30 containers started at once: one container list,
+   * one read of Caddy's routes, and the changes go to the proxy together), never on a timer.
+   */
+  private onContainerEvent(event: ManagedContainerEvent): void {
     let domain: string;
     try {
       domain = parseDomain(event.domain);
     } catch {
       return;
     }
-    const wanted = this.desiredRoutes((await containers.list()).filter((container) => container.domain.trim().toLowerCase() === domain)).get(domain);
-    if (wanted) {
-      const current = (await proxy.listRoutes()).filter((route) => route.domain === domain);
-      if (current.length === 1 && sameRoute(current[0], wanted)) return;
-      const { created } = await proxy.upsertRoute(wanted);
-      logger.info({ domain, upstream: wanted.upstream, action: event.action, created }, 'route keeper: route set after a container event');
-    } else if (await proxy.removeRoute(domain)) {
-      logger.info({ domain, action: event.action }, 'route keeper: route removed after a container event');
-    }
+    this.pendingDomains.set(domain, event.action);
+    this.queuedSync ??= this.enqueue(async () => {
+      this.queuedSync = undefined;
+      const domains = new Map(this.pendingDomains);
+      this.pendingDomains.clear();
+      await this.guard(`route update after container events (${[...domains.keys()].join(', ')})`, () => this.syncDomains(domains));
+    });
+  }
+
+  /** Brings the routes of these domains (domain → the last event's action) in line with their containers. */
+  private async syncDomains(domains: ReadonlyMap<string, string>): Promise<void> {
+    const { containers, proxy, logger } = this.options;
+    const wanted = this.desiredRoutes((await containers.list()).filter((container) => domains.has(container.domain.trim().toLowerCase())));
+    const routes = wanted.size > 0 ? await proxy.listRoutes() : [];
+    await Promise.all(
+      [...domains].map(async ([domain, action]) => {
+        const route = wanted.get(domain);
+        if (route) {
+          const current = routes.filter((existing) => existing.domain === domain);
+          if (current.length === 1 && sameRoute(current[0], route)) return;
+          const { created } = await proxy.upsertRoute(route);
+          logger.info({ domain, upstream: route.upstream, action, created }, 'route keeper: route set after a container event');
+        } else if (await proxy.removeRoute(domain)) {
+          logger.info({ domain, action }, 'route keeper: route removed after a container event');
+        }
+      }),
+    );
   }
 
   /** Follows the engine's events; reopens the stream with backoff and reconciles what was missed. */
@@ -204,11 +233,11 @@ export class RouteKeeper {
         opened = true;
         await this.options.containers.watch((event) => {
           this.options.onEvent?.(event);
-          void this.enqueue(() => this.guard(`route update after ${event.action}`, () => this.syncDomain(event)));
+          this.onContainerEvent(event);
         }, signal);
         if (Date.now() - startedAt > 10_000) backoffMs = 500;
       } catch (error) {
-        this.options.logger.warn({ err: error, retryInMs: backoffMs }, 'route keeper: Docker event stream failed; reopening');
+        this.partsAway.warn('event stream', { err: error, retryInMs: backoffMs }, 'route keeper: Docker event stream failed; reopening');
       }
       if (signal.aborted) break;
       await sleep(backoffMs, undefined, { signal }).catch(() => undefined);

@@ -9,7 +9,7 @@ import type { ContainerView, DockerDriver, LifecycleAction, NewContainer } from 
 import { DockerError } from '../drivers/docker/docker-errors.ts';
 import { type ProxyDriver, type ProxyRoute, ProxyUnavailableError } from '../drivers/proxy/proxy-driver.ts';
 import type { AuthorizedKeyLine } from '../drivers/ssh/authorized-keys.ts';
-import type { SshKeyWriter } from '../drivers/ssh/container-keys.ts';
+import type { NewContainerRef, SshKeyWriter } from '../drivers/ssh/container-keys.ts';
 import { ContainerServiceImpl, strongPassword } from './container-service.ts';
 import { dockerFailure } from './docker-status.ts';
 
@@ -20,7 +20,7 @@ class MemoryDocker implements Partial<DockerDriver> {
   private next = 1;
 
   ensureNetwork = async () => undefined;
-  hasImage = async () => true;
+  imageId = async (image: string) => `sha256:${image}`;
   usedSshPorts = async () => new Set([...this.containers.values()].map((view) => Number(view.labels['devplein.ssh-port'])).filter(Boolean));
   upstream = async (id: string) => (this.containers.get(id)?.state === 'running' ? `127.0.0.1:${40_000 + Number(id)}` : null);
 
@@ -40,7 +40,7 @@ class MemoryDocker implements Partial<DockerDriver> {
     if (spec.sshPort) labels['devplein.ssh-port'] = String(spec.sshPort);
     const view: ContainerView = { id, names: [`/${spec.name}`], image: spec.image, state: 'running', status: 'Up 1 second', labels, createdAt: new Date(), projectId: spec.projectId, domain: spec.domain };
     this.containers.set(id, view);
-    return view;
+    return { ...view, upstream: `127.0.0.1:${40_000 + Number(id)}` };
   }
 
   async act(id: string, action: LifecycleAction) {
@@ -48,7 +48,7 @@ class MemoryDocker implements Partial<DockerDriver> {
     if (!view) throw new DockerError('not-found', 'gone');
     if (action === 'pause' && view.state !== 'running') throw new DockerError('failed-precondition', `Container ${id} is not running`);
     view.state = { start: 'running', stop: 'exited', pause: 'paused', unpause: 'running', restart: 'running' }[action];
-    return view;
+    return { ...view, upstream: await this.upstream(id) };
   }
 
   async remove(id: string) {
@@ -78,11 +78,10 @@ class MemoryDocker implements Partial<DockerDriver> {
 
 /** Records which container got which keys, and whether it was running by then. */
 class RecordingKeys implements SshKeyWriter {
-  writes: Array<{ containerId: string; keys: AuthorizedKeyLine[]; startedBefore: boolean }> = [];
+  writes: Array<{ containerId: string; imageId: string; keys: AuthorizedKeyLine[]; startedBefore: boolean }> = [];
   constructor(private readonly docker: MemoryDocker) {}
-  async write(containerId: string, keys: AuthorizedKeyLine[]) {
-    this.writes.push({ containerId, keys, startedBefore: this.docker.containers.has(containerId) });
-    return 'container' as const;
+  async writeBeforeFirstStart(container: NewContainerRef, keys: AuthorizedKeyLine[]) {
+    this.writes.push({ containerId: container.id, imageId: container.imageId, keys, startedBefore: this.docker.containers.has(container.id) });
   }
 }
 
@@ -153,6 +152,7 @@ const request = (projectId: number, name: string, extra: Record<string, unknown>
   wordpress: false,
   limits: undefined,
   capabilities: undefined,
+  authorizedKeys: [],
   ...extra,
 });
 
@@ -186,9 +186,28 @@ describe('ContainerServiceImpl', () => {
     expect(new Set(ports.slice(0, 2)).size).toBe(2);
     expect(ports[2]).toBeUndefined();
     expect(sshKeys.writes).toEqual([
-      { containerId: one.container.id, keys: [], startedBefore: false },
-      { containerId: two.container.id, keys: [], startedBefore: false },
+      { containerId: one.container.id, imageId: 'sha256:devplein/php:8.3', keys: [], startedBefore: false },
+      { containerId: two.container.id, imageId: 'sha256:devplein/php:8.3', keys: [], startedBefore: false },
     ]);
+    expect([one.authorizedKeysWritten, two.authorizedKeysWritten]).toEqual([true, true]);
+  });
+
+  it('writes the members’ keys of the create before the first start, and says so', async () => {
+    const { impl, sshKeys } = service();
+    const publicKey = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBrLGJfORkQZ1tLDoGNGZJRh+2Tb1qPmF3iJJmUFmH5y';
+    const made = await impl.createContainer(request(7, 'met-sleutel', { ssh: true, authorizedKeys: [{ publicKey: `${publicKey} laptop`, userId: 1 }] }), logger);
+    expect(made.authorizedKeysWritten).toBe(true);
+    expect(sshKeys.writes).toEqual([{ containerId: made.container.id, imageId: 'sha256:devplein/php:8.3', keys: [{ publicKey, userId: 1 }], startedBefore: false }]);
+    // The second create finds the container: nothing written, so the caller sets the keys itself.
+    expect((await impl.createContainer(request(7, 'met-sleutel', { ssh: true }), logger)).authorizedKeysWritten).toBe(false);
+    expect(sshKeys.writes).toHaveLength(1);
+  });
+
+  it('starts with an empty authorized_keys, not saying the keys were written, when a key of the create is refused', async () => {
+    const { impl, sshKeys } = service();
+    const made = await impl.createContainer(request(8, 'kapotte-sleutel', { ssh: true, authorizedKeys: [{ publicKey: 'ssh-ed25519 bm9n', userId: 1 }] }), logger);
+    expect(made.authorizedKeysWritten).toBe(false);
+    expect(sshKeys.writes).toEqual([{ containerId: made.container.id, imageId: 'sha256:devplein/php:8.3', keys: [], startedBefore: false }]);
   });
 
   it('removes the host keys folder an earlier agent version made, with the container', async () => {

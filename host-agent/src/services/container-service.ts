@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { createServer } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
+import { KeyedLock } from '@devplein/server-kit/keyed-lock';
 import type { Logger } from 'pino';
 import {
   type AutoStop,
@@ -17,7 +17,7 @@ import {
   type PullImageResponse,
 } from '@devplein/proto/container';
 import type { AgentConfig } from '../config.ts';
-import type { ContainerEventView, ContainerView, DockerDriver, LifecycleAction } from '../drivers/docker/docker-driver.ts';
+import type { ContainerEventView, ContainerView, ContainerWithUpstream, DockerDriver, LifecycleAction } from '../drivers/docker/docker-driver.ts';
 import { LABELS } from '../drivers/docker/docker-driver.ts';
 import { DockerError } from '../drivers/docker/docker-errors.ts';
 import { parseCapabilities } from '../drivers/docker/capabilities.ts';
@@ -25,6 +25,7 @@ import type { DecodedLogLine } from '../drivers/docker/log-decoder.ts';
 import { parseContainerName, parseDomain, parseId, parseImageReference, parseProjectContainerName } from '../drivers/docker/references.ts';
 import { isUnderSiteDomain } from '../drivers/proxy/caddy-route.ts';
 import type { ProxyDriver } from '../drivers/proxy/proxy-driver.ts';
+import type { AuthorizedKeyLine } from '../drivers/ssh/authorized-keys.ts';
 import type { SshKeyWriter } from '../drivers/ssh/container-keys.ts';
 import { removeLegacyKeys } from '../drivers/ssh/legacy-keys-folder.ts';
 import { callLogger } from '../interceptors/logging.ts';
@@ -32,6 +33,9 @@ import type { AutoStopRecord } from '../jobs/site-activity.ts';
 import { requireManaged, requireNotInfrastructure } from './container-access.ts';
 import { dockerFailure } from './docker-status.ts';
 import { grpcReply } from './grpc-reply.ts';
+import { checkAuthorizedKey } from './ssh-access-service.ts';
+import { SshPortPicker } from './ssh-port-picker.ts';
+import { StepTimes } from '../step-times.ts';
 
 /** Lines GetContainerLogs returns when the caller asks for 0. */
 const DEFAULT_TAIL = 500;
@@ -107,15 +111,6 @@ function tailOf(value: number, fallback: number): number {
   return tail === 0 ? fallback : tail;
 }
 
-/** Whether nothing listens on host:port (an SSH port another program took is skipped). */
-function portIsFree(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen({ host, port, exclusive: true }, () => server.close(() => resolve(true)));
-  });
-}
-
 export interface ContainerServiceOptions {
   docker: DockerDriver;
   proxy: ProxyDriver;
@@ -134,12 +129,23 @@ export interface ContainerServiceOptions {
  * keeper (jobs/route-keeper.ts) repairs routes; it is logged.
  */
 export class ContainerServiceImpl {
-  /** Creates run one at a time: idempotency per project and SSH port choice stay race-free. */
-  private createQueue: Promise<unknown> = Promise.resolve();
+  /**
+   * Creates of one project run one at a time (the second finds the first's container: one
+   * container per project); creates of different projects run side by side.
+   */
+  private readonly projectLock = new KeyedLock<number>();
+  /** Only the SSH port choice is serialised across projects. */
+  private readonly sshPorts: SshPortPicker;
   /** Aborted at shutdown: every open stream then ends with UNAVAILABLE. */
   private readonly shutdown = new AbortController();
 
-  constructor(private readonly options: ContainerServiceOptions) {}
+  constructor(private readonly options: ContainerServiceOptions) {
+    this.sshPorts = new SshPortPicker({
+      range: options.config.ssh.portRange,
+      bindAddress: options.config.ssh.bindAddress,
+      usedPorts: () => options.docker.usedSshPorts(),
+    });
+  }
 
   /**
    * Ends every open stream (event watches, log follows, pulls) with UNAVAILABLE 'the agent is
@@ -161,13 +167,16 @@ export class ContainerServiceImpl {
     return found;
   }
 
-  /** Points the project's route at the container's current host port; failures are logged only. */
-  private async refreshRoute(view: ContainerView, logger: Logger): Promise<void> {
+  /**
+   * Points the project's route at the container's current host port (`known`: already looked
+   * up; asked of the engine when not known or none was seen); failures are logged only.
+   */
+  private async refreshRoute(view: ContainerView, logger: Logger, known?: string | null): Promise<void> {
     if (!view.domain || view.labels[LABELS.managed] !== 'true') return;
     // A container an earlier agent made for another domain gets no route (the route keeper agrees).
     if (!isUnderSiteDomain(view.domain, this.options.config.siteDomain)) return;
     try {
-      const upstream = await this.options.docker.upstream(view.id);
+      const upstream = known ?? (await this.options.docker.upstream(view.id));
       if (!upstream) return;
       await this.options.proxy.upsertRoute({ domain: view.domain, upstream, projectId: view.projectId });
     } catch (error) {
@@ -175,16 +184,7 @@ export class ContainerServiceImpl {
     }
   }
 
-  private async pickSshPort(): Promise<number> {
-    const { first, last } = this.options.config.ssh.portRange;
-    const used = await this.options.docker.usedSshPorts();
-    for (let port = first; port <= last; port += 1) {
-      if (!used.has(port) && (await portIsFree(this.options.config.ssh.bindAddress, port))) return port;
-    }
-    throw new DockerError('failed-precondition', `no free SSH port left in ${first}-${last}`);
-  }
-
-  async createContainer(request: CreateContainerRequest, logger: Logger): Promise<{ container: ContainerView; created: boolean }> {
+  async createContainer(request: CreateContainerRequest, logger: Logger): Promise<{ container: ContainerView; created: boolean; authorizedKeysWritten: boolean }> {
     const { config, docker } = this.options;
     const projectId = parseId(request.projectId, 'project_id');
     const name = parseProjectContainerName(request.name);
@@ -207,39 +207,61 @@ export class ContainerServiceImpl {
       pids: limit(request.limits?.pids, config.containers.pids, config.containers.maxPids, 'pids'),
     };
     const capabilities = parseCapabilities(request.capabilities?.add);
+    const keys = request.ssh ? this.keysOfCreate(request, logger) : undefined;
 
-    await docker.ensureNetwork();
-    const existing = await docker.find({ projectId });
-    if (existing) return { container: existing, created: false };
-    // Pulled outside the create queue: a slow pull must not hold up other projects' creates.
-    if (!(await docker.hasImage(image))) {
-      logger.info({ image, projectId }, 'pulling the image of a new container');
-      await docker.pull(image, () => undefined);
+    const steps = new StepTimes();
+    await steps.time('network', () => docker.ensureNetwork());
+    return this.projectLock.run(projectId, async () => {
+      const existing = await steps.time('find', () => docker.find({ projectId }));
+      if (existing) return { container: existing, created: false, authorizedKeysWritten: false };
+      // Only this project waits for a slow pull: other projects' creates go on.
+      let imageId = await steps.time('image', () => docker.imageId(image));
+      if (imageId === undefined) {
+        logger.info({ image, projectId }, 'pulling the image of a new container');
+        await docker.pull(image, () => undefined);
+        imageId = await docker.imageId(image);
+        if (imageId === undefined) throw new DockerError('not-found', `image ${image} is not there after its pull`);
+      }
+      // Held until the container carries the port in its label (or the create failed).
+      const sshPort = request.ssh ? await steps.time('sshPort', () => this.sshPorts.reserve()) : undefined;
+      let created: ContainerWithUpstream;
+      try {
+        // SSH: the members' keys (none: an empty file) as the image's student user's
+        // authorized_keys before the first start, so no key the image may carry ever works.
+        const imageOfKeys = imageId;
+        const prepare = keys
+          ? (id: string) => steps.time('keys', () => this.options.sshKeys.writeBeforeFirstStart({ id, name, imageId: imageOfKeys }, keys.lines))
+          : undefined;
+        created = await docker.create({ projectId, name, domain, image, ownerUserId, ssh: request.ssh, wordpress: request.wordpress, limits, capabilities, sshPort: sshPort?.port }, prepare, steps);
+      } finally {
+        sshPort?.release();
+      }
+      const { upstream, ...container } = created;
+      await steps.time('route', () => this.refreshRoute(container, logger, upstream));
+      logger.info({ projectId, name, containerId: container.id, image, capabilities, steps }, 'created a project container');
+      return { container, created: true, authorizedKeysWritten: keys?.asked === true };
+    });
+  }
+
+  /**
+   * The keys a create writes: the request's when every one is a key SetAuthorizedKeys takes
+   * (`asked`), else none (the caller then sets them with SetAuthorizedKeys and learns why not).
+   */
+  private keysOfCreate(request: CreateContainerRequest, logger: Logger): { lines: AuthorizedKeyLine[]; asked: boolean } {
+    try {
+      return { lines: request.authorizedKeys.map(checkAuthorizedKey), asked: true };
+    } catch (error) {
+      logger.warn({ err: error, projectId: request.projectId }, 'a key of the create is refused: the container starts with an empty authorized_keys');
+      return { lines: [], asked: false };
     }
-
-    const run = async () => {
-      const raced = await docker.find({ projectId });
-      if (raced) return { container: raced, created: false };
-      const sshPort = request.ssh ? await this.pickSshPort() : undefined;
-      // SSH: an empty authorized_keys of the image's student user before the first start, so
-      // no key the image may carry ever works; the members' keys follow through SshAccessService.
-      const prepare = request.ssh ? (id: string) => this.options.sshKeys.write(id, []) : undefined;
-      const container = await docker.create({ projectId, name, domain, image, ownerUserId, ssh: request.ssh, wordpress: request.wordpress, limits, capabilities, sshPort }, prepare);
-      logger.info({ projectId, name, containerId: container.id, image, capabilities }, 'created a project container');
-      await this.refreshRoute(container, logger);
-      return { container, created: true };
-    };
-    const result = this.createQueue.then(run, run);
-    this.createQueue = result.catch(() => undefined);
-    return result;
   }
 
   async changeState(ref: ContainerRef | undefined, action: ContainerAction, logger: Logger): Promise<ContainerView> {
     const lifecycle = actions[action];
     if (!lifecycle) throw invalid(`unknown action ${String(action)}: expected start, stop, pause, unpause or restart`);
     const container = requireNotInfrastructure(await this.resolve(ref), lifecycle);
-    const after = await this.options.docker.act(container.id, lifecycle);
-    if (routeActions.has(lifecycle)) await this.refreshRoute(after, logger);
+    const { upstream, ...after } = await this.options.docker.act(container.id, lifecycle);
+    if (routeActions.has(lifecycle)) await this.refreshRoute(after, logger, upstream);
     return after;
   }
 
@@ -346,8 +368,8 @@ export class ContainerServiceImpl {
           call,
           callback,
           async (log) => {
-            const { container, created } = await this.createContainer(call.request, log);
-            return { container: this.present(container), created };
+            const { container, created, authorizedKeysWritten } = await this.createContainer(call.request, log);
+            return { container: this.present(container), created, authorizedKeysWritten };
           },
           'CreateContainer',
         ),

@@ -1,12 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordAudit } from '../../../control-plane/src/audit/record-audit.ts';
-import { createKnex, migrate } from '../../../control-plane/src/db/knex.ts';
 import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+import { createTestPglite } from '../../support/pglite.ts';
 import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
 import { HttpSession } from '../../support/http-session.ts';
 import type { AuditEntryJson as AuditEntry } from '@devplein/contract/users';
@@ -278,15 +275,4 @@ appendOnlySuite('PostgreSQL', async () => {
   return { knex: db.knex, close: () => db.destroy() };
 });
 
-appendOnlySuite('PGlite', async () => {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'devplein-pglite-audit-'));
-  const knex = createKnex({ dataDir });
-  await migrate(knex);
-  return {
-    knex,
-    close: async () => {
-      await knex.destroy();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-});
+appendOnlySuite('PGlite', () => createTestPglite('audit'));

@@ -101,7 +101,7 @@ describe('migration 0010_image_capabilities', () => {
     try {
       const { knex } = database;
       // Back to before 0010, with an option made then.
-      await knex.migrate.down({ migrationSource });
+      await knex.migrate.down({ migrationSource, name: '0010_image_capabilities' });
       expect(await knex.schema.hasColumn('docker_images', 'capabilities')).toBe(false);
       await knex('docker_images').insert({ name: 'Van vroeger', image: 'devplein/vroeger:1', ssh: true });
       expect(await migrate(knex)).toEqual(['0010_image_capabilities']);

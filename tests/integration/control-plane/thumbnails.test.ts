@@ -267,7 +267,7 @@ describe('the nightly job', () => {
 
     const capturer = new ThumbnailCapturer({
       knex: stack.database.knex,
-      agents: singleAgentFleet(client, { name: 'dev1', siteDomain: SITE, studentDbHost: '10.8.0.1', dbAdminUrl: '/phpmyadmin/' }),
+      agents: singleAgentFleet(client, { name: 'dev1', siteDomain: SITE, studentDbHost: '10.8.0.1', studentDbPort: 3306, dbAdminUrl: '/phpmyadmin/' }),
       logger: pino({ level: 'silent' }),
       settings: { concurrency: 2, timeoutMs: 5_000 },
     });

@@ -291,9 +291,11 @@ describe('logs', () => {
   });
 
   it('follows the output as server-sent events until the container stops', async () => {
-    const response = await student.api('GET', `/api/user/container/${project.name}/follow`);
+    const response = await student.api('GET', `/api/user/container/${project.name}/follow`, undefined, { 'Accept-Encoding': 'gzip, deflate, br' });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    // Never compressed, even when the browser accepts it: each event must arrive at once.
+    expect(response.headers.get('content-encoding')).toBeNull();
     const reading = readStream(response);
     // Lines written before the follower is registered would go nowhere: wait for it.
     await waitFor(() => stack.agent.followersOf(project.name) > 0, { description: 'the follow stream at the agent' });
@@ -363,6 +365,48 @@ describe('SSH keys reach the containers of the user’s ssh projects', () => {
     const id = added.body.at(-1)?.id;
     expect((await olga.json('DELETE', `/api/user/ssh_keys/${id}`)).status).toBe(200);
     await waitFor(() => !(stack.agent.authorizedKeys.get(project.id) ?? []).some((entry) => entry.userId === olgaId), { description: 'key removed from the container' });
+  });
+
+  /** Olga's new key (removed again by the returned function) and her user id. */
+  async function olgaWithKey(): Promise<{ olga: HttpSession; olgaId: number; key: string; removeKey: () => Promise<void> }> {
+    const olga = await stack.as(DEVELOPER);
+    const key = generateSshKeys({ kinds: ['ed25519'] }).keys[0]?.publicKey as string;
+    const added = await olga.json<Array<{ id: number }>>('POST', '/api/user/ssh_keys', { name: 'werkplek', sshKey: key });
+    expect(added.status).toBe(200);
+    const id = added.body.at(-1)?.id;
+    // Stored (and sent) without its comment.
+    const stored = key.split(' ').slice(0, 2).join(' ');
+    return { olga, olgaId: await stack.userId(DEVELOPER), key: stored, removeKey: async () => expect((await olga.json('DELETE', `/api/user/ssh_keys/${id}`)).status).toBe(200) };
+  }
+
+  const keyCallsOf = (projectId: number) => stack.agent.callsOf('setAuthorizedKeys').filter((call) => Number((call.request as { projectId: number }).projectId) === projectId);
+
+  it('sends the members’ keys with the create, so no SetAuthorizedKeys call follows it', async () => {
+    const { olga, olgaId, key, removeKey } = await olgaWithKey();
+    try {
+      const project = await stack.project({ name: 'ssh-in-een-keer', image: IMAGE.php, members: [DEVELOPER] });
+      expect((await olga.json('POST', '/api/user/dockers', { id: project.id })).status).toBe(200);
+      const createCall = stack.agent.callsOf('createContainer').at(-1)?.request as { authorizedKeys: Array<{ publicKey: string; userId: number }> };
+      expect(createCall.authorizedKeys.map((entry) => ({ publicKey: entry.publicKey, userId: Number(entry.userId) }))).toContainEqual({ publicKey: key, userId: olgaId });
+      expect(stack.agent.authorizedKeys.get(project.id)).toContainEqual({ publicKey: key, userId: olgaId });
+      expect(keyCallsOf(project.id)).toEqual([]);
+    } finally {
+      await removeKey();
+    }
+  });
+
+  it('sets the keys after the create when the agent is older than contract 1.4.0 (it ignores the keys of the create)', async () => {
+    const { olga, olgaId, key, removeKey } = await olgaWithKey();
+    stack.agent.keysWithCreate = false;
+    try {
+      const project = await stack.project({ name: 'ssh-oude-agent', image: IMAGE.php, members: [DEVELOPER] });
+      expect((await olga.json('POST', '/api/user/dockers', { id: project.id })).status).toBe(200);
+      expect(keyCallsOf(project.id)).toHaveLength(1);
+      expect(stack.agent.authorizedKeys.get(project.id)).toContainEqual({ publicKey: key, userId: olgaId });
+    } finally {
+      stack.agent.keysWithCreate = true;
+      await removeKey();
+    }
   });
 });
 

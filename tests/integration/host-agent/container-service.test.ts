@@ -100,6 +100,8 @@ describe('ContainerService on the Docker engine', () => {
       limits: undefined,
       // As a control plane older than contract 1.3.0 sends it: the agent's previous set.
       capabilities: undefined,
+      // As a control plane older than contract 1.4.0 sends it: an empty authorized_keys.
+      authorizedKeys: [],
       ...request,
     });
 
@@ -374,6 +376,12 @@ describe('ContainerService on the Docker engine', () => {
     await direct.pause();
     await seen('pause', 'paused', beforeStart);
     expect(events.find((event) => event.action === 'pause')?.status).toMatch(/^Up .* \(Paused\)$/);
+    // start, pause and unpause are told from the event and the State before (no inspect, event-state.ts).
+    await direct.unpause();
+    await seen('unpause', 'running', beforeStart);
+    // From beforeStart on: the create's own start may be replayed (since), with the State at replay time.
+    expect(events.slice(beforeStart).find((event) => event.action === 'start')?.status).toMatch(/^Up /);
+    expect(events.find((event) => event.action === 'unpause')?.status).toMatch(/^Up [^(]*$/);
     expect(await call(client.removeContainer, { container: byProject(projectId) })).toEqual({ removed: true });
     await waitFor(() => events.some((event) => event.action === 'destroy'), { description: 'the destroy event', timeoutMs: 10_000 });
 
@@ -387,6 +395,37 @@ describe('ContainerService on the Docker engine', () => {
 
     stream.cancel();
     expect((await ended).error?.code).toBe(grpc.status.CANCELLED);
+  });
+
+  it("does not stream the events of another agent's containers on the same engine (another network)", async () => {
+    const projectId = projectBase + 50;
+    const name = `own-events-${suffix}`;
+    await create({ projectId, name });
+    // Another agent's container: managed, the same project id (each agent has its own database
+    // ids), but on Docker's default bridge instead of this agent's network.
+    const foreign = await docker.createContainer({
+      name: `foreign-events-${suffix}`,
+      Image: webImage,
+      Labels: { 'devplein.managed': 'true', 'devplein.project-id': String(projectId) },
+      HostConfig: { Init: true },
+    });
+    const events: ContainerEvent[] = [];
+    const stream = client.watchContainerEvents({ projectIds: [projectId], includeUnmanaged: false, since: undefined }, metadata(), { deadline: Infinity });
+    stream.on('data', (message: { event?: ContainerEvent }) => message.event && events.push(message.event));
+    const ended = collect(stream);
+    try {
+      await foreign.start();
+      await foreign.stop({ t: 1 });
+      // Ours after the foreign ones: once its stop arrives, the engine has sent the others too.
+      await act(byProject(projectId), ContainerAction.CONTAINER_ACTION_STOP);
+      await waitFor(() => events.some((event) => event.containerName === name && event.action === 'stop'), { description: 'the stop event of our own container', timeoutMs: 10_000 });
+      expect(events.filter((event) => event.containerId === foreign.id)).toEqual([]);
+    } finally {
+      stream.cancel();
+      await ended;
+      await foreign.remove({ force: true }).catch(() => undefined);
+      await call(client.removeContainer, { container: byProject(projectId) });
+    }
   });
 
   it('resets a WordPress password through wp-cli, only in WordPress containers', async () => {
@@ -458,6 +497,60 @@ describe('ContainerService on the Docker engine', () => {
     expect(await call(client.removeContainer, { container: byProject(projectId) })).toEqual({ removed: true });
   });
 
+  /** The host port Docker bound for the container's SSH port now (undefined: none, e.g. stopped). */
+  async function boundSshPort(id: string): Promise<number | undefined> {
+    const inspect = await docker.getContainer(id).inspect();
+    const bound = inspect.NetworkSettings.Ports?.['22/tcp']?.[0]?.HostPort;
+    return bound ? Number(bound) : undefined;
+  }
+
+  it('creates in parallel: SSH containers get distinct ports of the range, all routed; the same create twice at once makes one container', async () => {
+    const projects = ['a', 'b', 'c', 'd', 'e', 'f'].map((letter, index) => ({ projectId: projectBase + 20 + index, name: `par-${letter}-${suffix}` }));
+    const twice = projects[0]!;
+    const answers = await Promise.all([...projects.map((project) => create({ ...project, ssh: true })), create({ ...twice, ssh: true })]);
+
+    const forTwice = [answers[0]!, answers[projects.length]!];
+    expect(forTwice.map((answer) => answer.created).sort()).toEqual([false, true]);
+    expect(forTwice[1]?.container?.id).toBe(forTwice[0]?.container?.id);
+    expect(await docker.listContainers({ all: true, filters: { label: [`devplein.project-id=${twice.projectId}`] } })).toHaveLength(1);
+
+    const ports = answers.slice(0, projects.length).map((answer) => Number(answer.container?.labels['devplein.ssh-port']));
+    expect(new Set(ports).size).toBe(projects.length);
+    for (const port of ports) {
+      expect(port).toBeGreaterThanOrEqual(sshFirstPort);
+      expect(port).toBeLessThanOrEqual(sshFirstPort + 50);
+    }
+    for (const [index, answer] of answers.slice(0, projects.length).entries()) {
+      expect(answer.container?.state).toBe('running');
+      expect(await boundSshPort(answer.container?.id ?? '')).toBe(ports[index]);
+    }
+    // Upserts that queued up behind each other went to Caddy together: every domain is routed.
+    await Promise.all(projects.map((project) => expectServed(`${project.name}.dev.test`)));
+
+    await Promise.all(projects.map((project) => call(client.removeContainer, { container: byProject(project.projectId) })));
+  });
+
+  it('keeps a container’s SSH port across stop, start and restart; a create meanwhile takes another port', async () => {
+    const first = { projectId: projectBase + 30, name: `keep-${suffix}` };
+    const { container } = await create({ ...first, ssh: true });
+    const port = Number(container?.labels['devplein.ssh-port']);
+    expect(await boundSshPort(container?.id ?? '')).toBe(port);
+
+    expect((await act(byProject(first.projectId), ContainerAction.CONTAINER_ACTION_STOP)).state).toBe('exited');
+    // Stopped, the port is free on the host, yet it stays this container's.
+    const other = await create({ projectId: projectBase + 31, name: `other-${suffix}`, ssh: true });
+    expect(Number(other.container?.labels['devplein.ssh-port'])).not.toBe(port);
+
+    expect((await act(byProject(first.projectId), ContainerAction.CONTAINER_ACTION_START)).state).toBe('running');
+    expect(await boundSshPort(container?.id ?? '')).toBe(port);
+    expect((await act(byProject(first.projectId), ContainerAction.CONTAINER_ACTION_RESTART)).state).toBe('running');
+    expect(await boundSshPort(container?.id ?? '')).toBe(port);
+    await expectServed(`${first.name}.dev.test`);
+
+    await call(client.removeContainer, { container: byProject(first.projectId) });
+    await call(client.removeContainer, { container: byProject(projectBase + 31) });
+  });
+
   it('removes a container and its route; removing again answers removed=false', async () => {
     const domain = `${blog.name}.dev.test`;
     await expectServed(domain);
@@ -469,16 +562,23 @@ describe('ContainerService on the Docker engine', () => {
     expect(await call(client.removeContainer, { container: byName(blog.name) })).toEqual({ removed: false });
   });
 
-  it('answers UNAVAILABLE when the Docker engine does not answer', async () => {
+  it('answers UNAVAILABLE when the Docker engine does not answer, and logs that once, not per call', async () => {
     const lonely = await startTestAgent({
       certDir: path.join(workDir, 'certs'),
       env: { AGENT_DOCKER_SOCKET: path.join(workDir, 'no-docker.sock'), AGENT_DATA_DIR: dataDir, AGENT_CADDY_ADMIN: caddy.adminUrl },
     });
     const other = new ContainerServiceClient(lonely.address, grpc.credentials.createSsl(pems.caPem, pems.keyPem, pems.certPem));
     try {
-      const error = await refusal(call(other.listContainers, { projectIds: [], includeUnmanaged: false }, other));
-      expect(error.code).toBe(grpc.status.UNAVAILABLE);
-      expect(error.details).toContain('Docker engine');
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const error = await refusal(call(other.listContainers, { projectIds: [], includeUnmanaged: false }, other));
+        expect(error.code).toBe(grpc.status.UNAVAILABLE);
+        expect(error.details).toContain('Docker engine');
+      }
+      // Five failed calls, one warning (said again at most once a minute), no ERROR line per call.
+      const warnings = () => lonely.output().split('\n').filter((line) => line.includes('calls answer UNAVAILABLE: the Docker engine does not answer'));
+      await waitFor(() => warnings().length > 0, { description: 'the warning that Docker does not answer' });
+      expect(warnings()).toHaveLength(1);
+      expect(lonely.output().split('\n').filter((line) => line.includes('call failed') && /"level":50|ERROR/.test(line))).toEqual([]);
     } finally {
       other.close();
       await lonely.stop();

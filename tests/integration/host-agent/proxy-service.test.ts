@@ -310,6 +310,52 @@ describe('CaddyProxyDriver on a Caddy without the agent’s server', () => {
   });
 });
 
+describe('CaddyProxyDriver with many changes at once', () => {
+  it('writes upserts that queued up together, the later route of a domain winning, and never moves one ahead of a removal', async () => {
+    const own = await startCaddy({ serverName: 'sysadmin' });
+    try {
+      const port = await findFreePort();
+      const driver = new CaddyProxyDriver({ adminUrl: own.adminUrl, server: 'devplein', listen: `127.0.0.1:${port}` });
+      const [old, fresh] = await Promise.all([startUpstream('old'), startUpstream('fresh')]);
+      expect(await driver.upsertRoute({ domain: 'kept.dev.test', upstream: old, projectId: 1 })).toEqual({ created: true });
+
+      // Issued together: the first goes out alone, the rest queue behind it and go out as one write.
+      const domains = Array.from({ length: 12 }, (_, index) => `site${index}.dev.test`);
+      const answers = await Promise.all([
+        ...domains.map((domain, index) => driver.upsertRoute({ domain, upstream: old, projectId: 10 + index })),
+        driver.upsertRoute({ domain: 'kept.dev.test', upstream: fresh, projectId: 1 }),
+        driver.upsertRoute({ domain: 'twice.dev.test', upstream: old, projectId: 2 }),
+        driver.upsertRoute({ domain: 'twice.dev.test', upstream: fresh, projectId: 2 }),
+      ]);
+      expect(answers.slice(0, domains.length).every((answer) => answer.created)).toBe(true);
+      expect(answers[domains.length]).toEqual({ created: false });
+      for (const domain of domains) expect(await visit(domain, port)).toEqual({ status: 200, body: 'old' });
+      expect(await visit('kept.dev.test', port)).toEqual({ status: 200, body: 'fresh' });
+      expect(await visit('twice.dev.test', port)).toEqual({ status: 200, body: 'fresh' });
+
+      // Upsert, remove, upsert of one domain (and upsert, remove of another), none awaited: they happen in that order.
+      const ordered = await Promise.all([
+        driver.upsertRoute({ domain: 'back.dev.test', upstream: old, projectId: 3 }),
+        driver.upsertRoute({ domain: 'gone.dev.test', upstream: old, projectId: 4 }),
+        driver.removeRoute('back.dev.test'),
+        driver.removeRoute('gone.dev.test'),
+        driver.upsertRoute({ domain: 'back.dev.test', upstream: fresh, projectId: 3 }),
+      ]);
+      expect(ordered).toEqual([{ created: true }, { created: true }, true, true, { created: true }]);
+      expect(await visit('back.dev.test', port)).toEqual({ status: 200, body: 'fresh' });
+      expect((await visit('gone.dev.test', port)).status).toBe(404);
+
+      const server = (await (await fetch(`${own.adminUrl}/config/apps/http/servers/devplein`)).json()) as { routes: Array<{ '@id': string }> };
+      const ids = server.routes.map((route) => route['@id']);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.at(-1)).toBe('devplein-catch-all');
+      expect(ids).toHaveLength(domains.length + 4);
+    } finally {
+      await own.stop();
+    }
+  });
+});
+
 describe('CaddyProxyDriver and the access log of the idle auto-stop', () => {
   it("sends the server's access log to the agent over UDP, keeps it out of Caddy's own log, restores it after a restart and takes it out when off", async () => {
     const own = await startCaddy();

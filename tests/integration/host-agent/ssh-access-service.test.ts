@@ -272,7 +272,7 @@ import { STAGED_KEYS_NAME } from '../../../host-agent/src/drivers/ssh/authorized
     return (await call(sshClient, sshClient.getSshAccess, { projectId })).access;
   }
 
-  const create = (request: Pick<CreateContainerRequest, 'projectId' | 'name' | 'image' | 'ssh'>) => stack.create(request);
+  const create = (request: Pick<CreateContainerRequest, 'projectId' | 'name' | 'image' | 'ssh'> & Partial<Pick<CreateContainerRequest, 'authorizedKeys'>>) => stack.create(request);
 
   async function changeState(projectId: number, action: ContainerAction): Promise<void> {
     await call(containerClient, containerClient.changeContainerState, { container: { ref: { $case: 'projectId', value: projectId } }, action });
@@ -374,6 +374,27 @@ import { STAGED_KEYS_NAME } from '../../../host-agent/src/drivers/ssh/authorized
       await expectSshRefused(first.file, sshPort);
       await expectSshLogin(second.file, sshPort);
       expect((await sshContainer.inspect()).State.StartedAt).toBe(startedAt);
+    });
+
+    it.skipIf(!canLogIn)('writes the keys given with the create before the first start: a member logs in at once, no SetAuthorizedKeys needed', async () => {
+      const member = await keyFile('with-the-create');
+      const other = await keyFile('not-with-the-create');
+      const projectId = sshProject + 7;
+      const made = await create({ projectId, name: `ssh-keys-${suffix}`, image: sshImage, ssh: true, authorizedKeys: [{ publicKey: member.publicKey, userId: 41 }] });
+      expect(made).toMatchObject({ created: true, authorizedKeysWritten: true });
+      const container = docker.getContainer(made.container?.id ?? '');
+      try {
+        const port = Number(made.container?.labels['devplein.ssh-port']);
+        expect((await readKeys(container)).split('\n').filter(Boolean)).toEqual([`${member.publicKey.split(' ').slice(0, 2).join(' ')} devplein-user-41`]);
+        expect((await getAccess(projectId))?.keyCount).toBe(1);
+        await expectSshLogin(member.file, port);
+        await expectSshRefused(other.file, port);
+        // The same create again finds the container and writes nothing: the caller sets keys itself.
+        expect(await create({ projectId, name: `ssh-keys-${suffix}`, image: sshImage, ssh: true, authorizedKeys: [] })).toMatchObject({ created: false, authorizedKeysWritten: false });
+        await expectSshLogin(member.file, port);
+      } finally {
+        await container.remove({ force: true, v: true }).catch(() => undefined);
+      }
     });
 
     it.skipIf(!canLogIn)('takes keys changed while the container is stopped, after it starts', async () => {

@@ -95,6 +95,7 @@ const create = (request: Pick<CreateContainerRequest, 'projectId' | 'name' | 'im
     limits: undefined,
     // Not sent: the agent's whole allow-list, enough for the web and the SSH test images.
     capabilities: undefined,
+    authorizedKeys: [],
     ...request,
   });
 
@@ -257,7 +258,9 @@ describe('a network made before isolation', () => {
     expect(stopped.NetworkSettings.Networks[network]?.NetworkID).toBe(info.Id);
     const admin = await docker.getContainer(adminName).inspect();
     expect(admin.NetworkSettings.Networks[network]?.NetworkID).toBe(info.Id);
-    expect(await httpGet(await publishedHttpPort(legacyStoppedName))).toContain('devplein test page');
+    // Just started: its web server answers once it is up.
+    const stoppedPort = await publishedHttpPort(legacyStoppedName);
+    await waitFor(async () => (await httpGet(stoppedPort)).includes('devplein test page'), { description: 'the moved, restarted site on its published port', timeoutMs: 10_000 });
     expect(hosting.agent.output()).toContain('inter-container traffic');
   });
 });
@@ -274,11 +277,12 @@ describe('an agent that cannot set the firewall', () => {
     const other = new ContainerServiceClient(agent.address, grpc.credentials.createSsl(pems.caPem, pems.keyPem, pems.certPem));
     try {
       const error = await refusal(
-        unaryCall(other, other.createContainer, { projectId: projectBase + 5, name, domain: `${name}.dev.test`, image: webImage, ownerUserId: 1, memberUserIds: [1], ssh: false, wordpress: false, limits: undefined, capabilities: undefined }),
+        unaryCall(other, other.createContainer, { projectId: projectBase + 5, name, domain: `${name}.dev.test`, image: webImage, ownerUserId: 1, memberUserIds: [1], ssh: false, wordpress: false, limits: undefined, capabilities: undefined, authorizedKeys: [] }),
       );
       expect(error.code).toBe(grpc.status.FAILED_PRECONDITION);
       expect(error.details).toMatch(/container firewall cannot be set.*iptables is not installed/);
-      expect(agent.output()).toContain('CANNOT ISOLATE STUDENT CONTAINERS');
+      // The agent's log reaches this process through a pipe, after the call's answer may have.
+      await waitFor(() => agent.output().includes('CANNOT ISOLATE STUDENT CONTAINERS'), { description: 'the agent to log that it cannot isolate containers', timeoutMs: 10_000 });
       expect(await docker.listContainers({ all: true, filters: { name: [name] } })).toEqual([]);
     } finally {
       other.close();

@@ -79,6 +79,8 @@ beforeAll(async () => {
     address: agents[name].address,
     siteDomain: SERVERS[name].siteDomain,
     studentDbHost: SERVERS[name].studentDbHost,
+    // dev2's MariaDB on another port: each database says its own server's port.
+    ...(name === 'dev2' ? { studentDbPort: 3316 } : {}),
   }));
   writeFileSync(linksFile, JSON.stringify(links));
   app = await startControlPlane({
@@ -365,7 +367,7 @@ describe('databases and VPN configurations', () => {
   it('puts a new developer’s first database on the dev server of SITE_DOMAIN (dev2) with dev2’s address', async () => {
     const olgaId = await userId(DEVELOPER);
     const created = await createDatabase(DEVELOPER, 'abc');
-    expect(created).toMatchObject({ name: `u${olgaId}_abc`, user: `u${olgaId}_abc`, host: SERVERS.dev2.studentDbHost });
+    expect(created).toMatchObject({ name: `u${olgaId}_abc`, user: `u${olgaId}_abc`, host: SERVERS.dev2.studentDbHost, port: 3316 });
     expect(databaseNames('dev2')).toEqual([`u${olgaId}_abc`]);
     expect(databaseNames('dev1')).toEqual([]);
     expect(agents.dev1.callsOf('createDatabase')).toEqual([]);
@@ -404,7 +406,7 @@ describe('databases and VPN configurations', () => {
       host: 'dev1',
     });
     const created = await createDatabase(ADMIN, 'abc');
-    expect(created).toMatchObject({ name: `u${annaId}_abc`, host: SERVERS.dev1.studentDbHost });
+    expect(created).toMatchObject({ name: `u${annaId}_abc`, host: SERVERS.dev1.studentDbHost, port: 3306 });
     expect(databaseNames('dev1')).toEqual([`u${annaId}_abc`]);
     expect(databaseNames('dev2')).not.toContain(`u${annaId}_abc`);
     expect(await database.knex('databases').where({ id: created.id }).first('host')).toEqual({ host: 'dev1' });

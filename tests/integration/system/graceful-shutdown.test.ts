@@ -13,6 +13,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentError, createAgentClient } from '../../../control-plane/src/agent/agent-client.ts';
+import { networkCreateOptions } from '../../../host-agent/src/drivers/docker/dockerode-driver.ts';
 import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../../support/agent.ts';
 import { ensureWebImage, randomSuffix, requireDockerEngine, testDocker } from '../../support/docker.ts';
 import { startHostingStack, STUDENT, type HostingStack } from '../../support/hosting-stack.ts';
@@ -73,6 +74,8 @@ describe('control plane: SIGTERM', { timeout: 90_000 }, () => {
 describe('host agent: SIGTERM', { timeout: 90_000 }, () => {
   let workDir: string;
   let agent: TestAgent;
+  /** The agent's own network: it streams events only of containers on it (another agent's are not its business). */
+  const network = `devplein-shutdown-${randomSuffix()}`;
 
   beforeAll(async () => {
     requireDockerEngine();
@@ -81,7 +84,7 @@ describe('host agent: SIGTERM', { timeout: 90_000 }, () => {
     // Longer than the helper's SIGKILL fallback: a stream that held the shutdown would show.
     agent = await startTestAgent({
       certDir: certs.dir,
-      env: { LOG_LEVEL: 'info', AGENT_SHUTDOWN_TIMEOUT_MS: '60000', AGENT_DOCKER_NETWORK: `devplein-shutdown-${randomSuffix()}` },
+      env: { LOG_LEVEL: 'info', AGENT_SHUTDOWN_TIMEOUT_MS: '60000', AGENT_DOCKER_NETWORK: network },
     });
     const pems = await readClientPems(certs.ca, certs.clientCert, certs.clientKey);
     Object.assign(agent, { pems });
@@ -97,6 +100,7 @@ describe('host agent: SIGTERM', { timeout: 90_000 }, () => {
     const client = createAgentClient({ address: agent.address, ...pems, deadlineMs: 5_000, logger: pino({ level: 'silent' }) });
     const docker = testDocker();
     const image = await ensureWebImage();
+    await docker.createNetwork(networkCreateOptions(network));
     let events = 0;
     const containers: Array<Awaited<ReturnType<typeof docker.createContainer>>> = [];
     try {
@@ -115,7 +119,7 @@ describe('host agent: SIGTERM', { timeout: 90_000 }, () => {
         async () => {
           if (events > 0) return true;
           containers.push(
-            await docker.createContainer({ Image: image, name: `zachtestop-${randomSuffix()}`, Labels: { 'devplein.managed': 'true', 'devplein.project-id': '990001' } }),
+            await docker.createContainer({ Image: image, name: `zachtestop-${randomSuffix()}`, Labels: { 'devplein.managed': 'true', 'devplein.project-id': '990001' }, HostConfig: { NetworkMode: network } }),
           );
           return false;
         },
@@ -128,6 +132,7 @@ describe('host agent: SIGTERM', { timeout: 90_000 }, () => {
     } finally {
       client.close();
       for (const container of containers) await container.remove({ force: true }).catch(() => undefined);
+      await docker.getNetwork(network).remove().catch(() => undefined);
     }
   });
 });

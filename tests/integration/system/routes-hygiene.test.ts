@@ -274,4 +274,11 @@ describe('Cache-Control: no-store on signed-in API answers', { timeout: 240_000 
     expect(thumbnail.status).toBe(200);
     expect(thumbnail.headers.get('cache-control')).toMatch(/^public, max-age=\d+/);
   });
+
+  it('answers 404 for an asset the build does not have (a tab of an older deploy), never the page', async () => {
+    const missing = await sessions.admin.raw('/assets/Verdwenen-0000aaaa.js');
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).not.toMatch(/html/);
+    expect(missing.headers.get('cache-control')).toBe('no-store');
+  });
 });

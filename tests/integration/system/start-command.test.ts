@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import mysql from 'mysql2/promise';
 import { afterAll, describe, expect, it } from 'vitest';
 import { visitSite } from '../../support/caddy.ts';
 import { dockerCli } from '../../support/docker.ts';
@@ -20,14 +21,42 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'devplein-start-'));
 /** A seeded 'Statische site' project: its container runs the demo image npm start makes. */
 const demoProject = 'daan-portfolio';
 const network = `devplein-start-${process.pid}`;
+/** The VPN interface of this npm start (as root, wireguard-go): its own name, never the machine's. */
+const wgInterface = `dvst${process.pid % 100_000}`;
+const isRoot = process.getuid?.() === 0;
+
+/** The wireguard-go daemons serving `iface` (it daemonizes: not a child of anything we started). */
+const wireguardGoFor = (iface: string): string[] => {
+  try {
+    return execFileSync('pgrep', ['-f', `wireguard-go ${iface}$`], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+};
 
 afterAll(async () => {
-  // The whole process group, as a closed terminal would: nothing of this run outlives the test.
-  if (child?.pid && child.exitCode === null) {
+  // After a failure npm start still runs. Its children (soketi, agent, control plane, MariaDB)
+  // are in process groups of their own, so only the start script can stop them: SIGTERM to its
+  // group first, as a closing terminal would, and SIGKILL only when it does not end in time.
+  if (child?.pid && processGroupAlive(child.pid)) {
+    const group = child.pid;
     try {
-      process.kill(-child.pid, 'SIGKILL');
+      process.kill(-group, 'SIGTERM');
+      await waitFor(() => !processGroupAlive(group), { description: 'npm start to stop after the test', timeoutMs: 30_000 });
     } catch {
-      // already gone
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+  // Its VPN interface, should npm start not have removed it (that ends its wireguard-go too).
+  if (isRoot) {
+    try {
+      execFileSync('ip', ['link', 'delete', 'dev', wgInterface], { stdio: 'ignore' });
+    } catch {
+      // not there: the normal case
     }
   }
   rmSync(dataDir, { recursive: true, force: true });
@@ -46,7 +75,9 @@ function processGroupAlive(group: number): boolean {
 
 describe('npm start', () => {
   it('starts the whole system on the embedded default, signs a demo user in, and stops cleanly on Ctrl-C', async () => {
-    const [port, realtimePort, agentPort, proxyPort, proxyAdminPort] = [
+    const [port, realtimePort, agentPort, proxyPort, proxyAdminPort, mariadbPort, wgPort] = [
+      await findFreePort(),
+      await findFreePort(),
       await findFreePort(),
       await findFreePort(),
       await findFreePort(),
@@ -64,6 +95,9 @@ describe('npm start', () => {
         AGENT_LISTEN: `127.0.0.1:${agentPort}`,
         PROXY_PORT: String(proxyPort),
         PROXY_ADMIN_PORT: String(proxyAdminPort),
+        MARIADB_PORT: String(mariadbPort),
+        AGENT_WG_INTERFACE: wgInterface,
+        AGENT_WG_LISTEN_PORT: String(wgPort),
         AGENT_DOCKER_NETWORK: network,
         SITE_DOMAIN: 'dev.devplein.test',
         DATA_DIR: dataDir,
@@ -91,6 +125,8 @@ describe('npm start', () => {
       giveUpIf: () => (exitCode !== undefined ? `npm start exited with ${exitCode}:\n${output}` : undefined),
     });
     expect(output).toContain(url);
+    // npm test installed them: npm start finds every part of the main job (as root it would install what is missing).
+    expect(output).toContain('system programs: ok');
 
     const health = (await (await fetch(`${url}/healthz`)).json()) as { database: string };
     expect(health.database).toBe('up');
@@ -120,6 +156,30 @@ describe('npm start', () => {
     });
     expect((await visitSite(proxyPort, `${demoProject}.dev.devplein.test`)).body).toContain('Deze site draait op devplein');
 
+    // The databases page says where npm start's own MariaDB answers, and a student following it connects.
+    const developer = new HttpSession(url);
+    await developer.signIn('ontwikkelaar@devplein.test');
+    const page = await (await developer.raw('/databases')).text();
+    const meta = (name: string) => new RegExp(`<meta name="${name}" content="([^"]*)"`).exec(page)?.[1];
+    expect([meta('db-host'), meta('db-port')], output).toEqual(['127.0.0.1', String(mariadbPort)]);
+    const made = await developer.json<Array<{ name: string; user: string; password: string; host: string; port: number }>>('POST', '/api/user/databases', { db: 'npm' });
+    expect(made.status).toBe(200);
+    const database = made.body.find((entry) => entry.name.endsWith('_npm'))!;
+    expect([database.host, database.port]).toEqual(['127.0.0.1', mariadbPort]);
+    const connection = await mysql.createConnection({ host: database.host, port: database.port, user: database.user, password: database.password, database: database.name });
+    try {
+      const [rows] = await connection.query('select database() as name');
+      expect(rows).toEqual([{ name: database.name }]);
+    } finally {
+      await connection.end();
+    }
+
+    // A VPN configuration: as root the agent brings the interface up with wireguard-go, which
+    // daemonizes (production keeps it over agent restarts on purpose); Ctrl-C must end it too.
+    const vpn = await developer.api('POST', '/api/vpn');
+    expect(vpn.status).toBe(200);
+    if (isRoot) expect(wireguardGoFor(wgInterface)).toHaveLength(1);
+
     // Ctrl-C in a terminal sends SIGINT to the whole foreground process group.
     const group = child.pid as number;
     process.kill(-group, 'SIGINT');
@@ -128,6 +188,7 @@ describe('npm start', () => {
     // process it started (start script, soketi, agent, control plane) is gone, and said so.
     await waitFor(() => !processGroupAlive(group), { description: 'every npm start process to stop', timeoutMs: 30_000 });
     expect(output).toContain('stopping devplein');
+    await waitFor(() => wireguardGoFor(wgInterface).length === 0, { description: `wireguard-go of ${wgInterface} to stop`, timeoutMs: 10_000 });
     await expect(fetch(`${url}/healthz`)).rejects.toThrow();
   }, 200_000);
 });

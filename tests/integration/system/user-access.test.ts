@@ -6,6 +6,7 @@
  * old for a step (reported, retried, never pretended); the audit entries; who may set the flag.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdminCli } from '../../support/admin-cli.ts';
 import { HttpSession } from '../../support/http-session.ts';
 import { ADMIN, DEVELOPER, DOCENT, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
 import { ed25519PublicKey } from '../../support/ssh-keys.ts';
@@ -198,6 +199,22 @@ describe('disabling a user, and activating them again', () => {
     expect(stack.agent.peers.get(newcomer.peerKey!)?.address).toBe(newcomer.address);
     expect((await (await admin()).json('PUT', `/api/admin/users/${leaver.id}?action=verify`)).status).toBe(200);
     expect(stack.agent.peers.get(leaver.peerKey!)?.address).toBe(leaver.address);
+  });
+
+  it('is given back by the retry job when the sysadmin enables the account again with devplein admin create', async () => {
+    const leaver = await developer({ database: true, vpn: true });
+    expect((await (await admin()).json('PUT', `/api/admin/users/${leaver.id}?action=disable`)).status).toBe(200);
+    expect(stack.agent.peers.has(leaver.peerKey!)).toBe(false);
+
+    // The command line reaches no dev server: it leaves an intent the running control plane carries out.
+    const run = await runAdminCli(['create', '--email', leaver.email], { DATABASE_URL: stack.database.url });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    await waitFor(async () => (await pendingOf(leaver.id)) === undefined, { description: 'the retry job to finish the intent', timeoutMs: 20_000 });
+    expect(stack.agent.lockedAccounts.has(leaver.dbUser!)).toBe(false);
+    expect(stack.agent.peers.get(leaver.peerKey!)?.address).toBe(leaver.address);
+    const [restore] = await auditOf('user.access.restore', leaver.id);
+    expect(restore?.after).toMatchObject({ reason: 'retry: user.verify', hosts: { dev1: { databases_unlocked: [leaver.dbUser], vpn_peer_restored: leaver.address } } });
+    expect((await leaver.session.json('GET', '/api/user')).status).toBe(401);
   });
 
   it('gives a restored peer a free address when its own is taken on the dev server anyway, and records that', async () => {

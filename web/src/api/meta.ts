@@ -25,7 +25,13 @@ export function dbAdminSignon(doc: Document = document): boolean {
   return readMeta('db-admin-signon', doc) === 'true';
 }
 
-/** The dev server's internal (VPN) host where the students' MariaDB listens on port 3306. */
+/** The dev server's internal (VPN) host where the students' MariaDB listens. */
 export function dbHost(doc: Document = document): string {
   return readMeta('db-host', doc) ?? '10.8.0.1';
+}
+
+/** The port it listens on: 3306 on a dev server (spec §9); `npm start`'s own MariaDB has another. */
+export function dbPort(doc: Document = document): number {
+  const port = Number(readMeta('db-port', doc));
+  return Number.isInteger(port) && port > 0 && port < 65536 ? port : 3306;
 }

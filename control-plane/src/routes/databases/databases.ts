@@ -40,7 +40,10 @@ export function databaseRoutes(deps: Pick<AppDeps, 'knex' | 'agents' | 'secrets'
     presentUserDatabases(
       await loadUserDatabases(deps.knex, userId),
       (sealed) => deps.secrets.open(sealed),
-      (host) => deps.agents.link(host).studentDbHost,
+      (host) => {
+        const link = deps.agents.link(host);
+        return { host: link.studentDbHost, port: link.studentDbPort };
+      },
     );
 
   router.get('/api/user/databases', async (ctx) => {

@@ -14,9 +14,6 @@ import { signonRedeemBody } from './schema.ts';
 /** phpMyAdmin's signon script redeems tickets here (exempt from CSRF: it has no session). */
 export const DB_ADMIN_SIGNON_PATH = '/api/db-admin/signon';
 
-/** Students' MySQL port on the dev server (spec §9). */
-const MYSQL_PORT = 3306;
-
 /** The spec's admin link: `{DB_ADMIN_URL}?db={name}&link=true`. */
 export function dbAdminLink(base: string, name: string): string {
   const separator = base.includes('?') ? '&' : '?';
@@ -64,7 +61,7 @@ export function dbAdminRoutes(deps: Pick<AppDeps, 'knex' | 'secrets' | 'config' 
       throw new HttpError(401, 'Onbekende aanvrager.');
     }
     const { token } = parseInput(ctx, signonRedeemBody, 'body');
-    const credentials = await redeemSignonTicket(deps.knex, deps.secrets, ticketKey(), token, (host) => ({ host: deps.agents.link(host).studentDbHost, port: MYSQL_PORT }));
+    const credentials = await redeemSignonTicket(deps.knex, deps.secrets, ticketKey(), token, (host) => ({ host: deps.agents.link(host).studentDbHost, port: deps.agents.link(host).studentDbPort }));
     if (!credentials) throw notFound('Dit ticket is onbekend, al gebruikt of verlopen.');
     ctx.set('Cache-Control', 'no-store');
     ctx.body = presentSignonCredentials(credentials);

@@ -1,17 +1,31 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { presentSiteWall } from '../../presenters/present-site.ts';
-import { loadSiteRecords } from '../../queries/sites.ts';
+import { presentSiteWall, type SiteRecord } from '../../presenters/present-site.ts';
+import { loadSiteWallText } from '../../queries/sites.ts';
+import { precompress, type PrecompressedBody } from '../../lib/precompressed.ts';
 
-/** The wall as it goes over the wire: the JSON bytes and their strong ETag. */
+/** The wall as it goes over the wire: the JSON bytes in every encoding and their strong ETag. */
 export interface SiteWallBody {
-  json: Buffer;
+  body: PrecompressedBody;
   etag: string;
 }
 
-/** Loads, presents and serialises the wall, with an ETag over the bytes. */
-export async function buildSiteWall(knex: Knex): Promise<SiteWallBody> {
-  const json = Buffer.from(JSON.stringify(presentSiteWall(await loadSiteRecords(knex))));
-  const etag = `"${createHash('sha1').update(json).digest('base64url')}"`;
-  return { json, etag };
+const sha1 = (data: string | Buffer): string => createHash('sha1').update(data).digest('base64url');
+
+/**
+ * Loads the wall on every call (so a change in the database shows on the next request), but
+ * presents, serialises and compresses it only when the loaded JSON differs from the last one:
+ * the answer is the same for every viewer, so one build per data version serves them all.
+ */
+export function siteWallBuilder(knex: Knex): () => Promise<SiteWallBody> {
+  let kept: { version: string; wall: SiteWallBody } | undefined;
+  return async () => {
+    const text = await loadSiteWallText(knex);
+    const version = sha1(text);
+    if (kept?.version === version) return kept.wall;
+    const json = Buffer.from(JSON.stringify(presentSiteWall(JSON.parse(text) as SiteRecord[])));
+    const wall = { body: await precompress(json), etag: `"${sha1(json)}"` };
+    kept = { version, wall };
+    return wall;
+  };
 }

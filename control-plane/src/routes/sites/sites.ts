@@ -2,20 +2,26 @@ import Router from '@koa/router';
 import type { AppDeps, AppRouter } from '../../app-context.ts';
 import { forbidden } from '../../errors.ts';
 import { mayViewSiteWall } from '../../policies/site-policy.ts';
-import { sharedLoad } from '../../lib/shared-load.ts';
-import { buildSiteWall } from './site-wall.ts';
+import { sendPrecompressed } from '../../lib/precompressed.ts';
+import { siteWallBuilder } from './site-wall.ts';
 
 /**
  * GET /api/sites: the websites wall (spec §2, §3 Site), public like /websites itself. Same answer
- * for every viewer, so concurrent requests share one load and the browser revalidates by ETag.
+ * for every viewer, so it is kept in memory (auth/identity-cache.ts) until a write to projects,
+ * members, thumbnails or users announces a change; each data version is serialised and
+ * compressed once (brotli or gzip as the browser accepts), and the browser revalidates by ETag.
  */
-export function sitesRoutes(deps: Pick<AppDeps, 'knex'>): AppRouter {
+export function sitesRoutes(deps: Pick<AppDeps, 'knex' | 'identity' | 'identityNotices'>): AppRouter {
   const router: AppRouter = new Router();
-  const loadWall = sharedLoad(() => buildSiteWall(deps.knex));
+  // Concurrent loads are coalesced by siteWall, which never joins a load that began before a change.
+  const loadWall = siteWallBuilder(deps.knex);
 
   router.get('/api/sites', async (ctx) => {
     if (!mayViewSiteWall(ctx.state.user)) throw forbidden();
-    const wall = await loadWall();
+    // Kept in memory until a notice says the wall changed (migration 0012). A signed-in request
+    // caught up with the notices before it got here; a visitor without a session does now.
+    if (!ctx.state.user) await deps.identityNotices.settle();
+    const wall = await deps.identity.siteWall(loadWall);
     ctx.status = 200;
     ctx.type = 'application/json';
     // The list changes whenever a project or member changes: always revalidate (cheap with the ETag).
@@ -25,7 +31,7 @@ export function sitesRoutes(deps: Pick<AppDeps, 'knex'>): AppRouter {
       ctx.status = 304;
       return;
     }
-    ctx.body = wall.json;
+    sendPrecompressed(ctx, wall.body);
   });
 
   return router;

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import type { AppContext, AppDeps, AppRouter } from '../../app-context.ts';
 import { isShownOnWall, isThumbnailServable } from '../../policies/site-policy.ts';
-import { loadThumbnailHead, loadThumbnailPng } from '../../queries/thumbnails.ts';
+import { loadStoredThumbnail } from '../../queries/thumbnails.ts';
 import { smallThumbnailParams } from './schema.ts';
 
 /** How long a browser may reuse a thumbnail before it asks again (captures are not frequent). */
@@ -27,37 +26,32 @@ function notModified(ctx: AppContext): void {
 /**
  * Server files outside /api that the old site offered: GET /misc/browserimg2/small/{name}_s.png,
  * the stored thumbnail of a visible project (capturing is a later issue). ETag + Last-Modified
- * with a short max-age, so 1,500 tiles revalidate with 304s instead of downloading again.
+ * with a short max-age, so 1,500 tiles revalidate with 304s instead of downloading again. Kept in
+ * memory (bounded) until a write to projects or thumbnails announces a change (migration 0012),
+ * like the wall: a class opening /websites at once asks for the same first tiles.
  */
-export function thumbnailRoutes(deps: Pick<AppDeps, 'knex'>): AppRouter {
+export function thumbnailRoutes(deps: Pick<AppDeps, 'knex' | 'identity' | 'identityNotices'>): AppRouter {
   const router: AppRouter = new Router();
-  const { knex } = deps;
+  const { knex, identity, identityNotices } = deps;
 
   router.get('/misc/browserimg2/small/:file', async (ctx) => {
     // The name is checked before any query; a bad name is simply a missing file.
     const parsed = smallThumbnailParams.safeParse({ file: ctx.params.file });
     if (!parsed.success) return noThumbnail(ctx);
 
-    const head = await loadThumbnailHead(knex, parsed.data.file);
-    if (!head || !isShownOnWall(head) || !isThumbnailServable(head)) return noThumbnail(ctx);
+    // A signed-in request caught up with the notices before it got here; a visitor does now.
+    if (!ctx.state.user) await identityNotices.settle();
+    const name = parsed.data.file;
+    const thumbnail = await identity.thumbnail(name, () => loadStoredThumbnail(knex, name));
+    if (!thumbnail?.png || !isShownOnWall(thumbnail) || !isThumbnailServable(thumbnail)) return noThumbnail(ctx);
 
     ctx.status = 200;
     ctx.type = 'image/png';
     ctx.set('Cache-Control', `public, max-age=${THUMBNAIL_MAX_AGE_S}, must-revalidate`);
-    if (head.captured_at) ctx.lastModified = new Date(head.captured_at);
-    if (head.etag) {
-      ctx.set('ETag', quoted(head.etag));
-      // Revalidation answers without reading the image bytes.
-      if (ctx.fresh) return notModified(ctx);
-    }
-    const png = await loadThumbnailPng(knex, head.id);
-    if (!png) return noThumbnail(ctx);
-    if (!head.etag) {
-      // A row stored without an etag: derive one from the bytes.
-      ctx.set('ETag', `"${createHash('sha1').update(png).digest('base64url')}"`);
-      if (ctx.fresh) return notModified(ctx);
-    }
-    ctx.body = png;
+    if (thumbnail.captured_at) ctx.lastModified = new Date(thumbnail.captured_at);
+    if (thumbnail.etag) ctx.set('ETag', quoted(thumbnail.etag));
+    if (ctx.fresh) return notModified(ctx);
+    ctx.body = thumbnail.png;
   });
 
   return router;

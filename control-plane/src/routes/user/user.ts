@@ -10,6 +10,7 @@ import { presentLevelProgress, type LevelCategoryProgressJson } from '../../pres
 import { mayViewProfile } from '../../policies/user-policy.ts';
 import { loadCategories, loadLevelStatuses } from '../../queries/levels.ts';
 import { userIdParams } from './schema.ts';
+import type { IdentityCache } from '../../auth/identity-cache.ts';
 
 /**
  * Paths under /api/user/ that are resources of the signed-in user, served by other routers
@@ -19,19 +20,28 @@ const OWN_RESOURCE_SEGMENTS = new Set(['ssh_keys', 'dockers', 'databases', 'proj
 
 /** Finished levels per category of a user (the profile's '{title} afgerond' lines). */
 async function levelProgressOf(knex: Knex, user: CurrentUser): Promise<LevelCategoryProgressJson[]> {
-  // Independent reads: in parallel, since /api/user runs on every page load.
+  // Independent reads: in parallel.
   const [levels, categories] = await Promise.all([loadLevelStatuses(knex, user.id), loadCategories(knex)]);
   return presentLevelProgress(categories, levels, user.group?.cohort ?? null);
 }
 
+/** The same for the signed-in user, through the identity cache: /api/user runs on every page load. */
+async function ownLevelProgress(deps: { knex: Knex; identity: IdentityCache }, user: CurrentUser): Promise<LevelCategoryProgressJson[]> {
+  const [levels, categories] = await Promise.all([
+    deps.identity.levelStatuses(user.id, () => loadLevelStatuses(deps.knex, user.id)),
+    deps.identity.categories(() => loadCategories(deps.knex)),
+  ]);
+  return presentLevelProgress(categories, levels, user.group?.cohort ?? null);
+}
+
 /** GET /api/user (who am I) and GET /api/user/{id} (someone's profile). */
-export function userRoutes(deps: { knex: Knex }): AppRouter {
+export function userRoutes(deps: { knex: Knex; identity: IdentityCache }): AppRouter {
   const router: AppRouter = new Router();
 
   // The one API route a not-activated user may call: the web app needs it to show /not_verified.
   router.get('/api/user', async (ctx) => {
     const user = signedInUser(ctx);
-    ctx.body = presentCurrentUser(user, await levelProgressOf(deps.knex, user));
+    ctx.body = presentCurrentUser(user, await ownLevelProgress(deps, user));
   });
 
   router.get('/api/user/:id', async (ctx, next) => {

@@ -18,13 +18,16 @@
  * One chain per host, shared: each agent adds its own ACCEPT (tagged with its pid) and removes
  * it when it stops; rules of agents that no longer run are removed at the next apply. The chain
  * and its jump go when the last agent's rule goes. (Several agents only happen in tests; in
- * production one agent keeps the chain for as long as it runs.)
+ * production one agent keeps the chain for as long as it runs.) Apply and remove each hold a
+ * host lock: without it an agent stopping could flush and delete the chain between the steps of
+ * another's apply, which then failed, or left that agent's browser with no rule at all.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { hostLockPath, withHostLock } from '../../host-lock.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -99,6 +102,15 @@ export class BrowserFirewall {
 
   /** Chain, jump, refusals and this agent's ACCEPT; idempotent (checked before every browser start). */
   async apply(): Promise<void> {
+    await withHostLock(hostLockPath(this.chain), () => this.applyLocked());
+  }
+
+  /** This agent's ACCEPT goes; the chain too when no other agent's rule is left. */
+  async remove(): Promise<void> {
+    await withHostLock(hostLockPath(this.chain), () => this.removeLocked());
+  }
+
+  private async applyLocked(): Promise<void> {
     const target = proxyTarget(this.options.proxy);
     for (const { binary, family } of this.families()) {
       if (!(await this.succeeds(binary, ['-S', this.chain]))) {
@@ -118,14 +130,18 @@ export class BrowserFirewall {
     }
   }
 
-  /** This agent's ACCEPT goes; the chain too when no other agent's rule is left. */
-  async remove(): Promise<void> {
+  private async removeLocked(): Promise<void> {
+    // Agents' ACCEPTs live in the proxy's family only; while one is left, both families' chains stay.
+    let othersLeft = false;
     for (const { binary } of this.families()) {
       if (!(await this.succeeds(binary, ['-S', this.chain]))) continue;
       await this.deleteAccepts(binary, (owner) => owner === this.owner);
       await this.removeStaleAccepts(binary);
-      const rules = await this.run(binary, ['-S', this.chain]);
-      if (rules.includes(TAG)) continue;
+      if ((await this.run(binary, ['-S', this.chain])).includes(TAG)) othersLeft = true;
+    }
+    if (othersLeft) return;
+    for (const { binary } of this.families()) {
+      if (!(await this.succeeds(binary, ['-S', this.chain]))) continue;
       while (await this.succeeds(binary, ['-D', ...this.jump()]));
       await this.run(binary, ['-F', this.chain]).catch(() => undefined);
       await this.run(binary, ['-X', this.chain]).catch(() => undefined);

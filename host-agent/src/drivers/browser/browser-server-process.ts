@@ -7,13 +7,26 @@
  * killed does not leave it behind. A server that dies is started again on the next launch.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const entry = path.join(root, 'host-agent/src/browser-server.ts');
+/** The repository root: the nearest folder above this module that holds host-agent/package.json (sources or dist/). */
+function repositoryRoot(from: string): string {
+  let dir = path.dirname(from);
+  while (!existsSync(path.join(dir, 'host-agent', 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+}
+
+const here = fileURLToPath(import.meta.url);
+const root = repositoryRoot(here);
+// Built by `npm run build:servers`, the agent starts the built browser server with plain node;
+// from its sources, the sources through tsx.
+const command = here.endsWith('.js')
+  ? [path.join(root, 'host-agent/dist/browser-server.js')]
+  : ['--import', 'tsx', '--conditions=development', path.join(root, 'host-agent/src/browser-server.ts')];
 
 export interface BrowserUser {
   name: string;
@@ -75,10 +88,7 @@ export class BrowserServerProcess {
         '--bounding-set=-all',
         '--',
         process.execPath,
-        '--import',
-        'tsx',
-        '--conditions=development',
-        entry,
+        ...command,
       ],
       {
         cwd: root,

@@ -10,8 +10,8 @@
  *   configured); the agent logs a warning when it uses it.
  */
 import http from 'node:http';
-import { type Browser, chromium } from 'playwright-core';
-import { launchAnswerSchema } from './browser-server.ts';
+import type { Browser } from 'playwright-core';
+import { launchAnswerSchema, loadChromium } from './browser-server.ts';
 import { findProcessesWithArgument } from './processes.ts';
 
 export interface LaunchedBrowser {
@@ -33,7 +33,7 @@ export function localBrowserLauncher(chromiumPath: string): BrowserLauncher {
   return {
     kind: 'in the agent (no sandbox)',
     async launch(args, marker, timeoutMs) {
-      const browser = await chromium.launch({
+      const browser = await (await loadChromium()).launch({
         executablePath: chromiumPath,
         args: ['--no-sandbox', ...args],
         timeout: timeoutMs,
@@ -121,7 +121,7 @@ export function remoteBrowserLauncher(options: RemoteLauncherOptions): BrowserLa
       const { wsEndpoint, lifeline } = await requestBrowser(port, secret, args, timeoutMs);
       let browser: Browser;
       try {
-        browser = await chromium.connect(wsEndpoint, { timeout: timeoutMs });
+        browser = await (await loadChromium()).connect(wsEndpoint, { timeout: timeoutMs });
       } catch (error) {
         lifeline.destroy();
         throw error;

@@ -1,3 +1,4 @@
+import type { StepTimes } from '../../step-times.ts';
 import type { ContainerCapability } from './capabilities.ts';
 import type { DecodedLogLine } from './log-decoder.ts';
 
@@ -39,6 +40,11 @@ export interface ContainerView {
   projectId: number;
   /** From `devplein.domain` on managed containers; '' otherwise. */
   domain: string;
+}
+
+/** A container right after a create or an action, with the upstream of its HTTP port (null: not published). */
+export interface ContainerWithUpstream extends ContainerView {
+  upstream: string | null;
 }
 
 /** Everything needed to make a project's container (already validated). */
@@ -108,7 +114,8 @@ export interface DockerDriver {
   ensureNetwork(): Promise<void>;
   find(lookup: ContainerLookup): Promise<ContainerView | undefined>;
   list(filter: ContainerFilter): Promise<ContainerView[]>;
-  hasImage(image: string): Promise<boolean>;
+  /** The image's id (sha256:…) when it is present locally; undefined when it is not. */
+  imageId(image: string): Promise<string | undefined>;
   /**
    * Pulls `image`, reporting progress. When the image is present locally it reports one event
    * and finishes without asking any registry. Unknown image → not-found; registry away →
@@ -120,11 +127,11 @@ export interface DockerDriver {
   /**
    * Creates and starts the container; a taken name is failed-precondition. `prepare` runs on
    * the created container before its first start (the SSH keys go in then); when it fails, the
-   * container is removed and its error thrown.
+   * container is removed and its error thrown. Returns it with its upstream (as `upstream()`).
    */
-  create(spec: NewContainer, prepare?: (containerId: string) => Promise<unknown>): Promise<ContainerView>;
-  /** Runs a lifecycle action and returns the container after it. */
-  act(id: string, action: LifecycleAction): Promise<ContainerView>;
+  create(spec: NewContainer, prepare?: (containerId: string) => Promise<unknown>, steps?: StepTimes): Promise<ContainerWithUpstream>;
+  /** Runs a lifecycle action and returns the container after it, with its upstream (as `upstream()`). */
+  act(id: string, action: LifecycleAction): Promise<ContainerWithUpstream>;
   /** Force-removes the container (and its anonymous volumes); false when it did not exist. */
   remove(id: string): Promise<boolean>;
   /** "address:port" the proxy dials for the container's HTTP port; null when not published. */

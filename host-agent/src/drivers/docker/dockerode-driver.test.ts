@@ -1,5 +1,6 @@
 import type Docker from 'dockerode';
-import { describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it, vi } from 'vitest';
 import { DockerError, translateDockerError } from './docker-errors.ts';
 import {
   DockerodeDriver,
@@ -148,5 +149,40 @@ describe('errors', () => {
     expect(away.kind).toBe('unavailable');
     expect(away.message).toContain('127.0.0.1:1');
     expect(pullFailure('x', 'disk full')).not.toBeInstanceOf(DockerError);
+  });
+});
+
+describe('the list after an event', () => {
+  const labels = { 'devplein.managed': 'true', 'devplein.project-id': '7', name: 'blog' };
+  const listed = (state: string, status: string) => ({ Id: 'c1', Names: ['/blog'], Image: 'img', State: state, Status: status, Labels: labels, Created: 1 });
+  const running = { Status: 'running', Running: true, Paused: false, Restarting: false, Dead: false, ExitCode: 0, StartedAt: new Date(Date.now() - 5_000).toISOString(), FinishedAt: '0001-01-01T00:00:00Z' };
+
+  it("shows the state of an event it already sent, though the engine's list still has the one before", async () => {
+    // Docker announces an event before it updates the copy its list reads (moby checkpoints after
+    // LogContainerEvent): a list asked for right after the event can show the state before it. A
+    // page reloads its list on every event, so that old state would stay on it.
+    const list = [listed('paused', 'Up 5 seconds (Paused)')];
+    const events = new PassThrough();
+    const engine = {
+      listContainers: () => Promise.resolve(list),
+      getContainer: () => ({ inspect: () => Promise.resolve({ State: running }) }),
+      getEvents: () => Promise.resolve(events),
+    } as unknown as Docker;
+    const watcher = new DockerodeDriver(engine, config);
+    const sent: string[] = [];
+    const stop = new AbortController();
+    const watching = watcher.watchEvents({ projectIds: [], includeUnmanaged: false }, (event) => sent.push(`${event.action} ${event.state}`), stop.signal);
+    await vi.waitFor(() => expect(events.listenerCount('data')).toBeGreaterThan(0));
+    events.write(`${JSON.stringify({ Action: 'unpause', Actor: { ID: 'c1', Attributes: labels }, timeNano: Date.now() * 1e6 })}\n`);
+    await vi.waitFor(() => expect(sent).toEqual(['unpause running']));
+
+    const [view] = await watcher.list({ projectIds: [], includeUnmanaged: false });
+    expect([view?.state, view?.status]).toEqual(['running', 'Up 5 seconds']);
+    // Once the engine's list has caught up, it is read as it is.
+    list[0] = listed('running', 'Up 6 seconds');
+    expect((await watcher.list({ projectIds: [], includeUnmanaged: false }))[0]?.status).toBe('Up 6 seconds');
+    stop.abort();
+    events.end();
+    await watching;
   });
 });

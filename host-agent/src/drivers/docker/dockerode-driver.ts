@@ -1,12 +1,13 @@
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
-import { upstreamOf } from './managed-containers.ts';
+import { upstreamOf, upstreamOfInspect } from './managed-containers.ts';
 import {
   type ContainerEventView,
   type ContainerFilter,
   type ContainerLookup,
   type ContainerView,
+  type ContainerWithUpstream,
   type DockerDriver,
   EXEC_OUTPUT_LIMIT_BYTES,
   type ExecResult,
@@ -17,10 +18,12 @@ import {
   STOP_TIMEOUT_SECONDS,
 } from './docker-driver.ts';
 import { type InspectState, statusText } from './container-status.ts';
+import { stateAfterEvent } from './event-state.ts';
 import { DockerError, engineMessage, engineStatus, isEngineUnreachable, translateDockerError } from './docker-errors.ts';
 import { type DecodedLogLine, LogDecoder, decodeLogs, demuxOutput } from './log-decoder.ts';
 import { registryOf } from './references.ts';
 import { type ContainerFirewall, ContainerFirewallError } from './container-firewall.ts';
+import { StepTimes } from '../../step-times.ts';
 
 /** Where and how project containers run (from AgentConfig). */
 export interface DockerDriverConfig {
@@ -105,6 +108,23 @@ export function toContainerView(info: Docker.ContainerInfo): ContainerView {
   };
 }
 
+/** The view of an inspected container, as the list would show it (createdAt in whole seconds, as listed). */
+export function inspectedContainerView(info: Docker.ContainerInspectInfo, now = new Date()): ContainerView {
+  const labels = info.Config?.Labels ?? {};
+  const managed = labels[LABELS.managed] === 'true';
+  return {
+    id: info.Id,
+    names: [info.Name],
+    image: info.Config?.Image ?? info.Image,
+    state: info.State.Status,
+    status: statusText(info.State as InspectState, now),
+    labels,
+    createdAt: new Date(Math.floor(Date.parse(info.Created) / 1000) * 1000),
+    projectId: managed ? Number(labels[LABELS.projectId]) || 0 : 0,
+    domain: managed ? (labels[LABELS.domain] ?? '') : '',
+  };
+}
+
 /** Keeps the containers a filter asks for (Docker's label filters cannot OR project ids). */
 export function matchesFilter(view: Pick<ContainerView, 'labels' | 'projectId'>, filter: ContainerFilter): boolean {
   const managed = view.labels[LABELS.managed] === 'true';
@@ -155,6 +175,8 @@ function consume(stream: Readable, onChunk: (chunk: Buffer) => void, signal?: Ab
 /** DockerDriver on dockerode (the engine's HTTP API over its unix socket). */
 export class DockerodeDriver implements DockerDriver {
   private network: Promise<void> | undefined;
+  /** The State after each container's last event that an event stream of this driver sent on (see notBehindEvents). */
+  private readonly eventStates = new Map<string, InspectState>();
 
   constructor(
     private readonly docker: Docker,
@@ -335,19 +357,13 @@ export class DockerodeDriver implements DockerDriver {
           filters: { label: [managedLabel, `${LABELS.projectId}=${lookup.projectId}`], network: [this.config.network] },
         }),
       );
-      return found[0] ? toContainerView(found[0]) : undefined;
+      return found[0] ? this.notBehindEvents(toContainerView(found[0])) : undefined;
     }
     const found = await this.engine('listing containers', () =>
       this.docker.listContainers({ all: true, filters: { name: [`^/${escapeRegex(lookup.name)}$`] } }),
     );
     const exact = found.find((info) => info.Names?.includes(`/${lookup.name}`));
-    return exact ? toContainerView(exact) : undefined;
-  }
-
-  private async byId(id: string): Promise<ContainerView | undefined> {
-    const found = await this.engine('listing containers', () => this.docker.listContainers({ all: true, filters: { id: [id] } }));
-    const exact = found.find((info) => info.Id === id) ?? found[0];
-    return exact ? toContainerView(exact) : undefined;
+    return exact ? this.notBehindEvents(toContainerView(exact)) : undefined;
   }
 
   async list(filter: ContainerFilter): Promise<ContainerView[]> {
@@ -357,17 +373,37 @@ export class DockerodeDriver implements DockerDriver {
         ...(filter.includeUnmanaged ? {} : { filters: { label: [managedLabel], network: [this.config.network] } }),
       }),
     );
-    return infos.map(toContainerView).filter((view) => matchesFilter(view, filter));
+    return Promise.all(infos.map(toContainerView).filter((view) => matchesFilter(view, filter)).map((view) => this.notBehindEvents(view)));
   }
 
-  async hasImage(image: string): Promise<boolean> {
+  /**
+   * The view, unless it is older than an event this agent already sent about the container: the
+   * engine announces an event before it updates the copy its list reads (moby checkpoints after
+   * LogContainerEvent; under load that takes a while), and a page reloads its list on every
+   * event, so the state before the event would stay on it. Where the list and the last event
+   * disagree, the container itself is asked (inspect reads the live container).
+   */
+  private async notBehindEvents(view: ContainerView): Promise<ContainerView> {
+    const afterEvent = this.eventStates.get(view.id);
+    if (afterEvent === undefined || afterEvent.Status === view.state) return view;
+    const now = await this.stateNow(view.id);
+    if (now === undefined) return view;
+    // What the container says now: the next list that agrees needs no inspect.
+    this.eventStates.set(view.id, now);
+    return { ...view, state: now.Status, status: statusText(now) };
+  }
+
+  async imageId(image: string): Promise<string | undefined> {
     try {
-      await this.docker.getImage(image).inspect();
-      return true;
+      return (await this.docker.getImage(image).inspect()).Id;
     } catch (error) {
-      if (engineStatus(error) === 404) return false;
+      if (engineStatus(error) === 404) return undefined;
       throw translateDockerError(error, `inspecting image ${image}`);
     }
+  }
+
+  private async hasImage(image: string): Promise<boolean> {
+    return (await this.imageId(image)) !== undefined;
   }
 
   async pull(image: string, onProgress: (event: PullProgress) => void, signal?: AbortSignal): Promise<void> {
@@ -471,10 +507,10 @@ export class DockerodeDriver implements DockerDriver {
     };
   }
 
-  async create(spec: NewContainer, prepare?: (containerId: string) => Promise<unknown>): Promise<ContainerView> {
+  async create(spec: NewContainer, prepare?: (containerId: string) => Promise<unknown>, steps = new StepTimes()): Promise<ContainerWithUpstream> {
     let container: Docker.Container;
     try {
-      container = await this.docker.createContainer(this.createOptions(spec)).catch(async (error: unknown) => {
+      container = await steps.time('create', () => this.docker.createContainer(this.createOptions(spec))).catch(async (error: unknown) => {
         // The network was removed behind our back since ensureNetwork: make it again, once.
         if (engineStatus(error) !== 404 || !/network/i.test(engineMessage(error))) throw error;
         this.network = undefined;
@@ -496,18 +532,31 @@ export class DockerodeDriver implements DockerDriver {
     }
     try {
       await prepare?.(container.id);
-      await container.start();
+      await steps.time('start', () => container.start());
     } catch (error) {
       // A container that cannot be prepared or start (no SSH user, port taken, bad image) is not left half-made.
       await container.remove({ force: true, v: true }).catch(() => undefined);
       throw translateDockerError(error, `starting container ${spec.name}`);
     }
-    const view = await this.byId(container.id);
-    if (!view) throw new DockerError('not-found', `container ${spec.name} vanished right after it was created`);
-    return view;
+    return steps.time('view', () => this.withUpstream(container, `container ${spec.name} vanished right after it was created`));
   }
 
-  async act(id: string, action: LifecycleAction): Promise<ContainerView> {
+  /**
+   * The container now, with its upstream, from one inspect (no container listing per create or
+   * action; inspect also never lags behind the change as the list may).
+   */
+  private async withUpstream(container: Docker.Container, goneMessage: string): Promise<ContainerWithUpstream> {
+    let info: Docker.ContainerInspectInfo;
+    try {
+      info = await container.inspect();
+    } catch (error) {
+      if (engineStatus(error) === 404) throw new DockerError('not-found', goneMessage, { cause: error });
+      throw translateDockerError(error, `inspecting ${container.id.slice(0, 12)}`);
+    }
+    return { ...inspectedContainerView(info), upstream: upstreamOfInspect(info, this.config) };
+  }
+
+  async act(id: string, action: LifecycleAction): Promise<ContainerWithUpstream> {
     const container = this.docker.getContainer(id);
     try {
       switch (action) {
@@ -531,9 +580,7 @@ export class DockerodeDriver implements DockerDriver {
       // 304: already started / already stopped. The wanted state holds, so that is success.
       if (engineStatus(error) !== 304) throw translateDockerError(error, `${action} ${id.slice(0, 12)}`);
     }
-    const view = await this.byId(id);
-    if (!view) throw new DockerError('not-found', `container ${id.slice(0, 12)} no longer exists`);
-    return view;
+    return this.withUpstream(container, `container ${id.slice(0, 12)} no longer exists`);
   }
 
   async remove(id: string): Promise<boolean> {
@@ -585,13 +632,38 @@ export class DockerodeDriver implements DockerDriver {
   }
 
   /**
-   * State and Status right after an event, from inspect: the engine's list may still show the
-   * state before the event for a moment. undefined when the container is gone.
+   * Which managed containers are this agent's: those on its own network. Another agent on the same
+   * engine labels its containers alike (the "two agents never touch each other" rule), and Docker's
+   * event filters cannot select by network. Known at the start from one listing; a container
+   * created later is asked once, at its first event; a destroyed one is forgotten.
    */
-  private async stateNow(id: string): Promise<{ state: string; status: string } | undefined> {
+  private async ownContainers(): Promise<{ has(id: string, action: string): Promise<boolean> }> {
+    const listed = await this.engine('listing containers', () =>
+      this.docker.listContainers({ all: true, filters: { label: [managedLabel], network: [this.config.network] } }),
+    );
+    const known = new Map<string, boolean>(listed.map((info) => [info.Id, true]));
+    return {
+      has: async (id, action) => {
+        let mine = known.get(id);
+        if (mine === undefined) {
+          const info = await this.docker.getContainer(id).inspect().catch(() => undefined);
+          mine = info !== undefined && (info.HostConfig?.NetworkMode === this.config.network || this.config.network in (info.NetworkSettings?.Networks ?? {}));
+          // A container gone before its first event was looked at is nobody's concern here.
+          if (info !== undefined) known.set(id, mine);
+        }
+        if (action === 'destroy') known.delete(id);
+        return mine;
+      },
+    };
+  }
+
+  /**
+   * The State right after an event, from inspect: the engine's list may still show the state
+   * before the event for a moment. undefined when the container is gone.
+   */
+  private async stateNow(id: string): Promise<InspectState | undefined> {
     try {
-      const info = await this.docker.getContainer(id).inspect();
-      return { state: info.State.Status, status: statusText(info.State as InspectState) };
+      return (await this.docker.getContainer(id).inspect()).State as InspectState;
     } catch {
       return undefined;
     }
@@ -607,6 +679,9 @@ export class DockerodeDriver implements DockerDriver {
     let pending = '';
     // One at a time, in Docker's order: each event waits for the state lookup of the one before.
     let chain = Promise.resolve();
+    /** The State after each container's last event, so the next one may not need an inspect (event-state.ts). */
+    const states = new Map<string, InspectState>();
+    const ours = filter.includeUnmanaged ? undefined : await this.ownContainers();
     await consume(
       stream,
       (chunk) => {
@@ -630,15 +705,23 @@ export class DockerodeDriver implements DockerDriver {
           const containerId = raw.Actor?.ID ?? raw.id ?? '';
           const time = raw.timeNano ? new Date(Math.floor(raw.timeNano / 1e6)) : new Date((raw.time ?? 0) * 1000);
           chain = chain.then(async () => {
-            const now = action === 'destroy' ? undefined : await this.stateNow(containerId);
+            if (ours && !(await ours.has(containerId, action))) return;
+            const now = action === 'destroy' ? undefined : (stateAfterEvent(action, states.get(containerId), time) ?? (await this.stateNow(containerId)));
+            if (now) {
+              states.set(containerId, now);
+              this.eventStates.set(containerId, now);
+            } else {
+              states.delete(containerId);
+              this.eventStates.delete(containerId);
+            }
             if (signal.aborted) return;
             onEvent({
               containerId,
               containerName: attributes.name ?? '',
               projectId,
               action,
-              state: now?.state ?? '',
-              status: now?.status ?? '',
+              state: now?.Status ?? '',
+              status: now ? statusText(now) : '',
               time,
               attributes,
             });

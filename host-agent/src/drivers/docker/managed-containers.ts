@@ -63,6 +63,15 @@ function dialHost(ip: string | undefined, publishAddress: string): string {
   return ip.includes(':') ? `[${ip}]` : ip;
 }
 
+/** The upstream of an inspected container (its published ports as the list reports them). */
+export function upstreamOfInspect(info: Pick<Docker.ContainerInspectInfo, 'NetworkSettings' | 'Config'>, defaults: { httpPort: number; publishAddress: string }): string | null {
+  const Ports = Object.entries(info.NetworkSettings?.Ports ?? {}).flatMap(([key, bindings]) => {
+    const [privatePort = '', type = 'tcp'] = key.split('/');
+    return (bindings ?? []).map((binding) => ({ PrivatePort: Number(privatePort), PublicPort: Number(binding.HostPort) || 0, Type: type, IP: binding.HostIp }));
+  });
+  return upstreamOf({ Ports, Labels: info.Config?.Labels ?? {} }, defaults);
+}
+
 /**
  * The upstream of a listed container: the host side of its HTTP port (`devplein.http-port`,
  * else the configured default), IPv4 binding first.

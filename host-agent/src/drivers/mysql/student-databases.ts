@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import mysql from 'mysql2/promise';
+import type mysql from 'mysql2/promise';
 import type { Logger } from 'pino';
 import { checkDatabaseAndUser, checkUserName, grantDatabasePattern, isSystemSchema, likePrefix, quotedIdentifier, STUDENT_NAME, StudentNameError } from './student-database-names.ts';
 
@@ -104,9 +104,11 @@ export class StudentDatabases {
     this.connectionLimit = `WITH MAX_USER_CONNECTIONS ${limit}`;
   }
 
-  private connection(): mysql.Pool {
+  private async connection(): Promise<mysql.Pool> {
     if (!this.options.url) throw new DatabaseServerUnavailableError('this agent has no MySQL server for students (AGENT_MYSQL_URL is not set)');
-    this.pool ??= mysql.createPool({
+    // mysql2 is loaded on the first database call (≈ 15 MB once loaded): most agents never make one.
+    const { createPool } = (await import('mysql2/promise')).default;
+    this.pool ??= createPool({
       uri: this.options.url,
       connectionLimit: 2,
       connectTimeout: this.options.connectTimeoutMs ?? 5_000,
@@ -125,7 +127,7 @@ export class StudentDatabases {
   }
 
   private async run<T>(work: (db: mysql.Pool) => Promise<T>): Promise<T> {
-    const db = this.connection();
+    const db = await this.connection();
     try {
       return await work(db);
     } catch (error) {

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { ProxyUnavailableError } from './proxy-driver.ts';
 
 /** Caddy answered, but refused the request (a bad config change, an unexpected status). */
@@ -37,14 +38,35 @@ export class CaddyAdminClient {
     this.base = options.adminUrl.replace(/\/+$/, '');
   }
 
-  private async send(method: string, path: string, body: unknown): Promise<{ response: Response; text: string }> {
-    const response = await fetch(`${this.base}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(this.options.timeoutMs),
+  /**
+   * One request on a connection of its own (no keep-alive pool): Caddy closes every admin
+   * connection when it loads a new config, and a pooled one reused after that fails before the
+   * request is read, so a pool holding several of them could fail the retry below too.
+   */
+  private send(method: string, path: string, body: unknown): Promise<{ response: { ok: boolean; status: number }; text: string }> {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      const request = http.request(
+        `${this.base}${path}`,
+        {
+          method,
+          agent: false,
+          headers: payload === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
+          signal: AbortSignal.timeout(this.options.timeoutMs),
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('error', reject);
+          response.on('end', () => {
+            const status = response.statusCode ?? 0;
+            resolve({ response: { ok: status >= 200 && status < 300, status }, text: Buffer.concat(chunks).toString('utf8') });
+          });
+        },
+      );
+      request.on('error', reject);
+      request.end(payload);
     });
-    return { response, text: await response.text() };
   }
 
   /**
@@ -52,7 +74,7 @@ export class CaddyAdminClient {
    * status throws CaddyAdminError with Caddy's error text.
    */
   async request(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, accept: number[] = []): Promise<CaddyAnswer> {
-    let response: Response;
+    let response: { ok: boolean; status: number };
     let text: string;
     try {
       ({ response, text } = await this.send(method, path, body));

@@ -33,16 +33,24 @@ export interface CaddyProxyDriverOptions {
 /** Most duplicates of one `@id` removeRoute clears (Caddy accepts duplicates silently). */
 const MAX_DUPLICATES = 20;
 
+/** Upserts waiting for their turn in the queue; the later route of a domain wins. */
+type UpsertBatch = Map<string, { route: ProxyRoute; callers: Array<{ resolve: (answer: { created: boolean }) => void; reject: (error: unknown) => void }> }>;
+
 /**
  * ProxyDriver on Caddy 2.6's admin API. Each project route carries an `@id` derived from its
  * domain, so it is read, replaced (PATCH) and deleted through `/id/…` without knowing its index;
  * new routes go in at index 0, ahead of the final catch-all 404. Changes are serialised in this
  * process: Caddy would happily store two routes with the same `@id` when two upserts race.
+ * Every change reloads Caddy's whole config, so upserts that queued up behind another change
+ * (30 containers created at once) are written together: one read of the routes, one PATCH of
+ * the list, one reload. Nothing waits on a timer: a lone upsert goes out as soon as it is its turn.
  */
 export class CaddyProxyDriver implements ProxyDriver {
   private readonly admin: CaddyAdminClient;
   private readonly serverPath: string;
   private queue: Promise<unknown> = Promise.resolve();
+  /** The upserts queued since the last other change; undefined once that batch is closed. */
+  private openBatch: UpsertBatch | undefined;
 
   constructor(private readonly options: CaddyProxyDriverOptions) {
     this.admin = new CaddyAdminClient({ adminUrl: options.adminUrl, timeoutMs: options.timeoutMs ?? 5_000 });
@@ -50,22 +58,72 @@ export class CaddyProxyDriver implements ProxyDriver {
   }
 
   ensureServer(): Promise<void> {
-    return this.serialised(() => this.ensureServerNow());
+    return this.serialised(async () => {
+      await this.ensureServerNow();
+    });
   }
 
   upsertRoute(input: ProxyRoute): Promise<{ created: boolean }> {
     const route = parseRoute(input);
-    return this.serialised(async () => {
-      const path = `/id/${routeId(route.domain)}`;
-      const existing = await this.admin.request('GET', path, undefined, [404]);
-      if (existing.status === 200) {
-        await this.admin.request('PATCH', path, toCaddyRoute(route));
-        return { created: false };
+    return new Promise((resolve, reject) => {
+      const joined = this.openBatch;
+      const batch: UpsertBatch = joined ?? new Map();
+      const entry = batch.get(route.domain);
+      if (entry) {
+        entry.route = route;
+        entry.callers.push({ resolve, reject });
+      } else {
+        batch.set(route.domain, { route, callers: [{ resolve, reject }] });
       }
-      await this.ensureServerNow();
-      await this.admin.request('PUT', `${this.serverPath}/routes/0`, toCaddyRoute(route));
-      return { created: true };
+      if (joined) return;
+      this.serialised(() => this.writeBatch(batch)).catch(() => undefined);
+      // Set after serialised(), which closes any open batch: upserts from now on join this one.
+      this.openBatch = batch;
     });
+  }
+
+  /** Writes a batch of upserts and answers each caller; a failure fails all of them. */
+  private async writeBatch(batch: UpsertBatch): Promise<void> {
+    // Its turn came: upserts from now on start the next batch.
+    if (this.openBatch === batch) this.openBatch = undefined;
+    const entries = [...batch.values()];
+    try {
+      const created = entries.length === 1 ? [await this.upsertOneNow(entries[0]!.route)] : await this.upsertManyNow(entries.map((entry) => entry.route));
+      entries.forEach((entry, index) => entry.callers.forEach((caller) => caller.resolve({ created: created[index]! })));
+    } catch (error) {
+      entries.forEach((entry) => entry.callers.forEach((caller) => caller.reject(error)));
+    }
+  }
+
+  private async upsertOneNow(route: ProxyRoute): Promise<boolean> {
+    const path = `/id/${routeId(route.domain)}`;
+    const existing = await this.admin.request('GET', path, undefined, [404]);
+    if (existing.status === 200) {
+      await this.admin.request('PATCH', path, toCaddyRoute(route));
+      return false;
+    }
+    await this.ensureServerNow();
+    await this.admin.request('PUT', `${this.serverPath}/routes/0`, toCaddyRoute(route));
+    return true;
+  }
+
+  /** Several routes in one write of the server's route list: replaced in place, new ones in front. */
+  private async upsertManyNow(routes: ProxyRoute[]): Promise<boolean[]> {
+    const server = await this.ensureServerNow();
+    const current = Array.isArray(server.routes) ? (server.routes as CaddyRouteJson[]) : [];
+    const added: CaddyRouteJson[] = [];
+    const created = routes.map((route) => {
+      const id = routeId(route.domain);
+      const index = current.findIndex((existing) => existing['@id'] === id);
+      if (index >= 0) {
+        current[index] = toCaddyRoute(route);
+        return false;
+      }
+      added.push(toCaddyRoute(route));
+      return true;
+    });
+    await this.admin.request('PATCH', `${this.serverPath}/routes`, [...added, ...current]);
+    return created;
   }
 
   removeRoute(input: string): Promise<boolean> {
@@ -125,9 +183,12 @@ export class CaddyProxyDriver implements ProxyDriver {
    * HTTPS off: TLS for the dev domain is the sysadmin's business) or adds a missing catch-all;
    * then brings its access log in line (a restarted Caddy has lost it with the routes).
    */
-  private async ensureServerNow(): Promise<void> {
+  private async ensureServerNow(): Promise<{ routes?: unknown; logs?: unknown }> {
     await this.ensureRoutesNow();
-    await this.syncAccessLogNow((await this.readServer()) ?? {});
+    const server = (await this.readServer()) ?? {};
+    await this.syncAccessLogNow(server);
+    // The routes as they are now: syncing the access log changes only the logs.
+    return server;
   }
 
   private async ensureRoutesNow(): Promise<void> {
@@ -158,6 +219,8 @@ export class CaddyProxyDriver implements ProxyDriver {
   }
 
   private serialised<T>(work: () => Promise<T>): Promise<T> {
+    // A change queued after an upsert: later upserts must not jump ahead of it into that batch.
+    this.openBatch = undefined;
     const result = this.queue.then(work, work);
     this.queue = result.catch(() => undefined);
     return result;

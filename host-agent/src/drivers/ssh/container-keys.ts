@@ -20,9 +20,17 @@ import { LEGACY_MOUNT_POINT, writeLegacyKeys } from './legacy-keys-folder.ts';
 /** How a container got its keys. */
 export type KeysWrittenTo = 'container' | 'legacy-folder';
 
+/** A container the agent just made from an image, never started yet. */
+export interface NewContainerRef {
+  id: string;
+  name: string;
+  /** The image's id (sha256:…): the container's /etc/passwd is still the image's. */
+  imageId: string;
+}
+
 /** What the container service needs: the keys of a container it just made (before its start). */
 export interface SshKeyWriter {
-  write(containerId: string, keys: AuthorizedKeyLine[]): Promise<KeysWrittenTo>;
+  writeBeforeFirstStart(container: NewContainerRef, keys: AuthorizedKeyLine[]): Promise<void>;
 }
 
 export interface ContainerSshKeysOptions {
@@ -55,6 +63,8 @@ export function legacyKeysMount(info: Pick<Docker.ContainerInspectInfo, 'Mounts'
 export class ContainerSshKeys implements SshKeyWriter {
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly warnedLegacy = new Set<string>();
+  /** The `student` account of each image id seen at a create (an image id names fixed content). */
+  private readonly imageAccounts = new Map<string, Promise<SshAccount>>();
 
   constructor(private readonly options: ContainerSshKeysOptions) {}
 
@@ -67,18 +77,48 @@ export class ContainerSshKeys implements SshKeyWriter {
       const name = info.Name.replace(/^\//, '');
       if (legacyKeysMount(info)) return this.writeLegacy(info, name, text);
       const account = await this.account(container, name);
-      const archive = await authorizedKeysArchive(account, text);
-      try {
-        await container.putArchive(archive, { path: account.home });
-      } catch (error) {
-        if (isMissingPath(error)) {
-          throw new DockerError('failed-precondition', `the home folder ${account.home} of ${SSH_USER} does not exist in container ${name}`, { cause: error });
-        }
-        if (engineStatus(error) === 403) throw new DockerError('failed-precondition', `cannot write the SSH keys into container ${name}: ${engineMessage(error)}`, { cause: error });
-        throw translateDockerError(error, `writing the SSH keys into ${name}`);
-      }
+      await this.putKeys(container, account, text, name);
       return 'container';
     });
+  }
+
+  /** authorized_keys (and its folder) into the account's home, owned by the account. */
+  private async putKeys(container: Docker.Container, account: SshAccount, text: string, name: string): Promise<void> {
+    const archive = await authorizedKeysArchive(account, text);
+    try {
+      await container.putArchive(archive, { path: account.home });
+    } catch (error) {
+      if (isMissingPath(error)) {
+        throw new DockerError('failed-precondition', `the home folder ${account.home} of ${SSH_USER} does not exist in container ${name}`, { cause: error });
+      }
+      if (engineStatus(error) === 403) throw new DockerError('failed-precondition', `cannot write the SSH keys into container ${name}: ${engineMessage(error)}`, { cause: error });
+      throw translateDockerError(error, `writing the SSH keys into ${name}`);
+    }
+  }
+
+  /**
+   * The keys of a container this agent just made, before its first start: one write into the
+   * container, with the account read once per image (a class's creates share it). No inspect:
+   * such a container has no keys folder of an earlier agent, and its passwd is the image's.
+   */
+  writeBeforeFirstStart(created: NewContainerRef, keys: AuthorizedKeyLine[]): Promise<void> {
+    const text = authorizedKeysText(keys);
+    return this.oneAtATime(created.id, async () => {
+      const container = this.options.docker.getContainer(created.id);
+      const account = await this.imageAccount(created, container);
+      await this.putKeys(container, account, text, created.name);
+    });
+  }
+
+  private imageAccount(created: NewContainerRef, container: Docker.Container): Promise<SshAccount> {
+    let account = this.imageAccounts.get(created.imageId);
+    if (!account) {
+      account = this.account(container, created.name);
+      this.imageAccounts.set(created.imageId, account);
+      // A failure (no student user, the engine away) is not remembered: the next create asks again.
+      account.catch(() => this.imageAccounts.delete(created.imageId));
+    }
+    return account;
   }
 
   /** How many keys the container's authorized_keys holds (0 when there is none). */

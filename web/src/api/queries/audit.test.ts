@@ -7,6 +7,7 @@ describe('audit helpers', () => {
     expect(actionLabel('level.status')).toBe('Levelstatus gewijzigd');
     expect(actionLabel('user.access.revoke')).toBe('Toegang op de ontwikkelserver ingetrokken');
     expect(actionLabel('user.developer')).toBe('Ontwikkelaarsrechten gewijzigd');
+    expect(actionLabel('user.admin')).toBe('Beheerdersrechten gegeven');
     expect(actionLabel('thing.happened')).toBe('thing.happened');
     expect(kindLabel('user')).toBe('Accounts');
     expect(kindLabel('thing')).toBe('thing');

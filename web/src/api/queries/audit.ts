@@ -53,6 +53,7 @@ export const ACTION_LABELS: Readonly<Record<string, string>> = {
   'user.delete': 'Account verwijderd',
   'user.delete.unfinished': 'Verwijderen nog niet af (ontwikkelserver)',
   'user.developer': 'Ontwikkelaarsrechten gewijzigd',
+  'user.admin': 'Beheerdersrechten gegeven',
   'user.access.revoke': 'Toegang op de ontwikkelserver ingetrokken',
   'user.access.restore': 'Toegang op de ontwikkelserver teruggegeven',
   'team.add-member': 'Teamlid toegevoegd',

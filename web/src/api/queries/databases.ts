@@ -3,7 +3,7 @@ import { api, apiFetcher } from '../client.ts';
 import type { DatabaseJson } from '@devplein/contract/access';
 
 /** One database of the list; `host` may be missing: older control planes send none. */
-export type UserDatabase = Omit<DatabaseJson, 'host'> & { host?: string };
+export type UserDatabase = Omit<DatabaseJson, 'host' | 'port'> & { host?: string; port?: number };
 
 export const DATABASES_KEY = '/api/user/databases';
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ApiError } from '../../api/client.ts';
-import { dbAdminSignon, dbAdminUrl, dbHost } from '../../api/meta.ts';
+import { dbAdminSignon, dbAdminUrl, dbHost, dbPort } from '../../api/meta.ts';
 import { createDatabase, dropDatabase, useDatabases } from '../../api/queries/databases.ts';
 import { useCurrentUser } from '../../api/queries/user.ts';
 import { canSeeDeveloperTools } from '../../layout/roles.ts';
@@ -72,6 +72,7 @@ function DeveloperDatabases({ userId }: { userId: number }) {
       loadError={error !== undefined ? serverMessage(error, 'Je databases konden niet worden geladen. Probeer het later opnieuw.') : null}
       // A student's databases are all on one dev server (with their VPN configuration).
       host={databases?.[0]?.host ?? dbHost()}
+      port={databases?.[0]?.port ?? dbPort()}
       adminUrl={dbAdminUrl()}
       adminSignon={dbAdminSignon()}
       namePrefix={`u${userId}_`}

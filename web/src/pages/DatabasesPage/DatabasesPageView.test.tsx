@@ -17,6 +17,7 @@ function renderView(overrides: Partial<DatabasesPageViewProps> = {}) {
     databases: [],
     loadError: null,
     host: '10.8.0.1',
+    port: 3306,
     adminUrl: '/phpmyadmin/',
     namePrefix: 'u12_',
     name: '',
@@ -55,6 +56,14 @@ describe('DatabasesPageView', () => {
     expect(nameInput().maxLength).toBe(3);
     expect(screen.queryByRole('img', { name: 'Naam is beschikbaar' })).toBeNull();
     expect(screen.getByRole('link', { name: 'VPN-verbinding' }).getAttribute('href')).toBe('/vpn');
+  });
+
+  it('tells the port it is given, and on one’s own computer (npm start) says so instead of the VPN', () => {
+    renderView({ host: '127.0.0.1', port: 3307 });
+    expect(screen.getByTestId('database-host').textContent).toBe('Host: 127.0.0.1, poort: 3307');
+    expect(screen.getByText(/vast intern adres en poort 3307/)).toBeTruthy();
+    expect(screen.getByText('Deze databaseserver draait op deze computer: je bereikt hem alleen hier.')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'VPN-verbinding' })).toBeNull();
   });
 
   it('shows the check mark and enables Aanmaken for an available name', () => {

@@ -11,7 +11,6 @@ import '../../styles/databases-vpn.css';
 export const MASKED_PASSWORD = 'XXXXXXX';
 
 /** Spec §9: the database server's port. */
-export const DATABASE_PORT = 3306;
 
 export interface DatabasesPageViewProps {
   databases: UserDatabase[] | undefined;
@@ -19,6 +18,8 @@ export interface DatabasesPageViewProps {
   loadError: string | null;
   /** The dev server's internal host where MariaDB listens (meta tag db-host). */
   host: string;
+  /** Its port: 3306 on a dev server (meta tag db-port). */
+  port: number;
   /** Database administration address (meta tag db-admin-url). */
   adminUrl: string;
   /** phpMyAdmin sign-on through the control plane is on (meta tag db-admin-signon). */
@@ -46,8 +47,10 @@ export interface DatabasesPageViewProps {
   onDrop: (id: number) => void;
 }
 
+const isLoopback = (host: string): boolean => host === 'localhost' || host === '::1' || host.startsWith('127.');
+
 /**
- * /databases (spec §2 Databases): how to connect (fixed internal host, port 3306), the list with
+ * /databases (spec §2 Databases): how to connect (fixed internal host, port 3306 on a dev server), the list with
  * masked passwords and admin links, and the create form (1–3 letters, check mark, 'Aanmaken').
  */
 export function DatabasesPageView(props: DatabasesPageViewProps) {
@@ -61,15 +64,20 @@ export function DatabasesPageView(props: DatabasesPageViewProps) {
       <section className="card dbvpn-intro" aria-labelledby="databases-connect-heading">
         <h2 id="databases-connect-heading">Verbinden</h2>
         <p>
-          De databaseserver (MariaDB) heeft een vast intern adres en poort {DATABASE_PORT}. Gebruik die in je projecten,
+          De databaseserver (MariaDB) heeft een vast intern adres en poort {props.port}. Gebruik die in je projecten,
           samen met de gebruikersnaam en het wachtwoord van je database.
         </p>
         <p className="dbvpn-connection" data-testid="database-host">
-          Host: <code>{props.host}</code>, poort: <code>{DATABASE_PORT}</code>
+          Host: <code>{props.host}</code>, poort: <code>{props.port}</code>
         </p>
-        <p className="muted">
-          Werk je thuis? Dan heb je eerst een <Link to={pathTo('vpn')}>VPN-verbinding</Link> nodig om de database te bereiken.
-        </p>
+        {isLoopback(props.host) ? (
+          // `npm start` on one's own computer: the server is right here, no VPN in between.
+          <p className="muted">Deze databaseserver draait op deze computer: je bereikt hem alleen hier.</p>
+        ) : (
+          <p className="muted">
+            Werk je thuis? Dan heb je eerst een <Link to={pathTo('vpn')}>VPN-verbinding</Link> nodig om de database te bereiken.
+          </p>
+        )}
       </section>
 
       <section className="dbvpn-section" aria-labelledby="databases-list-heading">

@@ -150,7 +150,11 @@ function SiteGrid({ sites }: { sites: WallSite[] }) {
   );
 }
 
-/** A missing or failed thumbnail shows the neutral placeholder (once: no loop if that fails too). */
+/**
+ * A site without a thumbnail (the answer says so) shows the neutral placeholder straight away,
+ * without asking for a picture that is not there; one whose picture still fails to load falls
+ * back to it (once: no loop if that fails too).
+ */
 function showFallback(event: SyntheticEvent<HTMLImageElement>): void {
   const image = event.currentTarget;
   if (image.dataset.fallback === 'true') return;
@@ -171,8 +175,8 @@ const SiteTile = memo(function SiteTile({ entry }: { entry: WallSite }) {
       >
         <img
           className="site-thumb"
-          src={thumbnailUrl(site)}
-          onError={showFallback}
+          src={site.thumbnail ? thumbnailUrl(site) : FALLBACK_THUMBNAIL_URL}
+          onError={site.thumbnail ? showFallback : undefined}
           loading="lazy"
           decoding="async"
           width={THUMBNAIL_WIDTH}

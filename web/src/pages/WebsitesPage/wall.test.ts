@@ -4,7 +4,7 @@ import { ALL_COHORTS, cohortsOf, filterWall, groupByCohort, ownSites, prepareWal
 
 const placeholder = { id: 0, name: 'unknown', group: { id: 0, cohort: 'Niet ingedeeld' } };
 const sites: Site[] = [
-  { name: 'daan-portfolio', domain: 'd.test', users: [{ id: 7, name: 'Daan de Vries', group: { id: 1, cohort: 'SD20' } }] },
+  { name: 'daan-portfolio', domain: 'd.test', users: [{ id: 7, name: 'Daan de Vries', group: { id: 1, cohort: 'SD20' } }], thumbnail: true },
   {
     name: 'webshop-groen',
     domain: 'w.test',
@@ -12,8 +12,9 @@ const sites: Site[] = [
       { id: 3, name: 'Olga Ontwikkelaar', group: { id: 3, cohort: 'SD22' } },
       { id: 9, name: 'Emma Smits', group: { id: 3, cohort: 'SD22' } },
     ],
+    thumbnail: false,
   },
-  { name: 'zoe-blog', domain: 'z.test', users: [placeholder, { id: 5, name: 'Zoë Zonderklas', group: null }] },
+  { name: 'zoe-blog', domain: 'z.test', users: [placeholder, { id: 5, name: 'Zoë Zonderklas', group: null }], thumbnail: false },
 ];
 
 describe('the websites wall in the browser', () => {

@@ -21,6 +21,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Timestamp } from "../../../google/protobuf/timestamp.js";
+import { AuthorizedKey } from "./ssh_access.js";
 
 export const protobufPackage = "devplein.agent.v1";
 
@@ -277,7 +278,17 @@ export interface CreateContainerRequest {
    * default set minus NET_RAW, MKNOD and SETFCAP). Set with an empty `add`: no capability at
    * all. Since 1.3.0.
    */
-  capabilities: ContainerCapabilities | undefined;
+  capabilities:
+    | ContainerCapabilities
+    | undefined;
+  /**
+   * SSH images: the members' keys, written as the `student` user's authorized_keys before the
+   * container first starts (instead of the empty file), so no SetAuthorizedKeys call has to
+   * follow the create. Checked as SetAuthorizedKeys checks them; when one is refused the file
+   * stays empty and `authorized_keys_written` is false. Ignored without `ssh` and when the
+   * container already exists. Since 1.4.0.
+   */
+  authorizedKeys: AuthorizedKey[];
 }
 
 /**
@@ -295,6 +306,12 @@ export interface CreateContainerResponse {
     | undefined;
   /** False when the project's container already existed. */
   created: boolean;
+  /**
+   * True when this call made an SSH container with exactly the request's `authorized_keys`
+   * (none: the empty file). False otherwise, and from an agent older than 1.4.0: the caller
+   * then sets the keys with SetAuthorizedKeys. Since 1.4.0.
+   */
+  authorizedKeysWritten: boolean;
 }
 
 export interface ChangeContainerStateRequest {
@@ -1144,6 +1161,7 @@ function createBaseCreateContainerRequest(): CreateContainerRequest {
     wordpress: false,
     limits: undefined,
     capabilities: undefined,
+    authorizedKeys: [],
   };
 }
 
@@ -1182,6 +1200,9 @@ export const CreateContainerRequest: MessageFns<CreateContainerRequest> = {
     }
     if (message.capabilities !== undefined) {
       ContainerCapabilities.encode(message.capabilities, writer.uint32(82).fork()).join();
+    }
+    for (const v of message.authorizedKeys) {
+      AuthorizedKey.encode(v!, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -1289,6 +1310,14 @@ export const CreateContainerRequest: MessageFns<CreateContainerRequest> = {
             message.capabilities = ContainerCapabilities.decode(reader, reader.uint32());
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.authorizedKeys.push(AuthorizedKey.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1325,6 +1354,11 @@ export const CreateContainerRequest: MessageFns<CreateContainerRequest> = {
       wordpress: isSet(object.wordpress) ? globalThis.Boolean(object.wordpress) : false,
       limits: isSet(object.limits) ? ContainerLimits.fromJSON(object.limits) : undefined,
       capabilities: isSet(object.capabilities) ? ContainerCapabilities.fromJSON(object.capabilities) : undefined,
+      authorizedKeys: globalThis.Array.isArray(object?.authorizedKeys)
+        ? object.authorizedKeys.map((e: any) => AuthorizedKey.fromJSON(e))
+        : globalThis.Array.isArray(object?.authorized_keys)
+        ? object.authorized_keys.map((e: any) => AuthorizedKey.fromJSON(e))
+        : [],
     };
   },
 
@@ -1360,6 +1394,9 @@ export const CreateContainerRequest: MessageFns<CreateContainerRequest> = {
     if (message.capabilities !== undefined) {
       obj.capabilities = ContainerCapabilities.toJSON(message.capabilities);
     }
+    if (message.authorizedKeys?.length) {
+      obj.authorizedKeys = message.authorizedKeys.map((e) => AuthorizedKey.toJSON(e));
+    }
     return obj;
   },
 
@@ -1382,6 +1419,7 @@ export const CreateContainerRequest: MessageFns<CreateContainerRequest> = {
     message.capabilities = (object.capabilities !== undefined && object.capabilities !== null)
       ? ContainerCapabilities.fromPartial(object.capabilities)
       : undefined;
+    message.authorizedKeys = object.authorizedKeys?.map((e) => AuthorizedKey.fromPartial(e)) || [];
     return message;
   },
 };
@@ -1454,7 +1492,7 @@ export const ContainerCapabilities: MessageFns<ContainerCapabilities> = {
 };
 
 function createBaseCreateContainerResponse(): CreateContainerResponse {
-  return { container: undefined, created: false };
+  return { container: undefined, created: false, authorizedKeysWritten: false };
 }
 
 export const CreateContainerResponse: MessageFns<CreateContainerResponse> = {
@@ -1464,6 +1502,9 @@ export const CreateContainerResponse: MessageFns<CreateContainerResponse> = {
     }
     if (message.created !== false) {
       writer.uint32(16).bool(message.created);
+    }
+    if (message.authorizedKeysWritten !== false) {
+      writer.uint32(24).bool(message.authorizedKeysWritten);
     }
     return writer;
   },
@@ -1497,6 +1538,14 @@ export const CreateContainerResponse: MessageFns<CreateContainerResponse> = {
             message.created = reader.bool();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.authorizedKeysWritten = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1513,6 +1562,11 @@ export const CreateContainerResponse: MessageFns<CreateContainerResponse> = {
     return {
       container: isSet(object.container) ? Container.fromJSON(object.container) : undefined,
       created: isSet(object.created) ? globalThis.Boolean(object.created) : false,
+      authorizedKeysWritten: isSet(object.authorizedKeysWritten)
+        ? globalThis.Boolean(object.authorizedKeysWritten)
+        : isSet(object.authorized_keys_written)
+        ? globalThis.Boolean(object.authorized_keys_written)
+        : false,
     };
   },
 
@@ -1523,6 +1577,9 @@ export const CreateContainerResponse: MessageFns<CreateContainerResponse> = {
     }
     if (message.created !== false) {
       obj.created = message.created;
+    }
+    if (message.authorizedKeysWritten !== false) {
+      obj.authorizedKeysWritten = message.authorizedKeysWritten;
     }
     return obj;
   },
@@ -1536,6 +1593,7 @@ export const CreateContainerResponse: MessageFns<CreateContainerResponse> = {
       ? Container.fromPartial(object.container)
       : undefined;
     message.created = object.created ?? false;
+    message.authorizedKeysWritten = object.authorizedKeysWritten ?? false;
     return message;
   },
 };

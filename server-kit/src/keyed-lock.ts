@@ -1,5 +1,5 @@
 /**
- * Runs work one at a time per key (e.g. per user) inside this process. Used where a request
+ * Runs work one at a time per key (e.g. per user, per project) inside this process. Used where a request
  * checks the database, calls the agent and then stores the answer: no transaction may stay open
  * across an agent call, so two requests of one user (a double click) would otherwise both pass
  * the check. The tables' unique constraints remain the last guard across processes.

@@ -1,0 +1,556 @@
+#!/usr/bin/env bash
+# install.sh — installs one server role of devplein from an unpacked release bundle (Debian 12):
+#
+#   sudo ./install.sh control-plane   the control plane + soketi (PostgreSQL, Caddy)
+#   sudo ./install.sh agent           the host agent + its screenshot browser (Docker, Caddy,
+#                                     MariaDB, Chromium, WireGuard)
+#   sudo ./install.sh upgrade         from a newer bundle: the installed roles to its version,
+#                                     back to the old one when it fails (deploy/upgrade.sh)
+#
+# Options:
+#   --root DIR            install into DIR instead of / (a chroot or a test folder): users with
+#                         useradd --prefix, files under DIR; nothing is started
+#   --no-start            write everything but start nothing
+#   --packages=MODE       install (default on /), simulate (apt-get -s; default with --root) or skip
+#   --agent-host NAME     host name in the agent certificate (besides localhost), when the control
+#                         plane reaches the agent on another machine
+#   --domain NAME         the web app's name (default devplein.school.nl)
+#   --site-domain NAME    the students' sites are {project}.NAME (default dev.school.nl)
+#   --vpn-host NAME       what VPN clients dial (default vpn.school.nl)
+#   --email ADDRESS       Let's Encrypt contact in the Caddyfile (default beheer@school.nl)
+#   The four names go into files written by this run only (env files and the Caddyfile that exist
+#   are kept).
+#
+# Safe to run again: what exists is kept (secrets, env files, certificates, users); every step
+# says "ongewijzigd" when it had nothing to do. It works from the bundle's root and from its
+# deploy/ folder. Installing a bundle of another version than the one installed leaves
+# /opt/devplein/current alone: that is `install.sh upgrade`. Files written are listed in docs/operations.md,
+# "Install with install.sh".
+set -euo pipefail
+shopt -u patsub_replacement 2>/dev/null || true
+
+usage() {
+  cat <<'USAGE'
+Gebruik: install.sh control-plane|agent [--root DIR] [--no-start] [--packages=install|simulate|skip]
+         [--agent-host NAAM] [--domain NAAM] [--site-domain NAAM] [--vpn-host NAAM] [--email ADRES]
+         install.sh upgrade [--root DIR]     (vanuit de nieuwere bundel)
+USAGE
+}
+
+fail() {
+  echo "install.sh: $*" >&2
+  exit 1
+}
+
+# `install.sh upgrade …` is deploy/upgrade.sh of the same bundle (this script sits at the
+# bundle's top or in its deploy/).
+if [[ "${1:-}" == upgrade ]]; then
+  here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
+  for upgrade in "$here/deploy/upgrade.sh" "$here/upgrade.sh"; do
+    [[ ! -f "$upgrade" ]] || exec bash "$upgrade" "${@:2}"
+  done
+  fail "deploy/upgrade.sh not found next to $here"
+fi
+
+role=""
+root="/"
+start=yes
+packages=""
+agent_host=""
+# The example names of deploy/ and what replaces them.
+domain=devplein.school.nl
+site_domain=dev.school.nl
+vpn_host=vpn.school.nl
+email=beheer@school.nl
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    control-plane | agent) [[ -z "$role" ]] || { usage >&2; exit 2; }; role=$1 ;;
+    --root) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; root=$2; shift ;;
+    --root=*) root=${1#--root=} ;;
+    --no-start) start=no ;;
+    --packages=install | --packages=simulate | --packages=skip) packages=${1#--packages=} ;;
+    --agent-host) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; agent_host=$2; shift ;;
+    --agent-host=*) agent_host=${1#--agent-host=} ;;
+    --domain | --site-domain | --vpn-host | --email)
+      [[ $# -ge 2 ]] || { usage >&2; exit 2; }
+      set -- "$1=$2" "${@:3}"
+      continue ;;
+    --domain=*) domain=${1#--domain=} ;;
+    --site-domain=*) site_domain=${1#--site-domain=} ;;
+    --vpn-host=*) vpn_host=${1#--vpn-host=} ;;
+    --email=*) email=${1#--email=} ;;
+    -h | --help) usage; exit 0 ;;
+    *) usage >&2; exit 2 ;;
+  esac
+  shift
+done
+[[ -n "$role" ]] || { usage >&2; exit 2; }
+for name in "$domain" "$site_domain" "$vpn_host" ${agent_host:+"$agent_host"}; do
+  [[ "$name" =~ ^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$ ]] || fail "not a host name: $name"
+done
+[[ "$email" =~ ^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+$ ]] || fail "not an e-mail address: $email"
+[[ $EUID -eq 0 ]] || fail "run as root (sudo ./install.sh $role)"
+command -v openssl >/dev/null || fail "openssl is missing (apt-get install openssl)"
+
+# The bundle: this script's folder, or its parent when the script is in deploy/.
+here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
+if [[ -x "$here/bin/devplein" && -f "$here/VERSION" ]]; then
+  bundle=$here
+elif [[ -x "$here/../bin/devplein" && -f "$here/../VERSION" ]]; then
+  bundle=$(cd "$here/.." && pwd)
+else
+  fail "no release bundle around $here (bin/devplein and VERSION not found)"
+fi
+version=$(tr -d '[:space:]' <"$bundle/VERSION")
+[[ "$version" =~ ^[0-9A-Za-z.+-]+$ ]] || fail "invalid VERSION in $bundle: '$version'"
+
+[[ -d "$root" ]] || fail "--root $root is not a folder"
+root=$(cd "$root" && pwd -P)
+# R prefixes every path written: empty for the real root.
+R=${root%/}
+on_real_root() { [[ -z "$R" ]]; }
+if [[ -z "$packages" ]]; then
+  if on_real_root; then packages=install; else packages=simulate; fi
+fi
+[[ "$packages" != install ]] || on_real_root || fail "--packages=install only on / (use simulate or skip with --root)"
+
+# --- Output ---------------------------------------------------------------------------------
+# section, report, env_value and id_in, shared with upgrade.sh.
+# shellcheck source-path=SCRIPTDIR source=install-common.sh
+source "$bundle/deploy/install-common.sh"
+left=()
+todo() { left+=("$1"); }
+# Services whose configuration this run changed (restarted when systemd runs).
+reload=()
+
+# --- Users and files inside the root ---------------------------------------------------------
+# Ids come from the root's own /etc/passwd and /etc/group (id_in, install-common.sh).
+gid_of() { id_in group "$1"; }
+user_exists() { id_in passwd "$1" >/dev/null; }
+group_exists() { id_in group "$1" >/dev/null; }
+in_group() { awk -F: -v name="$1" -v user="$2" '$1 == name { n = split($4, m, ","); for (i = 1; i <= n; i++) if (m[i] == user) found = 1 } END { exit !found }' "$R/etc/group"; }
+prefix_args=()
+on_real_root || prefix_args=(--prefix "$R")
+
+ensure_group() {
+  if group_exists "$1"; then
+    report "groep $1" ongewijzigd
+  else
+    groupadd "${prefix_args[@]}" --system "$1"
+    report "groep $1" aangemaakt
+  fi
+}
+
+# ensure_user <name> <home> [supplementary group]
+ensure_user() {
+  local name=$1 home=$2 extra=${3:-}
+  if user_exists "$name"; then
+    if [[ -n "$extra" ]] && ! in_group "$extra" "$name"; then
+      usermod "${prefix_args[@]}" --append --groups "$extra" "$name"
+      report "gebruiker $name" bijgewerkt "lid van $extra"
+    else
+      report "gebruiker $name" ongewijzigd
+    fi
+    return
+  fi
+  local args=(--system --user-group --no-create-home --home-dir "$home" --shell /usr/sbin/nologin)
+  [[ -z "$extra" ]] || args+=(--groups "$extra")
+  # useradd warns that /usr/sbin/nologin is missing when the root has no /usr.
+  useradd "${prefix_args[@]}" "${args[@]}" "$name" 2> >(grep -v 'missing or non-executable shell' >&2)
+  report "gebruiker $name" aangemaakt "$home"
+}
+
+# ensure_dir <path in root> <mode> <group>
+ensure_dir() {
+  local dir=$R$1 mode=$2 group=$3 gid
+  gid=$(gid_of "$group")
+  if [[ -d "$dir" && "$(stat -c '%a %u %g' "$dir")" == "${mode#0} 0 $gid" ]]; then return; fi
+  mkdir -p "$dir"
+  chown "0:$gid" "$dir"
+  chmod "$mode" "$dir"
+}
+
+# put_file <source> <path in root> <mode> <group>: the file as given, replaced when it differs
+# (then put_changed=yes).
+put_changed=no
+put_file() {
+  local source=$1 target=$R$2 mode=$3 group=$4 gid status
+  gid=$(gid_of "$group")
+  put_changed=no
+  if [[ -f "$target" ]] && cmp -s "$source" "$target" && [[ "$(stat -c '%a %u %g' "$target")" == "${mode#0} 0 $gid" ]]; then
+    report "$2" ongewijzigd
+    return
+  fi
+  put_changed=yes
+  if [[ -e "$target" ]]; then status=bijgewerkt; else status=geschreven; fi
+  mkdir -p "$(dirname "$target")"
+  install -m "$mode" -o 0 -g "$gid" "$source" "$target.new"
+  mv -f "$target.new" "$target"
+  report "$2" "$status"
+}
+
+# keep_or_write <path in root> <mode> <group> <command...>: a file with secrets, written once from
+# the command's output and never again (a second run keeps the secrets the services use).
+keep_or_write() {
+  local name=$1 target=$R$1 mode=$2 group=$3 gid
+  shift 3
+  if [[ -f "$target" ]]; then
+    report "$name" ongewijzigd "bestaat al, behouden"
+    return
+  fi
+  gid=$(gid_of "$group")
+  mkdir -p "$(dirname "$target")"
+  (umask 077 && "$@" >"$target.new")
+  chown "0:$gid" "$target.new"
+  chmod "$mode" "$target.new"
+  mv -f "$target.new" "$target"
+  report "$name" geschreven "nieuwe geheimen"
+}
+
+# with_names: deploy/'s example names replaced by the school's (through markers, so a name that
+# contains another, say devplein.dev.school.nl, is replaced once).
+with_names() {
+  sed -e 's/beheer@school\.nl/@@email@@/g; s/devplein\.school\.nl/@@domain@@/g; s/vpn\.school\.nl/@@vpn@@/g; s/dev\.school\.nl/@@sites@@/g' \
+    -e "s|@@email@@|$email|g; s|@@domain@@|$domain|g; s|@@vpn@@|$vpn_host|g; s|@@sites@@|$site_domain|g"
+}
+
+# Secrets: openssl's random generator, in shapes the configs accept.
+secret_hex() { openssl rand -hex "$1"; }
+secret_base64() { openssl rand -base64 "$1" | tr -d '\n'; }
+
+# fill_env <template> KEY=value...: the template with those settings' CHANGE_ME replaced.
+fill_env() {
+  local template=$1 line key
+  shift
+  declare -A values=()
+  local pair
+  for pair in "$@"; do values[${pair%%=*}]=${pair#*=}; done
+  while IFS= read -r line || [[ -n "$line" ]]; do
+    key=${line%%=*}
+    if [[ "$line" == *=* && -n "${values[$key]+set}" ]]; then line=${line//CHANGE_ME/${values[$key]}}; fi
+    printf '%s\n' "$line"
+  done <"$template" | with_names
+}
+
+# --- The role ----------------------------------------------------------------------------------
+systemd_dir=$bundle/deploy/systemd
+case "$role" in
+  control-plane)
+    debian_packages=(postgresql caddy openssl curl ca-certificates)
+    units=(devplein-soketi.service devplein-control-plane.service)
+    ;;
+  agent)
+    debian_packages=(docker.io caddy mariadb-server chromium wireguard-tools wireguard-go iptables openssl curl ca-certificates)
+    units=(devplein-browser.service devplein-agent.service)
+    ;;
+esac
+
+echo "devplein $version installeren: rol $role, in ${R:-/} (bundel $bundle)"
+
+# --- 1. Debian packages ------------------------------------------------------------------------
+section "Debian-pakketten: ${debian_packages[*]}"
+case "$packages" in
+  skip) report "pakketten" overgeslagen "--packages=skip" ;;
+  simulate)
+    # What apt would do on this machine (apt-get -s needs no root and changes nothing).
+    simulation=$(apt-get -s install --no-install-recommends "${debian_packages[@]}" 2>&1) || {
+      printf '%s\n' "$simulation" | sed 's/^/     /'
+      fail "apt-get -s install failed"
+    }
+    printf '%s\n' "$simulation" | grep -E '^Inst |is already the newest version' | sed 's/^/     /' || true
+    report "pakketten" "gesimuleerd" "apt-get -s, niets geïnstalleerd"
+    ;;
+  install)
+    missing=()
+    for package in "${debian_packages[@]}"; do
+      dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+    done
+    if [[ ${#missing[@]} -eq 0 ]]; then
+      report "pakketten" ongewijzigd "alle al geïnstalleerd"
+    else
+      apt-get update -q
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+      report "pakketten" geïnstalleerd "${missing[*]}"
+    fi
+    ;;
+esac
+
+# --- 2. System users ---------------------------------------------------------------------------
+section "Systeemgebruikers"
+case "$role" in
+  control-plane)
+    ensure_user devplein /var/lib/devplein
+    ensure_user devplein-soketi /nonexistent
+    ;;
+  agent)
+    # docker.io makes this group; made here too when the packages were not installed (--root).
+    ensure_group docker
+    ensure_user devplein-agent /var/lib/devplein-agent docker
+    ensure_user devplein-browser /nonexistent
+    ;;
+esac
+
+# --- 3. The bundle in /opt/devplein --------------------------------------------------------------
+section "Bundel in /opt/devplein"
+release_dir=/opt/devplein/releases/$version
+mkdir -p "$R/opt/devplein/releases"
+if [[ -d "$R$release_dir" ]]; then
+  report "$release_dir" ongewijzigd "versie $version staat er al"
+else
+  # Copied next to its final place and renamed, so a half copy never looks installed.
+  partial="$R/opt/devplein/releases/.$version.partial"
+  rm -rf "$partial"
+  cp -R --preserve=mode,timestamps,links "$bundle/." "$partial"
+  chown -R 0:0 "$partial"
+  chmod -R go-w "$partial"
+  mv "$partial" "$R$release_dir"
+  report "$release_dir" gekopieerd
+fi
+current=$(readlink "$R/opt/devplein/current" 2>/dev/null || true)
+if [[ "$current" == "releases/$version" ]]; then
+  report "/opt/devplein/current" ongewijzigd "→ releases/$version"
+elif [[ -z "$current" && ! -e "$R/opt/devplein/current" ]]; then
+  ln -s "releases/$version" "$R/opt/devplein/current"
+  report "/opt/devplein/current" aangemaakt "→ releases/$version"
+else
+  report "/opt/devplein/current" ongewijzigd "wijst naar ${current:-?}; een andere versie installeren is een upgrade: ./install.sh upgrade"
+  todo "Er was al een andere versie geïnstalleerd (/opt/devplein/current → $current); deze installatie heeft die laten staan. Naar versie $version: ./install.sh upgrade"
+fi
+mkdir -p "$R/usr/local/bin"
+if [[ "$(readlink "$R/usr/local/bin/devplein" 2>/dev/null || true)" == /opt/devplein/current/bin/devplein ]]; then
+  report "/usr/local/bin/devplein" ongewijzigd
+else
+  ln -sfn /opt/devplein/current/bin/devplein "$R/usr/local/bin/devplein"
+  report "/usr/local/bin/devplein" aangemaakt "→ /opt/devplein/current/bin/devplein"
+fi
+
+# --- 4. Env files with fresh secrets -----------------------------------------------------------
+section "Instellingen in /etc/devplein (nieuwe geheimen, bestaande bestanden blijven)"
+ensure_dir /etc/devplein 0755 root
+case "$role" in
+  control-plane)
+    keep_or_write /etc/devplein/control-plane.env 0640 devplein \
+      fill_env "$systemd_dir/devplein-control-plane.env" \
+      "SESSION_SECRET=$(secret_base64 48)" "ENCRYPTION_KEY=$(secret_base64 32)" \
+      "REALTIME_SECRET=$(secret_hex 24)" "DATABASE_URL=$(secret_hex 24)"
+    # soketi's app equals the control plane's REALTIME_* (whichever env file is in place).
+    cp_env=$R/etc/devplein/control-plane.env
+    soketi_env() {
+      printf '# /etc/devplein/soketi.env — environment of devplein-soketi.service (written by install.sh).\n'
+      printf '# Must equal REALTIME_APP_ID, REALTIME_KEY and REALTIME_SECRET in control-plane.env.\n'
+      printf 'SOKETI_DEFAULT_APP_ID=%s\n' "$(env_value "$cp_env" REALTIME_APP_ID)"
+      printf 'SOKETI_DEFAULT_APP_KEY=%s\n' "$(env_value "$cp_env" REALTIME_KEY)"
+      printf 'SOKETI_DEFAULT_APP_SECRET=%s\n' "$(env_value "$cp_env" REALTIME_SECRET)"
+    }
+    keep_or_write /etc/devplein/soketi.env 0640 devplein-soketi soketi_env
+    ;;
+  agent)
+    keep_or_write /etc/devplein/agent.env 0640 devplein-agent \
+      fill_env "$systemd_dir/devplein-agent.env" "AGENT_MYSQL_URL=$(secret_hex 24)"
+    # Shared by the agent and the browser server; systemd hands it to both as a credential.
+    ensure_dir /etc/devplein/credentials 0700 root
+    keep_or_write /etc/devplein/credentials/browser-secret 0600 root secret_hex 32
+    ;;
+esac
+
+# --- 5. Certificates of the agent link ----------------------------------------------------------
+section "Certificaten van de agentverbinding (deploy/certs)"
+# The link's CA and both leaf certificates are made in /etc/devplein/ca (root only); each role
+# gets its own copies. A role whose three files exist keeps them.
+case "$role" in
+  control-plane) leaf=control-plane; cert_dir=/etc/devplein/control-plane; cert_group=devplein ;;
+  agent) leaf=agent; cert_dir=/etc/devplein/agent; cert_group=devplein-agent ;;
+esac
+if [[ -f "$R$cert_dir/ca.pem" && -f "$R$cert_dir/$leaf.pem" && -f "$R$cert_dir/$leaf-key.pem" ]]; then
+  # Kept; copied here by hand from the other machine, they may lack the service's group.
+  gid=$(gid_of "$cert_group")
+  if [[ "$(stat -c '%a %u %g' "$R$cert_dir" "$R$cert_dir/ca.pem" "$R$cert_dir/$leaf.pem" "$R$cert_dir/$leaf-key.pem" | tr '\n' ' ')" == "750 0 $gid 644 0 0 644 0 0 640 0 $gid " ]]; then
+    report "$cert_dir" ongewijzigd "ca.pem, $leaf.pem, $leaf-key.pem bestaan al"
+  else
+    chown "0:$gid" "$R$cert_dir" "$R$cert_dir/$leaf-key.pem"
+    chown 0:0 "$R$cert_dir/ca.pem" "$R$cert_dir/$leaf.pem"
+    chmod 0750 "$R$cert_dir"
+    chmod 0640 "$R$cert_dir/$leaf-key.pem"
+    chmod 0644 "$R$cert_dir/ca.pem" "$R$cert_dir/$leaf.pem"
+    report "$cert_dir" bijgewerkt "bestaande bestanden; eigenaar en rechten hersteld"
+  fi
+else
+  ensure_dir /etc/devplein/ca 0700 root
+  "$bundle/deploy/certs/make-certs.sh" "$R/etc/devplein/ca" ${agent_host:+"$agent_host"} 2>&1 | sed 's/^/     /'
+  ensure_dir "$cert_dir" 0750 "$cert_group"
+  gid=$(gid_of "$cert_group")
+  install -m 0644 -o 0 -g 0 "$R/etc/devplein/ca/ca.pem" "$R/etc/devplein/ca/$leaf.pem" "$R$cert_dir/"
+  install -m 0640 -o 0 -g "$gid" "$R/etc/devplein/ca/$leaf-key.pem" "$R$cert_dir/"
+  report "$cert_dir" geschreven "ca.pem, $leaf.pem, $leaf-key.pem"
+  if [[ "$role" == control-plane ]]; then
+    todo "Agent op een andere machine: kopieer ca.pem, agent.pem en agent-key.pem uit /etc/devplein/ca hierheen naar /etc/devplein/agent/ daar, vóór install.sh agent daar (die houdt ze dan). Het agentcertificaat moet de naam van die machine hebben: installeer hier met --agent-host <naam>, of maak het opnieuw met deploy/certs/make-certs.sh /etc/devplein/ca <naam>. Bewaar /etc/devplein/ca/ca-key.pem daarna offline."
+  else
+    todo "Control plane op een andere machine: kopieer ca.pem, control-plane.pem en control-plane-key.pem uit /etc/devplein/ca hierheen naar /etc/devplein/control-plane/ daar, vóór install.sh control-plane daar (die houdt ze dan). Bewaar /etc/devplein/ca/ca-key.pem daarna offline."
+  fi
+fi
+
+# --- 6. systemd units ------------------------------------------------------------------------------
+section "systemd-units in /etc/systemd/system"
+for unit in "${units[@]}"; do
+  put_file "$systemd_dir/$unit" "/etc/systemd/system/$unit" 0644 root
+done
+
+# --- 7. Caddy, MariaDB ------------------------------------------------------------------------------
+section "Caddy$([[ "$role" == agent ]] && echo ', MariaDB')"
+caddyfile=$R/etc/caddy/Caddyfile
+if [[ -f "$caddyfile" ]] && grep -q devplein "$caddyfile"; then
+  report /etc/caddy/Caddyfile ongewijzigd "is al die van devplein"
+else
+  # Debian's own (a static file server on :80) would take the port the agent's sites need.
+  [[ ! -f "$caddyfile" ]] || mv "$caddyfile" "$caddyfile.voor-devplein"
+  named_caddyfile=$(mktemp)
+  with_names <"$bundle/deploy/caddy/Caddyfile" >"$named_caddyfile"
+  put_file "$named_caddyfile" /etc/caddy/Caddyfile 0644 root
+  rm -f "$named_caddyfile"
+  reload+=(caddy.service)
+fi
+# deploy/'s example names, as whole names.
+example_names='(^|[^A-Za-z0-9.-])(devplein|dev|vpn)\.school\.nl([^A-Za-z0-9.-]|$)|beheer@school\.nl'
+if with_examples=$(grep -lE "$example_names" "$caddyfile" "$R/etc/devplein/"*.env); then
+  [[ -z "$R" ]] || with_examples=${with_examples//"$R"/}
+  todo "Namen: ${with_examples//$'\n'/, } noemen nog voorbeeldnamen (devplein.school.nl, dev.school.nl, vpn.school.nl, beheer@school.nl); vervang die door die van de school en doe daarna systemctl reload caddy (of geef --domain, --site-domain, --vpn-host en --email bij de eerste installatie)."
+fi
+# The names as the env file in place has them (an existing one may predate this run's options).
+if [[ "$role" == control-plane ]]; then
+  app_url=$(env_value "$R/etc/devplein/control-plane.env" APP_URL)
+  app_host=${app_url#*://}
+  todo "DNS: ${app_host%%[:/]*} naar deze server, poorten 80 en 443 open voor iedereen (Let's Encrypt); *.$(env_value "$R/etc/devplein/control-plane.env" SITE_DOMAIN) (wildcard) naar de ontwikkelserver (de agent)."
+else
+  wg_endpoint=$(env_value "$R/etc/devplein/agent.env" AGENT_WG_ENDPOINT)
+  todo "DNS: *.$(env_value "$R/etc/devplein/agent.env" AGENT_SITE_DOMAIN) (wildcard) en ${wg_endpoint%:*} (VPN) naar deze server; poorten 80 en 443 open voor iedereen (Let's Encrypt)."
+fi
+if [[ "$role" == agent ]]; then
+  mariadb_conf=$(mktemp)
+  printf '# Written by devplein install.sh: students reach MariaDB over the VPN (10.8.0.1) and\n# containers over Docker; the firewall admits 3306 only from those networks.\n[mysqld]\nbind-address = 0.0.0.0\n' >"$mariadb_conf"
+  put_file "$mariadb_conf" /etc/mysql/mariadb.conf.d/60-devplein.cnf 0644 root
+  [[ "$put_changed" == no ]] || reload+=(mariadb.service)
+  rm -f "$mariadb_conf"
+  todo "Firewall: in 80/tcp en 443/tcp (iedereen), 51820/udp (VPN), 2200-2999/tcp (SSH naar containers); 3306 alleen vanaf 10.8.0.0/24, het Docker-netwerk en loopback."
+fi
+
+# --- 8. Logs ---------------------------------------------------------------------------------------
+section "Logs"
+report "logrotate" "niet nodig" "alles gaat naar journald: journalctl -u devplein-$role"
+
+# --- 9. Databases -----------------------------------------------------------------------------------
+section "Database$([[ "$role" == control-plane ]] && echo ' en migraties')"
+if [[ "$role" == control-plane ]]; then
+  database_url=$(env_value "$R/etc/devplein/control-plane.env" DATABASE_URL)
+  if [[ "$database_url" =~ ^postgres(ql)?://([^:@/]+):([^@/]*)@([^:/]+):?([0-9]*)/([^?]+) ]]; then
+    db_user=${BASH_REMATCH[2]} db_password=${BASH_REMATCH[3]} db_host=${BASH_REMATCH[4]} db_port=${BASH_REMATCH[5]:-5432} db_name=${BASH_REMATCH[6]}
+  else
+    db_host=""
+  fi
+  if ! on_real_root; then
+    report "PostgreSQL" overgeslagen "--root: de control plane voert de migraties uit bij zijn eerste start"
+  elif [[ -z "$db_host" ]]; then
+    report "PostgreSQL" overgeslagen "DATABASE_URL niet in de vorm postgres://gebruiker:wachtwoord@host:poort/naam"
+    todo "Database: zet DATABASE_URL in /etc/devplein/control-plane.env; de migraties lopen bij de start (of: devplein migrate)."
+  else
+    # A local PostgreSQL of Debian's package: its account and database, as the postgres user.
+    if [[ "$db_host" =~ ^(127\.0\.0\.1|localhost)$ ]] && command -v psql >/dev/null && runuser -u postgres -- psql -qtAc 'select 1' >/dev/null 2>&1; then
+      if [[ "$(runuser -u postgres -- psql -qtAc "select 1 from pg_roles where rolname = '$db_user'")" == 1 ]]; then
+        report "PostgreSQL-rol $db_user" ongewijzigd
+      else
+        runuser -u postgres -- psql -qc "create role \"$db_user\" login password '$db_password'"
+        report "PostgreSQL-rol $db_user" aangemaakt
+      fi
+      if [[ "$(runuser -u postgres -- psql -qtAc "select 1 from pg_database where datname = '$db_name'")" == 1 ]]; then
+        report "PostgreSQL-database $db_name" ongewijzigd
+      else
+        runuser -u postgres -- createdb --owner "$db_user" "$db_name"
+        report "PostgreSQL-database $db_name" aangemaakt
+      fi
+    fi
+    if (exec 3<>"/dev/tcp/$db_host/$db_port") 2>/dev/null; then
+      # As the service's user, with only the database setting of its env file.
+      migrated=$(cd / && runuser -u devplein -- env DATABASE_URL="$database_url" /opt/devplein/current/bin/devplein migrate 2>&1) || {
+        printf '%s\n' "$migrated" | sed 's/^/     /'
+        fail "migrations failed"
+      }
+      if [[ "$migrated" == *"up to date"* ]]; then report "migraties" ongewijzigd "$migrated"; else report "migraties" uitgevoerd "$migrated"; fi
+    else
+      report "migraties" overgeslagen "PostgreSQL op $db_host:$db_port niet bereikbaar"
+      todo "Database: PostgreSQL op $db_host:$db_port was niet bereikbaar; de migraties lopen bij de start van de control plane (of: devplein migrate)."
+    fi
+  fi
+else
+  mysql_url=$(env_value "$R/etc/devplein/agent.env" AGENT_MYSQL_URL)
+  if ! on_real_root; then
+    report "MariaDB-account van de agent" overgeslagen "--root"
+    todo "MariaDB: maak het account uit AGENT_MYSQL_URL (/etc/devplein/agent.env) aan, zie docs/operations.md stap 5."
+  elif [[ "$mysql_url" =~ ^mysql://([^:@/]+):([^@/]*)@(127\.0\.0\.1|localhost) ]] && command -v mariadb >/dev/null && mariadb -e 'select 1' >/dev/null 2>&1; then
+    mysql_user=${BASH_REMATCH[1]} mysql_password=${BASH_REMATCH[2]}
+    if [[ "$(mariadb -NBe "select count(*) from mysql.user where user = '$mysql_user' and host = '127.0.0.1'")" == 1 ]]; then
+      report "MariaDB-account $mysql_user" ongewijzigd
+    else
+      mariadb -e "create user '$mysql_user'@'127.0.0.1' identified by '$mysql_password'; grant all privileges on *.* to '$mysql_user'@'127.0.0.1' with grant option"
+      report "MariaDB-account $mysql_user" aangemaakt
+    fi
+  else
+    report "MariaDB-account van de agent" overgeslagen "MariaDB niet bereikbaar als root"
+    todo "MariaDB: maak het account uit AGENT_MYSQL_URL (/etc/devplein/agent.env) aan, zie docs/operations.md stap 5."
+  fi
+fi
+
+# --- 10. Start ----------------------------------------------------------------------------------------
+section "Starten"
+if [[ "$start" == no ]]; then
+  report "units" "niet gestart" "--no-start"
+elif ! on_real_root; then
+  report "units" "niet gestart" "--root"
+elif [[ ! -d /run/systemd/system ]]; then
+  report "units" "niet gestart" "systemd draait hier niet"
+else
+  systemctl daemon-reload
+  for service in "${reload[@]}"; do
+    if systemctl try-reload-or-restart "$service"; then report "$service" "opnieuw geladen"; else report "$service" "niet opnieuw geladen" "journalctl -u $service"; fi
+  done
+  to_start=("${units[@]}")
+  if [[ "$role" == control-plane ]] && grep -q CHANGE_ME "$R/etc/devplein/control-plane.env"; then
+    # It would stop at once with exit code 78 (configuration), naming each placeholder.
+    to_start=(devplein-soketi.service)
+    systemctl enable devplein-control-plane.service
+    report devplein-control-plane.service "ingeschakeld, niet gestart" "OIDC_* is nog CHANGE_ME"
+  fi
+  if systemctl enable --now "${to_start[@]}"; then
+    report "${to_start[*]}" "ingeschakeld en gestart"
+  else
+    report "${to_start[*]}" "start mislukt" "systemctl status ${to_start[*]}"
+    todo "Niet gestart: systemctl status ${to_start[*]}; journalctl -u devplein-$role -e"
+  fi
+  case "$role" in
+    control-plane) health=http://127.0.0.1:$(env_value /etc/devplein/control-plane.env PORT)/healthz ;;
+    agent) health=http://$(env_value /etc/devplein/agent.env AGENT_METRICS_LISTEN)/healthz ;;
+  esac
+  if [[ " ${to_start[*]} " == *" devplein-$role.service "* ]]; then
+    answer=""
+    for _ in $(seq 60); do
+      if answer=$(curl -fsS --max-time 2 "$health" 2>/dev/null); then break; fi
+      answer=""
+      sleep 1
+    done
+    if [[ -n "$answer" ]]; then
+      report "$health" "antwoordt" "$answer"
+    else
+      report "$health" "antwoordt niet" "journalctl -u devplein-$role -e"
+      todo "devplein-$role draait niet goed: journalctl -u devplein-$role -e"
+    fi
+  fi
+fi
+
+# --- What is left -------------------------------------------------------------------------------------
+section "Nog te doen"
+if [[ "$role" == control-plane ]]; then
+  todo "Inloggen via de school: vul OIDC_ISSUER, OIDC_CLIENT_ID en OIDC_CLIENT_SECRET in /etc/devplein/control-plane.env in (deploy/oidc/entra-id.md of surfconext.md); daarna: systemctl restart devplein-control-plane."
+  todo "De eerste beheerder: zet het adres in INITIAL_ADMIN_EMAILS in /etc/devplein/control-plane.env, of na de start: systemd-run --uid=devplein --gid=devplein --wait --pipe -p EnvironmentFile=/etc/devplein/control-plane.env /opt/devplein/current/bin/devplein admin create --email beheerder@school.nl"
+fi
+if [[ "$start" == no ]] || ! on_real_root || [[ ! -d /run/systemd/system ]]; then
+  todo "Starten: systemctl daemon-reload && systemctl enable --now ${units[*]}$([[ ${#reload[@]} -eq 0 ]] || echo "; en voor de nieuwe instellingen: systemctl try-reload-or-restart ${reload[*]}")"
+fi
+for item in "${left[@]}"; do printf ' - %s\n' "$item"; done

@@ -1,0 +1,38 @@
+#!/bin/sh
+# bin/devplein of a release bundle (scripts/release.ts copies this file): runs a part of the
+# bundle with the node the bundle carries. Works through a symlink (/usr/local/bin/devplein).
+set -eu
+bundle=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
+node="$bundle/node/bin/node"
+
+usage() {
+  cat <<USAGE
+Gebruik: devplein <opdracht> [argumenten]
+  control-plane     start de control plane (instellingen uit de omgeving, zie deploy/systemd/devplein-control-plane.env)
+  agent             start de host agent (zie deploy/systemd/devplein-agent.env)
+  browser-server    start de screenshotbrowser van de agent (deploy/systemd/devplein-browser.service)
+  soketi            start soketi, de realtime-server (SOKETI_*-instellingen uit de omgeving)
+  admin …           beheerders: devplein admin create --email <e-mailadres>, devplein admin list
+  migrate           voert de databasemigraties uit (--rollback draait ze allemaal terug)
+  version           toont de versie van deze bundel
+USAGE
+}
+
+command=${1:-}
+[ $# -gt 0 ] && shift
+case "$command" in
+  control-plane)
+    # The built web app of this bundle, unless the environment names another.
+    WEB_DIST=${WEB_DIST:-$bundle/web/dist}
+    export WEB_DIST
+    exec "$node" "$bundle/control-plane/dist/main.js" "$@" ;;
+  agent) exec "$node" "$bundle/host-agent/dist/main.js" "$@" ;;
+  browser-server) exec "$node" "$bundle/host-agent/dist/browser-server.js" "$@" ;;
+  admin) exec "$node" "$bundle/control-plane/dist/cli/admin-cli.js" "$@" ;;
+  migrate) exec "$node" "$bundle/control-plane/dist/db/migrate-cli.js" "$@" ;;
+  # soketi has its own node (Node 20: its uWebSockets.js build has no binary for Node 24).
+  soketi) exec "$bundle/soketi/node/bin/node" "$bundle/soketi/node_modules/@soketi/soketi/bin/server.js" start "$@" ;;
+  version | --version) cat "$bundle/VERSION" ;;
+  help | --help | -h) usage ;;
+  *) usage >&2; exit 2 ;;
+esac

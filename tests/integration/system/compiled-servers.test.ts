@@ -1,0 +1,58 @@
+/**
+ * `npm run build:servers` makes plain JavaScript of the control plane and the host agent that
+ * runs with plain node (no tsx): the control plane serves, signs in through the development
+ * provider (its own chunk, imported only with DEV_LOGIN) and reaches the compiled agent over mTLS;
+ * `devplein admin` (control-plane/dist/cli/admin-cli.js) runs with plain node as well.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentLinkEnv, makeTestCerts, startTestAgent, type TestAgent } from '../../support/agent.ts';
+import { startSeededControlPlane, type SeededControlPlane } from '../../support/control-plane.ts';
+import { HttpSession } from '../../support/http-session.ts';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+let workDir: string;
+let agent: TestAgent | undefined;
+let stack: SeededControlPlane | undefined;
+
+beforeAll(async () => {
+  await promisify(execFile)('npm', ['run', '--silent', 'build:servers'], { cwd: root });
+  workDir = await mkdtemp(path.join(os.tmpdir(), 'devplein-compiled-'));
+  const certs = await makeTestCerts(path.join(workDir, 'certs'));
+  agent = await startTestAgent({ certDir: certs.dir, compiled: true, env: { AGENT_DOCKER_NETWORK: `devplein-compiled-${process.pid}` } });
+  stack = await startSeededControlPlane({ compiled: true, env: agentLinkEnv(agent.address, certs) });
+}, 180_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  await agent?.stop();
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+describe('the servers built by npm run build:servers', () => {
+  it('serve a signed-in student their user and dockers page, through the compiled agent', async () => {
+    const session = new HttpSession(stack!.app.url);
+    expect((await session.signIn('student@devplein.test')).status).toBe(200);
+    const me = await session.json<{ email: string }>('GET', '/api/user');
+    expect(me.status).toBe(200);
+    expect(me.body.email).toBe('student@devplein.test');
+    const dockers = await session.json<Array<{ State: string }>>('GET', '/api/user/dockers');
+    expect(dockers.status).toBe(200);
+    // The agent answered: no card says it was unreachable.
+    expect(dockers.body.every((card) => card.State !== 'onbereikbaar')).toBe(true);
+  });
+});
+
+describe('the admin command built by npm run build:servers', () => {
+  it('lists the admins with plain node', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['control-plane/dist/cli/admin-cli.js', 'list'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: stack!.database.url },
+    });
+    expect(stdout).toContain('Anna Admin <admin@devplein.test>');
+  });
+});

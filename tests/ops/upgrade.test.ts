@@ -1,0 +1,261 @@
+/**
+ * `install.sh upgrade` (deploy/upgrade.sh) with the real release bundle: the release is built
+ * once (0.1.0) and installed with install.sh into a throwaway root (as install-script.test.ts),
+ * its control plane pointed at a throwaway PostgreSQL database with the demo data. "Newer"
+ * bundles are hard-linked copies of the unpacked tree with another VERSION:
+ *   0.1.1  good: every row kept, 0.1.1 serves, a 0600 dump exists;
+ *   0.1.2  its `devplein migrate` writes a probe table, then fails;
+ *   0.1.3  its control plane writes a probe table, then throws at start;
+ *   0.1.4  good again: older releases pruned (the last 3 kept, the previous one always).
+ *   then 0.1.3 again (older: refused) and 0.1.5 without DEVPLEIN_SERVICE_MANAGER (refused).
+ * After each broken one: exit code 1, `current` back at 0.1.1, 0.1.1 serving /healthz, the rows
+ * as before and no probe table (the pre-upgrade dump was restored into a clean schema).
+ *
+ * systemd does not run on the test machines (no /run/systemd/system), so
+ * tests/support/service-manager.sh stands in for it (DEVPLEIN_SERVICE_MANAGER): it starts each
+ * unit's ExecStart from <root>/opt/devplein/current as the unit's user with its env file, and
+ * waits for its ExecStartPost readiness check, as systemd would.
+ *
+ * In `npm run test:ops` (vitest.ops.config.ts), not in `npm test`: it builds the release (most
+ * of its time) and starts the control plane six times: 85–136 s on 2 cores. Runs as root
+ * (useradd, setpriv).
+ */
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemoData } from '../../control-plane/src/db/seed.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { findFreePort, waitForHttp } from '../support/ports.ts';
+
+const run = promisify(execFile);
+const repo = path.resolve(import.meta.dirname, '../..');
+const standIn = path.join(repo, 'tests/support/service-manager.sh');
+const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+let oldVersion: string;
+let work: string;
+let root: string;
+let bundles: string;
+let database: TestDatabase | undefined;
+let healthUrl: string;
+const managerEnv = (): Record<string, string> => ({ PATH: SYSTEM_PATH, LANG: 'C.UTF-8', DEVPLEIN_SERVICE_MANAGER: standIn, DEVPLEIN_STANDIN_ROOT: root });
+
+const bundleDir = (version: string): string => path.join(bundles, `devplein-${version}`);
+
+/** A probe that marks the database (through psql), then fails: what a broken newer version does. */
+function probe(step: string, failure: string): string {
+  return `import('node:child_process').then(({ execFileSync }) => {
+  execFileSync('psql', ['--no-psqlrc', '-q', '-v', 'ON_ERROR_STOP=1', '--dbname', process.env.DATABASE_URL, '-c',
+    "create table if not exists upgrade_probe (step text); insert into upgrade_probe values ('${step}')"]);
+  ${failure}
+});
+`;
+}
+
+/** A newer bundle: the built one, hard-linked, with another VERSION and maybe a broken file. */
+async function makeBundle(version: string, broken?: { file: string; content: string }): Promise<void> {
+  await run('cp', ['-al', bundleDir(oldVersion), bundleDir(version)]);
+  // Replaced, not written through: the files are hard links of the built bundle's.
+  for (const [file, content] of [['VERSION', `${version}\n`], ...(broken ? [[broken.file, broken.content]] : [])] as const) {
+    await rm(path.join(bundleDir(version), file));
+    await writeFile(path.join(bundleDir(version), file), content, { mode: 0o644 });
+  }
+}
+
+async function upgrade(version: string): Promise<{ code: number; output: string }> {
+  try {
+    const { stdout, stderr } = await run(path.join(bundleDir(version), 'install.sh'), ['upgrade', '--root', root], { env: managerEnv(), timeout: 300_000, maxBuffer: 16 * 1024 * 1024 });
+    return { code: 0, output: `${stdout}${stderr}` };
+  } catch (error) {
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    return { code: typeof failed.code === 'number' ? failed.code : -1, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+  }
+}
+
+/** Rows per table of the control plane's database. */
+async function rowCounts(): Promise<Record<string, number>> {
+  const client = new pg.Client({ connectionString: database!.url });
+  await client.connect();
+  try {
+    const { rows: tables } = await client.query<{ name: string }>("select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1");
+    const counts: Record<string, number> = {};
+    for (const { name } of tables) {
+      const { rows } = await client.query<{ n: number }>(`select count(*)::int as n from "${name}"`);
+      counts[name] = rows[0]?.n ?? -1;
+    }
+    return counts;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The release whose node runs the control plane (the stand-in's pid file, /proc/<pid>/exe). */
+async function servingRelease(): Promise<string | undefined> {
+  const pid = (await readFile(path.join(root, 'run/standin/devplein-control-plane.service.pid'), 'utf8')).trim();
+  const exe = await readlink(`/proc/${pid}/exe`);
+  return path.relative(path.join(root, 'opt/devplein/releases'), exe).split(path.sep)[0];
+}
+
+async function healthStatus(): Promise<{ code: number; status: unknown }> {
+  const response = await fetch(healthUrl);
+  return { code: response.status, status: ((await response.json()) as { status?: unknown }).status };
+}
+
+const current = (): Promise<string> => readlink(path.join(root, 'opt/devplein/current'));
+
+/** A root with the host's accounts minus devplein's (useradd --prefix needs the four files). */
+async function makeRoot(dir: string): Promise<void> {
+  await mkdir(path.join(dir, 'etc'), { recursive: true, mode: 0o755 });
+  for (const file of ['passwd', 'group', 'shadow', 'gshadow']) {
+    const lines = readFileSync(`/etc/${file}`, 'utf8').split('\n').filter((line) => !line.startsWith('devplein'));
+    await writeFile(path.join(dir, 'etc', file), lines.join('\n'), { mode: statSync(`/etc/${file}`).mode & 0o777 });
+  }
+}
+
+/** Points the installed env files at the test's database and free ports, paths inside the root. */
+async function configure(port: number): Promise<void> {
+  const cpEnv = path.join(root, 'etc/devplein/control-plane.env');
+  let text = await readFile(cpEnv, 'utf8');
+  text = text.replace(/^([A-Z_]+)=(\/(?:etc|var\/lib|opt)\/devplein)/gm, `$1=${root}$2`);
+  const settings: Record<string, string> = {
+    DATABASE_URL: database!.url,
+    PORT: String(port),
+    METRICS_LISTEN: '',
+    OIDC_ISSUER: 'https://login.school.test',
+    OIDC_CLIENT_ID: 'devplein',
+    OIDC_CLIENT_SECRET: 'k3y0f7h3sch00l4e9c2b1a6d5f8e3c7b',
+    AGENT_ADDRESS: `localhost:${await findFreePort()}`,
+    REALTIME_PORT: String(await findFreePort()),
+    LOG_LEVEL: 'warn',
+  };
+  for (const [key, value] of Object.entries(settings)) text = text.replace(new RegExp(`^${key}=.*$`, 'm'), `${key}=${value}`);
+  await writeFile(cpEnv, text);
+  // soketi's fixed ports (Environment= in its unit) are overridden by its env file, as in systemd.
+  const soketi = [`SOKETI_PORT=${settings.REALTIME_PORT}`, `SOKETI_METRICS_SERVER_PORT=${await findFreePort()}`, `SOKETI_CLUSTER_PORT=${await findFreePort()}`];
+  await writeFile(path.join(root, 'etc/devplein/soketi.env'), `${await readFile(path.join(root, 'etc/devplein/soketi.env'), 'utf8')}${soketi.join('\n')}\n`);
+}
+
+const transcripts: Record<string, string> = {};
+let seeded: Record<string, number>;
+
+beforeAll(async () => {
+  if (process.getuid?.() !== 0) throw new Error('install.sh upgrade runs as root (useradd, setpriv): run this test as root');
+  oldVersion = (JSON.parse(await readFile(path.join(repo, 'package.json'), 'utf8')) as { version: string }).version;
+  work = await mkdtemp(path.join(os.tmpdir(), 'devplein-upgrade-'));
+  // The services run as their own users and must reach the root inside.
+  await chmod(work, 0o755);
+  const out = path.join(work, 'release');
+  await run('npm', ['run', '--silent', 'release', '--', '--out', out], { cwd: repo, env: { ...process.env, DEVPLEIN_RELEASE_KEY: '' }, maxBuffer: 16 * 1024 * 1024 });
+  bundles = path.join(work, 'bundles');
+  await mkdir(bundles);
+  await run('tar', ['-xzf', path.join(out, `devplein-${oldVersion}.tar.gz`), '-C', bundles]);
+  await rm(out, { recursive: true });
+
+  root = path.join(work, 'root');
+  await makeRoot(root);
+  await run(path.join(bundleDir(oldVersion), 'install.sh'), ['control-plane', '--root', root, '--packages=skip', '--no-start'], { env: { PATH: SYSTEM_PATH, LANG: 'C.UTF-8' }, timeout: 60_000 });
+  database = await createTestDatabase();
+  seeded = Object.fromEntries(Object.entries(await seedDemoData(database.knex)));
+  const port = await findFreePort();
+  healthUrl = `http://127.0.0.1:${port}/healthz`;
+  await configure(port);
+  for (const unit of ['devplein-soketi.service', 'devplein-control-plane.service']) await run(standIn, ['start', unit], { env: managerEnv(), timeout: 180_000 });
+  await waitForHttp(healthUrl, { description: `the installed ${oldVersion} /healthz`, timeoutMs: 60_000 });
+
+  await makeBundle('0.1.1');
+  await makeBundle('0.1.2', { file: 'control-plane/dist/db/migrate-cli.js', content: probe('migrate', "console.error('migratie 999_kapot mislukt (opzettelijk, test)'); process.exit(1);") });
+  await makeBundle('0.1.3', { file: 'control-plane/dist/main.js', content: probe('start', "throw new Error('kapot bij de start (opzettelijk, test)');") });
+  await makeBundle('0.1.4');
+}, 900_000);
+
+afterAll(async () => {
+  if (root) for (const unit of ['devplein-control-plane.service', 'devplein-soketi.service']) await run(standIn, ['stop', unit], { env: managerEnv() }).catch(() => undefined);
+  await database?.destroy();
+  if (work) await rm(work, { recursive: true, force: true });
+  // The transcripts, for the operations notes.
+  for (const [name, transcript] of Object.entries(transcripts)) console.log(`\n===== install.sh upgrade → ${name}\n${transcript}`);
+}, 60_000);
+
+describe('install.sh upgrade', () => {
+  it('runs the installed version with the seeded rows first', async () => {
+    expect(await current()).toBe(`releases/${oldVersion}`);
+    expect(await servingRelease()).toBe(oldVersion);
+    expect(seeded.users).toBeGreaterThan(5);
+    expect((await rowCounts()).users).toBe(seeded.users);
+  });
+
+  it('a good upgrade keeps every row, dumps the database first and serves the new version', async () => {
+    const before = await rowCounts();
+    const result = await upgrade('0.1.1');
+    transcripts['0.1.1 (goed)'] = result.output;
+    expect(result.code, result.output).toBe(0);
+    expect(await current()).toBe('releases/0.1.1');
+    expect(await servingRelease()).toBe('0.1.1');
+    expect((await healthStatus()).code).toBe(200);
+    expect(await rowCounts()).toEqual(before);
+    const dumps = await readdir(path.join(root, 'var/backups/devplein'));
+    expect(dumps).toEqual([expect.stringMatching(new RegExp(`^${oldVersion.replaceAll('.', '\\.')}-before-0\\.1\\.1-\\d{8}T\\d{6}Z\\.dump$`))]);
+    const dump = path.join(root, 'var/backups/devplein', dumps[0] ?? '');
+    expect(((await stat(dump)).mode & 0o777).toString(8)).toBe('600');
+    expect((await run('pg_restore', ['--list', dump])).stdout).toMatch(/TABLE DATA public users /);
+    expect(result.output).toContain('devplein 0.1.1 draait (was 0.1.0)');
+  }, 300_000);
+
+  it('the same version again changes nothing', async () => {
+    const result = await upgrade('0.1.1');
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toContain('ongewijzigd');
+    expect(await readdir(path.join(root, 'var/backups/devplein'))).toHaveLength(1);
+    expect(await servingRelease()).toBe('0.1.1');
+  }, 60_000);
+
+  it.each([
+    ['0.1.2', 'migrate', 'de migraties van 0.1.2 mislukten'],
+    ['0.1.3', 'start', 'de control plane 0.1.3 startte niet'],
+  ])('a broken %s (fails at %s) ends with 0.1.1 serving and the dump restored', async (version, _step, reason) => {
+    const before = await rowCounts();
+    const result = await upgrade(version);
+    transcripts[`${version} (kapot)`] = result.output;
+    const logPath = /Log van deze poging \(met de uitvoer van \S+\): (\S+)/.exec(result.output)?.[1] ?? '';
+    const log = await readFile(path.join(root, logPath), 'utf8');
+    expect(result.code, log).toBe(1);
+    expect(result.output).toContain(`UPGRADE MISLUKT: ${reason}. Versie 0.1.1 draait weer en is gezond.`);
+    expect(result.output).toMatch(new RegExp(`De database is teruggezet uit de dump van vóór de upgrade: /var/backups/devplein/0\\.1\\.1-before-${version.replaceAll('.', '\\.')}-\\S+\\.dump`));
+    expect(log).toContain('opzettelijk, test');
+    expect(await current()).toBe('releases/0.1.1');
+    expect(await servingRelease()).toBe('0.1.1');
+    expect((await healthStatus()).code).toBe(200);
+    // The probe the broken version wrote after the dump is gone: the dump was restored.
+    expect(await rowCounts()).toEqual(before);
+    expect(before.upgrade_probe).toBeUndefined();
+  }, 300_000);
+
+  it('a later good upgrade keeps the last 3 releases, the previous one always', async () => {
+    const result = await upgrade('0.1.4');
+    transcripts['0.1.4 (goed, opruimen)'] = result.output;
+    expect(result.code, result.output).toBe(0);
+    expect(await servingRelease()).toBe('0.1.4');
+    expect((await readdir(path.join(root, 'opt/devplein/releases'))).sort()).toEqual(['0.1.1', '0.1.3', '0.1.4']);
+  }, 300_000);
+
+  it('refuses an older version, and a root without a service manager, before touching anything', async () => {
+    const older = await upgrade('0.1.3');
+    expect(older.code, older.output).toBe(1);
+    expect(older.output).toContain('versie 0.1.3 is ouder dan de geïnstalleerde 0.1.4');
+    await makeBundle('0.1.5');
+    const withoutManager = await run(path.join(bundleDir('0.1.5'), 'install.sh'), ['upgrade', '--root', root], { env: { PATH: SYSTEM_PATH } }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? '' }),
+    );
+    expect(withoutManager.code).toBe(1);
+    expect(withoutManager.stderr).toContain('systemd draait hier niet');
+    expect(await current()).toBe('releases/0.1.4');
+    expect(await servingRelease()).toBe('0.1.4');
+    expect((await readdir(path.join(root, 'opt/devplein/releases'))).sort()).toEqual(['0.1.1', '0.1.3', '0.1.4']);
+  }, 60_000);
+});

@@ -1,0 +1,47 @@
+/**
+ * Setup file (vitest.config.ts): when a test fails with browser pages open, each page is saved as
+ * .tmp/shots/failed-<test>-<n>.png and its address and first heading go into the log and into the
+ * test's meta, which the summary line of a failure prints: a CI log's tail then says what the
+ * page showed, not only which wait ran out.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach } from 'vitest';
+import { openPages } from './open-browsers.ts';
+
+declare module 'vitest' {
+  interface TaskMeta {
+    /** What the open pages showed when the test failed. */
+    openPages?: string;
+  }
+}
+
+const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 60).replace(/^-|-$/g, '');
+
+afterEach(async (context) => {
+  if (context.task.result?.state !== 'fail') return;
+  const pages = openPages();
+  if (pages.length === 0) return;
+  const shots = path.resolve('.tmp/shots');
+  mkdirSync(shots, { recursive: true });
+  const described: string[] = [];
+  for (const [index, page] of pages.entries()) {
+    if (page.isClosed()) continue;
+    const file = path.join(shots, `failed-${slug(context.task.name)}-${index + 1}.png`);
+    await page.screenshot({ path: file, fullPage: true, timeout: 5_000 }).catch(() => undefined);
+    const heading = await page
+      .locator('h1, h2')
+      .first()
+      .textContent({ timeout: 1_000 })
+      .catch(() => null);
+    let address = page.url();
+    try {
+      address = new URL(address).pathname;
+    } catch {
+      // about:blank and the like: keep as is
+    }
+    described.push(`${address} "${heading?.trim() ?? ''}"`);
+  }
+  context.task.meta.openPages = described.join(', ');
+  console.log(`[failed test] ${context.task.name}: open pages ${described.join(', ')} (screenshots: ${shots}/failed-${slug(context.task.name)}-*.png)`);
+});

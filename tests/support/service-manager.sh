@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# A stand-in for systemd, for install.sh upgrade in tests: the test machines run no systemd (no
+# /run/systemd/system). install.sh calls it through DEVPLEIN_SERVICE_MANAGER as
+#
+#   service-manager.sh start|stop|logs <unit>
+#
+# and it does what systemd would with the unit file installed in the throwaway root
+# DEVPLEIN_STANDIN_ROOT: ExecStart as User/Group, with Environment= and then EnvironmentFile=
+# (the file's settings win, as in systemd), in WorkingDirectory, StateDirectory= made for the
+# user; `start` returns once ExecStartPost (the unit's readiness check) succeeds and fails when
+# the process exits first (Type=exec); `stop` sends KillSignal (SIGTERM) and SIGKILL after
+# TimeoutStopSec. Absolute paths under /opt/devplein, /etc/devplein and /var/lib are taken inside
+# the root. Output goes to <root>/var/log/standin/<unit>.log (systemd: the journal).
+set -euo pipefail
+R=${DEVPLEIN_STANDIN_ROOT:?DEVPLEIN_STANDIN_ROOT names the root}
+action=${1:?start, stop or logs}
+unit=${2:?a unit}
+unit_file=$R/etc/systemd/system/$unit
+state=$R/run/standin
+log=$R/var/log/standin/$unit.log
+pid_file=$state/$unit.pid
+mkdir -p "$state" "$(dirname "$log")"
+
+# setting <Key>: every value of Key= in the unit, one a line.
+setting() { sed -n "s/^$1=//p" "$unit_file"; }
+in_root() {
+  case "$1" in
+    /opt/devplein/* | /etc/devplein/* | /var/lib/*) printf '%s%s' "$R" "$1" ;;
+    *) printf '%s' "$1" ;;
+  esac
+}
+id_in() { awk -F: -v name="$2" '$1 == name { print $3 }' "$R/etc/$1"; }
+# alive <pid>: running, not a zombie (an orphaned service is not reaped on every machine).
+alive() {
+  local state
+  state=$(sed -n 's/^.*) \(.\).*$/\1/p' "/proc/$1/stat" 2>/dev/null) && [[ -n "$state" && "$state" != Z ]]
+}
+running_pid() {
+  local pid
+  pid=$(cat "$pid_file" 2>/dev/null) || return 1
+  alive "$pid" && printf '%s' "$pid"
+}
+# gone_within <pid> <seconds>
+gone_within() {
+  local deadline=$((SECONDS + $2))
+  while alive "$1"; do
+    ((SECONDS < deadline)) || return 1
+    sleep 0.1
+  done
+}
+
+case "$action" in
+  logs) tail -n 200 "$log" 2>/dev/null || true ;;
+  stop)
+    if pid=$(running_pid); then
+      timeout_s=$(setting TimeoutStopSec | tail -n 1)
+      kill -TERM "$pid"
+      gone_within "$pid" "${timeout_s:-90}" || { kill -KILL "$pid"; gone_within "$pid" 10; }
+    fi
+    rm -f "$pid_file"
+    ;;
+  start)
+    [[ -f "$unit_file" ]] || { echo "$unit: geen unitbestand $unit_file" >&2; exit 5; }
+    if running_pid >/dev/null; then exit 0; fi
+    user=$(setting User | tail -n 1)
+    uid=$(id_in passwd "$user")
+    gid=$(id_in group "$(setting Group | tail -n 1)")
+    environment=(PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
+    while read -ra pairs; do environment+=("${pairs[@]}"); done < <(setting Environment)
+    while IFS= read -r file; do
+      while IFS= read -r line || [[ -n "$line" ]]; do
+        [[ "$line" =~ ^([A-Za-z_][A-Za-z0-9_]*)=(.*)$ ]] || continue
+        value=${BASH_REMATCH[2]}
+        value=${value#\"}
+        value=${value%\"}
+        environment+=("${BASH_REMATCH[1]}=$value")
+      done <"$(in_root "$file")"
+    done < <(setting EnvironmentFile)
+    while IFS= read -r dir; do
+      install -d -m "$(setting StateDirectoryMode | tail -n 1 | grep . || echo 0755)" -o "$uid" -g "$gid" "$R/var/lib/$dir"
+    done < <(setting StateDirectory)
+    read -ra command <<<"$(setting ExecStart | tail -n 1)"
+    command[0]=$(in_root "${command[0]}")
+    cd "$(in_root "$(setting WorkingDirectory | tail -n 1)")"
+    printf -- '-- %s gestart %s\n' "$unit" "$(date -u +%FT%TZ)" >>"$log"
+    setpriv --reuid="$uid" --regid="$gid" --clear-groups -- env -i "${environment[@]}" "${command[@]}" </dev/null >>"$log" 2>&1 &
+    main=$!
+    echo "$main" >"$pid_file"
+    post=$(setting ExecStartPost | tail -n 1)
+    [[ -n "$post" ]] || exit 0
+    # /bin/bash -c '<script>' with systemd's escapes ($$, %%) undone.
+    script=${post#*\'}
+    script=${script%\'*}
+    script=${script//\$\$/\$}
+    script=${script//%%/%}
+    env -i "${environment[@]}" bash -c "$script" </dev/null >>"$log" 2>&1 &
+    readiness=$!
+    # Whichever ends first: the readiness check (ready or not), or the service (it failed).
+    finished=""
+    status=0
+    wait -n -p finished "$main" "$readiness" || status=$?
+    if [[ "$finished" == "$main" ]]; then
+      kill "$readiness" 2>/dev/null || true
+      echo "$unit: het proces stopte tijdens het starten (zie $log)" >&2
+      exit 1
+    fi
+    [[ "$status" -eq 0 ]] || { echo "$unit: niet gereed (zie $log)" >&2; exit 1; }
+    ;;
+  *) echo "gebruik: $0 start|stop|logs <unit>" >&2; exit 2 ;;
+esac
