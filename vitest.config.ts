@@ -12,7 +12,7 @@ interface TestCounts {
 }
 
 function firstLine(message: string | undefined): string {
-  return (message ?? '').split('\n', 1)[0]!.slice(0, 200);
+  return (message ?? '').split('\n', 1)[0]!.slice(0, 500);
 }
 
 /**
