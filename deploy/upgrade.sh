@@ -11,7 +11,10 @@
 #                   switch, `devplein migrate` as the service user, start, /healthz (60 s).
 # When migrate, start or health fails: stop, switch back, restore the dump into a clean schema,
 # start the old version, check its health, exit 1 naming the dump and the log of the attempt.
-# The same version again changes nothing; the last 3 releases are kept (always the old one).
+# The same version again changes nothing; the last 3 releases are kept (always the old one),
+# and after a good upgrade the last DEVPLEIN_KEEP_DUMPS (5) pre-upgrade dumps.
+# The env files stay the sysadmin's: before anything stops, the settings the new release's
+# example sets and the installed file does not (and the other way round) are listed.
 #
 # Services: systemctl when systemd runs (and not --root); otherwise the command in
 # DEVPLEIN_SERVICE_MANAGER, called as `<command> start|stop <unit>` (and `logs <unit>` for the
@@ -64,6 +67,8 @@ env_pairs() {
   done <"$1"
 }
 
+# env_keys <file>: the names its KEY=value lines set, sorted.
+env_keys() { sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)=.*$/\1/p' "$1" | sort -u; }
 
 # --- What is installed -----------------------------------------------------------------------
 roles=()
@@ -273,7 +278,28 @@ chmod -R go-w "$partial"
 mv "$partial" "$release_dir"
 report "/opt/devplein/releases/$new" gekopieerd
 
-# --- 2. The agent first ----------------------------------------------------------------------
+# --- 2. Settings: what the new version's example sets that is not in the installed env file ---
+# Nothing is written: a setting missing from the installed file takes the new version's default
+# (it starts without it); a setting the example no longer has may no longer be read.
+section "Instellingen van $new"
+for role in "${roles[@]}"; do
+  installed=/etc/devplein/$role.env
+  example=/opt/devplein/releases/$new/deploy/systemd/devplein-$role.env
+  if [[ ! -f "$R$example" ]]; then
+    report "$installed" "niet vergeleken" "$example ontbreekt"
+    continue
+  fi
+  added=$(comm -13 <(env_keys "$R$installed") <(env_keys "$R$example") | paste -sd ' ' -)
+  dropped=$(comm -23 <(env_keys "$R$installed") <(env_keys "$R$example") | paste -sd ' ' -)
+  if [[ -z "$added$dropped" ]]; then
+    report "$installed" ongewijzigd "dezelfde instellingen als het voorbeeld van $new"
+    continue
+  fi
+  [[ -z "$added" ]] || report "$installed" "nieuw in $new" "$added: niet gezet, dus de standaardwaarde; uitleg in $example"
+  [[ -z "$dropped" ]] || report "$installed" "niet in het voorbeeld van $new" "$dropped: mogelijk niet meer gebruikt; zie CHANGELOG.md"
+done
+
+# --- 3. The agent first ----------------------------------------------------------------------
 if [[ " ${roles[*]} " == *" agent "* ]]; then
   section "Agent: $old → $new"
   touched+=(agent)
@@ -283,7 +309,7 @@ if [[ " ${roles[*]} " == *" agent "* ]]; then
   healthy agent || roll_back "de agent $new werd niet gezond"
 fi
 
-# --- 3. The control plane: dump, migrate, start ------------------------------------------------
+# --- 4. The control plane: dump, migrate, start ------------------------------------------------
 if [[ " ${roles[*]} " == *" control-plane "* ]]; then
   section "Control plane: $old → $new"
   touched+=(control-plane)
@@ -314,13 +340,25 @@ if [[ " ${roles[*]} " == *" control-plane "* ]]; then
   healthy control-plane || roll_back "de control plane $new werd niet gezond"
 fi
 
-# --- 4. Older releases -------------------------------------------------------------------------
+# --- 5. Older releases and dumps ------------------------------------------------------------------
 section "Oude versies (de laatste 3 blijven, $old altijd)"
 mapfile -t others < <(find "$R/opt/devplein/releases" -mindepth 1 -maxdepth 1 -type d ! -name '.*' -printf '%f\n' | grep -vxF -e "$new" -e "$old" | sort -rV)
 for ((i = 1; i < ${#others[@]}; i++)); do
   rm -rf "$R/opt/devplein/releases/${others[i]}"
   report "/opt/devplein/releases/${others[i]}" verwijderd
 done
+keep_dumps=${DEVPLEIN_KEEP_DUMPS:-5}
+[[ "$keep_dumps" =~ ^[1-9][0-9]*$ ]] || fail "DEVPLEIN_KEEP_DUMPS moet een getal vanaf 1 zijn (nu: '$keep_dumps')"
+if [[ -d "$R$backup_dir" ]]; then
+  section "Dumps van vóór een upgrade (de laatste $keep_dumps blijven)"
+  # Newest first by the time each was written (the names sort by version, not by time).
+  mapfile -t dumps < <(find "$R$backup_dir" -mindepth 1 -maxdepth 1 -type f -name '*-before-*.dump' -printf '%T@ %f\n' | sort -rn | cut -d' ' -f2-)
+  for ((i = keep_dumps; i < ${#dumps[@]}; i++)); do
+    rm -f "$R$backup_dir/${dumps[i]}"
+    report "$backup_dir/${dumps[i]}" verwijderd
+  done
+  ((${#dumps[@]} > keep_dumps)) || report "$backup_dir" ongewijzigd "${#dumps[@]} dump(s)"
+fi
 
 echo
 echo "devplein $new draait (was $old). Dump van vóór de upgrade: ${dump:-geen (geen control plane)}; log: $log"

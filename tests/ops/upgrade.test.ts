@@ -6,7 +6,9 @@
  *   0.1.1  good: every row kept, 0.1.1 serves, a 0600 dump exists;
  *   0.1.2  its `devplein migrate` writes a probe table, then fails;
  *   0.1.3  its control plane writes a probe table, then throws at start;
- *   0.1.4  good again: older releases pruned (the last 3 kept, the previous one always).
+ *   0.1.4  good again, its example env file with a new setting and one fewer (both listed, the
+ *          installed file untouched); older releases pruned (the last 3 kept, the previous one
+ *          always) and the pre-upgrade dumps (the last DEVPLEIN_KEEP_DUMPS).
  *   then 0.1.3 again (older: refused) and 0.1.5 without DEVPLEIN_SERVICE_MANAGER (refused).
  * After each broken one: exit code 1, `current` back at 0.1.1, 0.1.1 serving /healthz, the rows
  * as before and no probe table (the pre-upgrade dump was restored into a clean schema).
@@ -57,19 +59,31 @@ function probe(step: string, failure: string): string {
 `;
 }
 
-/** A newer bundle: the built one, hard-linked, with another VERSION and maybe a broken file. */
-async function makeBundle(version: string, broken?: { file: string; content: string }): Promise<void> {
+/** A file of a newer bundle: its new content, or a change of the built one's. */
+interface BundleEdit {
+  file: string;
+  content: string | ((old: string) => string);
+}
+
+/** A newer bundle: the built one, hard-linked, with another VERSION and maybe changed files. */
+async function makeBundle(version: string, ...edits: BundleEdit[]): Promise<void> {
   await run('cp', ['-al', bundleDir(oldVersion), bundleDir(version)]);
-  // Replaced, not written through: the files are hard links of the built bundle's.
-  for (const [file, content] of [['VERSION', `${version}\n`], ...(broken ? [[broken.file, broken.content]] : [])] as const) {
-    await rm(path.join(bundleDir(version), file));
-    await writeFile(path.join(bundleDir(version), file), content, { mode: 0o644 });
+  for (const { file, content } of [{ file: 'VERSION', content: `${version}\n` }, ...edits]) {
+    const target = path.join(bundleDir(version), file);
+    const text = typeof content === 'string' ? content : content(await readFile(target, 'utf8'));
+    // Replaced, not written through: the files are hard links of the built bundle's.
+    await rm(target);
+    await writeFile(target, text, { mode: 0o644 });
   }
 }
 
-async function upgrade(version: string): Promise<{ code: number; output: string }> {
+async function upgrade(version: string, env: Record<string, string> = {}): Promise<{ code: number; output: string }> {
   try {
-    const { stdout, stderr } = await run(path.join(bundleDir(version), 'install.sh'), ['upgrade', '--root', root], { env: managerEnv(), timeout: 300_000, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout, stderr } = await run(path.join(bundleDir(version), 'install.sh'), ['upgrade', '--root', root], {
+      env: { ...managerEnv(), ...env },
+      timeout: 300_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     return { code: 0, output: `${stdout}${stderr}` };
   } catch (error) {
     const failed = error as { code?: unknown; stdout?: string; stderr?: string };
@@ -170,7 +184,11 @@ beforeAll(async () => {
   await makeBundle('0.1.1');
   await makeBundle('0.1.2', { file: 'control-plane/dist/db/migrate-cli.js', content: probe('migrate', "console.error('migratie 999_kapot mislukt (opzettelijk, test)'); process.exit(1);") });
   await makeBundle('0.1.3', { file: 'control-plane/dist/main.js', content: probe('start', "throw new Error('kapot bij de start (opzettelijk, test)');") });
-  await makeBundle('0.1.4');
+  // 0.1.4's example env file has a setting more and one less than the installed one.
+  await makeBundle('0.1.4', {
+    file: 'deploy/systemd/devplein-control-plane.env',
+    content: (text) => `${text.replace(/^TRUST_PROXY=.*\n/m, '')}# Nieuw in 0.1.4 (test).\nNIEUWE_INSTELLING=aan\n`,
+  });
 }, 900_000);
 
 afterAll(async () => {
@@ -204,6 +222,7 @@ describe('install.sh upgrade', () => {
     expect(((await stat(dump)).mode & 0o777).toString(8)).toBe('600');
     expect((await run('pg_restore', ['--list', dump])).stdout).toMatch(/TABLE DATA public users /);
     expect(result.output).toContain('devplein 0.1.1 draait (was 0.1.0)');
+    expect(result.output).toMatch(/\/etc\/devplein\/control-plane\.env +ongewijzigd \(dezelfde instellingen als het voorbeeld van 0\.1\.1\)/);
   }, 300_000);
 
   it('the same version again changes nothing', async () => {
@@ -235,12 +254,27 @@ describe('install.sh upgrade', () => {
     expect(before.upgrade_probe).toBeUndefined();
   }, 300_000);
 
-  it('a later good upgrade keeps the last 3 releases, the previous one always', async () => {
-    const result = await upgrade('0.1.4');
+  it('a later good upgrade lists the changed settings and keeps the last 3 releases (the previous one always) and the last dumps', async () => {
+    const cpEnv = path.join(root, 'etc/devplein/control-plane.env');
+    const settingsBefore = await readFile(cpEnv, 'utf8');
+    const backups = path.join(root, 'var/backups/devplein');
+    const dumpsBefore = await readdir(backups);
+    expect(dumpsBefore).toHaveLength(3);
+    const result = await upgrade('0.1.4', { DEVPLEIN_KEEP_DUMPS: '3' });
     transcripts['0.1.4 (goed, opruimen)'] = result.output;
     expect(result.code, result.output).toBe(0);
     expect(await servingRelease()).toBe('0.1.4');
     expect((await readdir(path.join(root, 'opt/devplein/releases'))).sort()).toEqual(['0.1.1', '0.1.3', '0.1.4']);
+    // Listed before anything stopped, and the installed file left as the sysadmin wrote it.
+    expect(result.output).toMatch(/control-plane\.env +nieuw in 0\.1\.4 \(NIEUWE_INSTELLING: niet gezet/);
+    expect(result.output).toMatch(/control-plane\.env +niet in het voorbeeld van 0\.1\.4 \(TRUST_PROXY: /);
+    expect(result.output.indexOf('nieuw in 0.1.4')).toBeLessThan(result.output.indexOf('gestopt'));
+    expect(await readFile(cpEnv, 'utf8')).toBe(settingsBefore);
+    // Four dumps now, the oldest (of the first upgrade) gone.
+    const dumps = await readdir(backups);
+    expect(dumps).toHaveLength(3);
+    expect(dumps.filter((name) => name.startsWith(`${oldVersion}-before-0.1.1-`))).toEqual([]);
+    expect(dumps.filter((name) => name.startsWith('0.1.1-before-0.1.4-'))).toHaveLength(1);
   }, 300_000);
 
   it('refuses an older version, and a root without a service manager, before touching anything', async () => {
