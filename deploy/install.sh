@@ -90,7 +90,6 @@ for name in "$domain" "$site_domain" "$vpn_host" ${agent_host:+"$agent_host"}; d
 done
 [[ "$email" =~ ^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+$ ]] || fail "not an e-mail address: $email"
 [[ $EUID -eq 0 ]] || fail "run as root (sudo ./install.sh $role)"
-command -v openssl >/dev/null || fail "openssl is missing (apt-get install openssl)"
 
 # The bundle: this script's folder, or its parent when the script is in deploy/.
 here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
@@ -274,6 +273,9 @@ case "$packages" in
     fi
     ;;
 esac
+
+# From here on (secrets, certificates). A minimal Debian has no openssl: the step above installs it.
+command -v openssl >/dev/null || fail "openssl is missing (apt-get install openssl, or run without --packages=$packages)"
 
 # --- 2. System users ---------------------------------------------------------------------------
 section "Systeemgebruikers"

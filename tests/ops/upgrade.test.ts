@@ -45,7 +45,10 @@ let root: string;
 let bundles: string;
 let database: TestDatabase | undefined;
 let healthUrl: string;
-const managerEnv = (): Record<string, string> => ({ PATH: SYSTEM_PATH, LANG: 'C.UTF-8', DEVPLEIN_SERVICE_MANAGER: standIn, DEVPLEIN_STANDIN_ROOT: root });
+/** The dev server's root (the agent role alone, as on a server of its own). */
+let agentRoot: string;
+let agentHealthUrl: string;
+const managerEnv = (inRoot = root): Record<string, string> => ({ PATH: SYSTEM_PATH, LANG: 'C.UTF-8', DEVPLEIN_SERVICE_MANAGER: standIn, DEVPLEIN_STANDIN_ROOT: inRoot });
 
 const bundleDir = (version: string): string => path.join(bundles, `devplein-${version}`);
 
@@ -77,10 +80,10 @@ async function makeBundle(version: string, ...edits: BundleEdit[]): Promise<void
   }
 }
 
-async function upgrade(version: string, env: Record<string, string> = {}): Promise<{ code: number; output: string }> {
+async function upgrade(version: string, env: Record<string, string> = {}, inRoot = root): Promise<{ code: number; output: string }> {
   try {
-    const { stdout, stderr } = await run(path.join(bundleDir(version), 'install.sh'), ['upgrade', '--root', root], {
-      env: { ...managerEnv(), ...env },
+    const { stdout, stderr } = await run(path.join(bundleDir(version), 'install.sh'), ['upgrade', '--root', inRoot], {
+      env: { ...managerEnv(inRoot), ...env },
       timeout: 300_000,
       maxBuffer: 16 * 1024 * 1024,
     });
@@ -108,11 +111,11 @@ async function rowCounts(): Promise<Record<string, number>> {
   }
 }
 
-/** The release whose node runs the control plane (the stand-in's pid file, /proc/<pid>/exe). */
-async function servingRelease(): Promise<string | undefined> {
-  const pid = (await readFile(path.join(root, 'run/standin/devplein-control-plane.service.pid'), 'utf8')).trim();
+/** The release whose node runs a unit (the stand-in's pid file, /proc/<pid>/exe). */
+async function servingRelease(unit = 'devplein-control-plane.service', inRoot = root): Promise<string | undefined> {
+  const pid = (await readFile(path.join(inRoot, `run/standin/${unit}.pid`), 'utf8')).trim();
   const exe = await readlink(`/proc/${pid}/exe`);
-  return path.relative(path.join(root, 'opt/devplein/releases'), exe).split(path.sep)[0];
+  return path.relative(path.join(inRoot, 'opt/devplein/releases'), exe).split(path.sep)[0];
 }
 
 async function healthStatus(): Promise<{ code: number; status: unknown }> {
@@ -120,7 +123,7 @@ async function healthStatus(): Promise<{ code: number; status: unknown }> {
   return { code: response.status, status: ((await response.json()) as { status?: unknown }).status };
 }
 
-const current = (): Promise<string> => readlink(path.join(root, 'opt/devplein/current'));
+const current = (inRoot = root): Promise<string> => readlink(path.join(inRoot, 'opt/devplein/current'));
 
 /** A root with the host's accounts minus devplein's (useradd --prefix needs the four files). */
 async function makeRoot(dir: string): Promise<void> {
@@ -154,6 +157,58 @@ async function configure(port: number): Promise<void> {
   await writeFile(path.join(root, 'etc/devplein/soketi.env'), `${await readFile(path.join(root, 'etc/devplein/soketi.env'), 'utf8')}${soketi.join('\n')}\n`);
 }
 
+/** envFile's KEY=value lines with `settings` replacing (or added to) theirs. */
+function withSettings(text: string, settings: Record<string, string>): string {
+  let result = text;
+  for (const [key, value] of Object.entries(settings)) {
+    const line = new RegExp(`^${key}=.*$`, 'm');
+    result = line.test(result) ? result.replace(line, `${key}=${value}`) : `${result}${key}=${value}\n`;
+  }
+  return result;
+}
+
+/**
+ * The installed agent's env file, made safe for a shared test machine: its paths inside the root,
+ * free loopback ports, no Caddy, its own Docker network and WireGuard interface name, and the
+ * host's firewall left alone (the stand-in gives no capabilities). The screenshot browser's
+ * port through a drop-in, as a sysadmin would (the upgrade installs the units anew, not drop-ins).
+ */
+async function configureAgent(): Promise<void> {
+  const envPath = path.join(agentRoot, 'etc/devplein/agent.env');
+  const browserPort = await findFreePort();
+  const metricsPort = await findFreePort();
+  agentHealthUrl = `http://127.0.0.1:${metricsPort}/healthz`;
+  const text = (await readFile(envPath, 'utf8')).replace(/^([A-Z_]+)=(\/(?:etc\/devplein|var\/lib|opt\/devplein|run\/credentials)\/)/gm, `$1=${agentRoot}$2`);
+  await writeFile(
+    envPath,
+    withSettings(text, {
+      AGENT_LISTEN: `127.0.0.1:${await findFreePort()}`,
+      AGENT_METRICS_LISTEN: `127.0.0.1:${metricsPort}`,
+      AGENT_ACCESS_LOG_LISTEN: `127.0.0.1:${await findFreePort()}`,
+      AGENT_BROWSER_SERVER: `127.0.0.1:${browserPort}`,
+      AGENT_CADDY_ADMIN: 'http://127.0.0.1:1',
+      AGENT_DOCKER_NETWORK: `devplein-upgrade-${process.pid}`,
+      AGENT_WG_INTERFACE: `wgup${process.pid % 100_000}`,
+      AGENT_WG_FIREWALL: 'off',
+      AGENT_BROWSER_FIREWALL: 'off',
+      AGENT_CONTAINER_FIREWALL: 'off',
+      AGENT_IDLE_STOP_AFTER: '0',
+      LOG_LEVEL: 'warn',
+    }),
+  );
+  const dropIns = path.join(agentRoot, 'etc/systemd/system/devplein-browser.service.d');
+  await mkdir(dropIns, { recursive: true });
+  await writeFile(path.join(dropIns, 'port.conf'), `[Service]\nEnvironment=BROWSER_LISTEN=127.0.0.1:${browserPort}\n`);
+}
+
+async function agentHealth(): Promise<{ code: number; status: unknown; agentVersion: unknown }> {
+  const response = await fetch(agentHealthUrl);
+  const body = (await response.json()) as { status?: unknown; agentVersion?: unknown };
+  return { code: response.status, status: body.status, agentVersion: body.agentVersion };
+}
+
+const AGENT_UNITS = ['devplein-browser.service', 'devplein-agent.service'];
+
 const transcripts: Record<string, string> = {};
 let seeded: Record<string, number>;
 
@@ -181,6 +236,14 @@ beforeAll(async () => {
   for (const unit of ['devplein-soketi.service', 'devplein-control-plane.service']) await run(standIn, ['start', unit], { env: managerEnv(), timeout: 180_000 });
   await waitForHttp(healthUrl, { description: `the installed ${oldVersion} /healthz`, timeoutMs: 60_000 });
 
+  // A dev server of its own: the agent role alone, in a second root.
+  agentRoot = path.join(work, 'agent-root');
+  await makeRoot(agentRoot);
+  await run(path.join(bundleDir(oldVersion), 'install.sh'), ['agent', '--root', agentRoot, '--packages=skip', '--no-start'], { env: { PATH: SYSTEM_PATH, LANG: 'C.UTF-8' }, timeout: 60_000 });
+  await configureAgent();
+  for (const unit of AGENT_UNITS) await run(standIn, ['start', unit], { env: managerEnv(agentRoot), timeout: 120_000 });
+  await waitForHttp(agentHealthUrl, { description: `the installed agent ${oldVersion} /healthz`, timeoutMs: 60_000 });
+
   await makeBundle('0.1.1');
   await makeBundle('0.1.2', { file: 'control-plane/dist/db/migrate-cli.js', content: probe('migrate', "console.error('migratie 999_kapot mislukt (opzettelijk, test)'); process.exit(1);") });
   await makeBundle('0.1.3', { file: 'control-plane/dist/main.js', content: probe('start', "throw new Error('kapot bij de start (opzettelijk, test)');") });
@@ -189,10 +252,13 @@ beforeAll(async () => {
     file: 'deploy/systemd/devplein-control-plane.env',
     content: (text) => `${text.replace(/^TRUST_PROXY=.*\n/m, '')}# Nieuw in 0.1.4 (test).\nNIEUWE_INSTELLING=aan\n`,
   });
+  await makeBundle('0.2.0', { file: 'host-agent/dist/main.js', content: "throw new Error('agent kapot bij de start (opzettelijk, test)');\n" });
 }, 900_000);
 
 afterAll(async () => {
   if (root) for (const unit of ['devplein-control-plane.service', 'devplein-soketi.service']) await run(standIn, ['stop', unit], { env: managerEnv() }).catch(() => undefined);
+  if (agentRoot) for (const unit of [...AGENT_UNITS].reverse()) await run(standIn, ['stop', unit], { env: managerEnv(agentRoot) }).catch(() => undefined);
+  await run('docker', ['network', 'rm', `devplein-upgrade-${process.pid}`]).catch(() => undefined);
   await database?.destroy();
   if (work) await rm(work, { recursive: true, force: true });
   // The transcripts, for the operations notes.
@@ -292,4 +358,37 @@ describe('install.sh upgrade', () => {
     expect(await servingRelease()).toBe('0.1.4');
     expect((await readdir(path.join(root, 'opt/devplein/releases'))).sort()).toEqual(['0.1.1', '0.1.3', '0.1.4']);
   }, 60_000);
+});
+
+describe('install.sh upgrade of a dev server (the agent role alone)', () => {
+  it('runs the installed agent and its screenshot browser, each as its own user', async () => {
+    expect(await current(agentRoot)).toBe(`releases/${oldVersion}`);
+    for (const unit of AGENT_UNITS) expect(await servingRelease(unit, agentRoot)).toBe(oldVersion);
+    expect(await agentHealth()).toEqual({ code: 200, status: 'ok', agentVersion: oldVersion });
+  });
+
+  it('a good upgrade serves the new agent; no database, so no dump', async () => {
+    const result = await upgrade('0.1.1', {}, agentRoot);
+    transcripts['agent 0.1.1 (goed)'] = result.output;
+    expect(result.code, result.output).toBe(0);
+    expect(await current(agentRoot)).toBe('releases/0.1.1');
+    for (const unit of AGENT_UNITS) expect(await servingRelease(unit, agentRoot)).toBe('0.1.1');
+    // The version in /healthz is the bundle's package version: 0.1.1 is a copy of the 0.1.0 build.
+    expect(await agentHealth()).toMatchObject({ code: 200, status: 'ok' });
+    expect(result.output).toMatch(/\/etc\/devplein\/agent\.env +ongewijzigd/);
+    expect(result.output).toContain('Dump van vóór de upgrade: geen (geen control plane)');
+  }, 300_000);
+
+  it('a newer agent that crashes at start ends with the previous agent serving', async () => {
+    const result = await upgrade('0.2.0', {}, agentRoot);
+    transcripts['agent 0.2.0 (kapot)'] = result.output;
+    const logPath = /Log van deze poging \(met de uitvoer van \S+\): (\S+)/.exec(result.output)?.[1] ?? '';
+    const log = await readFile(path.join(agentRoot, logPath), 'utf8');
+    expect(result.code, log).toBe(1);
+    expect(result.output).toContain('UPGRADE MISLUKT: de agent 0.2.0 startte niet. Versie 0.1.1 draait weer en is gezond.');
+    expect(log).toContain('agent kapot bij de start (opzettelijk, test)');
+    expect(await current(agentRoot)).toBe('releases/0.1.1');
+    for (const unit of AGENT_UNITS) expect(await servingRelease(unit, agentRoot)).toBe('0.1.1');
+    expect(await agentHealth()).toMatchObject({ code: 200, status: 'ok' });
+  }, 300_000);
 });

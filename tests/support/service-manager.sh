@@ -7,7 +7,8 @@
 # and it does what systemd would with the unit file installed in the throwaway root
 # DEVPLEIN_STANDIN_ROOT: ExecStart as User/Group, with Environment= and then EnvironmentFile=
 # (the file's settings win, as in systemd), in WorkingDirectory, StateDirectory= made for the
-# user; `start` returns once ExecStartPost (the unit's readiness check) succeeds and fails when
+# user, SupplementaryGroups= and LoadCredential= (in <root>/run/credentials/<unit>, %d), drop-ins
+# in <unit>.d/*.conf, AmbientCapabilities= with DEVPLEIN_STANDIN_CAPS=1; `start` returns once ExecStartPost (the unit's readiness check) succeeds and fails when
 # the process exits first (Type=exec); `stop` sends KillSignal (SIGTERM) and SIGKILL after
 # TimeoutStopSec. Absolute paths under /opt/devplein, /etc/devplein and /var/lib are taken inside
 # the root. Output goes to <root>/var/log/standin/<unit>.log (systemd: the journal).
@@ -21,11 +22,19 @@ log=$R/var/log/standin/$unit.log
 pid_file=$state/$unit.pid
 mkdir -p "$state" "$(dirname "$log")"
 
-# setting <Key>: every value of Key= in the unit, one a line.
-setting() { sed -n "s/^$1=//p" "$unit_file"; }
+# setting <Key>: every value of Key= in the unit, then in its drop-ins (<unit>.d/*.conf, in
+# name order, as systemd reads them), one a line.
+setting() {
+  local file
+  sed -n "s/^$1=//p" "$unit_file"
+  for file in "$unit_file.d"/*.conf; do
+    [[ -f "$file" ]] && sed -n "s/^$1=//p" "$file"
+  done
+  return 0
+}
 in_root() {
   case "$1" in
-    /opt/devplein/* | /etc/devplein/* | /var/lib/*) printf '%s%s' "$R" "$1" ;;
+    /opt/devplein/* | /etc/devplein/* | /var/lib/* | /run/credentials/*) printf '%s%s' "$R" "$1" ;;
     *) printf '%s' "$1" ;;
   esac
 }
@@ -65,8 +74,17 @@ case "$action" in
     user=$(setting User | tail -n 1)
     uid=$(id_in passwd "$user")
     gid=$(id_in group "$(setting Group | tail -n 1)")
+    # LoadCredential=<name>:<file>: a copy only the unit's user reads, in $CREDENTIALS_DIRECTORY
+    # (systemd: /run/credentials/<unit>, here inside the root), which %d names in the unit.
+    credentials=$R/run/credentials/$unit
+    rm -rf "$credentials"
+    while IFS=: read -r name file; do
+      install -d -m 0500 -o "$uid" -g "$gid" "$credentials"
+      install -m 0400 -o "$uid" -g "$gid" "$(in_root "$file")" "$credentials/$name"
+    done < <(setting LoadCredential)
     environment=(PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
-    while read -ra pairs; do environment+=("${pairs[@]}"); done < <(setting Environment)
+    [[ ! -d "$credentials" ]] || environment+=("CREDENTIALS_DIRECTORY=$credentials")
+    while read -ra pairs; do environment+=("${pairs[@]//%d/$credentials}"); done < <(setting Environment)
     while IFS= read -r file; do
       while IFS= read -r line || [[ -n "$line" ]]; do
         [[ "$line" =~ ^([A-Za-z_][A-Za-z0-9_]*)=(.*)$ ]] || continue
@@ -83,7 +101,18 @@ case "$action" in
     command[0]=$(in_root "${command[0]}")
     cd "$(in_root "$(setting WorkingDirectory | tail -n 1)")"
     printf -- '-- %s gestart %s\n' "$unit" "$(date -u +%FT%TZ)" >>"$log"
-    setpriv --reuid="$uid" --regid="$gid" --clear-groups -- env -i "${environment[@]}" "${command[@]}" </dev/null >>"$log" 2>&1 &
+    # SupplementaryGroups= (e.g. the agent's docker), by their ids in the root's /etc/group.
+    groups=()
+    for group in $(setting SupplementaryGroups); do groups+=("$(id_in group "$group")"); done
+    if [[ ${#groups[@]} -gt 0 ]]; then group_option=("--groups=$(IFS=,; echo "${groups[*]}")"); else group_option=(--clear-groups); fi
+    # AmbientCapabilities= only when asked (DEVPLEIN_STANDIN_CAPS=1: a network namespace of the
+    # test's own); on a shared test machine the agent must not change the host's network.
+    caps_option=()
+    if [[ "${DEVPLEIN_STANDIN_CAPS:-}" == 1 ]]; then
+      caps=$(setting AmbientCapabilities | tr ' ' '\n' | grep . | tr '[:upper:]' '[:lower:]' | sed 's/^cap_//; s/^/+/' | paste -sd, -)
+      [[ -z "$caps" ]] || caps_option=("--inh-caps=$caps" "--ambient-caps=$caps")
+    fi
+    setpriv --reuid="$uid" --regid="$gid" "${group_option[@]}" "${caps_option[@]}" -- env -i "${environment[@]}" "${command[@]}" </dev/null >>"$log" 2>&1 &
     main=$!
     echo "$main" >"$pid_file"
     post=$(setting ExecStartPost | tail -n 1)
