@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { COHORT_PATTERN } from '../routes/admin-groups/schema.ts';
+import { COHORT_PATTERN } from '@devplein/contract/validation/cohort';
 
 /**
  * The school's groups from the identity provider (OIDC_GROUPS_CLAIM + OIDC_GROUPS_MAPPING_FILE,
