@@ -167,9 +167,13 @@ describe('groups from the identity provider at sign-in', () => {
   });
 
   it('gives the developer flag back with the access the revocation took', async () => {
+    const before = await lastAuditId();
     const { me } = await signIn(gerda, ['devplein-ontwikkelaars']);
     expect(me.developer).toBe(true);
     expect(stack.agent.lockedAccounts.has(`u${gerdaId}_grp`)).toBe(false);
+    const audit = await auditSince(before);
+    expect(audit.map((row) => row.action).sort()).toEqual(['user.access.restore', 'user.developer']);
+    expect(audit.find((row) => row.action === 'user.access.restore')?.after).toMatchObject({ reason: 'user.developer', hosts: { dev1: { databases_unlocked: [`u${gerdaId}_grp`] } } });
   });
 });
 
