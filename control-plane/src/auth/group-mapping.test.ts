@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { claimValues, GroupMappingError, loadGroupMapping, parseGroupMapping, planGroups } from './group-mapping.ts';
+import { DEV_GROUP_ACCOUNTS } from './dev-identity-provider.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -25,6 +26,11 @@ describe('parseGroupMapping', () => {
     const parsed = loadGroupMapping(path.join(root, 'deploy/oidc/group-mapping.example.json'));
     expect(parsed.entries.length).toBeGreaterThan(0);
     expect(parsed.manages).toEqual({ cohort: true, teams: ['Docenten', 'Webshop'], admin: true, developer: true });
+  });
+
+  it('knows every group of the development provider\'s accounts with groups (they demonstrate it)', () => {
+    const parsed = loadGroupMapping(path.join(root, 'deploy/oidc/group-mapping.example.json'));
+    for (const account of DEV_GROUP_ACCOUNTS) expect(planGroups(parsed, account.groups).matched).toEqual(account.groups);
   });
 
   it('manages only the fields the file names', () => {
