@@ -97,7 +97,15 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(signedInNoStore());
   app.use(writeRateLimit({ points: config.RATE_LIMIT_WRITES_PER_MINUTE }));
   app.use(
-    schoolSignIn({ provider: deps.schoolProvider, appUrl: config.appUrl, knex, logger, secureCookies: secure, initialAdminEmails: config.INITIAL_ADMIN_EMAILS }),
+    schoolSignIn({
+      provider: deps.schoolProvider,
+      appUrl: config.appUrl,
+      knex,
+      logger,
+      secureCookies: secure,
+      initialAdminEmails: config.INITIAL_ADMIN_EMAILS,
+      groupSync: config.groupSync && { ...config.groupSync, hostAccess: { knex, agents: deps.agents, logger: logger.child({ component: 'host-access' }) } },
+    }),
   );
 
   for (const router of appRouters(deps)) {

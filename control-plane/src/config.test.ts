@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError, isPlaceholderSecret } from './config.ts';
 
@@ -164,5 +167,30 @@ describe('loadConfig', () => {
     expect(refusal(() => loadConfig({ DEV_LOGIN: '1', INITIAL_ADMIN_EMAILS: 'ict@school.nl, beheerder' }, () => 'x'.repeat(40)))).toMatch(
       /INITIAL_ADMIN_EMAILS\.1: not an e-mail address: beheerder/,
     );
+  });
+
+  it('has no group sync unless OIDC_GROUPS_CLAIM is set, and wants the claim and the file together', () => {
+    expect(loadConfig({ DEV_LOGIN: '1' }, () => 'x'.repeat(40)).groupSync).toBeNull();
+    expect(refusal(() => loadConfig({ DEV_LOGIN: '1', OIDC_GROUPS_CLAIM: 'groups' }, () => 'x'.repeat(40)))).toMatch(/OIDC_GROUPS_MAPPING_FILE: required with OIDC_GROUPS_CLAIM/);
+    expect(refusal(() => loadConfig({ DEV_LOGIN: '1', OIDC_GROUPS_MAPPING_FILE: '/etc/x.json' }, () => 'x'.repeat(40)))).toMatch(/OIDC_GROUPS_CLAIM: required with OIDC_GROUPS_MAPPING_FILE/);
+  });
+
+  it('reads and checks the group mapping file at start: a bad one stops the start naming the file and the field', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'groups-'));
+    const good = path.join(dir, 'good.json');
+    writeFileSync(good, JSON.stringify({ mappings: [{ value: 'klas-sd25', cohort: 'sd25' }] }));
+    const config = loadConfig({ DEV_LOGIN: '1', OIDC_GROUPS_CLAIM: 'realm_access.roles', OIDC_GROUPS_MAPPING_FILE: good }, () => 'x'.repeat(40));
+    expect(config.groupSync?.claim).toBe('realm_access.roles');
+    expect(config.groupSync?.mapping.entries).toEqual([{ value: 'klas-sd25', cohort: 'SD25' }]);
+
+    const bad = path.join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ mappings: [{ value: 'klas-sd25', cohort: 'SD 25' }] }));
+    expect(refusal(() => loadConfig({ DEV_LOGIN: '1', OIDC_GROUPS_CLAIM: 'groups', OIDC_GROUPS_MAPPING_FILE: bad }, () => 'x'.repeat(40)))).toMatch(
+      new RegExp(`OIDC_GROUPS_MAPPING_FILE ${bad}: mappings\\[0\\]\\.cohort \\(value "klas-sd25"\\): a cohort has`),
+    );
+    writeFileSync(bad, '{ "mappings": [\n  { "value": "a" \n');
+    expect(refusal(() => loadConfig({ DEV_LOGIN: '1', OIDC_GROUPS_CLAIM: 'groups', OIDC_GROUPS_MAPPING_FILE: bad }, () => 'x'.repeat(40)))).toMatch(/not valid JSON/);
+    expect(refusal(() => loadConfig({ DEV_LOGIN: '1', OIDC_GROUPS_CLAIM: 'groups', OIDC_GROUPS_MAPPING_FILE: path.join(dir, 'none.json') }, () => 'x'.repeat(40)))).toMatch(/cannot be read/);
+    expect(refusal(() => loadConfig({ DEV_LOGIN: '1', OIDC_GROUPS_CLAIM: 'groups claim', OIDC_GROUPS_MAPPING_FILE: good }, () => 'x'.repeat(40)))).toMatch(/OIDC_GROUPS_CLAIM: use a claim name/);
   });
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { isCronExpression } from '@devplein/server-kit/scheduled-job';
 import { deriveDevelopmentKey } from './crypto/secret-box.ts';
+import { GroupMappingError, loadGroupMapping, type GroupMapping } from './auth/group-mapping.ts';
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -101,6 +102,17 @@ export const configSchema = z
      * account is created then: an admin demoted later stays demoted.
      */
     INITIAL_ADMIN_EMAILS: initialAdminEmails.default([]),
+    /**
+     * The id_token (or userinfo) claim with the user's groups at the school's provider, e.g.
+     * groups; a dotted path reaches a nested claim (realm_access.roles). Unset: no group sync.
+     */
+    OIDC_GROUPS_CLAIM: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_:/.-]{1,200}$/, 'use a claim name such as groups, or a dotted path such as realm_access.roles')
+      .optional(),
+    /** The JSON file that maps values of OIDC_GROUPS_CLAIM to cohort, teams, admin and developer (docs/operations.md). */
+    OIDC_GROUPS_MAPPING_FILE: z.string().optional(),
     OIDC_PROVIDER_NAME: z
       .string()
       .regex(/^[a-z][a-z0-9-]{1,30}$/, 'use lowercase letters, digits and hyphens')
@@ -224,6 +236,12 @@ export const configSchema = z
     if (env.DB_ADMIN_SIGNON_URL && !env.DB_ADMIN_SIGNON_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['DB_ADMIN_SIGNON_SECRET'], message: 'required with DB_ADMIN_SIGNON_URL (the signon script proves itself with it)' });
     }
+    if (env.OIDC_GROUPS_CLAIM && !env.OIDC_GROUPS_MAPPING_FILE) {
+      ctx.addIssue({ code: 'custom', path: ['OIDC_GROUPS_MAPPING_FILE'], message: 'required with OIDC_GROUPS_CLAIM: the file that says what each group gives' });
+    }
+    if (env.OIDC_GROUPS_MAPPING_FILE && !env.OIDC_GROUPS_CLAIM) {
+      ctx.addIssue({ code: 'custom', path: ['OIDC_GROUPS_CLAIM'], message: 'required with OIDC_GROUPS_MAPPING_FILE: the claim that carries the groups, e.g. groups' });
+    }
     if (env.OIDC_ISSUER && (!env.OIDC_CLIENT_ID || !env.OIDC_CLIENT_SECRET)) {
       ctx.addIssue({
         code: 'custom',
@@ -320,6 +338,8 @@ export interface Config extends RawConfig {
    * SITE_DOMAIN as well.
    */
   agentLinks: AgentLinkSettings[];
+  /** The group sync at sign-in (OIDC_GROUPS_CLAIM with its checked mapping file), or null when off. */
+  groupSync: { claim: string; mapping: GroupMapping } | null;
 }
 
 export class ConfigError extends Error {}
@@ -344,6 +364,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fallbackSecret?
   }
   const raw = parsed.data;
   const agentLinks = readAgentLinks(raw, given.SITE_DOMAIN !== undefined);
+  const groupSync = readGroupSync(raw);
   const appUrl = (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, '');
   const sessionSecret = raw.SESSION_SECRET ?? fallbackSecret?.();
   if (!sessionSecret) throw new ConfigError('Invalid configuration:\n  SESSION_SECRET: required');
@@ -352,6 +373,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fallbackSecret?
     // With a links file and no SITE_DOMAIN, new projects go to the first dev server.
     SITE_DOMAIN: given.SITE_DOMAIN === undefined && raw.AGENT_LINKS_FILE ? (agentLinks[0] as AgentLinkSettings).siteDomain : raw.SITE_DOMAIN,
     agentLinks,
+    groupSync,
     appUrl,
     useDevIdentityProvider: raw.DEV_LOGIN,
     sessionSecret,
@@ -366,6 +388,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fallbackSecret?
       tls: raw.REALTIME_PUBLIC_TLS ?? raw.REALTIME_TLS,
     },
   };
+}
+
+/** OIDC_GROUPS_CLAIM with its mapping file, read and checked now: a bad file stops the start. */
+function readGroupSync(raw: RawConfig): Config['groupSync'] {
+  if (!raw.OIDC_GROUPS_CLAIM || !raw.OIDC_GROUPS_MAPPING_FILE) return null;
+  const file = raw.OIDC_GROUPS_MAPPING_FILE;
+  try {
+    return { claim: raw.OIDC_GROUPS_CLAIM, mapping: loadGroupMapping(file) };
+  } catch (error) {
+    if (!(error instanceof GroupMappingError)) throw error;
+    const lines = error.message.split('\n').map((line) => `  OIDC_GROUPS_MAPPING_FILE ${file}: ${line}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
 }
 
 /** The links of AGENT_LINKS_FILE (checked), or the single link of AGENT_ADDRESS. */

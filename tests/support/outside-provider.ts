@@ -13,6 +13,8 @@ export interface OutsideIdentity {
   /** The id_token's email_verified claim. */
   emailVerified: boolean;
   name: string;
+  /** Further claims of the id_token, e.g. `{ groups: ['klas-sd25'] }` (the group sync). */
+  claims?: Record<string, unknown>;
 }
 
 export interface OutsideProviderOptions {
@@ -103,7 +105,7 @@ export async function startOutsideProvider(options: OutsideProviderOptions = {})
         const { nonce, identity } = grant;
         const accessToken = `at-${code}`;
         profiles.set(accessToken, identity);
-        void new SignJWT({ email: identity.email, email_verified: identity.emailVerified, name: identity.name, nonce })
+        void new SignJWT({ ...identity.claims, email: identity.email, email_verified: identity.emailVerified, name: identity.name, nonce })
           .setProtectedHeader({ alg: 'RS256', kid: 'outside-key' })
           .setIssuer(issuer)
           .setAudience(form.get('client_id') ?? '')

@@ -25,8 +25,24 @@ interface AccountRow {
   name: string;
 }
 
+/**
+ * Accounts of the development provider whose id_token carries a `groups` claim, as a school's
+ * provider would (OIDC_GROUPS_CLAIM=groups with deploy/oidc/group-mapping.example.json). They
+ * sign in whether or not the database knows them: a first sign-in makes the account, not yet
+ * activated, as it would for a new person at the school.
+ */
+export const DEV_GROUP_ACCOUNTS: ReadonlyArray<AccountRow & { groups: readonly string[] }> = [
+  { email: 'gijs.groepen@devplein.test', name: 'Gijs Groepen', groups: ['klas-sd25', 'team-webshop', 'devplein-docenten'] },
+  { email: 'greet.groepen@devplein.test', name: 'Greet Groepen', groups: ['klas-sd24'] },
+];
+
+const groupAccountOf = (email: string) => DEV_GROUP_ACCOUNTS.find((account) => account.email === email.toLowerCase());
+
 async function findAccountByEmail(knex: Knex, email: string): Promise<AccountRow | undefined> {
-  return knex('users').select('email', 'name').whereRaw('lower(email) = lower(?)', [email]).first<AccountRow | undefined>();
+  const row = await knex('users').select('email', 'name').whereRaw('lower(email) = lower(?)', [email]).first<AccountRow | undefined>();
+  if (row) return row;
+  const account = groupAccountOf(email);
+  return account && { email: account.email, name: account.name };
 }
 
 const escapeHtml = (text: string): string =>
@@ -88,7 +104,7 @@ export function createDevIdentityProvider(options: {
         token_endpoint_auth_method: 'client_secret_post',
       },
     ],
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    claims: { openid: ['sub', 'groups'], email: ['email', 'email_verified'], profile: ['name'] },
     // The school's provider may not put claims in the id_token; ours does, which keeps the flow simple.
     conformIdTokenClaims: false,
     pkce: { required: () => true },
@@ -120,7 +136,10 @@ export function createDevIdentityProvider(options: {
       if (!account) return undefined;
       return {
         accountId: sub,
-        claims: async () => ({ sub, email: account.email, email_verified: true, name: account.name }),
+        claims: async () => {
+          const groups = groupAccountOf(account.email)?.groups;
+          return { sub, email: account.email, email_verified: true, name: account.name, ...(groups ? { groups: [...groups] } : {}) };
+        },
       };
     },
     renderError: async (ctx, out) => {
@@ -164,7 +183,9 @@ export function createDevIdentityProvider(options: {
       .select('email', 'name')
       .orderBy('id')
       .limit(20);
-    const buttons = (accounts as AccountRow[])
+    const known = new Set((accounts as AccountRow[]).map((a) => a.email.toLowerCase()));
+    const withGroups = DEV_GROUP_ACCOUNTS.filter((a) => !known.has(a.email)).map(({ email, name }) => ({ email, name }));
+    const buttons = [...(accounts as AccountRow[]), ...withGroups]
       .map(
         (a) =>
           `<button name="email" value="${escapeHtml(a.email)}">${escapeHtml(a.name)} <small>${escapeHtml(a.email)}</small></button>`,

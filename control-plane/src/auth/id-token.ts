@@ -6,6 +6,8 @@ export interface VerifiedIdentity {
   email: string | null;
   emailVerified: boolean;
   name: string | null;
+  /** Every claim of the verified token (the group sync reads its groups claim from here). */
+  claims?: Record<string, unknown>;
 }
 
 export class IdTokenError extends Error {}
@@ -39,6 +41,7 @@ export async function verifyIdToken(
     email: claim('email'),
     emailVerified: payload.email_verified === true || payload.email_verified === 'true',
     name: claim('name'),
+    claims: payload,
   };
 }
 

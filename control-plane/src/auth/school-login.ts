@@ -8,6 +8,9 @@ import { remoteKeys, verifyIdToken, IdTokenError } from './id-token.ts';
 import { AccountLinkRefused, upsertUserFromIdentity } from './user-upsert.ts';
 import { renewSessionCsrf } from './csrf.ts';
 import type { SessionData } from './session-store.ts';
+import { claimValues, planGroups, type GroupMapping } from './group-mapping.ts';
+import { syncIdentityGroups } from '../commands/sync-identity-groups.ts';
+import type { HostAccessDeps } from '../commands/sync-project-access.ts';
 
 export interface SchoolProvider {
   /** Short name in the login path: /auth/{name}. */
@@ -82,6 +85,8 @@ export function schoolSignIn(options: {
   secureCookies: boolean;
   /** INITIAL_ADMIN_EMAILS: new accounts with these verified addresses become activated admins (user-upsert.ts). */
   initialAdminEmails?: readonly string[];
+  /** OIDC_GROUPS_CLAIM + its mapping: applied at each sign-in (groupSync below); absent: groups stay manual. */
+  groupSync?: { claim: string; mapping: GroupMapping; hostAccess: HostAccessDeps } | null;
 }): AppMiddleware {
   const { provider, knex, logger } = options;
   const loginPath = `/auth/${provider.name}`;
@@ -164,6 +169,7 @@ export function schoolSignIn(options: {
       logger.warn({ subject: identity.subject }, 'sign-in refused: its e-mail address belongs to another school login');
       return signInFailed(ctx, 'Dit e-mailadres hoort al bij een ander schoolaccount. Vraag een docent om hulp.', 409);
     }
+    if (options.groupSync) await syncGroups(options.groupSync, userId, { ...grantSession.response?.profile, ...identity.claims });
     const account = await knex('users')
       .select('disabled_at', 'email_verified_at')
       .where({ id: userId })
@@ -187,6 +193,29 @@ export function schoolSignIn(options: {
     logger.info({ userId }, 'signed in');
     // A new account waits for a teacher to activate it: it lands on the page that says so.
     ctx.redirect(account?.email_verified_at ? '/' : '/not_verified');
+  }
+
+  /**
+   * The group sync (sync-identity-groups.ts) with the groups claim of the id_token, else of the
+   * userinfo answer. DECISION: a sign-in whose token has no such claim (or not a string or list
+   * of strings) changes nothing and logs a warning: a provider that leaves the claim out now
+   * and then (Entra ID's group overage, a missing scope) must not strip every teacher's rights.
+   * An empty list is a claim: every managed field is cleared.
+   */
+  async function syncGroups(sync: NonNullable<typeof options.groupSync>, userId: number, claims: Record<string, unknown>): Promise<void> {
+    const values = claimValues(claims, sync.claim);
+    if (values === undefined) {
+      logger.warn({ userId, claim: sync.claim }, 'sign-in without the groups claim: groups, teams and flags left as they are');
+      return;
+    }
+    const plan = planGroups(sync.mapping, values);
+    if (plan.ignoredCohorts.length > 0) {
+      logger.warn({ userId, cohort: plan.cohort, ignored: plan.ignoredCohorts }, 'groups claim gives more than one cohort: the first in the mapping file counts');
+    }
+    const outcome = await syncIdentityGroups(sync.hostAccess, userId, plan, { keepAdminEmails: options.initialAdminEmails });
+    if (outcome.changes.length > 0 || outcome.kept.length > 0 || outcome.accessNotDone) {
+      logger.info({ userId, matched: plan.matched, changes: outcome.changes, kept: outcome.kept, accessNotDone: outcome.accessNotDone }, 'groups from the identity provider applied');
+    }
   }
 
   function signInFailed(ctx: AppContext, message: string, status = 401): void {

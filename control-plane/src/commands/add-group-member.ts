@@ -9,8 +9,9 @@ import type { MemberRow } from '../presenters/present-team.ts';
  * Puts a user in a group, moving them out of their old one (a user has at most one group).
  * Audit group.add-member with the group before and after; nothing is written when they are
  * already in it. Unknown group → 404; unknown user → 422 on `user`. Answers the members.
+ * The group sync at sign-in (sync-identity-groups.ts) calls it without actor and with a reason.
  */
-export async function addGroupMember(knex: Knex, actorId: number, groupId: number, userId: number): Promise<MemberRow[]> {
+export async function addGroupMember(knex: Knex, actorId: number | null, groupId: number, userId: number, reason?: string): Promise<MemberRow[]> {
   return knex.transaction(async (trx) => {
     const group = await findGroup(trx, groupId);
     if (!group) throw notFound('Deze groep bestaat niet.');
@@ -29,7 +30,7 @@ export async function addGroupMember(knex: Knex, actorId: number, groupId: numbe
         subjectType: 'group',
         subjectId: groupId,
         before: { user_id: userId, user_name: member.name, group_id: member.group_id, cohort: member.cohort },
-        after: { user_id: userId, user_name: member.name, group_id: groupId, cohort: group.cohort },
+        after: { user_id: userId, user_name: member.name, group_id: groupId, cohort: group.cohort, ...(reason ? { reason } : {}) },
       });
     }
     return groupMemberRows(trx, groupId);

@@ -7,7 +7,7 @@ import { Group } from '../models/Group.ts';
  * Creates a group (cohort, already in capitals) with its audit entry (group.create).
  * An existing cohort (case-insensitively) → 422 on `cohort`. Answers the new group.
  */
-export async function createGroup(knex: Knex, actorId: number, cohort: string): Promise<{ id: number; cohort: string }> {
+export async function createGroup(knex: Knex, actorId: number | null, cohort: string): Promise<{ id: number; cohort: string }> {
   return knex.transaction(async (trx) => {
     // Serialises creation: the unique check below cannot race another admin's insert.
     await trx.raw('LOCK TABLE groups IN SHARE ROW EXCLUSIVE MODE');

@@ -7,7 +7,7 @@ import { Team } from '../models/Team.ts';
  * Creates a team with its audit entry (team.create). A name that exists (case-insensitively)
  * → 422 on `name`. Answers the new team.
  */
-export async function createTeam(knex: Knex, actorId: number, name: string): Promise<{ id: number; name: string }> {
+export async function createTeam(knex: Knex, actorId: number | null, name: string): Promise<{ id: number; name: string }> {
   return knex.transaction(async (trx) => {
     // Serialises team creation, so two admins cannot both create the same name.
     await trx.raw('LOCK TABLE teams IN SHARE ROW EXCLUSIVE MODE');

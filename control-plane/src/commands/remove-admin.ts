@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { recordAudit } from '../audit/record-audit.ts';
 import { User } from '../models/User.ts';
-import { ADMIN_STATE_COLUMNS, adminAccountOf, adminStateSnapshot, type AdminAccount } from '../queries/admins.ts';
+import { ADMIN_STATE_COLUMNS, adminAccountOf, adminStateSnapshot, type AdminAccount, type AdminStateRow } from '../queries/admins.ts';
 
 export type RemoveAdminOutcome =
   | { change: 'removed' | 'unchanged'; admin: AdminAccount }
@@ -11,17 +11,24 @@ export type RemoveAdminOutcome =
   | { change: 'last-admin'; admin: AdminAccount };
 
 /**
- * `devplein admin remove` (control-plane/src/cli/admin-cli.ts): the account stops being an admin
- * and keeps everything else (its developer flag, projects, access). Refused for the last active
- * admin. Every admin row is locked first, so two removes at once cannot each leave the other as
- * "the other admin" and end with none. One transaction with its audit entry (user.admin, no
- * actor, reason "cli"), written only when something changed.
+ * `devplein admin remove` (control-plane/src/cli/admin-cli.ts), and the group sync at sign-in
+ * when the school's provider no longer says admin (sync-identity-groups.ts, by `userId`): the
+ * account stops being an admin and keeps everything else (its developer flag, projects, access).
+ * Refused for the last active admin. Every admin row is locked first, so two removes at once
+ * cannot each leave the other as "the other admin" and end with none. One transaction with its
+ * audit entry (user.admin, no actor, `reason`: "cli" unless given), written only when something
+ * changed. The next request of a signed-in session sees the change (identity-cache notices).
  */
-export async function removeAdmin(knex: Knex, request: { email: string }): Promise<RemoveAdminOutcome> {
-  const email = request.email.trim().toLowerCase();
+export async function removeAdmin(knex: Knex, request: { email: string } | { userId: number }, reason = 'cli'): Promise<RemoveAdminOutcome> {
+  const email = 'email' in request ? request.email.trim().toLowerCase() : null;
+  const matches = (row: AdminStateRow) => ('userId' in request ? row.id === request.userId : row.email.toLowerCase() === email);
   return knex.transaction(async (trx) => {
     const admins = await User.query(trx).where({ admin: true }).forUpdate().select(...ADMIN_STATE_COLUMNS);
-    const before = admins.find((row) => row.email.toLowerCase() === email) ?? (await User.query(trx).whereRaw('lower(email) = ?', [email]).first().select(...ADMIN_STATE_COLUMNS));
+    const before =
+      admins.find(matches) ??
+      ('userId' in request
+        ? await User.query(trx).findById(request.userId).select(...ADMIN_STATE_COLUMNS)
+        : await User.query(trx).whereRaw('lower(email) = ?', [email]).first().select(...ADMIN_STATE_COLUMNS));
     if (!before) return { change: 'unknown' };
     if (!before.admin) return { change: 'unchanged', admin: adminAccountOf(before) };
     const account = adminAccountOf(before);
@@ -35,7 +42,7 @@ export async function removeAdmin(knex: Knex, request: { email: string }): Promi
       subjectType: 'user',
       subjectId: before.id,
       before: adminStateSnapshot(before),
-      after: { ...adminStateSnapshot({ ...before, admin: false }), reason: 'cli' },
+      after: { ...adminStateSnapshot({ ...before, admin: false }), reason },
     });
     return { change: 'removed', admin: account };
   });

@@ -8,8 +8,9 @@ import type { MemberRow } from '../presenters/present-team.ts';
 /**
  * Takes a user out of a group (their group becomes none), with its audit entry
  * (group.remove-member). Unknown group, or a user not in it → 404. Answers the members left.
+ * The group sync at sign-in (sync-identity-groups.ts) calls it without actor and with a reason.
  */
-export async function removeGroupMember(knex: Knex, actorId: number, groupId: number, userId: number): Promise<MemberRow[]> {
+export async function removeGroupMember(knex: Knex, actorId: number | null, groupId: number, userId: number, reason?: string): Promise<MemberRow[]> {
   return knex.transaction(async (trx) => {
     const group = await findGroup(trx, groupId);
     if (!group) throw notFound('Deze groep bestaat niet.');
@@ -23,7 +24,7 @@ export async function removeGroupMember(knex: Knex, actorId: number, groupId: nu
       subjectType: 'group',
       subjectId: groupId,
       before: { user_id: userId, user_name: member.name, group_id: groupId, cohort: group.cohort },
-      after: { user_id: userId, user_name: member.name, group_id: null, cohort: null },
+      after: { user_id: userId, user_name: member.name, group_id: null, cohort: null, ...(reason ? { reason } : {}) },
     });
     return groupMemberRows(trx, groupId);
   });

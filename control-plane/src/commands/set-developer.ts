@@ -11,9 +11,10 @@ import { accountSnapshot, lockAdminUserRow } from '../queries/users.ts';
  * disable does, so nothing they opened as a developer carries on. One transaction with its
  * audit entry (user.developer), written only when the flag changes. The host side (databases,
  * VPN peer, SSH keys and sessions) follows in applyUserAccess, after the commit.
- * Answers the updated row, or undefined for an unknown user.
+ * Answers the updated row, or undefined for an unknown user. The group sync at sign-in
+ * (sync-identity-groups.ts) calls it without actor and with a reason (kept in the audit entry).
  */
-export async function setDeveloper(knex: Knex, actorId: number, userId: number, developer: boolean): Promise<AdminUserRow | undefined> {
+export async function setDeveloper(knex: Knex, actorId: number | null, userId: number, developer: boolean, reason?: string): Promise<AdminUserRow | undefined> {
   return knex.transaction(async (trx) => {
     const before = await lockAdminUserRow(trx, userId);
     if (!before) return undefined;
@@ -28,7 +29,7 @@ export async function setDeveloper(knex: Knex, actorId: number, userId: number, 
       subjectType: 'user',
       subjectId: userId,
       before: accountSnapshot(before),
-      after: { ...accountSnapshot(after), ended_sessions: endedSessions },
+      after: { ...accountSnapshot(after), ended_sessions: endedSessions, ...(reason ? { reason } : {}) },
     });
     return after;
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COHORT_PATTERN } from '@devplein/contract/validation/cohort';
 import { databaseId } from '../admin-teams/schema.ts';
 
 /**
@@ -20,7 +21,7 @@ export const groupMemberParams = z.object({
 /** PUT /api/admin/groups/{id}: {user} who moves into this group. */
 export const groupMemberInput = z.object({ user: databaseId('Kies een gebruiker.', 'Ongeldige gebruiker.') });
 
-export const COHORT_PATTERN = /^[A-Za-z0-9-]{2,20}$/;
+export { COHORT_PATTERN };
 
 /** POST /api/admin/groups: a new cohort, e.g. SD24; stored in capitals (the SD rule of §6 is case-sensitive). */
 export const groupInput = z.object({
