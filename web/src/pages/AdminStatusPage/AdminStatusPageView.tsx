@@ -33,11 +33,12 @@ function Badge({ level, children }: { level: StatusLevel; children?: ReactNode }
   );
 }
 
-function Check({ label, level, value, detail, testId }: { label: string; level: StatusLevel; value: ReactNode; detail?: string; testId: string }) {
+/** One line of a card; without a `level` the value is a plain fact (a version, a count), not judged. */
+function Check({ label, level, value, detail, testId }: { label: string; level?: StatusLevel; value: ReactNode; detail?: string; testId: string }) {
   return (
     <li className="status-check" data-testid={testId}>
       <span className="status-check-label">{label}</span>
-      <Badge level={level}>{value}</Badge>
+      {level ? <Badge level={level}>{value}</Badge> : <span className="status-value">{value}</span>}
       {detail ? <span className="status-check-detail">{detail}</span> : null}
     </li>
   );
@@ -92,19 +93,22 @@ function ServerCard({ server }: { server: DevServerStatusJson }) {
           <Badge level="bad">onbereikbaar</Badge>
         )}
       </header>
-      {server.error ? <p className="status-error" role="note">{server.reachable ? server.error : `De agent antwoordt niet: ${server.error}`}</p> : null}
+      {server.reachable && server.error ? (
+        <p className="status-error" role="note">
+          {server.error}
+        </p>
+      ) : null}
       <ul className="status-checks">
         <Check
           label="Bereikbaar"
           level={server.reachable ? 'ok' : 'bad'}
           value={server.reachable ? 'Ja' : 'onbereikbaar'}
-          detail={server.address}
+          detail={server.reachable || !server.error ? server.address : `${server.address}: ${server.error}`}
           testId="status-reachable"
         />
         {server.contractVersion ? (
           <Check
             label="Contractversie"
-            level="ok"
             value={server.contractVersion}
             detail={server.agentVersion ? `agent ${server.agentVersion}${server.hostname ? ` op ${server.hostname}` : ''}` : undefined}
             testId="status-contract"
@@ -139,7 +143,6 @@ function ServerCard({ server }: { server: DevServerStatusJson }) {
         {server.containers ? (
           <Check
             label="Containers"
-            level="ok"
             value={`${server.containers.total} in totaal`}
             detail={`${containerCountsText(server.containers.byState)}; van devplein: ${containerCountsText(server.containers.managedByState)}`}
             testId="status-containers"
@@ -149,7 +152,6 @@ function ServerCard({ server }: { server: DevServerStatusJson }) {
         {server.cpu && server.memory ? (
           <Check
             label="Belasting"
-            level="ok"
             value={`${server.cpu.load1m.toLocaleString('nl-NL', { maximumFractionDigits: 2 })} op ${server.cpu.cores} cores`}
             detail={`geheugen: ${humanBytes(server.memory.availableBytes)} vrij van ${humanBytes(server.memory.totalBytes)}`}
             testId="status-load"
