@@ -7,6 +7,7 @@ import { createLogger } from './logger.ts';
 import { createKnex, migrate } from './db/knex.ts';
 import { createAgentClient } from './agent/agent-client.ts';
 import { createAgentFleet } from './agent/agent-fleet.ts';
+import { agentCertificatePaths } from './agent/link-certificates.ts';
 import { createRealtime } from './realtime/pusher.ts';
 import { pruneExpiredSessions } from './auth/session-store.ts';
 import { createApp } from './app.ts';
@@ -35,12 +36,9 @@ function developmentSessionSecret(dataDir: string): string {
 
 /** The agent's mTLS files: configured paths, or the development certificates `npm start` makes. */
 function agentCertificates(config: Config): { ca: Buffer; cert: Buffer; key: Buffer } | null {
-  const devDir = path.join(config.DATA_DIR, 'certs');
-  const ca = config.AGENT_TLS_CA ?? (config.NODE_ENV === 'production' ? undefined : path.join(devDir, 'ca.pem'));
-  const cert = config.AGENT_TLS_CERT ?? (config.NODE_ENV === 'production' ? undefined : path.join(devDir, 'control-plane.pem'));
-  const key = config.AGENT_TLS_KEY ?? (config.NODE_ENV === 'production' ? undefined : path.join(devDir, 'control-plane-key.pem'));
-  if (!ca || !cert || !key || ![ca, cert, key].every((file) => existsSync(file))) return null;
-  return { ca: readFileSync(ca), cert: readFileSync(cert), key: readFileSync(key) };
+  const paths = agentCertificatePaths(config);
+  if (!paths || ![paths.ca, paths.cert, paths.key].every((file) => existsSync(file))) return null;
+  return { ca: readFileSync(paths.ca), cert: readFileSync(paths.cert), key: readFileSync(paths.key) };
 }
 
 async function main(): Promise<void> {

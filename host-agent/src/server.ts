@@ -25,6 +25,7 @@ import { dockerManagedContainers } from './drivers/docker/managed-containers.ts'
 import { RouteKeeper } from './jobs/route-keeper.ts';
 import { ContainerServiceImpl } from './services/container-service.ts';
 import { DatabaseServiceImpl } from './services/database-service.ts';
+import { HostStatsServiceImpl } from './services/host-stats-service.ts';
 import { InfoServiceImpl } from './services/info-service.ts';
 import { ProxyServiceImpl } from './services/proxy-service.ts';
 import { ScreenshotServiceImpl } from './services/screenshot-service.ts';
@@ -128,13 +129,30 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
     onEvent: idleStopper ? (event) => idleStopper.noteEvent(event) : undefined,
   });
 
+  const startedAt = new Date();
   new InfoServiceImpl({
     agentVersion: AGENT_VERSION,
     contractVersion: CONTRACT_VERSION,
     hostname: os.hostname(),
-    startedAt: new Date(),
+    startedAt,
     probeCapabilities: probe,
     isShuttingDown: () => shuttingDown,
+    logger,
+  }).addToServer(server);
+  new HostStatsServiceImpl({
+    agentVersion: AGENT_VERSION,
+    contractVersion: CONTRACT_VERSION,
+    hostname: os.hostname(),
+    startedAt,
+    docker,
+    caddyAdminUrl: config.caddyAdminUrl,
+    mysqlUrl: config.mysqlUrl,
+    chromiumPath: config.chromiumPath,
+    browserServer: config.browser.server,
+    wireguardInterface: config.vpn.interfaceName,
+    dataDir: config.dataDir,
+    certPath: config.tls.certPath,
+    probeTimeoutMs: config.probeTimeoutMs,
     logger,
   }).addToServer(server);
   // One writer for both services: writes into one container stay in order.

@@ -1,7 +1,7 @@
 /**
  * A fake host agent for control-plane tests: a real gRPC server with mutual TLS (the test
  * certificates of makeTestCerts) that implements the generated InfoService, ContainerService,
- * ProxyService, SshAccessService, DatabaseService, VpnService and ScreenshotService in memory. Containers live in a
+ * ProxyService, SshAccessService, DatabaseService, VpnService, ScreenshotService and HostStatsService in memory. Containers live in a
  * map, events go to every open WatchContainerEvents stream, logs and pull progress are scripted;
  * databases and WireGuard peers live in maps too (peer addresses from a pool, lowest free first);
  * locked accounts, open MySQL connections and open SSH sessions are sets and maps a test fills.
@@ -30,6 +30,7 @@ import { type ProxyServiceServer, ProxyServiceService, type Route } from '@devpl
 import { type SshAccessServiceServer, SshAccessServiceService } from '@devplein/proto/ssh_access';
 import { type DatabaseServiceServer, DatabaseServiceService } from '@devplein/proto/database';
 import { type GetServerInfoResponse, type Peer, type VpnServiceServer, VpnServiceService } from '@devplein/proto/vpn';
+import { type GetHostStatsResponse, type HostStatsServiceServer, HostStatsServiceService, type PartHealth } from '@devplein/proto/host_stats';
 import { CaptureOutcome, type CaptureRequest, type CaptureResponse, type ScreenshotServiceServer, ScreenshotServiceService } from '@devplein/proto/screenshot';
 import type { TestCerts } from './agent.ts';
 
@@ -198,6 +199,15 @@ export class FakeAgent {
   mode: FakeAgentMode = 'ok';
   /** Delay of every answer in 'slow' mode. */
   slowMs = 5_000;
+  /** HostStats: the parts reported broken (docker, proxy, mysql, browser, wireguard → reason); the others are ok. */
+  readonly brokenParts = new Map<string, string>();
+  /** HostStats: the end of the agent's own certificate. */
+  certificateNotAfter = new Date(Date.now() + 400 * 86_400_000);
+  /** HostStats: the disks (default: a Docker data root of 100 GB with 40 GB free, an agent data dir). */
+  disks: GetHostStatsResponse['disks'] = [
+    { name: 'docker', path: '/var/lib/docker', totalBytes: 100e9, availableBytes: 40e9, ok: true, error: '' },
+    { name: 'agent', path: '/var/lib/devplein-agent', totalBytes: 100e9, availableBytes: 40e9, ok: true, error: '' },
+  ];
   /** Methods that fail with INTERNAL even in 'ok' mode (e.g. 'changeContainerState'). */
   readonly failingMethods = new Set<string>();
   /** Methods that answer UNIMPLEMENTED, as a real agent does for a service it does not have yet. */
@@ -252,6 +262,7 @@ export class FakeAgent {
     server.addService(DatabaseServiceService, this.databaseService());
     server.addService(VpnServiceService, this.vpnService());
     server.addService(ScreenshotServiceService, this.screenshotService());
+    server.addService(HostStatsServiceService, this.hostStatsService());
     this.port = await new Promise<number>((resolve, reject) =>
       server.bindAsync(`127.0.0.1:${this.port}`, grpc.ServerCredentials.createSsl(ca, [{ private_key: key, cert_chain: cert }], true), (error, port) =>
         error ? reject(error) : resolve(port),
@@ -405,6 +416,41 @@ export class FakeAgent {
         }
         callback(null, result as Response);
       });
+    };
+  }
+
+  private hostStatsService(): HostStatsServiceServer {
+    const part = (name: string): PartHealth => {
+      const reason = this.brokenParts.get(name);
+      return reason === undefined ? { ok: true, detail: `fake ${name}` } : { ok: false, detail: reason };
+    };
+    const countBy = (containers: FakeContainer[]) => {
+      const counts = new Map<string, number>();
+      for (const container of containers) counts.set(container.state, (counts.get(container.state) ?? 0) + 1);
+      return [...counts].map(([state, count]) => ({ state, count }));
+    };
+    return {
+      getHostStats: this.unary('getHostStats', (): GetHostStatsResponse => {
+        const all = [...this.containers.values()];
+        const managed = all.filter((container) => container.labels['devplein.managed'] === 'true');
+        return {
+          agentVersion: '0.0.0-fake',
+          contractVersion: '1.5.0',
+          hostname: 'fake-agent',
+          collectedAt: new Date(),
+          startedAt: new Date(),
+          docker: part('docker'),
+          proxy: part('proxy'),
+          mysql: part('mysql'),
+          browser: part('browser'),
+          wireguard: part('wireguard'),
+          disks: this.disks,
+          containers: { known: true, total: all.length, managed: managed.length, byState: countBy(all), managedByState: countBy(managed) },
+          certificate: { ok: true, notAfter: this.certificateNotAfter, detail: 'CN=localhost' },
+          cpu: { cores: 2, load1m: 0.5, load5m: 0.4, load15m: 0.3 },
+          memory: { totalBytes: 8e9, availableBytes: 5e9 },
+        };
+      }),
     };
   }
 

@@ -36,6 +36,7 @@ export const routePaths = {
   adminGroups: '/admin/groups',
   adminIntroducees: '/admin/hangers',
   adminAudit: '/admin/audit',
+  adminStatus: '/admin/status',
 } as const;
 
 export type RouteName = keyof typeof routePaths;

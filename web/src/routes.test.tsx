@@ -69,6 +69,7 @@ const adminRoutes = [
   '/admin/groups',
   '/admin/hangers',
   '/admin/audit',
+  '/admin/status',
 ];
 
 function accessOf(path: string) {

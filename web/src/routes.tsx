@@ -32,6 +32,7 @@ const AdminProjectsPage = lazyPage(() => import('./pages/AdminProjectsPage/Admin
 const AdminTeamsPage = lazyPage(() => import('./pages/AdminTeamsPage/AdminTeamsPage.tsx'), 'AdminTeamsPage');
 const AdminGroupsPage = lazyPage(() => import('./pages/AdminGroupsPage/AdminGroupsPage.tsx'), 'AdminGroupsPage');
 const AdminAuditPage = lazyPage(() => import('./pages/AdminAuditPage/AdminAuditPage.tsx'), 'AdminAuditPage');
+const AdminStatusPage = lazyPage(() => import('./pages/AdminStatusPage/AdminStatusPage.tsx'), 'AdminStatusPage');
 const AdminUsersPage = lazyPage(() => import('./pages/AdminUsersPage/AdminUsersPage.tsx'), 'AdminUsersPage');
 const AdminLicensesPage = lazyPage(() => import('./pages/AdminLicensesPage/AdminLicensesPage.tsx'), 'AdminLicensesPage');
 const DatabasesPage = lazyPage(() => import('./pages/DatabasesPage/DatabasesPage.tsx'), 'DatabasesPage');
@@ -96,6 +97,8 @@ export const appRoutes: readonly AppRoute[] = [
   { name: 'adminIntroducees', access: 'admin', title: 'Meelopers', element: <AdminIntroduceesPage />, tags: ['Developers'] },
   // Beyond the spec (issue 4): the audit trail, for every admin.
   { name: 'adminAudit', access: 'admin', title: 'Logboek', element: <AdminAuditPage /> },
+  // Beyond the spec (issue 21): the dev servers' health, for every admin.
+  { name: 'adminStatus', access: 'admin', title: 'Status', element: <AdminStatusPage /> },
 ];
 
 /** Shown while a page's code arrives (styled by app.css: the page's own CSS is not there yet). */

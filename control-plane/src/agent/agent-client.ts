@@ -7,12 +7,14 @@ import { SshAccessServiceClient } from '@devplein/proto/ssh_access';
 import { DatabaseServiceClient } from '@devplein/proto/database';
 import { VpnServiceClient } from '@devplein/proto/vpn';
 import { ScreenshotServiceClient } from '@devplein/proto/screenshot';
+import { HostStatsServiceClient } from '@devplein/proto/host_stats';
 import { streamCaller } from './grpc-stream.ts';
 import { type AgentDeadlines, unaryCaller } from './grpc-unary.ts';
 import type { AgentCallOptions, ContainerApi, DatabaseApi, ProxyApi, ScreenshotApi, SshApi, VpnApi } from './host-apis.ts';
 import { createContainerClient } from './container-client.ts';
 import { createDatabaseClient } from './database-client.ts';
 import { createInfoClient } from './info-client.ts';
+import { createHostStatsClient, type HostStatsApi } from './host-stats-client.ts';
 import { createProxyClient } from './proxy-client.ts';
 import { createScreenshotClient } from './screenshot-client.ts';
 import { createSshAccessClient } from './ssh-access-client.ts';
@@ -23,6 +25,7 @@ import { type AgentInfoView, type AgentStatus, AgentHealthMonitor, type MonitorC
 
 export { AgentError, type AgentErrorCode } from './agent-error.ts';
 export type { AgentInfoView, AgentStatus, CapabilityView } from './health-monitor.ts';
+export type { HostStatsApi, HostStatsView } from './host-stats-client.ts';
 export type { AgentCallOptions, ContainerApi, DatabaseApi, ProxyApi, ScreenshotApi, SshApi, VpnApi } from './host-apis.ts';
 
 export interface AgentClientOptions {
@@ -70,6 +73,8 @@ export interface AgentClient {
   vpn: VpnApi;
   /** ScreenshotService (captures of project sites through the reverse proxy). */
   screenshots: ScreenshotApi;
+  /** HostStatsService (the host's health, disks, containers, certificate and load; contract 1.5.0). */
+  hostStats: HostStatsApi;
   /** Starts the health monitor (idempotent). */
   start(): void;
   /** Stops the monitor and closes the connection. */
@@ -103,6 +108,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
   const databaseClient = new DatabaseServiceClient(options.address, credentials, channelOptions);
   const vpnClient = new VpnServiceClient(options.address, credentials, channelOptions);
   const screenshotClient = new ScreenshotServiceClient(options.address, credentials, channelOptions);
+  const hostStatsClient = new HostStatsServiceClient(options.address, credentials, channelOptions);
   const deadlines: AgentDeadlines = {
     call: deadlineMs,
     // Creating or dropping a database and its account, or a peer, takes a few statements/commands.
@@ -148,6 +154,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     databases: createDatabaseClient(databaseClient, unary, deadlines),
     vpn: createVpnClient(vpnClient, unary, deadlines),
     screenshots: createScreenshotClient(screenshotClient, unary, deadlines),
+    hostStats: createHostStatsClient(hostStatsClient, unary),
     start: () => monitor.start(),
     close() {
       monitor.stop();
@@ -158,6 +165,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
       databaseClient.close();
       vpnClient.close();
       screenshotClient.close();
+      hostStatsClient.close();
     },
   };
 }

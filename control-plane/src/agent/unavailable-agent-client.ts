@@ -37,6 +37,7 @@ export function createUnavailableAgentClient(reason: string): AgentClient {
     databases: { createDatabase: fail, dropDatabase: fail, listDatabases: fail, lockAccounts: fail, unlockAccounts: fail },
     vpn: { createPeer: fail, removePeer: fail, listPeers: fail, getServerInfo: fail },
     screenshots: { capture: fail },
+    hostStats: { getHostStats: fail },
     start: () => undefined,
     close: () => undefined,
   };

@@ -1,6 +1,7 @@
 import type { AppDeps, AppRouter } from '../app-context.ts';
 import { userRoutes } from './user/user.ts';
 import { adminAgentRoutes } from './admin/agent.ts';
+import { adminStatusRoutes } from './admin-status/admin-status.ts';
 import { broadcastingRoutes } from './broadcasting/broadcasting.ts';
 import { healthRoutes } from './health/health.ts';
 import { sitesRoutes } from './sites/sites.ts';
@@ -31,6 +32,7 @@ export function appRouters(deps: AppDeps): AppRouter[] {
   return [
     userRoutes(deps),
     adminAgentRoutes(deps),
+    adminStatusRoutes(deps),
     broadcastingRoutes(deps),
     healthRoutes(deps),
     sitesRoutes(deps),

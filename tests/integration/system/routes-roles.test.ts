@@ -45,6 +45,8 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/user/:id': ACTIVE,
   // admin: agent
   'GET /api/admin/agent': ADMINS,
+  // admin: status of the dev servers
+  'GET /api/admin/status': ADMINS,
   // broadcasting (realtime authorization)
   'POST /broadcasting/auth': ACTIVE,
   'POST /broadcasting/user-auth': ACTIVE,

@@ -4,6 +4,7 @@
  */
 
 const iconShapes = {
+  activity: <path d="M22 12h-4l-3 9L9 3l-3 9H2" />,
   home: (
     <>
       <path d="M3 10.5 12 3l9 7.5" />

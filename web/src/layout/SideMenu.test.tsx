@@ -36,6 +36,7 @@ const adminItemsForEveryAdmin = [
   'Licenties -> /admin/licenses',
   'Groepen -> /admin/groups',
   'Logboek -> /admin/audit',
+  'Status -> /admin/status',
 ];
 
 describe('side menu per role (spec §2 Menus, §6)', () => {

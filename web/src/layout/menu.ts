@@ -57,6 +57,7 @@ export function sideMenuSections(user: CurrentUser | null): MenuSection[] {
         item('admin-licenses', 'Licenties', routePaths.adminLicenses, 'key'),
         item('admin-groups', 'Groepen', routePaths.adminGroups, 'groups'),
         item('admin-audit', 'Logboek', routePaths.adminAudit, 'clock'),
+        item('admin-status', 'Status', routePaths.adminStatus, 'activity'),
       ]
     : [];
 

@@ -1,0 +1,54 @@
+import Router from '@koa/router';
+import type { AppDeps, AppRouter } from '../../app-context.ts';
+import type { AgentLink } from '../../agent/agent-fleet.ts';
+import { toAgentError } from '../../agent/agent-error.ts';
+import { agentCertificatePaths, certificateEnd } from '../../agent/link-certificates.ts';
+import { activeUser } from '../../middlewares/authenticate.ts';
+import { forbidden } from '../../errors.ts';
+import { mayViewStatus } from '../../policies/agent-policy.ts';
+import { type DevServerOutcome, presentAdminStatus, presentCertificateEnd, presentDevServerStatus } from '../../presenters/present-admin-status.ts';
+
+/** One dev server's facts: HostStats, or why there are none. Never throws. */
+async function askDevServer(link: AgentLink, requestId: string): Promise<DevServerOutcome> {
+  try {
+    return { kind: 'stats', stats: await link.client.hostStats.getHostStats({ requestId }) };
+  } catch (failure) {
+    const error = toAgentError(failure, 'GetHostStats');
+    if (error.unreachable) return { kind: 'unreachable', error: error.details || error.message };
+    // An agent older than contract 1.5.0 has no HostStats: show what GetInfo still says.
+    const reason = error.code === 'UNIMPLEMENTED' ? 'de agent is te oud voor de statuspagina (contract 1.5.0 nodig)' : `status niet op te halen: ${error.details}`;
+    const info = await link.client.info({ requestId }).catch(() => null);
+    return { kind: 'incomplete', error: reason, info };
+  }
+}
+
+/**
+ * GET /api/admin/status: every dev server's health, disks, containers, certificate and last
+ * backup, all agents asked at once (each call within the agent deadline, AGENT_DEADLINE_MS); an
+ * agent that does not answer is a row marked unreachable, never an error of the whole page.
+ */
+export function adminStatusRoutes(deps: Pick<AppDeps, 'agents' | 'config'>): AppRouter {
+  const router: AppRouter = new Router();
+  router.get('/api/admin/status', async (ctx) => {
+    const user = activeUser(ctx);
+    if (!mayViewStatus(user)) throw forbidden();
+    const paths = agentCertificatePaths(deps.config);
+    const [outcomes, clientCertificate, linkCa] = await Promise.all([
+      Promise.all(deps.agents.links.map((link) => askDevServer(link, ctx.state.requestId))),
+      paths ? certificateEnd(paths.cert) : null,
+      paths ? certificateEnd(paths.ca) : null,
+    ]);
+    const now = new Date();
+    const servers = deps.agents.links.map((link, index) =>
+      // lastBackup: null until the backup helper's query (the last `devplein backup` run recorded in
+      // PostgreSQL) fills it; the page then says 'Nog geen back-up gemaakt'.
+      presentDevServerStatus(link, outcomes[index] as DevServerOutcome, now, null),
+    );
+    ctx.body = presentAdminStatus(
+      servers,
+      { clientCertificate: presentCertificateEnd(clientCertificate, now), linkCa: presentCertificateEnd(linkCa, now) },
+      now,
+    );
+  });
+  return router;
+}

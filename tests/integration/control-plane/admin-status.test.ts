@@ -1,0 +1,174 @@
+/**
+ * GET /api/admin/status through the real control plane with two dev servers (AGENT_LINKS_FILE):
+ * dev1 a fake agent with HostStats, dev2 an address where nothing listens. The unreachable one
+ * is a row marked unreachable, a broken part is data in its row, an agent older than contract
+ * 1.5.0 still gets a row; never an error of the whole page. Admins only.
+ */
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminStatusJson, DevServerStatusJson } from '@devplein/contract/status';
+import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
+import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { signedInSessions } from '../../support/http-session.ts';
+import { agentCertEnv, makeTestCerts, type TestCerts } from '../../support/agent.ts';
+import { startFakeAgent, type FakeAgent } from '../../support/fake-agent.ts';
+import { findFreePort } from '../../support/ports.ts';
+import { ADMIN, DEVELOPER, DOCENT, NOT_ACTIVATED, STUDENT } from '../../support/hosting-stack.ts';
+
+const DAY_MS = 86_400_000;
+
+let certDir: string;
+let certs: TestCerts;
+let database: TestDatabase;
+let app: RunningControlPlane;
+let agent: FakeAgent;
+let as: ReturnType<typeof signedInSessions>;
+
+async function status(): Promise<AdminStatusJson> {
+  const { status: code, body } = await (await as(ADMIN)).json<AdminStatusJson>('GET', '/api/admin/status');
+  expect(code).toBe(200);
+  return body;
+}
+
+const row = (body: AdminStatusJson, name: string): DevServerStatusJson => {
+  const found = body.servers.find((server) => server.name === name);
+  if (!found) throw new Error(`no row for ${name} in ${JSON.stringify(body.servers.map((server) => server.name))}`);
+  return found;
+};
+
+beforeAll(async () => {
+  certDir = mkdtempSync(path.join(os.tmpdir(), 'devplein-admin-status-'));
+  certs = await makeTestCerts(certDir);
+  database = await createTestDatabase();
+  await seedDemoData(database.knex);
+  agent = await startFakeAgent({ certs });
+  const linksFile = path.join(certDir, 'agents.json');
+  writeFileSync(
+    linksFile,
+    JSON.stringify([
+      { name: 'dev1', address: agent.address, siteDomain: 'dev.devplein.test' },
+      // Nothing listens here: this dev server's agent is down.
+      { name: 'dev2', address: `localhost:${await findFreePort()}`, siteDomain: 'dev2.devplein.test' },
+    ]),
+  );
+  app = await startControlPlane({
+    databaseUrl: database.url,
+    env: {
+      AGENT_LINKS_FILE: linksFile,
+      SITE_DOMAIN: 'dev.devplein.test',
+      AGENT_ADDRESS: '',
+      ...agentCertEnv(certs),
+      AGENT_DEADLINE_MS: '2000',
+      UNAPPROVED_RECONCILE_CRON: '0 0 1 1 *',
+    },
+  });
+  as = signedInSessions(() => app.url);
+}, 60_000);
+
+afterEach(() => {
+  agent.brokenParts.clear();
+  agent.unimplementedMethods.clear();
+  agent.mode = 'ok';
+  agent.certificateNotAfter = new Date(Date.now() + 400 * DAY_MS);
+});
+
+afterAll(async () => {
+  await app?.stop();
+  await agent?.stop();
+  await database?.destroy();
+  if (certDir) rmSync(certDir, { recursive: true, force: true });
+});
+
+describe('GET /api/admin/status', () => {
+  it('has a row per dev server: the reachable one with its facts, the other one unreachable', async () => {
+    agent.addUnmanaged('caddy-infra', 'devplein-test/caddy:1', 'running');
+    const body = await status();
+    expect(body.servers.map((server) => server.name)).toEqual(['dev1', 'dev2']);
+
+    const dev1 = row(body, 'dev1');
+    expect(dev1).toMatchObject({ reachable: true, error: null, siteDomain: 'dev.devplein.test', contractVersion: '1.5.0', hostname: 'fake-agent' });
+    expect(Object.keys(dev1.parts ?? {})).toEqual(['docker', 'proxy', 'mysql', 'browser', 'wireguard']);
+    expect(Object.values(dev1.parts ?? {}).every((part) => part.ok)).toBe(true);
+    expect(dev1.disks.map((disk) => [disk.name, disk.availableBytes, disk.level])).toEqual([
+      ['docker', 40e9, 'ok'],
+      ['agent', 40e9, 'ok'],
+    ]);
+    expect(dev1.containers?.byState.running).toBeGreaterThanOrEqual(1);
+    expect(dev1.certificate).toMatchObject({ level: 'ok' });
+    expect(dev1.certificate?.daysLeft).toBeGreaterThanOrEqual(399);
+    expect(dev1.cpu?.cores).toBe(2);
+    expect(dev1.memory).toEqual({ totalBytes: 8e9, availableBytes: 5e9 });
+    // Filled by the backup command's query once it is merged; until then: no backup known.
+    expect(dev1.lastBackup).toBeNull();
+
+    const dev2 = row(body, 'dev2');
+    expect(dev2).toMatchObject({ reachable: false, parts: null, disks: [], containers: null, certificate: null, lastBackup: null });
+    expect(dev2.error).toBeTruthy();
+  });
+
+  it('shows the control plane’s own client certificate and the link’s CA with their ends', async () => {
+    const body = await status();
+    const clientEnd = new Date(new X509Certificate(readFileSync(certs.clientCert)).validTo);
+    const caEnd = new Date(new X509Certificate(readFileSync(certs.ca)).validTo);
+    expect(body.controlPlane.clientCertificate?.notAfter).toBe(clientEnd.toISOString());
+    expect(body.controlPlane.linkCa?.notAfter).toBe(caEnd.toISOString());
+  });
+
+  it('reports a broken part in its row and keeps the rest', async () => {
+    agent.brokenParts.set('mysql', 'MariaDB/MySQL op 127.0.0.1:3306 antwoordt niet (ECONNREFUSED)');
+    const dev1 = row(await status(), 'dev1');
+    expect(dev1.reachable).toBe(true);
+    expect(dev1.parts?.mysql).toEqual({ ok: false, detail: 'MariaDB/MySQL op 127.0.0.1:3306 antwoordt niet (ECONNREFUSED)' });
+    expect(dev1.parts?.docker.ok).toBe(true);
+    expect(dev1.disks).toHaveLength(2);
+  });
+
+  it('warns 30 days before the agent’s certificate ends, and says bad once it has', async () => {
+    agent.certificateNotAfter = new Date(Date.now() + 12.5 * DAY_MS);
+    expect(row(await status(), 'dev1').certificate).toMatchObject({ level: 'warning', daysLeft: 12 });
+    agent.certificateNotAfter = new Date(Date.now() + 45 * DAY_MS);
+    expect(row(await status(), 'dev1').certificate?.level).toBe('ok');
+    agent.certificateNotAfter = new Date(Date.now() - 2 * DAY_MS);
+    expect(row(await status(), 'dev1').certificate?.level).toBe('bad');
+  });
+
+  it('judges disks by their free share', async () => {
+    const disks = agent.disks;
+    try {
+      agent.disks = [
+        { name: 'docker', path: '/var/lib/docker', totalBytes: 100e9, availableBytes: 10e9, ok: true, error: '' },
+        { name: 'agent', path: '/var/lib/devplein-agent', totalBytes: 100e9, availableBytes: 2e9, ok: true, error: '' },
+      ];
+      expect(row(await status(), 'dev1').disks.map((disk) => disk.level)).toEqual(['warning', 'bad']);
+    } finally {
+      agent.disks = disks;
+    }
+  });
+
+  it('gives an agent older than contract 1.5.0 a row with what GetInfo says', async () => {
+    agent.unimplementedMethods.add('getHostStats');
+    const dev1 = row(await status(), 'dev1');
+    expect(dev1).toMatchObject({ reachable: true, parts: null, agentVersion: '0.0.0-fake', hostname: 'fake-agent' });
+    expect(dev1.error).toMatch(/te oud/);
+  });
+
+  it('marks an agent that does not answer within the deadline unreachable, and still answers', async () => {
+    agent.slowMs = 4_000;
+    agent.mode = 'slow';
+    const body = await status();
+    expect(row(body, 'dev1')).toMatchObject({ reachable: false, parts: null });
+    expect(row(body, 'dev2').reachable).toBe(false);
+  });
+
+  it('is for admins: 403 for students, developers and the not activated, 401 signed out', async () => {
+    expect((await (await as(DOCENT)).json('GET', '/api/admin/status')).status).toBe(200);
+    for (const email of [STUDENT, DEVELOPER, NOT_ACTIVATED]) {
+      expect((await (await as(email)).json('GET', '/api/admin/status')).status, email).toBe(403);
+    }
+    expect((await (await as(null)).json('GET', '/api/admin/status')).status).toBe(401);
+  });
+});
