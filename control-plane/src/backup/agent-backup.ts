@@ -56,7 +56,7 @@ async function studentAccountsSql(optionFile: string): Promise<string> {
   const accounts = (await sql('SELECT User, Host FROM mysql.user'))
     .split('\n')
     .map((line) => line.split('\t'))
-    .filter((parts): parts is [string, string] => parts.length === 2 && STUDENT_NAME.test(parts[0]));
+    .filter((parts): parts is [string, string] => parts.length === 2 && STUDENT_NAME.test(parts[0] ?? ''));
   const statements: string[] = [];
   for (const [user, host] of accounts) {
     const account = `'${user}'@'${host.replace(/'/g, "''")}'`;

@@ -36,13 +36,14 @@ export type BackupManifest = z.infer<typeof manifestSchema>;
 /** Runs a program; resolves with its stdout, or rejects naming the program and its stderr's last lines. */
 export function runTool(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; stdoutFile?: string; stdinFile?: string } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: options.env ?? process.env, stdio: [options.stdinFile ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    if (!options.stdinFile) child.stdin.end();
     let stdout = '';
     let stderr = '';
     const done: Promise<unknown>[] = [];
     if (options.stdoutFile) done.push(pipeline(child.stdout, createWriteStream(options.stdoutFile, { mode: 0o600 })));
     else child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    if (options.stdinFile && child.stdin) done.push(pipeline(createReadStream(options.stdinFile), child.stdin));
+    if (options.stdinFile) done.push(pipeline(createReadStream(options.stdinFile), child.stdin));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', (error: NodeJS.ErrnoException) =>
       reject(new Error(error.code === 'ENOENT' ? `${command} niet gevonden: installeer het (zie docs/operations.md, Backups).` : `${command}: ${error.message}`)),
