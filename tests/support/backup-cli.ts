@@ -18,7 +18,8 @@ export interface BackupCliRun {
  */
 export function runBackupCli(args: string[], env: Record<string, string>): Promise<BackupCliRun> {
   const started = Date.now();
-  const base = { ...process.env, DEVPLEIN_DEBUG: '' };
+  // The machine's own /etc/devplein is never read (the command reads {role}.env there when DATABASE_URL / AGENT_* are unset).
+  const base: NodeJS.ProcessEnv = { ...process.env, DEVPLEIN_DEBUG: '', DEVPLEIN_CONFIG_DIR: path.join(root, 'no-such-config-dir') };
   for (const name of ['DATABASE_URL', 'DATA_DIR', 'AGENT_MYSQL_URL', 'AGENT_DATA_DIR', 'BACKUP_ROLE', 'BACKUP_DIR', 'BACKUP_KEY_FILE', 'BACKUP_KEEP']) delete base[name];
   return new Promise((resolve) => {
     execFile(

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -42,7 +43,7 @@ const roleSchema = z.enum(['control-plane', 'agent']);
 const keepSchema = z.coerce.number().int().min(0).max(10_000);
 
 type Invocation =
-  | { verb: 'backup'; role: BackupRole; dir: string; keyFile: string; keep: number }
+  | { verb: 'backup'; roles: BackupRole[]; dir: string; keyFile: string; keep: number }
   | { verb: 'restore'; archive: string; keyFile: string; force: boolean; workDir: string | undefined };
 
 function parseInvocation(args: string[]): Invocation {
@@ -72,11 +73,13 @@ function parseInvocation(args: string[]): Invocation {
   if (verb === 'backup') {
     if (rest.length > 0) throw new UsageError(`Onbekend argument: ${rest[0]}`);
     if (values.force || values['work-dir'] !== undefined) throw new UsageError('--force en --work-dir horen bij restore.');
-    const role = roleSchema.safeParse(values.role ?? (process.env.BACKUP_ROLE || 'control-plane'));
-    if (!role.success) throw new UsageError(`Onbekende rol: ${values.role ?? process.env.BACKUP_ROLE} (control-plane of agent).`);
+    // --role names one; BACKUP_ROLE (the timer's backup.env) may name both roles of a machine that has both.
+    const named = (values.role ?? (process.env.BACKUP_ROLE || 'control-plane')).split(/[\s,]+/).filter(Boolean);
+    const roles = z.array(roleSchema).min(1).safeParse([...new Set(named)]);
+    if (!roles.success) throw new UsageError(`Onbekende rol: ${values.role ?? process.env.BACKUP_ROLE} (control-plane of agent).`);
     const keep = keepSchema.safeParse(values.keep ?? (process.env.BACKUP_KEEP || '14'));
     if (!keep.success) throw new UsageError(`--keep moet een geheel getal van 0 tot 10000 zijn (nu: ${values.keep ?? process.env.BACKUP_KEEP}).`);
-    return { verb, role: role.data, dir: path.resolve(values.dir ?? (process.env.BACKUP_DIR || '/var/backups/devplein')), keyFile, keep: keep.data };
+    return { verb, roles: roles.data, dir: path.resolve(values.dir ?? (process.env.BACKUP_DIR || '/var/backups/devplein')), keyFile, keep: keep.data };
   }
   if (verb === 'restore') {
     if (rest.length !== 1) throw new UsageError(rest.length === 0 ? 'restore heeft een backupbestand nodig.' : `Onbekend argument: ${rest[1]}`);
@@ -96,6 +99,19 @@ function databaseUrlOrFail(): string {
   return url;
 }
 
+/**
+ * The role's settings as its service has them: when the environment does not set them already,
+ * `/etc/devplein/{role}.env` (DEVPLEIN_CONFIG_DIR moves it) is read, so that `devplein backup`
+ * and `devplein restore` by hand and the timer see the same DATABASE_URL / AGENT_* values.
+ */
+function loadRoleSettings(role: BackupRole): void {
+  const present = role === 'control-plane' ? process.env.DATABASE_URL : process.env.AGENT_MYSQL_URL ?? process.env.AGENT_DATA_DIR;
+  if (present !== undefined) return;
+  const file = path.join(process.env.DEVPLEIN_CONFIG_DIR || '/etc/devplein', `${role}.env`);
+  if (!existsSync(file)) return;
+  process.loadEnvFile(file);
+}
+
 const controlPlaneDataDir = () => path.resolve(process.env.DATA_DIR || 'data');
 const agentTarget = () => ({ mysqlUrl: process.env.AGENT_MYSQL_URL || undefined, dataDir: path.resolve(process.env.AGENT_DATA_DIR || '/var/lib/devplein-agent') });
 const version = () => process.env.DEVPLEIN_VERSION || 'development';
@@ -105,9 +121,16 @@ function megabytes(bytes: number): string {
 }
 
 async function backup(invocation: Extract<Invocation, { verb: 'backup' }>): Promise<void> {
-  const startedAt = new Date();
   const key = await readBackupKey(invocation.keyFile);
-  if (invocation.role === 'agent') {
+  for (const role of invocation.roles) {
+    loadRoleSettings(role);
+    await backupRole(role, key, invocation);
+  }
+}
+
+async function backupRole(role: BackupRole, key: Buffer, invocation: Extract<Invocation, { verb: 'backup' }>): Promise<void> {
+  const startedAt = new Date();
+  if (role === 'agent') {
     const result = await backupAgent(agentTarget(), { backupDir: invocation.dir, key, version: version(), now: startedAt });
     console.log(`Backup gemaakt: ${result.archive} (${megabytes(result.bytes)}, ${((Date.now() - startedAt.getTime()) / 1000).toFixed(1)} s).`);
   } else {
@@ -130,7 +153,7 @@ async function backup(invocation: Extract<Invocation, { verb: 'backup' }>): Prom
     }
   }
   if (invocation.keep > 0) {
-    const removed = await pruneArchives(invocation.dir, invocation.role, invocation.keep);
+    const removed = await pruneArchives(invocation.dir, role, invocation.keep);
     if (removed.length > 0) console.log(`Opgeruimd (ouder dan de nieuwste ${invocation.keep}): ${removed.join(', ')}`);
   }
 }
@@ -141,6 +164,7 @@ async function restore(invocation: Extract<Invocation, { verb: 'restore' }>): Pr
   const opened = await openArchive(invocation.archive, key, invocation.workDir);
   try {
     const { manifest } = opened;
+    loadRoleSettings(manifest.role);
     console.log(`Backup ontsleuteld en gecontroleerd: rol ${manifest.role}, gemaakt ${manifest.created_at} op ${manifest.host} (devplein ${manifest.devplein_version}).`);
     if (manifest.role === 'agent') {
       const result = await restoreAgent(opened, agentTarget(), { force: invocation.force });
