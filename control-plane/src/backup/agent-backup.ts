@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { archiveName, isEmptyDir, measure, type BackupManifest, type OpenedArchive, replaceDir, runTool, sealArchive } from './archive.ts';
 import { RestoreRefused } from './control-plane-backup.ts';
+import { copyServerConfig, placeRestoredConfig, serverConfigDir } from './server-config.ts';
 
 /*
  * A dev server's part of a backup: every student database (one mysqldump each, with the
@@ -19,7 +20,7 @@ export const AGENT_NOT_INCLUDED = [
   'bestanden in de containers van studenten (uploads van hun sites, code die met SSH/SFTP is gekopieerd)',
   'de Docker-images en de containers zelf (de control plane laat de agent ze opnieuw maken)',
   'andere MariaDB-databases dan die van studenten (u{id}_{naam}), zoals phpMyAdmin\'s eigen',
-  'de backupsleutel en /etc/devplein (agent.env, certificaten): bewaar die apart',
+  'de backupsleutel zelf (/etc/devplein/backup.key): bewaar die apart, offline',
 ];
 
 export interface AgentTarget {
@@ -92,6 +93,9 @@ export async function backupAgent(target: AgentTarget, options: { backupDir: str
     const state = path.join(staging, 'state');
     await mkdir(state);
     if (!(await isEmptyDir(target.dataDir))) await runTool('sh', ['-c', 'tar -C "$1" -cf - . | tar -C "$2" -xf -', 'copy', target.dataDir, state]);
+    const config = path.join(staging, 'config');
+    await mkdir(config);
+    await copyServerConfig(serverConfigDir(), config);
     const manifest: BackupManifest = {
       format: 1,
       role: 'agent',
@@ -102,11 +106,13 @@ export async function backupAgent(target: AgentTarget, options: { backupDir: str
       included: [
         `studentendatabases (${databases.length}, één mariadb-dump per database) met hun accounts en rechten`,
         'de toestand van de agent (AGENT_DATA_DIR): WireGuard-sleutel en peers, siteactiviteit, deploy keys',
+        `instellingen en geheimen uit ${serverConfigDir()} (agent.env, certificaten), zonder de backupsleutel`,
       ],
       not_included: AGENT_NOT_INCLUDED,
       contents: [
         { path: 'mysql', ...(await measure(dumps)) },
         { path: 'state', ...(await measure(state)) },
+        { path: 'config', ...(await measure(config)) },
       ],
     };
     const archive = path.join(options.backupDir, archiveName('agent', now));
@@ -123,7 +129,7 @@ export async function backupAgent(target: AgentTarget, options: { backupDir: str
  * archive already exists or the state folder is not empty, unless `force`; then every database,
  * the accounts, and the state folder. Stop the agent first (docs/operations.md).
  */
-export async function restoreAgent(opened: OpenedArchive, target: AgentTarget, options: { force: boolean }): Promise<{ databases: string[] }> {
+export async function restoreAgent(opened: OpenedArchive, target: AgentTarget, options: { force: boolean }): Promise<{ databases: string[]; config: string | undefined }> {
   if (opened.manifest.role !== 'agent') throw new RestoreRefused(`Dit is een backup van de rol ${opened.manifest.role}, niet van een agent: gebruik --role ${opened.manifest.role}.`);
   const dumps = (await readdir(path.join(opened.dir, 'mysql'))).filter((file) => file.endsWith('.sql')).map((file) => file.slice(0, -4));
   for (const name of dumps) if (!STUDENT_NAME.test(name)) throw new RestoreRefused(`Onverwachte database in de backup: ${name}.`);
@@ -147,7 +153,8 @@ export async function restoreAgent(opened: OpenedArchive, target: AgentTarget, o
       if (!(await isEmptyFile(accounts))) await mariadb([], accounts);
     }
     await replaceDir(path.join(opened.dir, 'state'), target.dataDir);
-    return { databases: dumps };
+    const config = await placeRestoredConfig(path.join(opened.dir, 'config'), serverConfigDir(), opened.manifest.created_at);
+    return { databases: dumps, config };
   } finally {
     await rm(secrets, { recursive: true, force: true });
   }

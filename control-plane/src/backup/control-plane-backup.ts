@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { migrationNames } from '../db/migration-source.ts';
 import { createKnex, migrate } from '../db/knex.ts';
+import { copyServerConfig, encryptionKeyIn, placeRestoredConfig, serverConfigDir } from './server-config.ts';
 import { archiveName, isEmptyDir, measure, type BackupManifest, type OpenedArchive, replaceDir, runTool, sealArchive } from './archive.ts';
 
 /*
@@ -15,8 +16,8 @@ import { archiveName, isEmptyDir, measure, type BackupManifest, type OpenedArchi
 /** What the admin status page and the docs say is NOT in a backup. */
 export const NOT_INCLUDED = [
   'bestanden in de containers van studenten (uploads van hun sites, code die met SSH/SFTP is gekopieerd)',
-  'de Docker-images en de containers zelf (die maakt de agent opnieuw)',
-  'de backupsleutel (/etc/devplein/backup.key) en de geheimen in /etc/devplein (*.env, certificaten): bewaar die apart',
+  'de Docker-images en de containers zelf (studenten of een beheerder maken ze opnieuw)',
+  'de backupsleutel zelf (/etc/devplein/backup.key): bewaar die apart, offline',
 ];
 
 const COURSE_FILES = 'course-files';
@@ -49,6 +50,9 @@ export async function backupControlPlane(target: ControlPlaneTarget, options: { 
     await mkdir(files, { recursive: true });
     const source = path.join(target.dataDir, COURSE_FILES);
     if (!(await isEmptyDir(source))) await runTool('sh', ['-c', 'tar -C "$1" -cf - . | tar -C "$2" -xf -', 'copy', source, files]);
+    const config = path.join(staging, 'config');
+    await mkdir(config);
+    await copyServerConfig(serverConfigDir(), config);
     const dump = await stat(path.join(staging, 'database.pgdump'));
     const manifest: BackupManifest = {
       format: 1,
@@ -60,11 +64,13 @@ export async function backupControlPlane(target: ControlPlaneTarget, options: { 
       included: [
         'PostgreSQL: alle tabellen (gebruikers, groepen, projecten, databases, VPN, licenties, levels, thumbnails, sessies, auditlog) als pg_dump',
         `cursusbestanden (${COURSE_FILES}/ in DATA_DIR)`,
+        `instellingen en geheimen uit ${serverConfigDir()} (env-bestanden met ENCRYPTION_KEY, certificaten), zonder de backupsleutel`,
       ],
       not_included: NOT_INCLUDED,
       contents: [
         { path: 'database.pgdump', files: 1, bytes: dump.size },
         { path: `files/${COURSE_FILES}`, ...(await measure(files)) },
+        { path: 'config', ...(await measure(config)) },
       ],
     };
     const archive = path.join(options.backupDir, archiveName('control-plane', now));
@@ -111,7 +117,11 @@ export class RestoreRefused extends Error {
  * (then both are replaced). The dump goes in in one transaction (all or nothing), then the
  * files, then the migrations newer than the archive run.
  */
-export async function restoreControlPlane(opened: OpenedArchive, target: ControlPlaneTarget, options: { force: boolean }): Promise<{ migrated: string[] }> {
+export async function restoreControlPlane(
+  opened: OpenedArchive,
+  target: ControlPlaneTarget,
+  options: { force: boolean },
+): Promise<{ migrated: string[]; config: string | undefined; encryptionKeyDiffers: boolean }> {
   if (opened.manifest.role !== 'control-plane') throw new RestoreRefused(`Dit is een backup van de rol ${opened.manifest.role}, niet van de control plane: gebruik --role ${opened.manifest.role}.`);
   if (opened.manifest.last_migration !== null && !migrationNames.includes(opened.manifest.last_migration)) {
     throw new RestoreRefused(`De backup komt van een nieuwere devplein (migratie ${opened.manifest.last_migration} kent deze versie niet): herstel met versie ${opened.manifest.devplein_version} of nieuwer.`);
@@ -129,9 +139,13 @@ export async function restoreControlPlane(opened: OpenedArchive, target: Control
     { env },
   );
   await replaceDir(path.join(opened.dir, 'files', COURSE_FILES), courseFiles);
+  const configDir = serverConfigDir();
+  const config = await placeRestoredConfig(path.join(opened.dir, 'config'), configDir, opened.manifest.created_at);
+  const oldKey = config ? await encryptionKeyIn(path.join(config, 'control-plane.env')) : undefined;
+  const currentKey = await encryptionKeyIn(path.join(configDir, 'control-plane.env'));
   const knex = createKnex({ databaseUrl: target.databaseUrl, dataDir: target.dataDir });
   try {
-    return { migrated: await migrate(knex) };
+    return { migrated: await migrate(knex), config, encryptionKeyDiffers: oldKey !== undefined && oldKey !== currentKey };
   } finally {
     await knex.destroy();
   }

@@ -169,12 +169,19 @@ async function restore(invocation: Extract<Invocation, { verb: 'restore' }>): Pr
     if (manifest.role === 'agent') {
       const result = await restoreAgent(opened, agentTarget(), { force: invocation.force });
       console.log(`Hersteld: ${result.databases.length} studentendatabase(s) en de toestand van de agent in ${agentTarget().dataDir} (${((Date.now() - started) / 1000).toFixed(1)} s). Start nu de agent: systemctl start devplein-agent.`);
+      if (result.config) console.log(`De instellingen van de oude server (agent.env, certificaten) staan in ${result.config}: neem over wat deze server nodig heeft (zie docs/operations.md, Backups).`);
     } else {
       const databaseUrl = databaseUrlOrFail();
       const result = await restoreControlPlane(opened, { databaseUrl, dataDir: controlPlaneDataDir() }, { force: invocation.force });
       console.log(
         `Hersteld: de database en de cursusbestanden in ${controlPlaneDataDir()}${result.migrated.length > 0 ? `; daarna ${result.migrated.length} migratie(s): ${result.migrated.join(', ')}` : ''} (${((Date.now() - started) / 1000).toFixed(1)} s).`,
       );
+      if (result.config) console.log(`De instellingen van de oude server (env-bestanden, certificaten) staan in ${result.config}.`);
+      if (result.encryptionKeyDiffers) {
+        console.log(
+          `Let op: ENCRYPTION_KEY in ${path.join(result.config ?? '', 'control-plane.env')} verschilt van die van deze server. Zet de oude in control-plane.env vóór de start, anders zijn de opgeslagen databasewachtwoorden en VPN-sleutels onleesbaar.`,
+        );
+      }
     }
     console.log(`Niet in de backup (zie docs/operations.md): ${manifest.not_included.join('; ')}.`);
   } finally {

@@ -86,6 +86,16 @@ describe('control plane: devplein backup / restore', () => {
   let target: TestDatabase;
   const sourceDataDir = () => path.join(work, 'cp-source-data');
   const targetDataDir = () => path.join(work, 'cp-target-data');
+  /** /etc/devplein of the old server and of the freshly installed one (each with its own ENCRYPTION_KEY). */
+  const sourceConfig = () => path.join(work, 'cp-source-etc');
+  const targetConfig = () => path.join(work, 'cp-target-etc');
+
+  async function writeServerConfig(dir: string, encryptionKey: string, extra = ''): Promise<void> {
+    await mkdir(path.join(dir, 'control-plane'), { recursive: true });
+    await writeFile(path.join(dir, 'control-plane.env'), `# test\nENCRYPTION_KEY=${encryptionKey}\n${extra}`, { mode: 0o640 });
+    await writeFile(path.join(dir, 'control-plane', 'control-plane-key.pem'), randomBytes(200).toString('base64'), { mode: 0o640 });
+    await writeFile(path.join(dir, 'backup.key'), `${randomBytes(32).toString('base64')}\n`, { mode: 0o400 });
+  }
 
   /** Every row of every table (all columns, as row_to_json text, sorted) and every sequence's position. */
   async function snapshot(url: string): Promise<{ tables: Record<string, string[]>; sequences: Record<string, string | null> }> {
@@ -155,6 +165,8 @@ describe('control plane: devplein backup / restore', () => {
   beforeAll(async () => {
     source = await createTestDatabase();
     await seedUsedInstance(source.knex, sourceDataDir());
+    await writeServerConfig(sourceConfig(), randomBytes(32).toString('base64'));
+    await writeServerConfig(targetConfig(), randomBytes(32).toString('base64'));
     // The restore goes to services that never saw this data: a PostgreSQL cluster of its own.
     freshCluster = await startPostgres();
     target = await createTestDatabase({ migrated: false, serverUrl: freshCluster.url });
@@ -173,7 +185,7 @@ describe('control plane: devplein backup / restore', () => {
       const sourceFiles = await fileHashes(path.join(sourceDataDir(), 'course-files'));
       const backupDir = path.join(work, 'cp-backups');
 
-      const made = await runBackupCli(['backup', '--dir', backupDir, '--key', keyFile, '--keep', '3'], { DATABASE_URL: source.url, DATA_DIR: sourceDataDir() });
+      const made = await runBackupCli(['backup', '--dir', backupDir, '--key', keyFile, '--keep', '3'], { DATABASE_URL: source.url, DATA_DIR: sourceDataDir(), DEVPLEIN_CONFIG_DIR: sourceConfig() });
       expect(made, made.stderr).toMatchObject({ code: 0, stderr: '' });
       const archive = archiveIn(made.stdout);
       const archiveBytes = (await stat(archive)).size;
@@ -187,23 +199,35 @@ describe('control plane: devplein backup / restore', () => {
       expect(archiveData.includes(Buffer.from(key.toString('base64')))).toBe(false);
 
       // Wrong key: a clear message, exit 4, and the target is exactly as empty as before.
-      const wrong = await runBackupCli(['restore', archive, '--key', wrongKeyFile], { DATABASE_URL: target.url, DATA_DIR: targetDataDir() });
+      const targetEnv = { DATABASE_URL: target.url, DATA_DIR: targetDataDir(), DEVPLEIN_CONFIG_DIR: targetConfig() };
+      const targetConfigBefore = await fileHashes(targetConfig());
+      const wrong = await runBackupCli(['restore', archive, '--key', wrongKeyFile], targetEnv);
       expect(wrong.code).toBe(4);
       expect(wrong.stderr).toContain('Verkeerde backupsleutel');
       expect(wrong.stderr).toContain('Er is niets veranderd');
       expect(await tableCount(target.url)).toBe(0);
       expect(await exists(targetDataDir())).toBe(false);
+      expect(await fileHashes(targetConfig())).toEqual(targetConfigBefore);
 
       // A damaged archive (one bit flipped): decrypted in full and refused before anything changes.
-      const damaged = await runBackupCli(['restore', await damagedCopy(archive), '--key', keyFile], { DATABASE_URL: target.url, DATA_DIR: targetDataDir() });
+      const damaged = await runBackupCli(['restore', await damagedCopy(archive), '--key', keyFile], targetEnv);
       expect(damaged.code).toBe(4);
       expect(damaged.stderr).toContain('beschadigd of gewijzigd');
       expect(await tableCount(target.url)).toBe(0);
       expect(await exists(targetDataDir())).toBe(false);
+      expect(await fileHashes(targetConfig())).toEqual(targetConfigBefore);
 
-      const restored = await runBackupCli(['restore', archive, '--key', keyFile], { DATABASE_URL: target.url, DATA_DIR: targetDataDir() });
+      const restored = await runBackupCli(['restore', archive, '--key', keyFile], targetEnv);
       expect(restored, restored.stderr).toMatchObject({ code: 0, stderr: '' });
       expect(restored.stdout).toContain('Niet in de backup');
+      // The old server's settings come back beside the new ones (root only), without the backup key; the differing ENCRYPTION_KEY is named.
+      expect(restored.stdout).toContain('Let op: ENCRYPTION_KEY');
+      const restoredConfig = (await readdir(targetConfig())).filter((name) => name.startsWith('from-backup-'));
+      expect(restoredConfig).toHaveLength(1);
+      const { 'backup.key': sourceKey, ...sourceConfigFiles } = await fileHashes(sourceConfig());
+      expect(sourceKey).toBeDefined();
+      expect(await fileHashes(path.join(targetConfig(), restoredConfig[0]!))).toEqual(sourceConfigFiles);
+      expect(((await stat(path.join(targetConfig(), restoredConfig[0]!))).mode & 0o777).toString(8)).toBe('700');
 
       const after = await snapshot(target.url);
       expect(Object.keys(after.tables)).toEqual(Object.keys(before.tables));
@@ -212,7 +236,7 @@ describe('control plane: devplein backup / restore', () => {
       expect(await fileHashes(path.join(targetDataDir(), 'course-files'))).toEqual(sourceFiles);
 
       // A second restore onto the now filled target is refused and changes nothing.
-      const again = await runBackupCli(['restore', archive, '--key', keyFile], { DATABASE_URL: target.url, DATA_DIR: targetDataDir() });
+      const again = await runBackupCli(['restore', archive, '--key', keyFile], targetEnv);
       expect(again.code).toBe(3);
       expect(again.stderr).toContain('De database is niet leeg');
       expect((await snapshot(target.url)).tables).toEqual(after.tables);
@@ -260,8 +284,12 @@ describe('control plane: devplein backup / restore', () => {
     await mkdir(dir, { recursive: true });
     const names = ['2026-11-20T02-00-00-000Z', '2026-11-21T02-00-00-000Z', '2026-11-22T02-00-00-000Z', '2026-11-23T02-00-00-000Z'].map((at) => `devplein-control-plane-${at}.backup`);
     for (const name of [...names, 'devplein-agent-2026-11-01T02-00-00-000Z.backup', 'notes.txt']) await writeFile(path.join(dir, name), 'x');
-    const made = await runBackupCli(['backup', '--dir', dir, '--key', keyFile, '--keep', '2'], { DATABASE_URL: source.url, DATA_DIR: sourceDataDir() });
+    // Settings as the timer has them: DATABASE_URL and DATA_DIR only in {DEVPLEIN_CONFIG_DIR}/control-plane.env.
+    const config = path.join(work, 'retention-etc');
+    await writeServerConfig(config, randomBytes(32).toString('base64'), `DATABASE_URL=${source.url}\nDATA_DIR=${sourceDataDir()}\n`);
+    const made = await runBackupCli(['backup', '--dir', dir, '--key', keyFile, '--keep', '2'], { DEVPLEIN_CONFIG_DIR: config });
     expect(made, made.stderr).toMatchObject({ code: 0 });
+    expect(made.stdout).toContain('files/course-files: 4 bestand(en)');
     const left = (await readdir(dir)).sort();
     expect(left).toEqual(['devplein-agent-2026-11-01T02-00-00-000Z.backup', names[3], path.basename(archiveIn(made.stdout)), 'notes.txt'].sort());
   }, TIMEOUT);
