@@ -189,6 +189,11 @@ async function restore(invocation: Extract<Invocation, { verb: 'restore' }>): Pr
   }
 }
 
+// The timer's settings (BACKUP_ROLE, BACKUP_DIR, BACKUP_KEEP, BACKUP_KEY_FILE), so a run by hand does
+// what the timer does; what the environment or the command line says wins.
+const backupEnv = path.join(process.env.DEVPLEIN_CONFIG_DIR || '/etc/devplein', 'backup.env');
+if (existsSync(backupEnv)) process.loadEnvFile(backupEnv);
+
 let invocation: Invocation;
 try {
   invocation = parseInvocation(process.argv.slice(2));
