@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { BACKUP_NOT_INCLUDED } from '@devplein/contract/backups';
 import { archiveName, isEmptyDir, measure, type BackupManifest, type OpenedArchive, replaceDir, runTool, sealArchive } from './archive.ts';
 import { RestoreRefused } from './control-plane-backup.ts';
 import { copyServerConfig, placeRestoredConfig, serverConfigDir } from './server-config.ts';
@@ -16,12 +17,8 @@ import { copyServerConfig, placeRestoredConfig, serverConfigDir } from './server
 /** The student form the agent makes databases and accounts in (host-agent's student-database-names.ts). */
 const STUDENT_NAME = /^u[1-9][0-9]{0,15}_[a-z]{1,3}$/;
 
-export const AGENT_NOT_INCLUDED = [
-  'bestanden in de containers van studenten (uploads van hun sites, code die met SSH/SFTP is gekopieerd)',
-  'de Docker-images en de containers zelf (de control plane laat de agent ze opnieuw maken)',
-  'andere MariaDB-databases dan die van studenten (u{id}_{naam}), zoals phpMyAdmin\'s eigen',
-  'de backupsleutel zelf (/etc/devplein/backup.key): bewaar die apart, offline',
-];
+/** What an agent archive does NOT hold (@devplein/contract/backups). */
+export const AGENT_NOT_INCLUDED: readonly string[] = BACKUP_NOT_INCLUDED.agent;
 
 export interface AgentTarget {
   /** AGENT_MYSQL_URL: the agent's MariaDB admin account; undefined on a host without student databases. */
@@ -108,7 +105,7 @@ export async function backupAgent(target: AgentTarget, options: { backupDir: str
         'de toestand van de agent (AGENT_DATA_DIR): WireGuard-sleutel en peers, siteactiviteit, deploy keys',
         `instellingen en geheimen uit ${serverConfigDir()} (agent.env, certificaten), zonder de backupsleutel`,
       ],
-      not_included: AGENT_NOT_INCLUDED,
+      not_included: [...AGENT_NOT_INCLUDED],
       contents: [
         { path: 'mysql', ...(await measure(dumps)) },
         { path: 'state', ...(await measure(state)) },

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { BACKUP_NOT_INCLUDED } from '@devplein/contract/backups';
 import { migrationNames } from '../db/migration-source.ts';
 import { createKnex, migrate } from '../db/knex.ts';
 import { copyServerConfig, encryptionKeyIn, placeRestoredConfig, serverConfigDir } from './server-config.ts';
@@ -13,12 +14,8 @@ import { archiveName, isEmptyDir, measure, type BackupManifest, type OpenedArchi
  * and the uploaded course files (DATA_DIR/course-files).
  */
 
-/** What the admin status page and the docs say is NOT in a backup. */
-export const NOT_INCLUDED = [
-  'bestanden in de containers van studenten (uploads van hun sites, code die met SSH/SFTP is gekopieerd)',
-  'de Docker-images en de containers zelf (studenten of een beheerder maken ze opnieuw)',
-  'de backupsleutel zelf (/etc/devplein/backup.key): bewaar die apart, offline',
-];
+/** What the admin status page and the docs say is NOT in a backup (@devplein/contract/backups). */
+export const NOT_INCLUDED: readonly string[] = BACKUP_NOT_INCLUDED['control-plane'];
 
 const COURSE_FILES = 'course-files';
 
@@ -66,7 +63,7 @@ export async function backupControlPlane(target: ControlPlaneTarget, options: { 
         `cursusbestanden (${COURSE_FILES}/ in DATA_DIR)`,
         `instellingen en geheimen uit ${serverConfigDir()} (env-bestanden met ENCRYPTION_KEY, certificaten), zonder de backupsleutel`,
       ],
-      not_included: NOT_INCLUDED,
+      not_included: [...NOT_INCLUDED],
       contents: [
         { path: 'database.pgdump', files: 1, bytes: dump.size },
         { path: `files/${COURSE_FILES}`, ...(await measure(files)) },
