@@ -241,6 +241,17 @@ describe('control plane: devplein backup / restore', () => {
       expect(again.stderr).toContain('De database is niet leeg');
       expect((await snapshot(target.url)).tables).toEqual(after.tables);
 
+      // --force replaces what is there (here: a row added and a course file removed since) with the archive's.
+      const extra = new pg.Client({ connectionString: target.url });
+      await extra.connect();
+      await extra.query("insert into groups (cohort) values ('SD99')");
+      await extra.end();
+      await rm(path.join(targetDataDir(), 'course-files', Object.keys(sourceFiles)[0]!));
+      const forced = await runBackupCli(['restore', archive, '--key', keyFile, '--force'], targetEnv);
+      expect(forced, forced.stderr).toMatchObject({ code: 0, stderr: '' });
+      expect((await snapshot(target.url)).tables).toEqual(before.tables);
+      expect(await fileHashes(path.join(targetDataDir(), 'course-files'))).toEqual(sourceFiles);
+
       const rows = Object.values(before.tables).reduce((sum, table) => sum + table.length, 0);
       const fileBytes = (await Promise.all(Object.keys(sourceFiles).map((file) => stat(path.join(sourceDataDir(), 'course-files', file))))).reduce((sum, info) => sum + info.size, 0);
       console.log(
