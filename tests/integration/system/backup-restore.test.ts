@@ -322,6 +322,15 @@ describe('control plane: devplein backup / restore', () => {
     expect(missing.stderr).toContain('Backup niet gevonden');
     const usage = await runBackupCli(['backup', '--keep', 'veel'], {});
     expect(usage.code).toBe(2);
+    // A failed night is recorded too, with what went wrong, for the status page.
+    const blocked = path.join(work, 'a-file');
+    await writeFile(blocked, 'x');
+    const failed = await runBackupCli(['backup', '--dir', path.join(blocked, 'backups'), '--key', keyFile], { DATABASE_URL: source.url, DATA_DIR: sourceDataDir() });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('Backup mislukt');
+    const run = await latestBackupRun(source.knex);
+    expect(run).toMatchObject({ ok: false, size_bytes: null, archive_path: null });
+    expect(run?.message).toContain('ENOTDIR');
   }, TIMEOUT);
 });
 
