@@ -354,6 +354,24 @@ case "$role" in
     keep_or_write /etc/devplein/credentials/browser-secret 0600 root secret_hex 32
     ;;
 esac
+# Backups (devplein-backup.timer): the key that encrypts them (never inside an archive), the
+# settings of the nightly run, and the folder the archives go to. A machine with both roles backs
+# up both: the second role is added to BACKUP_ROLE.
+keep_or_write /etc/devplein/backup.key 0400 root secret_base64 32
+backup_env() {
+  printf '# /etc/devplein/backup.env — settings of devplein-backup.service (written by install.sh; docs/operations.md, Backups).\n'
+  printf 'BACKUP_ROLE=%s\n' "$role"
+  printf 'BACKUP_DIR=/var/backups/devplein\n'
+  printf 'BACKUP_KEEP=14\n'
+  printf 'BACKUP_KEY_FILE=/etc/devplein/backup.key\n'
+}
+keep_or_write /etc/devplein/backup.env 0600 root backup_env
+if ! [[ " $(env_value "$R/etc/devplein/backup.env" BACKUP_ROLE | tr ',' ' ') " == *" $role "* ]]; then
+  sed -i "s/^BACKUP_ROLE=\(.*\)\$/BACKUP_ROLE=\1 $role/" "$R/etc/devplein/backup.env"
+  report /etc/devplein/backup.env bijgewerkt "rol $role toegevoegd aan BACKUP_ROLE"
+fi
+ensure_dir /var/backups/devplein 0700 root
+todo "Backups: kopieer /etc/devplein/backup.key naar een veilige plek buiten deze server (zonder die sleutel is geen backup terug te zetten); kopieer ook /var/backups/devplein geregeld naar een andere machine. Zie docs/operations.md, Backups."
 
 # --- 5. Certificates of the agent link ----------------------------------------------------------
 section "Certificaten van de agentverbinding (deploy/certs)"
@@ -393,7 +411,7 @@ fi
 
 # --- 6. systemd units ------------------------------------------------------------------------------
 section "systemd-units in /etc/systemd/system"
-for unit in "${units[@]}"; do
+for unit in "${units[@]}" devplein-backup.service devplein-backup.timer; do
   put_file "$systemd_dir/$unit" "/etc/systemd/system/$unit" 0644 root
 done
 
@@ -526,6 +544,8 @@ else
     report "${to_start[*]}" "start mislukt" "systemctl status ${to_start[*]}"
     todo "Niet gestart: systemctl status ${to_start[*]}; journalctl -u devplein-$role -e"
   fi
+  # The nightly backup: only its timer is enabled (starting the service itself would back up now).
+  if systemctl enable --now devplein-backup.timer; then report devplein-backup.timer "ingeschakeld" "elke nacht; systemctl list-timers devplein-backup.timer"; else todo "Backuptimer niet ingeschakeld: systemctl status devplein-backup.timer"; fi
   case "$role" in
     control-plane) health=http://127.0.0.1:$(env_value /etc/devplein/control-plane.env PORT)/healthz ;;
     agent) health=http://$(env_value /etc/devplein/agent.env AGENT_METRICS_LISTEN)/healthz ;;

@@ -14,6 +14,8 @@ Gebruik: devplein <opdracht> [argumenten]
   soketi            start soketi, de realtime-server (SOKETI_*-instellingen uit de omgeving)
   admin …           beheerders: devplein admin create --email <e-mailadres>, devplein admin list
   migrate           voert de databasemigraties uit (--rollback draait ze allemaal terug)
+  backup …          maakt een versleutelde backup (--role control-plane|agent, --keep N; docs/operations.md)
+  restore BACKUP    zet een backup terug op een lege server (--force vervangt bestaande gegevens)
   version           toont de versie van deze bundel
 USAGE
 }
@@ -30,6 +32,10 @@ case "$command" in
   browser-server) exec "$node" "$bundle/host-agent/dist/browser-server.js" "$@" ;;
   admin) exec "$node" "$bundle/control-plane/dist/cli/admin-cli.js" "$@" ;;
   migrate) exec "$node" "$bundle/control-plane/dist/db/migrate-cli.js" "$@" ;;
+  backup | restore)
+    DEVPLEIN_VERSION=$(cat "$bundle/VERSION")
+    export DEVPLEIN_VERSION
+    exec "$node" "$bundle/control-plane/dist/cli/backup-cli.js" "$command" "$@" ;;
   # soketi has its own node (Node 20: its uWebSockets.js build has no binary for Node 24).
   soketi) exec "$bundle/soketi/node/bin/node" "$bundle/soketi/node_modules/@soketi/soketi/bin/server.js" start "$@" ;;
   version | --version) cat "$bundle/VERSION" ;;

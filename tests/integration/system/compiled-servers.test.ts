@@ -2,10 +2,12 @@
  * `npm run build:servers` makes plain JavaScript of the control plane and the host agent that
  * runs with plain node (no tsx): the control plane serves, signs in through the development
  * provider (its own chunk, imported only with DEV_LOGIN) and reaches the compiled agent over mTLS;
- * `devplein admin` (control-plane/dist/cli/admin-cli.js) runs with plain node as well.
+ * `devplein admin` (control-plane/dist/cli/admin-cli.js) and `devplein backup` / `restore`
+ * (dist/cli/backup-cli.js) run with plain node as well.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -54,5 +56,22 @@ describe('the admin command built by npm run build:servers', () => {
       env: { ...process.env, DATABASE_URL: stack!.database.url },
     });
     expect(stdout).toContain('Anna Admin <admin@devplein.test>');
+  });
+});
+
+describe('the backup command built by npm run build:servers', () => {
+  it('backs up the database with plain node, and the restore of that archive opens it (refusing the filled database)', async () => {
+    const key = path.join(workDir, 'backup.key');
+    await writeFile(key, randomBytes(32).toString('base64'), { mode: 0o600 });
+    const env = { ...process.env, DATABASE_URL: stack!.database.url, DATA_DIR: path.join(workDir, 'data'), DEVPLEIN_CONFIG_DIR: path.join(workDir, 'no-etc') };
+    const { stdout } = await promisify(execFile)(process.execPath, ['control-plane/dist/cli/backup-cli.js', 'backup', '--dir', path.join(workDir, 'backups'), '--key', key], { cwd: root, env });
+    const archive = /Backup gemaakt: (\S+\.backup)/.exec(stdout)?.[1];
+    expect(archive, stdout).toBeDefined();
+    const restore = await promisify(execFile)(process.execPath, ['control-plane/dist/cli/backup-cli.js', 'restore', archive!, '--key', key], { cwd: root, env }).catch(
+      (error: { code?: number; stdout?: string; stderr?: string }) => error,
+    );
+    expect(restore).toMatchObject({ code: 3 });
+    expect(restore.stdout).toContain('Backup ontsleuteld en gecontroleerd');
+    expect(restore.stderr).toContain('De database is niet leeg');
   });
 });

@@ -241,6 +241,32 @@ describe('install.sh in a throwaway root', () => {
     expect({ code: 'code' in result ? result.code : 0, aboutUnit: output.split('\n').filter((line) => line.includes(unit)) }).toEqual({ code: 0, aboutUnit: [] });
   });
 
+  it('sets up the nightly backup: a key for root only, backup.env naming both roles, the folder; systemd-analyze verify --root accepts the service and its timer', async () => {
+    expect(ownership(first, 'etc/devplein/backup.key')).toBe('400 0:root');
+    expect(Buffer.from(readFileSync(path.join(first, 'etc/devplein/backup.key'), 'utf8').trim(), 'base64')).toHaveLength(32);
+    expect(ownership(first, 'etc/devplein/backup.env')).toBe('600 0:root');
+    // control-plane first, then agent on the same machine: both are backed up.
+    expect(envFile(path.join(first, 'etc/devplein/backup.env'))).toEqual({ BACKUP_ROLE: 'control-plane agent', BACKUP_DIR: '/var/backups/devplein', BACKUP_KEEP: '14', BACKUP_KEY_FILE: '/etc/devplein/backup.key' });
+    expect(envFile(path.join(second, 'etc/devplein/backup.env')).BACKUP_ROLE).toBe('control-plane agent');
+    expect(ownership(first, 'var/backups/devplein')).toBe('700 0:root');
+    expect(transcripts['control-plane']).toContain('/etc/devplein/backup.key naar een veilige plek');
+    for (const unit of ['devplein-backup.service', 'devplein-backup.timer']) {
+      const installed = path.join('etc/systemd/system', unit);
+      expect(readFileSync(path.join(first, installed), 'utf8')).toBe(readFileSync(path.join(repo, 'deploy/systemd', unit), 'utf8'));
+      expect(ownership(first, installed)).toBe('644 0:root');
+      const result = await run('systemd-analyze', ['verify', '--man=no', `--root=${first}`, unit]).catch((error: { stdout?: string; stderr?: string; code?: number }) => error);
+      const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
+      expect({ code: 'code' in result ? result.code : 0, aboutUnit: output.split('\n').filter((line) => line.includes('devplein-backup')) }, unit).toEqual({ code: 0, aboutUnit: [] });
+    }
+    const service = readFileSync(path.join(first, 'etc/systemd/system/devplein-backup.service'), 'utf8');
+    expect(service).toMatch(/^ExecStart=\/opt\/devplein\/current\/bin\/devplein backup$/m);
+    expect(service).toMatch(/^EnvironmentFile=\/etc\/devplein\/backup\.env$/m);
+    expect(service).toMatch(/^ReadWritePaths=\/var\/backups\/devplein$/m);
+    const timer = readFileSync(path.join(first, 'etc/systemd/system/devplein-backup.timer'), 'utf8');
+    expect(timer).toMatch(/^Persistent=true$/m);
+    expect(timer).toMatch(/^OnCalendar=\*-\*-\* 03:15:00$/m);
+  });
+
   it('keeps soketi on loopback with the env file install.sh wrote', () => {
     const unit = readFileSync(path.join(first, 'etc/systemd/system/devplein-soketi.service'), 'utf8');
     expect(unit).toContain('EnvironmentFile=/etc/devplein/soketi.env');
@@ -285,6 +311,7 @@ describe('install.sh in a throwaway root', () => {
       'etc/devplein/soketi.env',
       'etc/devplein/agent.env',
       'etc/devplein/credentials/browser-secret',
+      'etc/devplein/backup.key',
       'etc/devplein/ca/ca-key.pem',
       'etc/devplein/agent/agent-key.pem',
       'etc/devplein/control-plane/control-plane-key.pem',

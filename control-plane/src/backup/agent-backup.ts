@@ -1,0 +1,166 @@
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { BACKUP_NOT_INCLUDED } from '@devplein/contract/backups';
+import { archiveName, isEmptyDir, measure, type BackupManifest, type OpenedArchive, replaceDir, runTool, sealArchive } from './archive.ts';
+import { RestoreRefused } from './control-plane-backup.ts';
+import { copyServerConfig, placeRestoredConfig, serverConfigDir } from './server-config.ts';
+
+/*
+ * A dev server's part of a backup: every student database (one mysqldump each, with the
+ * students' accounts and grants so they can sign in again after a restore) and the agent's
+ * state folder AGENT_DATA_DIR (WireGuard server key and peers, site activity, legacy key folders).
+ * The code sits in the control plane's bundle beside `devplein backup` (the agent's own code
+ * has no command line); it reads the agent's settings (AGENT_MYSQL_URL, AGENT_DATA_DIR).
+ */
+
+/** The student form the agent makes databases and accounts in (host-agent's student-database-names.ts). */
+const STUDENT_NAME = /^u[1-9][0-9]{0,15}_[a-z]{1,3}$/;
+
+/** What an agent archive does NOT hold (@devplein/contract/backups). */
+export const AGENT_NOT_INCLUDED: readonly string[] = BACKUP_NOT_INCLUDED.agent;
+
+export interface AgentTarget {
+  /** AGENT_MYSQL_URL: the agent's MariaDB admin account; undefined on a host without student databases. */
+  mysqlUrl: string | undefined;
+  /** AGENT_DATA_DIR. */
+  dataDir: string;
+}
+
+/**
+ * A client option file with the account of AGENT_MYSQL_URL (the password never on a command
+ * line); removed by the caller with its folder.
+ */
+async function mysqlOptionFile(dir: string, mysqlUrl: string): Promise<string> {
+  const url = new URL(mysqlUrl);
+  const file = path.join(dir, 'client.cnf');
+  const quote = (value: string) => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  const lines = ['[client]', `user=${quote(decodeURIComponent(url.username))}`, `password=${quote(decodeURIComponent(url.password))}`];
+  const socket = url.searchParams.get('socketPath') ?? url.searchParams.get('socket');
+  if (socket) lines.push(`socket=${quote(socket)}`);
+  else lines.push(`host=${url.hostname || '127.0.0.1'}`, `port=${url.port || '3306'}`, 'protocol=TCP');
+  await writeFile(file, `${lines.join('\n')}\n`, { mode: 0o600 });
+  return file;
+}
+
+async function studentDatabases(optionFile: string): Promise<string[]> {
+  const out = await runTool('mariadb', [`--defaults-extra-file=${optionFile}`, '--batch', '--skip-column-names', '--execute=SHOW DATABASES']);
+  return out.split('\n').map((line) => line.trim()).filter((name) => STUDENT_NAME.test(name)).sort();
+}
+
+/** CREATE USER … and GRANT … of every student account, as SQL that recreates them (with their password hashes). */
+async function studentAccountsSql(optionFile: string): Promise<string> {
+  const sql = (query: string) => runTool('mariadb', [`--defaults-extra-file=${optionFile}`, '--batch', '--skip-column-names', '--raw', `--execute=${query}`]);
+  const accounts = (await sql('SELECT User, Host FROM mysql.user'))
+    .split('\n')
+    .map((line) => line.split('\t'))
+    .filter((parts): parts is [string, string] => parts.length === 2 && STUDENT_NAME.test(parts[0] ?? ''));
+  const statements: string[] = [];
+  for (const [user, host] of accounts) {
+    const account = `'${user}'@'${host.replace(/'/g, "''")}'`;
+    statements.push(`DROP USER IF EXISTS ${account};`);
+    statements.push(`${(await sql(`SHOW CREATE USER ${account}`)).trim()};`);
+    for (const grant of (await sql(`SHOW GRANTS FOR ${account}`)).split('\n').filter((line) => line.trim() !== '')) statements.push(`${grant.trim()};`);
+  }
+  return `${statements.join('\n')}\n`;
+}
+
+/** Makes this dev server's archive in `backupDir`. */
+export async function backupAgent(target: AgentTarget, options: { backupDir: string; key: Buffer; version: string; now?: Date }): Promise<{ archive: string; bytes: number; manifest: BackupManifest }> {
+  const now = options.now ?? new Date();
+  await mkdir(options.backupDir, { recursive: true, mode: 0o700 });
+  const staging = await mkdtemp(path.join(options.backupDir, '.staging-'));
+  const secrets = await mkdtemp(path.join(options.backupDir, '.client-'));
+  try {
+    const dumps = path.join(staging, 'mysql');
+    await mkdir(dumps);
+    let databases: string[] = [];
+    if (target.mysqlUrl) {
+      const optionFile = await mysqlOptionFile(secrets, target.mysqlUrl);
+      databases = await studentDatabases(optionFile);
+      for (const name of databases) {
+        await runTool(
+          'mariadb-dump',
+          [`--defaults-extra-file=${optionFile}`, '--single-transaction', '--routines', '--triggers', '--events', '--hex-blob', '--skip-dump-date', name],
+          { stdoutFile: path.join(dumps, `${name}.sql`) },
+        );
+      }
+      await writeFile(path.join(staging, 'mysql-accounts.sql'), await studentAccountsSql(optionFile), { mode: 0o600 });
+    }
+    const state = path.join(staging, 'state');
+    await mkdir(state);
+    if (!(await isEmptyDir(target.dataDir))) await runTool('sh', ['-c', 'tar -C "$1" -cf - . | tar -C "$2" -xf -', 'copy', target.dataDir, state]);
+    const config = path.join(staging, 'config');
+    await mkdir(config);
+    await copyServerConfig(serverConfigDir(), config);
+    const manifest: BackupManifest = {
+      format: 1,
+      role: 'agent',
+      devplein_version: options.version,
+      last_migration: null,
+      created_at: now.toISOString(),
+      host: os.hostname(),
+      included: [
+        `studentendatabases (${databases.length}, één mariadb-dump per database) met hun accounts en rechten`,
+        'de toestand van de agent (AGENT_DATA_DIR): WireGuard-sleutel en peers, siteactiviteit, deploy keys',
+        `instellingen en geheimen uit ${serverConfigDir()} (agent.env, certificaten), zonder de backupsleutel`,
+      ],
+      not_included: [...AGENT_NOT_INCLUDED],
+      contents: [
+        { path: 'mysql', ...(await measure(dumps)) },
+        { path: 'state', ...(await measure(state)) },
+        { path: 'config', ...(await measure(config)) },
+      ],
+    };
+    const archive = path.join(options.backupDir, archiveName('agent', now));
+    const bytes = await sealArchive(staging, manifest, archive, options.key);
+    return { archive, bytes, manifest };
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+    await rm(secrets, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Restores an opened agent archive: refuses (before any change) when a student database of the
+ * archive already exists or the state folder is not empty, unless `force`; then every database,
+ * the accounts, and the state folder. Stop the agent first (docs/operations.md).
+ */
+export async function restoreAgent(opened: OpenedArchive, target: AgentTarget, options: { force: boolean }): Promise<{ databases: string[]; config: string | undefined }> {
+  if (opened.manifest.role !== 'agent') throw new RestoreRefused(`Dit is een backup van de rol ${opened.manifest.role}, niet van een agent: gebruik --role ${opened.manifest.role}.`);
+  const dumps = (await readdir(path.join(opened.dir, 'mysql'))).filter((file) => file.endsWith('.sql')).map((file) => file.slice(0, -4));
+  for (const name of dumps) if (!STUDENT_NAME.test(name)) throw new RestoreRefused(`Onverwachte database in de backup: ${name}.`);
+  if (dumps.length > 0 && !target.mysqlUrl) throw new RestoreRefused('De backup heeft studentendatabases, maar AGENT_MYSQL_URL is niet ingesteld.');
+  const secrets = await mkdtemp(path.join(os.tmpdir(), 'devplein-client-'));
+  try {
+    const optionFile = target.mysqlUrl ? await mysqlOptionFile(secrets, target.mysqlUrl) : undefined;
+    if (!options.force) {
+      const existing = optionFile ? new Set(await studentDatabases(optionFile)) : new Set<string>();
+      const clash = dumps.filter((name) => existing.has(name));
+      if (clash.length > 0) throw new RestoreRefused(`Deze databases bestaan al: ${clash.join(', ')}. Herstel gaat naar een lege server; --force vervangt ze.`);
+      if (!(await isEmptyDir(target.dataDir))) throw new RestoreRefused(`${target.dataDir} is niet leeg. Herstel gaat naar een lege server; --force vervangt de huidige toestand.`);
+    }
+    if (optionFile) {
+      const mariadb = (args: string[], stdinFile?: string) => runTool('mariadb', [`--defaults-extra-file=${optionFile}`, ...args], { stdinFile });
+      for (const name of dumps) {
+        await mariadb([`--execute=DROP DATABASE IF EXISTS \`${name}\`; CREATE DATABASE \`${name}\``]);
+        await mariadb([name], path.join(opened.dir, 'mysql', `${name}.sql`));
+      }
+      const accounts = path.join(opened.dir, 'mysql-accounts.sql');
+      if (!(await isEmptyFile(accounts))) await mariadb([], accounts);
+    }
+    await replaceDir(path.join(opened.dir, 'state'), target.dataDir);
+    const config = await placeRestoredConfig(path.join(opened.dir, 'config'), serverConfigDir(), opened.manifest.created_at);
+    return { databases: dumps, config };
+  } finally {
+    await rm(secrets, { recursive: true, force: true });
+  }
+}
+
+async function isEmptyFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).size === 0;
+  } catch {
+    return true;
+  }
+}
