@@ -109,7 +109,7 @@ case "$action" in
     # test's own); on a shared test machine the agent must not change the host's network.
     caps_option=()
     if [[ "${DEVPLEIN_STANDIN_CAPS:-}" == 1 ]]; then
-      caps=$(setting AmbientCapabilities | tr ' ' '\n' | grep . | tr '[:upper:]' '[:lower:]' | sed 's/^cap_//; s/^/+/' | paste -sd, -)
+      caps=$(setting AmbientCapabilities | tr ' ' '\n' | { grep . || true; } | tr '[:upper:]' '[:lower:]' | sed 's/^cap_//; s/^/+/' | paste -sd, -)
       [[ -z "$caps" ]] || caps_option=("--inh-caps=$caps" "--ambient-caps=$caps")
     fi
     setpriv --reuid="$uid" --regid="$gid" "${group_option[@]}" "${caps_option[@]}" -- env -i "${environment[@]}" "${command[@]}" </dev/null >>"$log" 2>&1 &
