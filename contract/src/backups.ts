@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * What a devplein backup does NOT hold, in the words the admin status page, the archive's
  * manifest and `devplein restore` use (docs/operations.md, Backups, says the same).
@@ -12,3 +14,20 @@ export const BACKUP_NOT_INCLUDED = {
   agent: [CONTAINER_FILES, IMAGES_AND_CONTAINERS, "andere MariaDB-databases dan die van studenten (u{id}_{naam}), zoals die van phpMyAdmin", BACKUP_KEY],
   all: [CONTAINER_FILES, IMAGES_AND_CONTAINERS, "andere MariaDB-databases dan die van studenten (u{id}_{naam}), zoals die van phpMyAdmin", BACKUP_KEY],
 } as const satisfies Record<string, readonly string[]>;
+
+/**
+ * The file `devplein backup --role agent` leaves in the agent's data dir (AGENT_DATA_DIR) after
+ * every run, successful or not: the agent reads it for the status page (HostStats' LastBackup).
+ * A dev server has no PostgreSQL of its own to record its runs in, and the backup (run as root)
+ * may write there; the agent (its own user) reads it. Not part of the archive itself.
+ */
+export const AGENT_BACKUP_STATUS_FILE = 'backup-status.json';
+
+export const agentBackupStatusSchema = z.object({
+  finishedAt: z.iso.datetime(),
+  ok: z.boolean(),
+  sizeBytes: z.number().int().nonnegative().nullable(),
+  message: z.string().max(2000),
+});
+
+export type AgentBackupStatus = z.infer<typeof agentBackupStatusSchema>;

@@ -52,7 +52,8 @@ export interface CertificateJson {
 
 /** The last `devplein backup` run (recorded by the backup command in PostgreSQL). */
 export interface LastBackupJson {
-  at: string;
+  /** When it finished (ISO); null when its record could not be read (then ok is false). */
+  at: string | null;
   sizeBytes: number;
   ok: boolean;
   message: string;
@@ -92,7 +93,11 @@ export interface AdminStatusJson {
   controlPlane: {
     clientCertificate: CertificateJson | null;
     linkCa: CertificateJson | null;
+    /** The control plane's own last `devplein backup` (backup_runs); null: none recorded yet. */
+    lastBackup: LastBackupJson | null;
   };
+  /** What no backup holds (@devplein/contract/backups), for the page to say so. */
+  backupNotIncluded: readonly string[];
 }
 
 const DAY_MS = 86_400_000;

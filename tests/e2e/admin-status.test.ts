@@ -74,7 +74,11 @@ async function expectStatusPage(page: Page): Promise<void> {
   const dev2 = page.getByTestId('status-server-dev2');
   expect(await dev2.locator('.status-server-header').innerText()).toMatch(/dev2\s*twee\.devplein\.test\s*✕\s*onbereikbaar/);
   expect(await check(page, 'dev2', 'status-reachable').innerText()).toMatch(/Bereikbaar\s*✕\s*onbereikbaar/);
+  // An unreachable agent cannot say whether its host was backed up: no guess.
+  expect(await check(page, 'dev2', 'status-backup').count()).toBe(0);
   expect(await page.getByTestId('status-cp-certificate').innerText()).toMatch(/Clientcertificaat agentverbinding\s*[✓!]\s*Certificaat/);
+  expect(await page.getByTestId('status-cp-backup').innerText()).toMatch(/Laatste back-up\s*!\s*Nog geen back-up gemaakt/);
+  expect(await page.getByTestId('status-backup-not-included').innerText()).toMatch(/^Niet in de back-ups: bestanden in de containers van studenten/);
 }
 
 describe('Status (/admin/status) in Chromium', { timeout: E2E_TEST_TIMEOUT_MS }, () => {

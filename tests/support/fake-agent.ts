@@ -30,7 +30,7 @@ import { type ProxyServiceServer, ProxyServiceService, type Route } from '@devpl
 import { type SshAccessServiceServer, SshAccessServiceService } from '@devplein/proto/ssh_access';
 import { type DatabaseServiceServer, DatabaseServiceService } from '@devplein/proto/database';
 import { type GetServerInfoResponse, type Peer, type VpnServiceServer, VpnServiceService } from '@devplein/proto/vpn';
-import { type GetHostStatsResponse, type HostStatsServiceServer, HostStatsServiceService, type PartHealth } from '@devplein/proto/host_stats';
+import { type GetHostStatsResponse, type HostStatsServiceServer, HostStatsServiceService, type LastBackup, type PartHealth } from '@devplein/proto/host_stats';
 import { CaptureOutcome, type CaptureRequest, type CaptureResponse, type ScreenshotServiceServer, ScreenshotServiceService } from '@devplein/proto/screenshot';
 import type { TestCerts } from './agent.ts';
 
@@ -203,6 +203,8 @@ export class FakeAgent {
   readonly brokenParts = new Map<string, string>();
   /** HostStats: the end of the agent's own certificate. */
   certificateNotAfter = new Date(Date.now() + 400 * 86_400_000);
+  /** HostStats: this host's last backup (none recorded unless a test sets one). */
+  lastBackup: LastBackup = { known: false, finishedAt: undefined, ok: false, sizeBytes: 0, message: '' };
   /** HostStats: the disks (default: a Docker data root of 100 GB with 40 GB free, an agent data dir). */
   disks: GetHostStatsResponse['disks'] = [
     { name: 'docker', path: '/var/lib/docker', totalBytes: 100e9, availableBytes: 40e9, ok: true, error: '' },
@@ -447,6 +449,7 @@ export class FakeAgent {
           disks: this.disks,
           containers: { known: true, total: all.length, managed: managed.length, byState: countBy(all), managedByState: countBy(managed) },
           certificate: { ok: true, notAfter: this.certificateNotAfter, detail: 'CN=localhost' },
+          lastBackup: this.lastBackup,
           cpu: { cores: 2, load1m: 0.5, load5m: 0.4, load15m: 0.3 },
           memory: { totalBytes: 8e9, availableBytes: 5e9 },
         };

@@ -22,6 +22,8 @@ export interface HostStatsView {
   certificate: { ok: boolean; notAfter: Date | null; detail: string };
   cpu: { cores: number; load1m: number; load5m: number; load15m: number } | null;
   memory: { totalBytes: number; availableBytes: number } | null;
+  /** The host's last backup; null when none is recorded (or the agent did not say). */
+  lastBackup: { finishedAt: Date | null; ok: boolean; sizeBytes: number; message: string } | null;
 }
 
 /** HostStatsService over the link (contract 1.5.0; an older agent answers UNIMPLEMENTED). */
@@ -57,6 +59,9 @@ export function hostStatsView(response: GetHostStatsResponse): HostStatsView {
       : { ok: false, notAfter: null, detail: 'niet gemeld door de agent' },
     cpu: response.cpu ? { ...response.cpu } : null,
     memory: response.memory ? { ...response.memory } : null,
+    lastBackup: response.lastBackup?.known
+      ? { finishedAt: response.lastBackup.finishedAt ?? null, ok: response.lastBackup.ok, sizeBytes: response.lastBackup.sizeBytes, message: response.lastBackup.message }
+      : null,
   };
 }
 

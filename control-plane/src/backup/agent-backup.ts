@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { BACKUP_NOT_INCLUDED } from '@devplein/contract/backups';
+import { AGENT_BACKUP_STATUS_FILE, type AgentBackupStatus, BACKUP_NOT_INCLUDED } from '@devplein/contract/backups';
 import { archiveName, isEmptyDir, measure, type BackupManifest, type OpenedArchive, replaceDir, runTool, sealArchive } from './archive.ts';
 import { RestoreRefused } from './control-plane-backup.ts';
 import { copyServerConfig, placeRestoredConfig, serverConfigDir } from './server-config.ts';
@@ -65,6 +65,19 @@ async function studentAccountsSql(optionFile: string): Promise<string> {
   return `${statements.join('\n')}\n`;
 }
 
+/**
+ * Leaves the outcome of a run in the agent's data dir, where the agent (its own user, which may
+ * read but not write what root writes there) reports it to the status page through HostStats.
+ * Written beside and renamed, so the agent never reads half a file.
+ */
+export async function writeAgentBackupStatus(dataDir: string, status: AgentBackupStatus): Promise<void> {
+  const file = path.join(dataDir, AGENT_BACKUP_STATUS_FILE);
+  const partial = `${file}.partial`;
+  await writeFile(partial, `${JSON.stringify(status)}\n`, { mode: 0o644 });
+  await chmod(partial, 0o644);
+  await rename(partial, file);
+}
+
 /** Makes this dev server's archive in `backupDir`. */
 export async function backupAgent(target: AgentTarget, options: { backupDir: string; key: Buffer; version: string; now?: Date }): Promise<{ archive: string; bytes: number; manifest: BackupManifest }> {
   const now = options.now ?? new Date();
@@ -89,7 +102,10 @@ export async function backupAgent(target: AgentTarget, options: { backupDir: str
     }
     const state = path.join(staging, 'state');
     await mkdir(state);
-    if (!(await isEmptyDir(target.dataDir))) await runTool('sh', ['-c', 'tar -C "$1" -cf - . | tar -C "$2" -xf -', 'copy', target.dataDir, state]);
+    // Not the status file of the last run: restored, it would report the old server's backup.
+    if (!(await isEmptyDir(target.dataDir))) {
+      await runTool('sh', ['-c', 'tar -C "$1" --exclude="./$3" -cf - . | tar -C "$2" -xf -', 'copy', target.dataDir, state, AGENT_BACKUP_STATUS_FILE]);
+    }
     const config = path.join(staging, 'config');
     await mkdir(config);
     await copyServerConfig(serverConfigDir(), config);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { backupAgent, restoreAgent } from '../backup/agent-backup.ts';
+import { backupAgent, restoreAgent, writeAgentBackupStatus } from '../backup/agent-backup.ts';
 import { BackupArchiveError, readBackupKey } from '../backup/archive-cipher.ts';
 import { type BackupRole, openArchive, pruneArchives } from '../backup/archive.ts';
 import { backupControlPlane, RestoreRefused, restoreControlPlane } from '../backup/control-plane-backup.ts';
@@ -131,8 +131,18 @@ async function backup(invocation: Extract<Invocation, { verb: 'backup' }>): Prom
 async function backupRole(role: BackupRole, key: Buffer, invocation: Extract<Invocation, { verb: 'backup' }>): Promise<void> {
   const startedAt = new Date();
   if (role === 'agent') {
-    const result = await backupAgent(agentTarget(), { backupDir: invocation.dir, key, version: version(), now: startedAt });
-    console.log(`Backup gemaakt: ${result.archive} (${megabytes(result.bytes)}, ${((Date.now() - startedAt.getTime()) / 1000).toFixed(1)} s).`);
+    const target = agentTarget();
+    try {
+      const result = await backupAgent(target, { backupDir: invocation.dir, key, version: version(), now: startedAt });
+      const summary = result.manifest.contents.map((part) => `${part.path}: ${part.files} bestand(en), ${megabytes(part.bytes)}`).join('; ');
+      await writeAgentBackupStatus(target.dataDir, { finishedAt: new Date().toISOString(), ok: true, sizeBytes: result.bytes, message: summary });
+      console.log(`Backup gemaakt: ${result.archive} (${megabytes(result.bytes)}, ${((Date.now() - startedAt.getTime()) / 1000).toFixed(1)} s).`);
+    } catch (error) {
+      // The status page must show a failed night of a dev server too (through its agent).
+      const message = error instanceof Error ? error.message : String(error);
+      await writeAgentBackupStatus(target.dataDir, { finishedAt: new Date().toISOString(), ok: false, sizeBytes: null, message: message.slice(0, 2000) }).catch(() => {});
+      throw error;
+    }
   } else {
     const databaseUrl = databaseUrlOrFail();
     const knex = createKnex({ databaseUrl, dataDir: controlPlaneDataDir(), log: { warn: () => {}, error: () => {}, debug: () => {} } });

@@ -6,6 +6,7 @@ import {
   diskLevel,
   type LastBackupJson,
 } from '@devplein/contract/status';
+import { BACKUP_NOT_INCLUDED } from '@devplein/contract/backups';
 import type { AgentInfoView } from '../agent/health-monitor.ts';
 import type { HostStatsView } from '../agent/host-stats-client.ts';
 
@@ -25,8 +26,18 @@ export interface DevServerIdentity {
 
 const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
 
-/** One dev server's row of GET /api/admin/status. */
-export function presentDevServerStatus(server: DevServerIdentity, outcome: DevServerOutcome, now: Date, lastBackup: LastBackupJson | null): DevServerStatusJson {
+/** A backup run as the page shows it; null when none is recorded. */
+export function presentLastBackup(run: { finishedAt: Date | null; ok: boolean; sizeBytes: number | null; message: string | null } | null): LastBackupJson | null {
+  if (!run) return null;
+  return { at: iso(run.finishedAt), ok: run.ok, sizeBytes: run.sizeBytes ?? 0, message: run.message ?? '' };
+}
+
+/**
+ * One dev server's row of GET /api/admin/status. Its last backup is what the agent reports of
+ * the host (`devplein backup --role agent` leaves a status file; the host has no database).
+ */
+export function presentDevServerStatus(server: DevServerIdentity, outcome: DevServerOutcome, now: Date): DevServerStatusJson {
+  const lastBackup = outcome.kind === 'stats' ? presentLastBackup(outcome.stats.lastBackup) : null;
   const base = { name: server.name, address: server.address, siteDomain: server.siteDomain, lastBackup };
   const empty = { collectedAt: null, parts: null, disks: [], containers: null, certificate: null, cpu: null, memory: null };
   if (outcome.kind === 'unreachable') {
@@ -79,5 +90,5 @@ export function presentAdminStatus(
   controlPlane: AdminStatusJson['controlPlane'],
   now: Date,
 ): AdminStatusJson {
-  return { checkedAt: now.toISOString(), servers, controlPlane };
+  return { checkedAt: now.toISOString(), servers, controlPlane, backupNotIncluded: BACKUP_NOT_INCLUDED.all };
 }

@@ -9,6 +9,7 @@ import {
   cpuAndMemory,
   diskUsage,
   dockerFacts,
+  lastBackup,
   mysqlPing,
   type PartState,
   wireguardInterface,
@@ -62,7 +63,7 @@ export class HostStatsServiceImpl {
     const o = this.options;
     const timeoutMs = o.probeTimeoutMs;
     const dockerPart = dockerFacts(o.docker, timeoutMs);
-    const [docker, proxy, mysql, browser, wireguard, certificate, agentDisk] = await Promise.all([
+    const [docker, proxy, mysql, browser, wireguard, certificate, agentDisk, backup] = await Promise.all([
       dockerPart,
       part(async () => {
         const state = await probeProxy(o.caddyAdminUrl, timeoutMs);
@@ -73,6 +74,7 @@ export class HostStatsServiceImpl {
       part(() => wireguardInterface(o.wireguardInterface, timeoutMs), timeoutMs),
       certificateExpiry(o.certPath),
       diskUsage('agent', o.dataDir, timeoutMs),
+      lastBackup(o.dataDir),
     ]);
     const dockerDisk = await diskUsage('docker', docker.dataRoot ?? DEFAULT_DOCKER_ROOT, timeoutMs);
     const { cpu, memory } = cpuAndMemory();
@@ -92,6 +94,7 @@ export class HostStatsServiceImpl {
       certificate: { ok: certificate.ok, notAfter: certificate.notAfter, detail: certificate.detail },
       cpu,
       memory,
+      lastBackup: backup,
     };
   }
 

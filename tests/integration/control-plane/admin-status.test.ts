@@ -74,6 +74,7 @@ afterEach(() => {
   agent.unimplementedMethods.clear();
   agent.mode = 'ok';
   agent.certificateNotAfter = new Date(Date.now() + 400 * DAY_MS);
+  agent.lastBackup = { known: false, finishedAt: undefined, ok: false, sizeBytes: 0, message: '' };
 });
 
 afterAll(async () => {
@@ -102,7 +103,7 @@ describe('GET /api/admin/status', () => {
     expect(dev1.certificate?.daysLeft).toBeGreaterThanOrEqual(399);
     expect(dev1.cpu?.cores).toBe(2);
     expect(dev1.memory).toEqual({ totalBytes: 8e9, availableBytes: 5e9 });
-    // Filled by the backup command's query once it is merged; until then: no backup known.
+    // No backup recorded on the host yet.
     expect(dev1.lastBackup).toBeNull();
 
     const dev2 = row(body, 'dev2');
@@ -116,6 +117,30 @@ describe('GET /api/admin/status', () => {
     const caEnd = new Date(new X509Certificate(readFileSync(certs.ca)).validTo);
     expect(body.controlPlane.clientCertificate?.notAfter).toBe(clientEnd.toISOString());
     expect(body.controlPlane.linkCa?.notAfter).toBe(caEnd.toISOString());
+  });
+
+  it("shows each dev server's last backup as its agent reports it, the control plane's from backup_runs, and what no backup holds", async () => {
+    let body = await status();
+    expect(body.controlPlane.lastBackup).toBeNull();
+    expect(body.backupNotIncluded.join(' ')).toContain('bestanden in de containers van studenten');
+
+    const hostBackupAt = new Date('2026-11-26T03:15:42.000Z');
+    agent.lastBackup = { known: true, finishedAt: hostBackupAt, ok: true, sizeBytes: 204_845, message: '3 studentendatabases' };
+    await database.knex('backup_runs').insert([
+      { role: 'control-plane', started_at: new Date('2026-11-25T03:15:00Z'), finished_at: new Date('2026-11-25T03:15:04Z'), ok: true, size_bytes: 317_485, archive_path: '/var/backups/devplein/a.tar.enc', message: 'ouder' },
+      { role: 'control-plane', started_at: new Date('2026-11-26T03:15:00Z'), finished_at: new Date('2026-11-26T03:15:02Z'), ok: false, size_bytes: null, archive_path: null, message: 'pg_dump: verbinding geweigerd' },
+    ]);
+    try {
+      body = await status();
+      expect(row(body, 'dev1').lastBackup).toEqual({ at: hostBackupAt.toISOString(), ok: true, sizeBytes: 204_845, message: '3 studentendatabases' });
+      // The newest run counts, also when it failed: the page must show a failed night.
+      expect(body.controlPlane.lastBackup).toEqual({ at: '2026-11-26T03:15:02.000Z', ok: false, sizeBytes: 0, message: 'pg_dump: verbinding geweigerd' });
+      // A record on the host that could not be read is a failed backup, not "none yet".
+      agent.lastBackup = { known: true, finishedAt: undefined, ok: false, sizeBytes: 0, message: 'backup-status.json is geen geldige status' };
+      expect(row(await status(), 'dev1').lastBackup).toEqual({ at: null, ok: false, sizeBytes: 0, message: 'backup-status.json is geen geldige status' });
+    } finally {
+      await database.knex('backup_runs').del();
+    }
   });
 
   it('reports a broken part in its row and keeps the rest', async () => {

@@ -112,6 +112,9 @@ describe('GetHostStats', () => {
     expect(answer.certificate?.ok).toBe(true);
     expect(answer.certificate?.notAfter?.getTime()).toBe(new Date(own.validTo).getTime());
 
+    // No backup has run on this host.
+    expect(answer.lastBackup).toMatchObject({ known: false });
+
     expect(answer.cpu?.cores).toBe(os.availableParallelism());
     expect(answer.memory?.totalBytes).toBe(os.totalmem());
     expect(answer.memory?.availableBytes).toBeGreaterThan(0);

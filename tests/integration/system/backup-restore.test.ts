@@ -14,6 +14,7 @@ import type { Knex } from 'knex';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_BACKUP_STATUS_FILE, agentBackupStatusSchema } from '@devplein/contract/backups';
 import { backupControlPlane } from '../../../control-plane/src/backup/control-plane-backup.ts';
 import { readBackupKey } from '../../../control-plane/src/backup/archive-cipher.ts';
 import { migrationSource } from '../../../control-plane/src/db/migration-source.ts';
@@ -24,6 +25,7 @@ import { createTestDatabase, type TestDatabase } from '../../support/database.ts
 import { fakePng } from '../../support/fake-agent.ts';
 import { startMariaDb, type TestMariaDb } from '../../support/mariadb.ts';
 import { startPostgres, type PostgresServer } from '../../support/postgres.ts';
+import { findFreePort } from '../../support/ports.ts';
 
 const TIMEOUT = 180_000;
 
@@ -421,6 +423,11 @@ describe('agent: devplein backup --role agent / restore', () => {
       expect(made, made.stderr).toMatchObject({ code: 0, stderr: '' });
       const archive = archiveIn(made.stdout);
       expect(path.basename(archive)).toMatch(/^devplein-agent-/);
+      // The outcome stays in the data dir for the agent to report (the status page); not in the archive:
+      // the restored state below equals the state from before the backup.
+      const status = agentBackupStatusSchema.parse(JSON.parse(await readFile(path.join(stateDir, AGENT_BACKUP_STATUS_FILE), 'utf8')));
+      expect(status).toMatchObject({ ok: true, sizeBytes: (await stat(archive)).size });
+      expect(((await stat(path.join(stateDir, AGENT_BACKUP_STATUS_FILE))).mode & 0o777).toString(8)).toBe('644');
 
       const freshState = path.join(work, 'fresh-agent-state');
       const env = { AGENT_MYSQL_URL: freshDb.adminUrl, AGENT_DATA_DIR: freshState };
@@ -453,6 +460,16 @@ describe('agent: devplein backup --role agent / restore', () => {
       const again = await runBackupCli(['restore', archive, '--key', keyFile], env);
       expect(again.code).toBe(3);
       expect(again.stderr).toContain('bestaan al');
+
+      // A failed night is recorded too: MariaDB does not answer.
+      const failed = await runBackupCli(['backup', '--role', 'agent', '--dir', backupDir, '--key', keyFile], {
+        AGENT_MYSQL_URL: `mysql://root@127.0.0.1:${await findFreePort()}/`,
+        AGENT_DATA_DIR: stateDir,
+      });
+      expect(failed.code).toBe(1);
+      const failedStatus = agentBackupStatusSchema.parse(JSON.parse(await readFile(path.join(stateDir, AGENT_BACKUP_STATUS_FILE), 'utf8')));
+      expect(failedStatus).toMatchObject({ ok: false, sizeBytes: null });
+      expect(failedStatus.message).not.toBe('');
 
       const rows = Object.values(before.databases).flatMap((tables) => Object.values(tables)).reduce((sum, table) => sum + table.length, 0);
       console.log(

@@ -6,7 +6,8 @@ import { agentCertificatePaths, certificateEnd } from '../../agent/link-certific
 import { activeUser } from '../../middlewares/authenticate.ts';
 import { forbidden } from '../../errors.ts';
 import { mayViewStatus } from '../../policies/agent-policy.ts';
-import { type DevServerOutcome, presentAdminStatus, presentCertificateEnd, presentDevServerStatus } from '../../presenters/present-admin-status.ts';
+import { type DevServerOutcome, presentAdminStatus, presentCertificateEnd, presentDevServerStatus, presentLastBackup } from '../../presenters/present-admin-status.ts';
+import { latestBackupRun } from '../../queries/backups.ts';
 
 /** One dev server's facts: HostStats, or why there are none. Never throws. */
 async function askDevServer(link: AgentLink, requestId: string): Promise<DevServerOutcome> {
@@ -27,26 +28,24 @@ async function askDevServer(link: AgentLink, requestId: string): Promise<DevServ
  * backup, all agents asked at once (each call within the agent deadline, AGENT_DEADLINE_MS); an
  * agent that does not answer is a row marked unreachable, never an error of the whole page.
  */
-export function adminStatusRoutes(deps: Pick<AppDeps, 'agents' | 'config'>): AppRouter {
+export function adminStatusRoutes(deps: Pick<AppDeps, 'agents' | 'config' | 'knex'>): AppRouter {
   const router: AppRouter = new Router();
   router.get('/api/admin/status', async (ctx) => {
     const user = activeUser(ctx);
     if (!mayViewStatus(user)) throw forbidden();
     const paths = agentCertificatePaths(deps.config);
-    const [outcomes, clientCertificate, linkCa] = await Promise.all([
+    const [outcomes, clientCertificate, linkCa, backup] = await Promise.all([
       Promise.all(deps.agents.links.map((link) => askDevServer(link, ctx.state.requestId))),
       paths ? certificateEnd(paths.cert) : null,
       paths ? certificateEnd(paths.ca) : null,
+      latestBackupRun(deps.knex),
     ]);
     const now = new Date();
-    const servers = deps.agents.links.map((link, index) =>
-      // lastBackup: null until the backup helper's query (the last `devplein backup` run recorded in
-      // PostgreSQL) fills it; the page then says 'Nog geen back-up gemaakt'.
-      presentDevServerStatus(link, outcomes[index] as DevServerOutcome, now, null),
-    );
+    const servers = deps.agents.links.map((link, index) => presentDevServerStatus(link, outcomes[index] as DevServerOutcome, now));
+    const lastBackup = presentLastBackup(backup ? { finishedAt: backup.finished_at, ok: backup.ok, sizeBytes: backup.size_bytes, message: backup.message } : null);
     ctx.body = presentAdminStatus(
       servers,
-      { clientCertificate: presentCertificateEnd(clientCertificate, now), linkCa: presentCertificateEnd(linkCa, now) },
+      { clientCertificate: presentCertificateEnd(clientCertificate, now), linkCa: presentCertificateEnd(linkCa, now), lastBackup },
       now,
     );
   });

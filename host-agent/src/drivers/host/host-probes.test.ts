@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserPresence, certificateExpiry, diskUsage, ProbeTimeoutError, wireguardInterface, withTimeout } from './host-probes.ts';
+import { browserPresence, certificateExpiry, diskUsage, lastBackup, ProbeTimeoutError, wireguardInterface, withTimeout } from './host-probes.ts';
 
 let dir: string;
 
@@ -48,6 +48,20 @@ describe('host probes', () => {
     const closed = await browserPresence({ server: '127.0.0.1:1', chromiumPath: '/usr/bin/chromium', timeoutMs: 1_000 });
     expect(closed.ok).toBe(false);
     expect(closed.detail).toMatch(/^browserserver op 127\.0\.0\.1:1 antwoordt niet/);
+  });
+
+  it("reads the last backup's status file: none, a run, or a record it cannot read (a failed backup, never 'none yet')", async () => {
+    const dataDir = path.join(dir, 'agent-data');
+    await mkdir(dataDir, { recursive: true });
+    expect(await lastBackup(dataDir)).toEqual({ known: false, finishedAt: undefined, ok: false, sizeBytes: 0, message: '' });
+    await writeFile(path.join(dataDir, 'backup-status.json'), JSON.stringify({ finishedAt: '2026-11-26T03:15:42.000Z', ok: true, sizeBytes: 204845, message: 'mysql: 3 bestand(en)' }));
+    expect(await lastBackup(dataDir)).toEqual({ known: true, finishedAt: new Date('2026-11-26T03:15:42.000Z'), ok: true, sizeBytes: 204845, message: 'mysql: 3 bestand(en)' });
+    await writeFile(path.join(dataDir, 'backup-status.json'), JSON.stringify({ finishedAt: '2026-11-26T03:15:42.000Z', ok: false, sizeBytes: null, message: 'MariaDB antwoordt niet' }));
+    expect(await lastBackup(dataDir)).toMatchObject({ known: true, ok: false, sizeBytes: 0, message: 'MariaDB antwoordt niet' });
+    for (const broken of ['{"ok": tru', JSON.stringify({ ok: true })]) {
+      await writeFile(path.join(dataDir, 'backup-status.json'), broken);
+      expect(await lastBackup(dataDir)).toEqual({ known: true, finishedAt: undefined, ok: false, sizeBytes: 0, message: 'backup-status.json is geen geldige status' });
+    }
   });
 
   it('gives up on work that does not finish within the limit', async () => {

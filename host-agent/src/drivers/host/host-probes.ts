@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type Docker from 'dockerode';
+import { AGENT_BACKUP_STATUS_FILE, agentBackupStatusSchema } from '@devplein/contract/backups';
 
 /** One part of the host: ok, or not with a short reason (HostStats' PartHealth). */
 export interface PartState {
@@ -45,6 +46,15 @@ export interface CertificateState {
   ok: boolean;
   notAfter: Date | undefined;
   detail: string;
+}
+
+/** The last backup of this host (HostStats' LastBackup); known = false when none is recorded. */
+export interface LastBackupState {
+  known: boolean;
+  finishedAt: Date | undefined;
+  ok: boolean;
+  sizeBytes: number;
+  message: string;
 }
 
 const ok = (detail: string): PartState => ({ ok: true, detail });
@@ -244,4 +254,28 @@ export function cpuAndMemory(): { cpu: { cores: number; load1m: number; load5m: 
     cpu: { cores: os.availableParallelism(), load1m, load5m, load15m },
     memory: { totalBytes: os.totalmem(), availableBytes: os.freemem() },
   };
+}
+
+/**
+ * What the last `devplein backup --role agent` left in the data dir. No file: no backup recorded
+ * (known = false). A file that cannot be read or parsed is a known, failed backup: the status page
+ * must not call a broken record "no backup yet".
+ */
+export async function lastBackup(dataDir: string): Promise<LastBackupState> {
+  let text: string;
+  try {
+    text = await readFile(path.join(dataDir, AGENT_BACKUP_STATUS_FILE), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { known: false, finishedAt: undefined, ok: false, sizeBytes: 0, message: '' };
+    return { known: true, finishedAt: undefined, ok: false, sizeBytes: 0, message: `${AGENT_BACKUP_STATUS_FILE} niet te lezen (${describeError(error)})` };
+  }
+  let parsed: ReturnType<typeof agentBackupStatusSchema.safeParse>;
+  try {
+    parsed = agentBackupStatusSchema.safeParse(JSON.parse(text));
+  } catch {
+    parsed = agentBackupStatusSchema.safeParse(undefined);
+  }
+  if (!parsed.success) return { known: true, finishedAt: undefined, ok: false, sizeBytes: 0, message: `${AGENT_BACKUP_STATUS_FILE} is geen geldige status` };
+  const status = parsed.data;
+  return { known: true, finishedAt: new Date(status.finishedAt), ok: status.ok, sizeBytes: status.sizeBytes ?? 0, message: status.message };
 }

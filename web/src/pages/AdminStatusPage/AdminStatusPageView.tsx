@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { STATUS_PARTS, type AdminStatusJson, type CertificateJson, type DevServerStatusJson, type StatusLevel, type StatusPart } from '@devplein/contract/status';
+import { STATUS_PARTS, type AdminStatusJson, type CertificateJson, type DevServerStatusJson, type LastBackupJson, type StatusLevel, type StatusPart } from '@devplein/contract/status';
 import {
   certificateText,
   containerCountsText,
@@ -64,16 +64,16 @@ function CertificateCheck({ label, certificate, testId }: { label: string; certi
   return <Check label={label} level={certificate.level} value={certificateText(certificate)} detail={certificate.detail} testId={testId} />;
 }
 
-function BackupCheck({ server }: { server: DevServerStatusJson }) {
-  const backup = server.lastBackup;
-  if (!backup) return <Check label="Laatste back-up" level="warning" value="Nog geen back-up gemaakt" testId="status-backup" />;
+function BackupCheck({ backup, testId }: { backup: LastBackupJson | null; testId: string }) {
+  if (!backup) return <Check label="Laatste back-up" level="warning" value="Nog geen back-up gemaakt" testId={testId} />;
+  const when = backup.at ? formatDateTime(backup.at) : 'tijd onbekend';
   return (
     <Check
       label="Laatste back-up"
       level={backup.ok ? 'ok' : 'bad'}
-      value={`${formatDateTime(backup.at)}, ${humanBytes(backup.sizeBytes)}, ${backup.ok ? 'gelukt' : 'mislukt'}`}
+      value={backup.ok ? `${when}, ${humanBytes(backup.sizeBytes)}, gelukt` : `${when}, mislukt`}
       detail={backup.message || undefined}
-      testId="status-backup"
+      testId={testId}
     />
   );
 }
@@ -157,7 +157,8 @@ function ServerCard({ server }: { server: DevServerStatusJson }) {
             testId="status-load"
           />
         ) : null}
-        <BackupCheck server={server} />
+        {/* Only the agent knows its host's backups: nothing to say while it does not answer or is too old. */}
+        {server.collectedAt ? <BackupCheck backup={server.lastBackup} testId="status-backup" /> : null}
       </ul>
       {server.collectedAt ? <p className="status-collected">Gemeten {formatDateTime(server.collectedAt)}</p> : null}
     </article>
@@ -204,7 +205,11 @@ export function AdminStatusPageView({ status, failed, loading }: { status: Admin
                   <Check label="Clientcertificaat agentverbinding" level="warning" value="Niet ingesteld" testId="status-cp-certificate" />
                 )}
                 {data.controlPlane.linkCa ? <CertificateCheck label="CA agentverbinding" certificate={data.controlPlane.linkCa} testId="status-cp-ca" /> : null}
+                <BackupCheck backup={data.controlPlane.lastBackup} testId="status-cp-backup" />
               </ul>
+              <p className="status-backup-note" data-testid="status-backup-not-included">
+                Niet in de back-ups: {data.backupNotIncluded.join('; ')}.
+              </p>
             </article>
           </div>
         )}

@@ -80,7 +80,22 @@ export interface GetHostStatsResponse {
     | MemoryUsage
     | undefined;
   /** When the agent process started. */
-  startedAt: Date | undefined;
+  startedAt:
+    | Date
+    | undefined;
+  /** The last `devplein backup --role agent` on this host (known = false: none recorded). */
+  lastBackup: LastBackup | undefined;
+}
+
+/** What the last backup of this dev server left in the agent's data dir (backup-status.json). */
+export interface LastBackup {
+  known: boolean;
+  finishedAt: Date | undefined;
+  ok: boolean;
+  /** Bytes of the encrypted archive (0 when the run failed before there was one). */
+  sizeBytes: number;
+  /** A short summary (successful run) or what went wrong (failed run). */
+  message: string;
 }
 
 /** One part of the host: ok, or not ok with the reason. */
@@ -218,6 +233,7 @@ function createBaseGetHostStatsResponse(): GetHostStatsResponse {
     cpu: undefined,
     memory: undefined,
     startedAt: undefined,
+    lastBackup: undefined,
   };
 }
 
@@ -267,6 +283,9 @@ export const GetHostStatsResponse: MessageFns<GetHostStatsResponse> = {
     }
     if (message.startedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.startedAt), writer.uint32(122).fork()).join();
+    }
+    if (message.lastBackup !== undefined) {
+      LastBackup.encode(message.lastBackup, writer.uint32(130).fork()).join();
     }
     return writer;
   },
@@ -404,6 +423,14 @@ export const GetHostStatsResponse: MessageFns<GetHostStatsResponse> = {
             message.startedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.lastBackup = LastBackup.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -448,6 +475,11 @@ export const GetHostStatsResponse: MessageFns<GetHostStatsResponse> = {
         ? fromJsonTimestamp(object.startedAt)
         : isSet(object.started_at)
         ? fromJsonTimestamp(object.started_at)
+        : undefined,
+      lastBackup: isSet(object.lastBackup)
+        ? LastBackup.fromJSON(object.lastBackup)
+        : isSet(object.last_backup)
+        ? LastBackup.fromJSON(object.last_backup)
         : undefined,
     };
   },
@@ -499,6 +531,9 @@ export const GetHostStatsResponse: MessageFns<GetHostStatsResponse> = {
     if (message.startedAt !== undefined) {
       obj.startedAt = message.startedAt.toISOString();
     }
+    if (message.lastBackup !== undefined) {
+      obj.lastBackup = LastBackup.toJSON(message.lastBackup);
+    }
     return obj;
   },
 
@@ -538,6 +573,150 @@ export const GetHostStatsResponse: MessageFns<GetHostStatsResponse> = {
       ? MemoryUsage.fromPartial(object.memory)
       : undefined;
     message.startedAt = object.startedAt ?? undefined;
+    message.lastBackup = (object.lastBackup !== undefined && object.lastBackup !== null)
+      ? LastBackup.fromPartial(object.lastBackup)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseLastBackup(): LastBackup {
+  return { known: false, finishedAt: undefined, ok: false, sizeBytes: 0, message: "" };
+}
+
+export const LastBackup: MessageFns<LastBackup> = {
+  encode(message: LastBackup, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.known !== false) {
+      writer.uint32(8).bool(message.known);
+    }
+    if (message.finishedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.finishedAt), writer.uint32(18).fork()).join();
+    }
+    if (message.ok !== false) {
+      writer.uint32(24).bool(message.ok);
+    }
+    if (message.sizeBytes !== 0) {
+      writer.uint32(32).uint64(message.sizeBytes);
+    }
+    if (message.message !== "") {
+      writer.uint32(42).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LastBackup {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLastBackup();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.known = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.finishedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.ok = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.sizeBytes = longToNumber(reader.uint64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LastBackup {
+    return {
+      known: isSet(object.known) ? globalThis.Boolean(object.known) : false,
+      finishedAt: isSet(object.finishedAt)
+        ? fromJsonTimestamp(object.finishedAt)
+        : isSet(object.finished_at)
+        ? fromJsonTimestamp(object.finished_at)
+        : undefined,
+      ok: isSet(object.ok) ? globalThis.Boolean(object.ok) : false,
+      sizeBytes: isSet(object.sizeBytes)
+        ? globalThis.Number(object.sizeBytes)
+        : isSet(object.size_bytes)
+        ? globalThis.Number(object.size_bytes)
+        : 0,
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+    };
+  },
+
+  toJSON(message: LastBackup): unknown {
+    const obj: any = {};
+    if (message.known !== false) {
+      obj.known = message.known;
+    }
+    if (message.finishedAt !== undefined) {
+      obj.finishedAt = message.finishedAt.toISOString();
+    }
+    if (message.ok !== false) {
+      obj.ok = message.ok;
+    }
+    if (message.sizeBytes !== 0) {
+      obj.sizeBytes = Math.round(message.sizeBytes);
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LastBackup>, I>>(base?: I): LastBackup {
+    return LastBackup.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LastBackup>, I>>(object: I): LastBackup {
+    const message = createBaseLastBackup();
+    message.known = object.known ?? false;
+    message.finishedAt = object.finishedAt ?? undefined;
+    message.ok = object.ok ?? false;
+    message.sizeBytes = object.sizeBytes ?? 0;
+    message.message = object.message ?? "";
     return message;
   },
 };
