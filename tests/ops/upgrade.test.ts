@@ -33,6 +33,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../../control-plane/src/db/seed.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { findFreePort, waitForHttp } from '../support/ports.ts';
+import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 
 const run = promisify(execFile);
 const repo = path.resolve(import.meta.dirname, '../..');
@@ -44,6 +45,17 @@ let work: string;
 let root: string;
 let bundles: string;
 let database: TestDatabase | undefined;
+let postgres: PostgresServer | undefined;
+
+/** Whether the test's PostgreSQL answers, and the end of its log: a rollback that fails for want of its database says so. */
+async function postgresState(): Promise<string> {
+  const answers = await run('pg_isready', ['-d', postgres!.url]).then(
+    () => 'answers',
+    (error: { stdout?: string }) => `does NOT answer (${(error.stdout ?? '').trim()})`,
+  );
+  const log = await readFile(postgres!.logFile, 'utf8').catch((error: Error) => `(no log: ${error.message})`);
+  return `the test's PostgreSQL ${answers}; its log ends:\n${log.split('\n').slice(-25).join('\n')}`;
+}
 let healthUrl: string;
 /** The dev server's root (the agent role alone, as on a server of its own). */
 let agentRoot: string;
@@ -228,6 +240,9 @@ beforeAll(async () => {
   root = path.join(work, 'root');
   await makeRoot(root);
   await run(path.join(bundleDir(oldVersion), 'install.sh'), ['control-plane', '--root', root, '--packages=skip', '--no-start'], { env: { PATH: SYSTEM_PATH, LANG: 'C.UTF-8' }, timeout: 60_000 });
+  // A server of this test's own (createTestDatabase uses it), so a failure can show its log.
+  postgres = await startPostgres();
+  process.env.TEST_DATABASE_URL = postgres.url;
   database = await createTestDatabase();
   seeded = Object.fromEntries(Object.entries(await seedDemoData(database.knex)));
   const port = await findFreePort();
@@ -260,6 +275,7 @@ afterAll(async () => {
   if (agentRoot) for (const unit of [...AGENT_UNITS].reverse()) await run(standIn, ['stop', unit], { env: managerEnv(agentRoot) }).catch(() => undefined);
   await run('docker', ['network', 'rm', `devplein-upgrade-${process.pid}`]).catch(() => undefined);
   await database?.destroy();
+  await postgres?.stop();
   if (work) await rm(work, { recursive: true, force: true });
   // The transcripts, for the operations notes.
   for (const [name, transcript] of Object.entries(transcripts)) console.log(`\n===== install.sh upgrade → ${name}\n${transcript}`);
@@ -308,7 +324,7 @@ describe('install.sh upgrade', () => {
     transcripts[`${version} (kapot)`] = result.output;
     const logPath = /Log van deze poging \(met de uitvoer van \S+\): (\S+)/.exec(result.output)?.[1] ?? '';
     const log = await readFile(path.join(root, logPath), 'utf8');
-    expect(result.code, log).toBe(1);
+    expect(result.code, `${log}\n${result.code === 1 ? '' : await postgresState()}`).toBe(1);
     expect(result.output).toContain(`UPGRADE MISLUKT: ${reason}. Versie 0.1.1 draait weer en is gezond.`);
     expect(result.output).toMatch(new RegExp(`De database is teruggezet uit de dump van vóór de upgrade: /var/backups/devplein/0\\.1\\.1-before-${version.replaceAll('.', '\\.')}-\\S+\\.dump`));
     expect(log).toContain('opzettelijk, test');

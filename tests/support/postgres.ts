@@ -11,6 +11,8 @@ const execFileAsync = promisify(execFile);
 /** A throwaway PostgreSQL cluster; `url` is its admin URL (user postgres, trust auth). */
 export interface PostgresServer {
   url: string;
+  /** The server's own log (for a test's failure message). */
+  logFile: string;
   /** Stops the server and deletes its files. Safe to call twice. */
   stop(): Promise<void>;
   /** Stops the server as `systemctl stop postgresql` does (fast shutdown: open connections are cut) and keeps its files. */
@@ -156,6 +158,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   let serverStopped = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    logFile,
     async stopServer() {
       await run(programs.pgCtl, ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
       serverStopped = true;

@@ -82,7 +82,9 @@ case "$action" in
       install -d -m 0500 -o "$uid" -g "$gid" "$credentials"
       install -m 0400 -o "$uid" -g "$gid" "$(in_root "$file")" "$credentials/$name"
     done < <(setting LoadCredential)
-    environment=(PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
+    # As systemd does for a unit with User=: PATH, and HOME, USER, LOGNAME of that user.
+    home=$(awk -F: -v name="$user" '$1 == name { print $6 }' "$R/etc/passwd")
+    environment=(PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "HOME=$home" "USER=$user" "LOGNAME=$user")
     [[ ! -d "$credentials" ]] || environment+=("CREDENTIALS_DIRECTORY=$credentials")
     while read -ra pairs; do environment+=("${pairs[@]//%d/$credentials}"); done < <(setting Environment)
     while IFS= read -r file; do
