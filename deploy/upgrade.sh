@@ -349,7 +349,7 @@ for ((i = 1; i < ${#others[@]}; i++)); do
 done
 keep_dumps=${DEVPLEIN_KEEP_DUMPS:-5}
 [[ "$keep_dumps" =~ ^[1-9][0-9]*$ ]] || fail "DEVPLEIN_KEEP_DUMPS moet een getal vanaf 1 zijn (nu: '$keep_dumps')"
-if [[ -d "$R$backup_dir" ]]; then
+if [[ -n "$database_url" && -d "$R$backup_dir" ]]; then
   section "Dumps van vóór een upgrade (de laatste $keep_dumps blijven)"
   # Newest first by the time each was written (the names sort by version, not by time).
   mapfile -t dumps < <(find "$R$backup_dir" -mindepth 1 -maxdepth 1 -type f -name '*-before-*.dump' -printf '%T@ %f\n' | sort -rn | cut -d' ' -f2-)
