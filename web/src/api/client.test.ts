@@ -143,4 +143,14 @@ describe('api client', () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).aborted).toBe(false);
   });
+
+  it('words a failed connection for the user without method or path', async () => {
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    const debug = vi.spyOn(console, 'debug').mockImplementation(() => undefined);
+    const error = (await api.put('/api/user/dockers/7').catch((e: unknown) => e)) as NetworkError;
+    expect(error.message).toBe('Geen verbinding met devplein. Probeer het opnieuw.');
+    expect(error.message).not.toMatch(/PUT|\/api\//);
+    expect(error.request).toBe('PUT /api/user/dockers/7');
+    expect(debug).toHaveBeenCalled();
+  });
 });

@@ -267,7 +267,7 @@ export async function pullImage(
       signal,
     });
   } catch (error) {
-    throw new NetworkError('Image ophalen mislukt: geen verbinding', signal?.aborted ?? false, { cause: error });
+    throw new NetworkError(signal?.aborted ?? false, { cause: error, request: 'POST /api/user/dockers_images' });
   }
   if (!response.ok) {
     const text = await response.text();
@@ -335,6 +335,6 @@ export function failureMessage(failure: unknown, fallback = 'Dat lukte niet. Pro
     if (failure.status === 503 || failure.status === 409 || failure.status === 404) return failure.message;
     return failure.message || fallback;
   }
-  if (failure instanceof NetworkError) return 'Geen verbinding met de server. Probeer het zo opnieuw.';
+  if (failure instanceof NetworkError) return failure.message;
   return fallback;
 }
