@@ -207,36 +207,89 @@ export interface PullEvent {
   error?: string;
 }
 
-/** What a card shows while the image is pulled: the last status and a 0..1 fraction (null: unknown). */
+/** What a card shows while the image is pulled: a Dutch status and a 0..1 fraction (null: unknown). */
 export interface PullProgress {
   status: string;
   fraction: number | null;
 }
 
+/** Docker's per-layer status lines, as the step they are in; anything else is not a layer's line. */
+const LAYER_STEPS: readonly [RegExp, LayerStep][] = [
+  [/^pulling fs layer$/i, 'waiting'],
+  [/^waiting$/i, 'waiting'],
+  [/^downloading$/i, 'downloading'],
+  [/^(verifying checksum|download complete)$/i, 'downloaded'],
+  [/^extracting$/i, 'extracting'],
+  [/^pull complete$/i, 'complete'],
+  [/^already exists$/i, 'complete'],
+];
+
+type LayerStep = 'waiting' | 'downloading' | 'downloaded' | 'extracting' | 'complete';
+
+interface LayerProgress {
+  number: number;
+  size: number;
+  downloaded: number;
+  extracted: number;
+}
+
+/** "Status: Downloaded newer image for …", "Status: Image is up to date for …", "Digest: …". */
+const PULL_FINISHED = /^(status: (downloaded newer image|image is up to date)|digest:)/i;
+
+function percent(current: number | undefined, total: number | undefined): string {
+  if (typeof current !== 'number' || typeof total !== 'number' || total <= 0) return '';
+  return ` ${Math.min(100, Math.floor((current / total) * 100))} %`;
+}
+
 /**
- * Folds pull events into one progress: bytes done over bytes known, summed over the layers seen.
- * Returns a reducer so the caller keeps no layer bookkeeping itself.
+ * Folds Docker's pull events into one Dutch progress ("Laag 3 van 7 downloaden… 45 %"); Docker's
+ * own English line is never shown. The fraction counts each layer's bytes, half for downloading
+ * and half for unpacking, so the bar never runs backwards when unpacking starts. Returns a reducer
+ * so the caller keeps no layer bookkeeping itself.
  */
 export function pullProgressTracker(): (event: PullEvent) => PullProgress {
-  const layers = new Map<string, { current: number; total: number }>();
+  const layers = new Map<string, LayerProgress>();
   let status = 'Image ophalen…';
   return (event) => {
-    if (typeof event.status === 'string' && event.status !== '') {
-      status = event.layerId ? `${event.status} (${event.layerId})` : event.status;
+    const line = (event.status ?? '').trim();
+    const step = LAYER_STEPS.find(([pattern]) => pattern.test(line))?.[1];
+    if (event.done === true || PULL_FINISHED.test(line)) {
+      status = 'Image opgehaald';
+      for (const layer of layers.values()) layer.downloaded = layer.extracted = layer.size;
+    } else if (step !== undefined && event.layerId) {
+      let layer = layers.get(event.layerId);
+      if (layer === undefined) {
+        layer = { number: layers.size + 1, size: 0, downloaded: 0, extracted: 0 };
+        layers.set(event.layerId, layer);
+      }
+      const total = typeof event.total === 'number' && event.total > 0 ? event.total : undefined;
+      const current = Math.max(0, event.current ?? 0);
+      if (step === 'downloading' && total !== undefined) {
+        layer.size = Math.max(layer.size, total);
+        layer.downloaded = Math.min(current, total);
+      } else if (step === 'downloaded') {
+        layer.downloaded = layer.size;
+      } else if (step === 'extracting' && total !== undefined) {
+        layer.size = Math.max(layer.size, total);
+        layer.downloaded = layer.size;
+        layer.extracted = Math.min(current, total);
+      } else if (step === 'complete') {
+        layer.downloaded = layer.extracted = layer.size;
+      }
+      const which = `Laag ${layer.number} van ${layers.size}`;
+      if (step === 'waiting') status = `${which} wacht…`;
+      else if (step === 'downloading') status = `${which} downloaden…${percent(event.current, total)}`;
+      else if (step === 'downloaded') status = `${which} gedownload`;
+      else if (step === 'extracting') status = `${which} uitpakken…`;
+      else status = `${which} klaar`;
     }
-    if (event.layerId && typeof event.total === 'number' && event.total > 0) {
-      layers.set(event.layerId, { current: Math.min(event.current ?? 0, event.total), total: event.total });
-    } else if (event.layerId && /complete|already exists/i.test(event.status ?? '')) {
-      const layer = layers.get(event.layerId);
-      if (layer) layer.current = layer.total;
-    }
-    let current = 0;
-    let total = 0;
+    let done = 0;
+    let size = 0;
     for (const layer of layers.values()) {
-      current += layer.current;
-      total += layer.total;
+      done += (layer.downloaded + layer.extracted) / 2;
+      size += layer.size;
     }
-    return { status, fraction: total > 0 ? current / total : null };
+    return { status, fraction: status === 'Image opgehaald' ? 1 : size > 0 ? done / size : null };
   };
 }
 
