@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { autoStopText, DOCKERS_RETRY_MS, dutchDuration, PullError, pullImage, pullProgressTracker, resetWordpressPassword, STATE_UNREACHABLE, type PullEvent, type UserDocker, userDockersRefreshMs } from './dockers.ts';
+import { autoStopText, DOCKERS_RETRY_MS, dutchDockerStatus, dutchDuration, PullError, pullImage, pullProgressTracker, resetWordpressPassword, STATE_UNREACHABLE, type PullEvent, type UserDocker, userDockersRefreshMs } from './dockers.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -76,6 +76,23 @@ describe('pullProgressTracker', () => {
     const downloaded = track({ status: 'Downloading', layerId: 'a', current: 100, total: 100 }).fraction ?? 0;
     const unpacking = track({ status: 'Extracting', layerId: 'a', current: 1, total: 100 }).fraction ?? 0;
     expect(unpacking).toBeGreaterThanOrEqual(downloaded);
+  });
+});
+
+describe('dutchDockerStatus', () => {
+  it("words Docker's Status line in Dutch", () => {
+    expect(dutchDockerStatus('Up Less than a second')).toBe('Draait al minder dan een seconde');
+    expect(dutchDockerStatus('Up 3 minutes')).toBe('Draait al 3 minuten');
+    expect(dutchDockerStatus('Up About an hour (healthy)')).toBe('Draait al ongeveer een uur, gezond');
+    expect(dutchDockerStatus('Up 2 days (Paused)')).toBe('Gepauzeerd (draait al 2 dagen)');
+    expect(dutchDockerStatus('Exited (143) 2 hours ago')).toBe('Gestopt 2 uur geleden (exitcode 143)');
+    expect(dutchDockerStatus('Restarting (1) 5 seconds ago')).toBe('Start opnieuw (exitcode 1, 5 seconden geleden)');
+    expect(dutchDockerStatus('Created')).toBe('Aangemaakt, nog niet gestart');
+    expect(dutchDockerStatus('Up for a while in a new format')).toBe('Draait al een tijdje');
+  });
+
+  it("leaves the server's own Dutch alone", () => {
+    expect(dutchDockerStatus('De container is nog niet aangemaakt.')).toBe('De container is nog niet aangemaakt.');
   });
 });
 

@@ -87,6 +87,53 @@ export function dutchDuration(seconds: number): string {
   return '0 seconden';
 }
 
+/** Docker's human durations ("Less than a second", "About a minute", "3 hours") in Dutch. */
+const DOCKER_DURATION: readonly [RegExp, (n: string) => string][] = [
+  [/^less than a second$/i, () => 'minder dan een seconde'],
+  [/^about a minute$/i, () => 'ongeveer een minuut'],
+  [/^about an hour$/i, () => 'ongeveer een uur'],
+  [/^(\d+) seconds?$/i, (n) => `${n} ${n === '1' ? 'seconde' : 'seconden'}`],
+  [/^(\d+) minutes?$/i, (n) => `${n} ${n === '1' ? 'minuut' : 'minuten'}`],
+  [/^(\d+) hours?$/i, (n) => `${n} uur`],
+  [/^(\d+) days?$/i, (n) => `${n} ${n === '1' ? 'dag' : 'dagen'}`],
+  [/^(\d+) weeks?$/i, (n) => `${n} ${n === '1' ? 'week' : 'weken'}`],
+  [/^(\d+) months?$/i, (n) => `${n} ${n === '1' ? 'maand' : 'maanden'}`],
+  [/^(\d+) years?$/i, (n) => `${n} jaar`],
+];
+
+function dockerDuration(text: string): string {
+  for (const [pattern, dutch] of DOCKER_DURATION) {
+    const match = pattern.exec(text.trim());
+    if (match !== null) return dutch(match[1] ?? '');
+  }
+  return 'een tijdje';
+}
+
+const HEALTH: Record<string, string> = { healthy: ', gezond', unhealthy: ', niet gezond', 'health: starting': ', gezondheidscheck loopt' };
+
+/**
+ * Docker's Status line ("Up 3 minutes (Paused)", "Exited (0) 2 hours ago") in Dutch for the
+ * student's card. A text that is not Docker's (the server's own Dutch) comes back unchanged.
+ */
+export function dutchDockerStatus(status: string): string {
+  const text = status.trim();
+  const up = /^Up (.+?)(?: \((Paused|healthy|unhealthy|health: starting)\))?$/.exec(text);
+  if (up !== null) {
+    const since = dockerDuration(up[1] ?? '');
+    if (up[2] === 'Paused') return `Gepauzeerd (draait al ${since})`;
+    return `Draait al ${since}${up[2] ? (HEALTH[up[2]] ?? '') : ''}`;
+  }
+  const exited = /^Exited \((-?\d+)\) (.+) ago$/.exec(text);
+  if (exited !== null) return `Gestopt ${dockerDuration(exited[2] ?? '')} geleden (exitcode ${exited[1]})`;
+  const restarting = /^Restarting \((-?\d+)\) (.+) ago$/.exec(text);
+  if (restarting !== null) return `Start opnieuw (exitcode ${restarting[1]}, ${dockerDuration(restarting[2] ?? '')} geleden)`;
+  if (text === 'Created') return 'Aangemaakt, nog niet gestart';
+  if (text === 'Removal In Progress') return 'Wordt verwijderd';
+  if (text === 'Dead') return 'Defect: de container kan niet meer starten';
+  if (/^(Up|Exited|Restarting|Paused)\b/.test(text)) return 'Status onbekend';
+  return status;
+}
+
 const stopDateTime = new Intl.DateTimeFormat('nl-NL', { dateStyle: 'long', timeStyle: 'short' });
 
 /**

@@ -74,7 +74,7 @@ describe('DockerCardView', () => {
     expect(within(card).getByText(/tweedehands fietsen/)).toBeTruthy();
     expect(card.dataset.state).toBe('running');
     expect(within(card).getByTestId('docker-state').textContent).toBe('Draait');
-    expect(within(card).getByTestId('docker-status').textContent).toBe('Up 3 minutes');
+    expect(within(card).getByTestId('docker-status').textContent).toBe('Draait al 3 minuten');
   });
 
   it.each([
