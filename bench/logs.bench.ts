@@ -8,6 +8,7 @@
  *    this change is measured against, in the same run.
  * jsdom does no layout or paint, so these are React + DOM figures; Chromium's layout of lines out
  * of view is skipped by `content-visibility: auto` (styles/dockers.css). Not part of npm test.
+ * Run with NODE_ENV=production for React's production build (as the browser gets it).
  */
 import { register } from 'node:module';
 import { performance } from 'node:perf_hooks';
@@ -29,6 +30,8 @@ for (const key of ['window', 'document', 'navigator', 'HTMLElement', 'Node', 'El
 globals.IS_REACT_ACT_ENVIRONMENT = false;
 
 const React = await import('react');
+// tsx compiles the component's JSX with the classic runtime (the root tsconfig): it looks for a global React.
+globals.React = React;
 const { createRoot } = await import('react-dom/client');
 const { flushSync } = await import('react-dom');
 const { LogViewerView } = await import('../web/src/components/LogViewerView.tsx');
