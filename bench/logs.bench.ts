@@ -12,7 +12,32 @@
  */
 import { register } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { JSDOM } from 'jsdom';
+import type { FunctionComponent } from 'react';
+
+/** The web package's pieces, typed here: the root tsconfig compiles no JSX and has no jsdom types. */
+interface BenchLine {
+  stream: 'stdout' | 'stderr';
+  text: string;
+  time: string;
+  key?: number;
+}
+interface ViewerProps {
+  name: string;
+  lines: readonly BenchLine[];
+  canLoadMore: boolean;
+  loading: boolean;
+  error: string | null;
+  follow: 'off' | 'connecting' | 'on' | 'ended' | 'failed';
+  downloadUrl: string;
+  onToggleFollow: () => void;
+  onLoadMore: () => void;
+  onRefresh: () => void;
+  onClose: () => void;
+}
+type JsdomModule = { JSDOM: new (html: string, options: { pretendToBeVisual: boolean }) => { window: Window } };
+const JSDOM_MODULE = 'jsdom';
+const VIEWER_MODULE = '../web/src/components/LogViewerView.tsx';
+const { JSDOM } = (await import(JSDOM_MODULE)) as JsdomModule;
 
 // The component imports its stylesheet; Node has no loader for .css: give it an empty module.
 register(
@@ -34,9 +59,9 @@ const React = await import('react');
 globals.React = React;
 const { createRoot } = await import('react-dom/client');
 const { flushSync } = await import('react-dom');
-const { LogViewerView } = await import('../web/src/components/LogViewerView.tsx');
-type Props = Parameters<typeof LogViewerView>[0];
-type Line = Props['lines'][number];
+const { LogViewerView } = (await import(VIEWER_MODULE)) as { LogViewerView: FunctionComponent<ViewerProps> };
+type Props = ViewerProps;
+type Line = BenchLine;
 
 let counter = 0;
 function line(): Line {
