@@ -134,11 +134,13 @@ describe('api client', () => {
     answerWith(500, 'Internal Server Error', 'text/plain');
     const error = (await api.get('/api/sites').catch((e: unknown) => e)) as ApiError;
     expect(error.status).toBe(500);
+    expect(error.message).toBe('Er ging iets mis bij devplein (foutcode 500). Probeer het opnieuw.');
     expect(pagesLoaded).toEqual([]);
   });
 
   it('reports a failed connection as a NetworkError', async () => {
     vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    vi.spyOn(console, 'debug').mockImplementation(() => undefined);
     const error = await api.get('/api/sites').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).aborted).toBe(false);

@@ -37,6 +37,11 @@ export class CsrfError extends ApiError {
 /** What a user reads when a call got no answer at all: no method, no path (those go to the console). */
 export const NO_CONNECTION_MESSAGE = 'Geen verbinding met devplein. Probeer het opnieuw.';
 
+/** What a user reads for an error answer without a message of the server's own (e.g. a proxy's 502). */
+export function statusMessage(status: number): string {
+  return `Er ging iets mis bij devplein (foutcode ${status}). Probeer het opnieuw.`;
+}
+
 /** What a user reads when a call was broken off (by the page itself or a timeout). */
 export const ABORTED_MESSAGE = 'De vraag aan devplein is afgebroken. Probeer het opnieuw.';
 
@@ -107,7 +112,8 @@ export async function apiRequest<T>(method: HttpMethod, path: string, options: R
   const payload = await readBody(response);
   if (response.ok) return payload as T;
 
-  const message = readStringField(payload, 'message') ?? (response.statusText || `HTTP ${response.status}`);
+  // The server's own (Dutch) message; never the English status text of HTTP.
+  const message = readStringField(payload, 'message') ?? statusMessage(response.status);
   const error =
     response.status === 419 ? new CsrfError(response.status, message, payload) : new ApiError(response.status, message, payload);
   if (options.redirectOnAuthError !== false) redirectOnAuthError(error);

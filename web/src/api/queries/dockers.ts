@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import useSWR, { type KeyedMutator } from 'swr';
-import { ApiError, NetworkError, api, apiFetcher } from '../client.ts';
+import { ApiError, NetworkError, api, apiFetcher, statusMessage } from '../client.ts';
 
 import {
   STATE_AWAITING,
@@ -380,7 +380,7 @@ export async function pullImage(
     const message =
       typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string'
         ? (body as { message: string }).message
-        : `HTTP ${response.status}`;
+        : statusMessage(response.status);
     throw new ApiError(response.status, message, body);
   }
   const handle = (line: string): boolean => {
