@@ -7,6 +7,7 @@ import { AgentError } from '../agent/agent-error.ts';
 import type { CaptureOutcomeName, CaptureView } from '../agent/screenshot-views.ts';
 import type { Config } from '../config.ts';
 import { countCaptureOutcome } from '../metrics/metrics.ts';
+import { dutchCaptureReason } from '../lib/capture-reasons.ts';
 
 /**
  * Capturing a project's site and storing its thumbnail. One capturer per process, with one queue
@@ -58,10 +59,14 @@ const FAILURE_PREFIX: Record<Exclude<CaptureOutcomeName, 'captured'> | 'agent_er
   agent_error: 'De dockerserver weigerde de screenshot',
 };
 
-/** The reason stored in last_error: the Dutch prefix plus the agent's own (English) reason. */
+/**
+ * The reason stored in last_error (the admin dockers table shows it): the Dutch prefix plus the
+ * agent's reason where it is Dutch or known (dutchCaptureReason); an English reason it does not
+ * know stays out of it (the callers log it).
+ */
 export function failureText(outcome: Exclude<CaptureOutcomeName, 'captured'> | 'agent_error', reason: string, httpStatus = 0): string {
   const prefix = outcome === 'http_error' && httpStatus > 0 ? `${FAILURE_PREFIX.http_error} ${httpStatus}` : FAILURE_PREFIX[outcome];
-  const detail = reason.trim().slice(0, 500);
+  const detail = dutchCaptureReason(reason);
   return detail ? `${prefix} (${detail})` : prefix;
 }
 
@@ -218,7 +223,7 @@ export class ThumbnailCapturer {
       // the last good thumbnail stays.
       const detail = error instanceof AgentError ? `${error.code}: ${error.details}` : String(error);
       logger.warn({ projectId, domain: project.domain, error: detail }, 'capture not possible: agent or browser unavailable');
-      return { projectId, ok: false, outcome: 'agent_unreachable', error: `De screenshotdienst is niet bereikbaar (${detail})` };
+      return { projectId, ok: false, outcome: 'agent_unreachable', error: 'De screenshotdienst is niet bereikbaar' };
     }
     if (view.outcome === 'captured' && view.thumbnailPng.length > 0) {
       await record(knex, projectId, attemptAt, { png: view.thumbnailPng, capturedAt: view.capturedAt ?? attemptAt });

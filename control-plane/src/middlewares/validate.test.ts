@@ -1,5 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { UNSTORABLE_TEXT_MESSAGE, unstorableTextErrors } from './validate.ts';
+import { z } from 'zod';
+import { fieldErrorsOf, UNSTORABLE_TEXT_MESSAGE, unstorableTextErrors } from './validate.ts';
+
+describe('messages without a custom text', () => {
+  it('are Dutch (zod\'s nl locale), not zod\'s English', () => {
+    const schema = z.object({ name: z.string().min(3), count: z.number().int(), kind: z.enum(['a', 'b']), missing: z.string() });
+    const result = schema.safeParse({ name: 'x', count: 1.5, kind: 'c' });
+    expect(result.success).toBe(false);
+    const errors = fieldErrorsOf(result.error!);
+    expect(errors.name).toEqual(['Te kort: verwacht dat string >=3 tekens heeft']);
+    expect(errors.missing?.[0]).toMatch(/^Ongeldige invoer/);
+    for (const message of Object.values(errors).flat()) expect(message).not.toMatch(/\b(Invalid|Too small|expected|received)\b/);
+  });
+
+  it('leave a custom text alone', () => {
+    const result = z.string({ error: 'Vul een naam in.' }).safeParse(3);
+    expect(result.error?.issues[0]?.message).toBe('Vul een naam in.');
+  });
+});
 
 describe('text PostgreSQL cannot store', () => {
   it('names each field with a NUL or an unpaired surrogate, by its path', () => {

@@ -1,6 +1,11 @@
-import type { z } from 'zod';
+import { z } from 'zod';
+import nl from 'zod/v4/locales/nl.js';
 import type { AppContext } from '../app-context.ts';
 import { validationFailed, type FieldErrors } from '../errors.ts';
+
+// Every message a schema does not word itself comes in Dutch (zod's own locale): every route
+// parses through this module, so it is set before the first request is validated.
+z.config(nl());
 
 /** zod issues as the field errors of a 422 answer. */
 export function fieldErrorsOf(error: z.ZodError): FieldErrors {

@@ -111,12 +111,13 @@ describe('a successful capture', () => {
 });
 
 describe('failed captures', () => {
-  it('TIMEOUT, UNREACHABLE and HTTP_ERROR record a Dutch reason with the agent’s, keep the old png, and the URL 404s', async () => {
+  it('TIMEOUT, UNREACHABLE and HTTP_ERROR record a Dutch reason (the agent’s only when Dutch or known), keep the old png, and the URL 404s', async () => {
     const cases = [
-      { name: 'foto-traag', outcome: CaptureOutcome.CAPTURE_OUTCOME_TIMEOUT, reason: 'page did not load within 15000 ms', prefix: 'Time-out: de site laadde niet op tijd' },
-      { name: 'foto-weg', outcome: CaptureOutcome.CAPTURE_OUTCOME_UNREACHABLE, reason: 'net::ERR_CONNECTION_REFUSED', prefix: 'Onbereikbaar: de site gaf geen antwoord' },
-      { name: 'foto-stuk', outcome: CaptureOutcome.CAPTURE_OUTCOME_HTTP_ERROR, reason: 'the site answered 500', prefix: 'HTTP-fout 500', httpStatus: 500 },
-      { name: 'foto-elders', outcome: 6, reason: 'redirected to example.org', prefix: 'Doorgestuurd naar een ander domein' },
+      { name: 'foto-traag', outcome: CaptureOutcome.CAPTURE_OUTCOME_TIMEOUT, reason: 'page did not load within 15000 ms', text: 'Time-out: de site laadde niet op tijd' },
+      { name: 'foto-weg', outcome: CaptureOutcome.CAPTURE_OUTCOME_UNREACHABLE, reason: 'net::ERR_CONNECTION_REFUSED', text: 'Onbereikbaar: de site gaf geen antwoord (de site weigerde de verbinding)' },
+      { name: 'foto-stuk', outcome: CaptureOutcome.CAPTURE_OUTCOME_HTTP_ERROR, reason: 'the site answered 500', text: 'HTTP-fout 500', httpStatus: 500 },
+      { name: 'foto-elders', outcome: 6, reason: 'redirected to example.org', text: 'Doorgestuurd naar een ander domein' },
+      { name: 'foto-nl', outcome: CaptureOutcome.CAPTURE_OUTCOME_UNREACHABLE, reason: 'de reverse proxy kent dit domein niet (geen draaiende container)', text: 'Onbereikbaar: de site gaf geen antwoord (de reverse proxy kent dit domein niet (geen draaiende container))' },
     ];
     const anonymous = await stack.anonymous();
     for (const entry of cases) {
@@ -129,7 +130,7 @@ describe('failed captures', () => {
       stack.agent.screenshots.set(domainOf(entry.name), { outcome: entry.outcome, errorReason: entry.reason, httpStatus: entry.httpStatus ?? 0 });
       expect((await admin.json('POST', `/api/admin/dockers/${project.id}/screenshot`)).status).toBe(202);
       const done = await settled(project.id);
-      expect(done.lastError, entry.name).toBe(`${entry.prefix} (${entry.reason})`);
+      expect(done.lastError, entry.name).toBe(entry.text);
       expect(done.capturedAt, entry.name).toBe(new Date(good?.captured_at ?? 0).toISOString());
 
       const row = await thumbnailRow(project.id);
@@ -145,7 +146,7 @@ describe('failed captures', () => {
     await afterStartCapture(refused);
     stack.agent.screenshots.set(domainOf(refused.name), { rpcError: { code: grpc.status.INVALID_ARGUMENT, details: 'domain is not under the dev domain' } });
     await admin.json('POST', `/api/admin/dockers/${refused.id}/screenshot`);
-    expect((await settled(refused.id)).lastError).toBe('De dockerserver weigerde de screenshot (domain is not under the dev domain)');
+    expect((await settled(refused.id)).lastError).toBe('De dockerserver weigerde de screenshot (het domein valt niet onder het domein van de dockerserver)');
 
     const noBrowser = await site('foto-zonder-browser', { running: true });
     await afterStartCapture(noBrowser);
@@ -197,7 +198,7 @@ describe('one capture per site in flight', () => {
     stack.agent.screenshots.set(domainOf(project.name), { outcome: CaptureOutcome.CAPTURE_OUTCOME_UNREACHABLE, errorReason: 'net::ERR_CONNECTION_REFUSED' });
     expect((await admin.json('POST', `/api/admin/dockers/${project.id}/screenshot`)).status).toBe(202);
     const done = await settled(project.id);
-    expect(done.lastError).toBe('Onbereikbaar: de site gaf geen antwoord (net::ERR_CONNECTION_REFUSED)');
+    expect(done.lastError).toBe('Onbereikbaar: de site gaf geen antwoord (de site weigerde de verbinding)');
     expect(stack.agent.capturesOf(domainOf(project.name)).length - before).toBe(2);
   });
 });
@@ -276,10 +277,10 @@ describe('the nightly job', () => {
       expect(results.map((result) => result.projectId)).toEqual(visibleIds);
       expect(results.find((result) => result.projectId === hidden.id)).toBeUndefined();
       expect(stack.agent.capturesOf(domainOf(hidden.name))).toEqual([]);
-      expect(results.find((result) => result.projectId === failing.id)).toMatchObject({ ok: false, outcome: 'browser_error', error: 'Browserfout (page crashed)' });
+      expect(results.find((result) => result.projectId === failing.id)).toMatchObject({ ok: false, outcome: 'browser_error', error: 'Browserfout (het tabblad van de browser is gecrasht)' });
       expect(results.find((result) => result.projectId === shown.id)).toMatchObject({ ok: true, outcome: 'captured' });
       expect(results.find((result) => result.projectId === slow.id)).toMatchObject({ ok: true, outcome: 'captured' });
-      expect((await thumbnailRow(failing.id))?.last_error).toBe('Browserfout (page crashed)');
+      expect((await thumbnailRow(failing.id))?.last_error).toBe('Browserfout (het tabblad van de browser is gecrasht)');
       expect((await thumbnailRow(shown.id))?.png?.equals(fakePng(domainOf(shown.name)))).toBe(true);
       // Bounded: never more than the capturer's two at once (the app's own capturer is idle here).
       expect(stack.agent.peakCapturesInFlight).toBeLessThanOrEqual(2);

@@ -290,6 +290,18 @@ describe('logs', () => {
     expect(await download.text()).toContain('started');
   });
 
+  it('keeps ANSI colours in the JSON lines and strips them from the download', async () => {
+    const coloured = await stack.project({ name: 'ansi-project', members: [STUDENT] });
+    expect((await student.json('POST', '/api/user/dockers', { id: coloured.id })).status).toBe(200);
+    stack.agent.log(coloured.name, '\u001b[1;31mFOUT\u001b[0m in \u001b[38;5;208mindex.php\u001b[0m');
+    const json = await student.json<{ lines: Array<{ text: string }> }>('GET', `/api/user/container/${coloured.name}?format=json&tail=1`);
+    expect(json.body.lines[0]?.text).toBe('\u001b[1;31mFOUT\u001b[0m in \u001b[38;5;208mindex.php\u001b[0m');
+    const download = await student.api('GET', `/api/user/container/${coloured.name}?download=1`);
+    const text = await download.text();
+    expect(text).toContain('FOUT in index.php\n');
+    expect(text).not.toContain('\u001b');
+  });
+
   it('follows the output as server-sent events until the container stops', async () => {
     const response = await student.api('GET', `/api/user/container/${project.name}/follow`, undefined, { 'Accept-Encoding': 'gzip, deflate, br' });
     expect(response.status).toBe(200);

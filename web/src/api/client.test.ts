@@ -134,13 +134,25 @@ describe('api client', () => {
     answerWith(500, 'Internal Server Error', 'text/plain');
     const error = (await api.get('/api/sites').catch((e: unknown) => e)) as ApiError;
     expect(error.status).toBe(500);
+    expect(error.message).toBe('Er ging iets mis bij devplein (foutcode 500). Probeer het opnieuw.');
     expect(pagesLoaded).toEqual([]);
   });
 
   it('reports a failed connection as a NetworkError', async () => {
     vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    vi.spyOn(console, 'debug').mockImplementation(() => undefined);
     const error = await api.get('/api/sites').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).aborted).toBe(false);
+  });
+
+  it('words a failed connection for the user without method or path', async () => {
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    const debug = vi.spyOn(console, 'debug').mockImplementation(() => undefined);
+    const error = (await api.put('/api/user/dockers/7').catch((e: unknown) => e)) as NetworkError;
+    expect(error.message).toBe('Geen verbinding met devplein. Probeer het opnieuw.');
+    expect(error.message).not.toMatch(/PUT|\/api\//);
+    expect(error.request).toBe('PUT /api/user/dockers/7');
+    expect(debug).toHaveBeenCalled();
   });
 });

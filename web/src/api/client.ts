@@ -34,14 +34,30 @@ export class CsrfError extends ApiError {
   }
 }
 
-/** No HTTP answer at all: offline, server down, or aborted (by the caller or by a timeout). */
+/** What a user reads when a call got no answer at all: no method, no path (those go to the console). */
+export const NO_CONNECTION_MESSAGE = 'Geen verbinding met devplein. Probeer het opnieuw.';
+
+/** What a user reads for an error answer without a message of the server's own (e.g. a proxy's 502). */
+export function statusMessage(status: number): string {
+  return `Er ging iets mis bij devplein (foutcode ${status}). Probeer het opnieuw.`;
+}
+
+/** What a user reads when a call was broken off (by the page itself or a timeout). */
+export const ABORTED_MESSAGE = 'De vraag aan devplein is afgebroken. Probeer het opnieuw.';
+
+/**
+ * No HTTP answer at all: offline, server down, or aborted (by the caller or by a timeout). The
+ * message is the Dutch text a page may show as is; `request` ("PUT /api/…") is for debugging only.
+ */
 export class NetworkError extends Error {
   readonly aborted: boolean;
+  readonly request: string | undefined;
 
-  constructor(message: string, aborted: boolean, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(aborted: boolean, options?: { cause?: unknown; request?: string }) {
+    super(aborted ? ABORTED_MESSAGE : NO_CONNECTION_MESSAGE, options);
     this.name = 'NetworkError';
     this.aborted = aborted;
+    this.request = options?.request;
   }
 }
 
@@ -89,15 +105,15 @@ export async function apiRequest<T>(method: HttpMethod, path: string, options: R
     });
   } catch (error) {
     const aborted = options.signal?.aborted ?? false;
-    throw new NetworkError(aborted ? `${method} ${path} afgebroken` : `${method} ${path} mislukt: geen verbinding`, aborted, {
-      cause: error,
-    });
+    if (!aborted) console.debug(`${method} ${path}: geen antwoord`, error);
+    throw new NetworkError(aborted, { cause: error, request: `${method} ${path}` });
   }
 
   const payload = await readBody(response);
   if (response.ok) return payload as T;
 
-  const message = readStringField(payload, 'message') ?? (response.statusText || `HTTP ${response.status}`);
+  // The server's own (Dutch) message; never the English status text of HTTP.
+  const message = readStringField(payload, 'message') ?? statusMessage(response.status);
   const error =
     response.status === 419 ? new CsrfError(response.status, message, payload) : new ApiError(response.status, message, payload);
   if (options.redirectOnAuthError !== false) redirectOnAuthError(error);

@@ -9,18 +9,28 @@ import {
   parseLogEvent,
   type LogLine,
 } from '../api/queries/dockers.ts';
-import { LogViewerView, type FollowState } from './LogViewerView.tsx';
+import { LogViewerView, type FollowState, type KeyedLogLine } from './LogViewerView.tsx';
 
 /** At most this many lines are in the page at once; 'Meer laden' adds a step. */
 export const LOG_RENDER_STEP = 1000;
 
+/** Live volgen keeps at most this many lines in memory (the oldest go first). */
+export const LOG_KEEP_MAX = 10_000;
+
+let nextLineKey = 0;
+
+/** Gives each line a key of its own, so React keeps a shown line's DOM when lines are added or dropped. */
+function keyed(lines: readonly LogLine[]): KeyedLogLine[] {
+  return lines.map((line) => ({ ...line, key: nextLineKey++ }));
+}
+
 /**
  * Loads a container's last lines (GET /api/user/container/{name}?format=json) and, while 'Live
- * volgen' is on, appends the lines of the follow stream (EventSource). Keeps at most LOG_TAIL_MAX
+ * volgen' is on, appends the lines of the follow stream (EventSource). Keeps at most LOG_KEEP_MAX
  * lines in memory and renders at most `shown` of them.
  */
 export function LogViewer({ name, onClose }: { name: string; onClose: () => void }) {
-  const [lines, setLines] = useState<LogLine[]>([]);
+  const [lines, setLines] = useState<KeyedLogLine[]>([]);
   const [tail, setTail] = useState(LOG_TAIL_DEFAULT);
   const [shown, setShown] = useState(LOG_RENDER_STEP);
   const [loading, setLoading] = useState(true);
@@ -36,7 +46,7 @@ export function LogViewer({ name, onClose }: { name: string; onClose: () => void
     setError(null);
     fetchContainerLogs(name, tail, controller.signal).then(
       (loaded) => {
-        setLines(loaded);
+        setLines(keyed(loaded));
         setServerHasMore(loaded.length >= tail && tail < LOG_TAIL_MAX);
         setLoading(false);
       },
@@ -58,11 +68,11 @@ export function LogViewer({ name, onClose }: { name: string; onClose: () => void
     // Lines arrive in bursts: add them to the list at most every 150 ms.
     const flush = window.setInterval(() => {
       if (pending.current.length === 0) return;
-      const batch = pending.current;
+      const batch = keyed(pending.current);
       pending.current = [];
       setLines((current) => {
         const next = current.concat(batch);
-        return next.length > LOG_TAIL_MAX ? next.slice(next.length - LOG_TAIL_MAX) : next;
+        return next.length > LOG_KEEP_MAX ? next.slice(next.length - LOG_KEEP_MAX) : next;
       });
     }, 150);
     source.onopen = () => setFollow('on');
@@ -83,7 +93,7 @@ export function LogViewer({ name, onClose }: { name: string; onClose: () => void
       window.clearInterval(flush);
       const rest = pending.current;
       pending.current = [];
-      if (rest.length > 0) setLines((current) => current.concat(rest).slice(-LOG_TAIL_MAX));
+      if (rest.length > 0) setLines((current) => current.concat(keyed(rest)).slice(-LOG_KEEP_MAX));
     };
   }, [name, following]);
 

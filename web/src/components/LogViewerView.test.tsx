@@ -5,6 +5,22 @@ import { LogViewerView, type LogViewerViewProps } from './LogViewerView.tsx';
 
 afterEach(cleanup);
 
+function baseProps(): LogViewerViewProps {
+  return {
+    name: 'webshop',
+    lines: [],
+    canLoadMore: false,
+    loading: false,
+    error: null,
+    follow: 'off',
+    downloadUrl: '/api/user/container/webshop?download=1',
+    onToggleFollow: vi.fn(),
+    onLoadMore: vi.fn(),
+    onRefresh: vi.fn(),
+    onClose: vi.fn(),
+  };
+}
+
 function renderViewer(overrides: Partial<LogViewerViewProps> = {}) {
   const props: LogViewerViewProps = {
     name: 'webshop',
@@ -50,6 +66,28 @@ describe('LogViewerView', () => {
     expect(props.onLoadMore).toHaveBeenCalled();
     fireEvent.keyDown(window, { key: 'Escape' });
     expect(props.onClose).toHaveBeenCalled();
+  });
+
+  it('renders ANSI colours as spans and the container\'s markup as text', () => {
+    renderViewer({ lines: [{ stream: 'stdout', text: '\u001b[31mFOUT\u001b[0m <img src=x onerror=alert(1)>', time: '' }] });
+    const line = screen.getByTestId('log-viewer').querySelector('.log-line')!;
+    expect(line.textContent).toBe('FOUT <img src=x onerror=alert(1)>');
+    expect(line.querySelector('span.ansi-red')?.textContent).toBe('FOUT');
+    expect(line.querySelector('img')).toBeNull();
+  });
+
+  it('keeps the DOM of shown lines when lines are appended', () => {
+    const first = { stream: 'stdout' as const, text: 'een', time: '', key: 1 };
+    const second = { stream: 'stdout' as const, text: 'twee', time: '', key: 2 };
+    const { rerender } = render(<LogViewerView {...baseProps()} lines={[first]} />);
+    const before = screen.getByText('een');
+    rerender(<LogViewerView {...baseProps()} lines={[first, second]} />);
+    expect(screen.getByText('een')).toBe(before);
+    const kept = screen.getByText('twee');
+    // The oldest line drops out (the cap): the remaining line keeps its element.
+    rerender(<LogViewerView {...baseProps()} lines={[second]} />);
+    expect(screen.queryByText('een')).toBeNull();
+    expect(screen.getByText('twee')).toBe(kept);
   });
 
   it('says when there are no lines yet', () => {

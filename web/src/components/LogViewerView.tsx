@@ -1,14 +1,18 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import type { LogLine } from '../api/queries/dockers.ts';
+import { ansiSegments } from './ansiSegments.ts';
 import '../styles/dockers.css';
+
+/** A line as the viewer keeps it: `key` stays the same while the line is shown, so an append renders only the new lines. */
+export type KeyedLogLine = LogLine & { key?: number };
 
 export type FollowState = 'off' | 'connecting' | 'on' | 'ended' | 'failed';
 
 export interface LogViewerViewProps {
   name: string;
   /** The lines to render (already capped by the caller). */
-  lines: readonly LogLine[];
+  lines: readonly KeyedLogLine[];
   /** Older lines that exist but are not rendered or not loaded. */
   canLoadMore: boolean;
   loading: boolean;
@@ -28,6 +32,32 @@ const FOLLOW_TEXT: Record<FollowState, string> = {
   ended: 'Live volgen is gestopt: de docker draait niet meer of de verbinding viel weg.',
   failed: 'Live volgen lukte niet. Probeer het nog eens.',
 };
+
+/**
+ * One log line: ANSI colours as spans (React escapes the text; no HTML from the container), long
+ * lines wrap. Memoised on the line object, so appending to a long log does not re-render the rest.
+ */
+const LogLineRow = memo(function LogLineRow({ line }: { line: LogLine }) {
+  const segments = useMemo(() => ansiSegments(line.text), [line.text]);
+  const only = segments.length === 1 ? segments[0] : undefined;
+  const plain = only !== undefined && only.className === undefined && only.color === undefined && only.background === undefined;
+  return (
+    <li className={line.stream === 'stderr' ? 'log-line log-stderr' : 'log-line'} title={line.time === '' ? undefined : line.time} data-stream={line.stream}>
+      {line.stream === 'stderr' && <span className="log-stream">stderr</span>}
+      {plain
+        ? only.text
+        : segments.map((segment, index) => (
+            <span
+              key={index}
+              className={segment.className}
+              style={segment.color !== undefined || segment.background !== undefined ? { color: segment.color, backgroundColor: segment.background } : undefined}
+            >
+              {segment.text}
+            </span>
+          ))}
+    </li>
+  );
+});
 
 /**
  * The logs of one container in a dialog: stderr lines marked red, the stderr hint of spec §8,
@@ -115,15 +145,7 @@ export function LogViewerView(props: LogViewerViewProps) {
           ) : (
             <ol className="log-lines">
               {lines.map((line, index) => (
-                <li
-                  key={index}
-                  className={line.stream === 'stderr' ? 'log-line log-stderr' : 'log-line'}
-                  title={line.time === '' ? undefined : line.time}
-                  data-stream={line.stream}
-                >
-                  {line.stream === 'stderr' && <span className="log-stream">stderr</span>}
-                  {line.text}
-                </li>
+                <LogLineRow key={line.key ?? index} line={line} />
               ))}
             </ol>
           )}

@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import Router from '@koa/router';
 import type { AppContext, AppDeps, AppRouter } from '../../app-context.ts';
 import { activeUser } from '../../middlewares/authenticate.ts';
@@ -114,7 +115,9 @@ export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDep
       return;
     }
     ctx.type = 'text/plain; charset=utf-8';
-    ctx.body = lines.map((line) => line.text).join('\n') + (lines.length > 0 ? '\n' : '');
+    // A text file has no colours: the download carries the lines without ANSI escape codes.
+    const text = (line: LogLineView) => (download ? stripVTControlCharacters(line.text) : line.text);
+    ctx.body = lines.map(text).join('\n') + (lines.length > 0 ? '\n' : '');
   });
 
   router.get('/api/user/container/:name/follow', async (ctx) => {

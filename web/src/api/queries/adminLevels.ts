@@ -1,5 +1,5 @@
 import useSWR, { type KeyedMutator } from 'swr';
-import { api, apiFetcher, ApiError } from '../client.ts';
+import { api, apiFetcher, ApiError, statusMessage } from '../client.ts';
 import type { GroupJson } from '@devplein/contract/users';
 import { COURSE_FILE_EXTENSIONS, MAX_COURSE_FILE_BYTES } from '@devplein/contract/levels';
 import type { LevelStatus, AdminLevelCategoryJson as AdminLevelCategory, LevelContentJson as LevelContentItem, CourseTextJson as CourseText, CourseFileJson as CourseFile, CourseJson as Course, StudentLevelJson as StudentLevel, GroupStudentJson as GroupStudent } from '@devplein/contract/levels';
@@ -154,7 +154,7 @@ export async function uploadCourseFile(courseId: number, title: string, file: Fi
   const message =
     typeof payload === 'object' && payload !== null && typeof (payload as { message?: unknown }).message === 'string'
       ? (payload as { message: string }).message
-      : `HTTP ${response.status}`;
+      : statusMessage(response.status);
   throw new ApiError(response.status, message, payload);
 }
 

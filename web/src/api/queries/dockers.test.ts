@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { autoStopText, DOCKERS_RETRY_MS, dutchDuration, PullError, pullImage, pullProgressTracker, resetWordpressPassword, STATE_UNREACHABLE, type PullEvent, type UserDocker, userDockersRefreshMs } from './dockers.ts';
+import { autoStopText, DOCKERS_RETRY_MS, dutchDockerStatus, dutchDuration, PullError, pullImage, pullProgressTracker, resetWordpressPassword, STATE_UNREACHABLE, type PullEvent, type UserDocker, userDockersRefreshMs } from './dockers.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -55,12 +55,44 @@ describe('pullImage', () => {
 });
 
 describe('pullProgressTracker', () => {
-  it('sums bytes over layers and keeps the last status', () => {
+  it("words Docker's layer lines in Dutch and never shows Docker's English", () => {
     const track = pullProgressTracker();
-    expect(track({ status: 'Pulling from devplein/php' })).toEqual({ status: 'Pulling from devplein/php', fraction: null });
-    track({ status: 'Downloading', layerId: 'a', current: 10, total: 100 });
-    expect(track({ status: 'Downloading', layerId: 'b', current: 50, total: 100 })).toEqual({ status: 'Downloading (b)', fraction: 0.3 });
-    expect(track({ status: 'Pull complete', layerId: 'a' })).toEqual({ status: 'Pull complete (a)', fraction: 0.75 });
+    expect(track({ status: 'Pulling from devplein/php', layerId: '8.3' })).toEqual({ status: 'Image ophalen…', fraction: null });
+    track({ status: 'Pulling fs layer', layerId: 'a' });
+    track({ status: 'Pulling fs layer', layerId: 'b' });
+    expect(track({ status: 'Pulling fs layer', layerId: 'c' }).status).toBe('Laag 3 van 3 wacht…');
+    track({ status: 'Downloading', layerId: 'a', current: 10, total: 100, progress: '[>    ]' });
+    expect(track({ status: 'Downloading', layerId: 'b', current: 45, total: 100 })).toEqual({ status: 'Laag 2 van 3 downloaden… 45 %', fraction: 0.1375 });
+    expect(track({ status: 'Verifying Checksum', layerId: 'a' }).status).toBe('Laag 1 van 3 gedownload');
+    expect(track({ status: 'Extracting', layerId: 'a', current: 50, total: 100 })).toEqual({ status: 'Laag 1 van 3 uitpakken…', fraction: 0.4875 });
+    expect(track({ status: 'Pull complete', layerId: 'a' }).status).toBe('Laag 1 van 3 klaar');
+    expect(track({ status: 'Already exists', layerId: 'c' }).status).toBe('Laag 3 van 3 klaar');
+    expect(track({ status: 'Something new from Docker', layerId: 'b' }).status).toBe('Laag 3 van 3 klaar');
+    expect(track({ status: 'Digest: sha256:abc' })).toEqual({ status: 'Image opgehaald', fraction: 1 });
+  });
+
+  it('never lets the bar run backwards when unpacking starts', () => {
+    const track = pullProgressTracker();
+    const downloaded = track({ status: 'Downloading', layerId: 'a', current: 100, total: 100 }).fraction ?? 0;
+    const unpacking = track({ status: 'Extracting', layerId: 'a', current: 1, total: 100 }).fraction ?? 0;
+    expect(unpacking).toBeGreaterThanOrEqual(downloaded);
+  });
+});
+
+describe('dutchDockerStatus', () => {
+  it("words Docker's Status line in Dutch", () => {
+    expect(dutchDockerStatus('Up Less than a second')).toBe('Draait al minder dan een seconde');
+    expect(dutchDockerStatus('Up 3 minutes')).toBe('Draait al 3 minuten');
+    expect(dutchDockerStatus('Up About an hour (healthy)')).toBe('Draait al ongeveer een uur, gezond');
+    expect(dutchDockerStatus('Up 2 days (Paused)')).toBe('Gepauzeerd (draait al 2 dagen)');
+    expect(dutchDockerStatus('Exited (143) 2 hours ago')).toBe('Gestopt 2 uur geleden (exitcode 143)');
+    expect(dutchDockerStatus('Restarting (1) 5 seconds ago')).toBe('Start opnieuw (exitcode 1, 5 seconden geleden)');
+    expect(dutchDockerStatus('Created')).toBe('Aangemaakt, nog niet gestart');
+    expect(dutchDockerStatus('Up for a while in a new format')).toBe('Draait al een tijdje');
+  });
+
+  it("leaves the server's own Dutch alone", () => {
+    expect(dutchDockerStatus('De container is nog niet aangemaakt.')).toBe('De container is nog niet aangemaakt.');
   });
 });
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import useSWR, { type KeyedMutator } from 'swr';
-import { ApiError, NetworkError, api, apiFetcher } from '../client.ts';
+import { ApiError, NetworkError, api, apiFetcher, statusMessage } from '../client.ts';
 
 import {
   STATE_AWAITING,
@@ -85,6 +85,53 @@ export function dutchDuration(seconds: number): string {
     if (count >= 1) return `${count} ${count === 1 ? one : many}`;
   }
   return '0 seconden';
+}
+
+/** Docker's human durations ("Less than a second", "About a minute", "3 hours") in Dutch. */
+const DOCKER_DURATION: readonly [RegExp, (n: string) => string][] = [
+  [/^less than a second$/i, () => 'minder dan een seconde'],
+  [/^about a minute$/i, () => 'ongeveer een minuut'],
+  [/^about an hour$/i, () => 'ongeveer een uur'],
+  [/^(\d+) seconds?$/i, (n) => `${n} ${n === '1' ? 'seconde' : 'seconden'}`],
+  [/^(\d+) minutes?$/i, (n) => `${n} ${n === '1' ? 'minuut' : 'minuten'}`],
+  [/^(\d+) hours?$/i, (n) => `${n} uur`],
+  [/^(\d+) days?$/i, (n) => `${n} ${n === '1' ? 'dag' : 'dagen'}`],
+  [/^(\d+) weeks?$/i, (n) => `${n} ${n === '1' ? 'week' : 'weken'}`],
+  [/^(\d+) months?$/i, (n) => `${n} ${n === '1' ? 'maand' : 'maanden'}`],
+  [/^(\d+) years?$/i, (n) => `${n} jaar`],
+];
+
+function dockerDuration(text: string): string {
+  for (const [pattern, dutch] of DOCKER_DURATION) {
+    const match = pattern.exec(text.trim());
+    if (match !== null) return dutch(match[1] ?? '');
+  }
+  return 'een tijdje';
+}
+
+const HEALTH: Record<string, string> = { healthy: ', gezond', unhealthy: ', niet gezond', 'health: starting': ', gezondheidscheck loopt' };
+
+/**
+ * Docker's Status line ("Up 3 minutes (Paused)", "Exited (0) 2 hours ago") in Dutch for the
+ * student's card. A text that is not Docker's (the server's own Dutch) comes back unchanged.
+ */
+export function dutchDockerStatus(status: string): string {
+  const text = status.trim();
+  const up = /^Up (.+?)(?: \((Paused|healthy|unhealthy|health: starting)\))?$/.exec(text);
+  if (up !== null) {
+    const since = dockerDuration(up[1] ?? '');
+    if (up[2] === 'Paused') return `Gepauzeerd (draait al ${since})`;
+    return `Draait al ${since}${up[2] ? (HEALTH[up[2]] ?? '') : ''}`;
+  }
+  const exited = /^Exited \((-?\d+)\) (.+) ago$/.exec(text);
+  if (exited !== null) return `Gestopt ${dockerDuration(exited[2] ?? '')} geleden (exitcode ${exited[1]})`;
+  const restarting = /^Restarting \((-?\d+)\) (.+) ago$/.exec(text);
+  if (restarting !== null) return `Start opnieuw (exitcode ${restarting[1]}, ${dockerDuration(restarting[2] ?? '')} geleden)`;
+  if (text === 'Created') return 'Aangemaakt, nog niet gestart';
+  if (text === 'Removal In Progress') return 'Wordt verwijderd';
+  if (text === 'Dead') return 'Defect: de container kan niet meer starten';
+  if (/^(Up|Exited|Restarting|Paused)\b/.test(text)) return 'Status onbekend';
+  return status;
 }
 
 const stopDateTime = new Intl.DateTimeFormat('nl-NL', { dateStyle: 'long', timeStyle: 'short' });
@@ -207,36 +254,89 @@ export interface PullEvent {
   error?: string;
 }
 
-/** What a card shows while the image is pulled: the last status and a 0..1 fraction (null: unknown). */
+/** What a card shows while the image is pulled: a Dutch status and a 0..1 fraction (null: unknown). */
 export interface PullProgress {
   status: string;
   fraction: number | null;
 }
 
+/** Docker's per-layer status lines, as the step they are in; anything else is not a layer's line. */
+const LAYER_STEPS: readonly [RegExp, LayerStep][] = [
+  [/^pulling fs layer$/i, 'waiting'],
+  [/^waiting$/i, 'waiting'],
+  [/^downloading$/i, 'downloading'],
+  [/^(verifying checksum|download complete)$/i, 'downloaded'],
+  [/^extracting$/i, 'extracting'],
+  [/^pull complete$/i, 'complete'],
+  [/^already exists$/i, 'complete'],
+];
+
+type LayerStep = 'waiting' | 'downloading' | 'downloaded' | 'extracting' | 'complete';
+
+interface LayerProgress {
+  number: number;
+  size: number;
+  downloaded: number;
+  extracted: number;
+}
+
+/** "Status: Downloaded newer image for …", "Status: Image is up to date for …", "Digest: …". */
+const PULL_FINISHED = /^(status: (downloaded newer image|image is up to date)|digest:)/i;
+
+function percent(current: number | undefined, total: number | undefined): string {
+  if (typeof current !== 'number' || typeof total !== 'number' || total <= 0) return '';
+  return ` ${Math.min(100, Math.floor((current / total) * 100))} %`;
+}
+
 /**
- * Folds pull events into one progress: bytes done over bytes known, summed over the layers seen.
- * Returns a reducer so the caller keeps no layer bookkeeping itself.
+ * Folds Docker's pull events into one Dutch progress ("Laag 3 van 7 downloaden… 45 %"); Docker's
+ * own English line is never shown. The fraction counts each layer's bytes, half for downloading
+ * and half for unpacking, so the bar never runs backwards when unpacking starts. Returns a reducer
+ * so the caller keeps no layer bookkeeping itself.
  */
 export function pullProgressTracker(): (event: PullEvent) => PullProgress {
-  const layers = new Map<string, { current: number; total: number }>();
+  const layers = new Map<string, LayerProgress>();
   let status = 'Image ophalen…';
   return (event) => {
-    if (typeof event.status === 'string' && event.status !== '') {
-      status = event.layerId ? `${event.status} (${event.layerId})` : event.status;
+    const line = (event.status ?? '').trim();
+    const step = LAYER_STEPS.find(([pattern]) => pattern.test(line))?.[1];
+    if (event.done === true || PULL_FINISHED.test(line)) {
+      status = 'Image opgehaald';
+      for (const layer of layers.values()) layer.downloaded = layer.extracted = layer.size;
+    } else if (step !== undefined && event.layerId) {
+      let layer = layers.get(event.layerId);
+      if (layer === undefined) {
+        layer = { number: layers.size + 1, size: 0, downloaded: 0, extracted: 0 };
+        layers.set(event.layerId, layer);
+      }
+      const total = typeof event.total === 'number' && event.total > 0 ? event.total : undefined;
+      const current = Math.max(0, event.current ?? 0);
+      if (step === 'downloading' && total !== undefined) {
+        layer.size = Math.max(layer.size, total);
+        layer.downloaded = Math.min(current, total);
+      } else if (step === 'downloaded') {
+        layer.downloaded = layer.size;
+      } else if (step === 'extracting' && total !== undefined) {
+        layer.size = Math.max(layer.size, total);
+        layer.downloaded = layer.size;
+        layer.extracted = Math.min(current, total);
+      } else if (step === 'complete') {
+        layer.downloaded = layer.extracted = layer.size;
+      }
+      const which = `Laag ${layer.number} van ${layers.size}`;
+      if (step === 'waiting') status = `${which} wacht…`;
+      else if (step === 'downloading') status = `${which} downloaden…${percent(event.current, total)}`;
+      else if (step === 'downloaded') status = `${which} gedownload`;
+      else if (step === 'extracting') status = `${which} uitpakken…`;
+      else status = `${which} klaar`;
     }
-    if (event.layerId && typeof event.total === 'number' && event.total > 0) {
-      layers.set(event.layerId, { current: Math.min(event.current ?? 0, event.total), total: event.total });
-    } else if (event.layerId && /complete|already exists/i.test(event.status ?? '')) {
-      const layer = layers.get(event.layerId);
-      if (layer) layer.current = layer.total;
-    }
-    let current = 0;
-    let total = 0;
+    let done = 0;
+    let size = 0;
     for (const layer of layers.values()) {
-      current += layer.current;
-      total += layer.total;
+      done += (layer.downloaded + layer.extracted) / 2;
+      size += layer.size;
     }
-    return { status, fraction: total > 0 ? current / total : null };
+    return { status, fraction: status === 'Image opgehaald' ? 1 : size > 0 ? done / size : null };
   };
 }
 
@@ -267,7 +367,7 @@ export async function pullImage(
       signal,
     });
   } catch (error) {
-    throw new NetworkError('Image ophalen mislukt: geen verbinding', signal?.aborted ?? false, { cause: error });
+    throw new NetworkError(signal?.aborted ?? false, { cause: error, request: 'POST /api/user/dockers_images' });
   }
   if (!response.ok) {
     const text = await response.text();
@@ -280,7 +380,7 @@ export async function pullImage(
     const message =
       typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string'
         ? (body as { message: string }).message
-        : `HTTP ${response.status}`;
+        : statusMessage(response.status);
     throw new ApiError(response.status, message, body);
   }
   const handle = (line: string): boolean => {
@@ -335,6 +435,6 @@ export function failureMessage(failure: unknown, fallback = 'Dat lukte niet. Pro
     if (failure.status === 503 || failure.status === 409 || failure.status === 404) return failure.message;
     return failure.message || fallback;
   }
-  if (failure instanceof NetworkError) return 'Geen verbinding met de server. Probeer het zo opnieuw.';
+  if (failure instanceof NetworkError) return failure.message;
   return fallback;
 }

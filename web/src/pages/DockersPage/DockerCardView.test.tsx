@@ -74,7 +74,7 @@ describe('DockerCardView', () => {
     expect(within(card).getByText(/tweedehands fietsen/)).toBeTruthy();
     expect(card.dataset.state).toBe('running');
     expect(within(card).getByTestId('docker-state').textContent).toBe('Draait');
-    expect(within(card).getByTestId('docker-status').textContent).toBe('Up 3 minutes');
+    expect(within(card).getByTestId('docker-status').textContent).toBe('Draait al 3 minuten');
   });
 
   it.each([
@@ -129,10 +129,10 @@ describe('DockerCardView', () => {
   it('shows the pull progress and a server error on the card', () => {
     renderCard({
       docker: userDocker({ State: 'Nog niet gecreëerd' }),
-      pull: { status: 'Downloading (a1b2)', fraction: 0.5 },
+      pull: { status: 'Laag 3 van 7 downloaden… 45 %', fraction: 0.5 },
       error: 'Image 127.0.0.1:5000/devplein/php:8.3 bestaat niet.',
     });
-    expect(screen.getByText('Downloading (a1b2)')).toBeTruthy();
+    expect(screen.getByText('Laag 3 van 7 downloaden… 45 %')).toBeTruthy();
     expect((screen.getByLabelText('Voortgang image ophalen') as HTMLProgressElement).value).toBe(0.5);
     expect(screen.getByRole('alert').textContent).toBe('Image 127.0.0.1:5000/devplein/php:8.3 bestaat niet.');
   });

@@ -8,6 +8,7 @@ import {
   actionsForState,
   autoStopText,
   containerName,
+  dutchDockerStatus,
   showsLogs,
   type CardAction,
   type PullProgress,
@@ -82,7 +83,7 @@ export function DockerCardView(props: DockerCardViewProps) {
       </div>
       {docker.Status !== '' && state !== STATE_UNREACHABLE && (
         <p className="docker-status" data-testid="docker-status">
-          {docker.Status}
+          {dutchDockerStatus(docker.Status)}
         </p>
       )}
 
