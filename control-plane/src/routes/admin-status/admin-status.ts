@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { Logger } from 'pino';
 import type { AppDeps, AppRouter } from '../../app-context.ts';
 import type { AgentLink } from '../../agent/agent-fleet.ts';
 import { toAgentError } from '../../agent/agent-error.ts';
@@ -9,15 +10,21 @@ import { mayViewStatus } from '../../policies/agent-policy.ts';
 import { type DevServerOutcome, presentAdminStatus, presentCertificateEnd, presentDevServerStatus, presentLastBackup } from '../../presenters/present-admin-status.ts';
 import { latestBackupRun } from '../../queries/backups.ts';
 
-/** One dev server's facts: HostStats, or why there are none. Never throws. */
-async function askDevServer(link: AgentLink, requestId: string): Promise<DevServerOutcome> {
+/**
+ * One dev server's facts: HostStats, or why there are none, in Dutch (gRPC's own English, such
+ * as "No connection established", goes to the log, not to the page). Never throws.
+ */
+async function askDevServer(link: AgentLink, requestId: string, logger: Logger): Promise<DevServerOutcome> {
   try {
     return { kind: 'stats', stats: await link.client.hostStats.getHostStats({ requestId }) };
   } catch (failure) {
     const error = toAgentError(failure, 'GetHostStats');
-    if (error.unreachable) return { kind: 'unreachable', error: error.details || error.message };
+    logger.warn({ host: link.name, code: error.code, details: error.details }, 'status: GetHostStats failed');
+    if (error.unreachable) {
+      return { kind: 'unreachable', error: error.code === 'DEADLINE_EXCEEDED' ? 'de agent antwoordde niet op tijd' : 'geen verbinding met de agent' };
+    }
     // An agent older than contract 1.5.0 has no HostStats: show what GetInfo still says.
-    const reason = error.code === 'UNIMPLEMENTED' ? 'de agent is te oud voor de statuspagina (contract 1.5.0 nodig)' : `status niet op te halen: ${error.details}`;
+    const reason = error.code === 'UNIMPLEMENTED' ? 'de agent is te oud voor de statuspagina (contract 1.5.0 nodig)' : 'de agent kon zijn status niet geven (zie het log van de agent)';
     const info = await link.client.info({ requestId }).catch(() => null);
     return { kind: 'incomplete', error: reason, info };
   }
@@ -28,14 +35,14 @@ async function askDevServer(link: AgentLink, requestId: string): Promise<DevServ
  * backup, all agents asked at once (each call within the agent deadline, AGENT_DEADLINE_MS); an
  * agent that does not answer is a row marked unreachable, never an error of the whole page.
  */
-export function adminStatusRoutes(deps: Pick<AppDeps, 'agents' | 'config' | 'knex'>): AppRouter {
+export function adminStatusRoutes(deps: Pick<AppDeps, 'agents' | 'config' | 'knex' | 'logger'>): AppRouter {
   const router: AppRouter = new Router();
   router.get('/api/admin/status', async (ctx) => {
     const user = activeUser(ctx);
     if (!mayViewStatus(user)) throw forbidden();
     const paths = agentCertificatePaths(deps.config);
     const [outcomes, clientCertificate, linkCa, backup] = await Promise.all([
-      Promise.all(deps.agents.links.map((link) => askDevServer(link, ctx.state.requestId))),
+      Promise.all(deps.agents.links.map((link) => askDevServer(link, ctx.state.requestId, deps.logger))),
       paths ? certificateEnd(paths.cert) : null,
       paths ? certificateEnd(paths.ca) : null,
       latestBackupRun(deps.knex),
