@@ -125,6 +125,12 @@ export const configSchema = z
     AGENT_TLS_CA: z.string().optional(),
     AGENT_TLS_CERT: z.string().optional(),
     AGENT_TLS_KEY: z.string().optional(),
+    /**
+     * The link CA's private key (install.sh: /etc/devplein/ca/ca-key.pem, readable by the
+     * devplein group): with it the control plane signs the certificate of a dev server that joins
+     * (`install.sh agent --join`). Unset: joining is off (outside production DATA_DIR/certs/ca-key.pem).
+     */
+    AGENT_CA_KEY_FILE: z.string().optional(),
     AGENT_DEADLINE_MS: z.coerce.number().int().positive().default(5000),
     REALTIME_APP_ID: z.string().default('devplein-app'),
     REALTIME_KEY: z.string().default('devplein-key'),

@@ -83,7 +83,7 @@ describe('the agent fleet', () => {
     const failure = await gone.client.containers.listContainers({}).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(AgentError);
     expect((failure as AgentError).unreachable).toBe(true);
-    expect((failure as AgentError).details).toContain('dev server dev3 staat niet (meer) in de configuratie');
+    expect((failure as AgentError).details).toContain('dev server dev3 is niet (meer) gekoppeld');
     expect(fleet.link('dev3')).toBe(gone);
   });
 });

@@ -11,6 +11,7 @@ import * as pendingHostAccess from './migrations/0009_pending_host_access.ts';
 import * as imageCapabilities from './migrations/0010_image_capabilities.ts';
 import * as identityNotices from './migrations/0011_identity_notices.ts';
 import * as siteWallNotices from './migrations/0012_site_wall_notices.ts';
+import * as agentLinks from './migrations/0014_agent_links.ts';
 
 interface NamedMigration {
   name: string;
@@ -36,6 +37,7 @@ const migrations: readonly NamedMigration[] = [
   { name: '0010_image_capabilities', migration: imageCapabilities },
   { name: '0011_identity_notices', migration: identityNotices },
   { name: '0012_site_wall_notices', migration: siteWallNotices },
+  { name: '0014_agent_links', migration: agentLinks },
 ];
 
 /** knex MigrationSource over the static list above. */
