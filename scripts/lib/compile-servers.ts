@@ -22,7 +22,7 @@ const servers: Array<{ workspace: CompiledServer['workspace']; entries: string[]
   // migrate-cli: `devplein migrate` (an upgrade migrates before it starts), dist/db/migrate-cli.js.
   {
     workspace: 'control-plane',
-    entries: ['control-plane/src/main.ts', 'control-plane/src/cli/admin-cli.ts', 'control-plane/src/db/migrate-cli.ts'],
+    entries: ['control-plane/src/main.ts', 'control-plane/src/cli/admin-cli.ts', 'control-plane/src/cli/agent-cli.ts', 'control-plane/src/db/migrate-cli.ts'],
     options: controlPlaneBuildOptions,
   },
   { workspace: 'host-agent', entries: ['host-agent/src/main.ts', 'host-agent/src/browser-server.ts'], options: hostAgentBuildOptions },
