@@ -52,6 +52,7 @@ const EXPECTED: Record<string, Row> = {
   'POST /api/admin/agents/invitations': ADMINS,
   'POST /api/admin/agents/:name/revoke': ADMINS,
   // a dev server joins: no session, the one-time join token is the authority (none here: 401 for every role)
+  'GET /api/agents/ca': PUBLIC,
   'POST /api/agents/join': [401, 401, 401, 401, 401, 401],
   // broadcasting (realtime authorization)
   'POST /broadcasting/auth': ACTIVE,

@@ -11,6 +11,8 @@ import { parseInput } from '../../middlewares/validate.ts';
 
 /** No session, so no CSRF token: the join token is the authority (app.ts exempts this path). */
 export const AGENT_JOIN_PATH = '/api/agents/join';
+/** The link CA certificate (public): a joining server checks it against its join string before it spends the token. */
+export const AGENT_CA_PATH = '/api/agents/ca';
 
 const joinInput = z.object({
   csr: z
@@ -33,6 +35,17 @@ const TOKEN = /^Bearer ([A-Za-z0-9_-]{43})$/;
 export function agentJoinRoutes(deps: Pick<AppDeps, 'knex' | 'config' | 'logger'>): AppRouter {
   const router: AppRouter = new Router();
   const attempts = new RateLimiterMemory({ points: 10, duration: 60 });
+
+  router.get(AGENT_CA_PATH, async (ctx) => {
+    try {
+      const authority = await loadJoinAuthority(deps.config);
+      ctx.type = 'application/x-pem-file';
+      ctx.body = authority.caCertPem;
+    } catch (error) {
+      if (error instanceof JoinUnavailable) throw serviceUnavailable(error.message);
+      throw error;
+    }
+  });
 
   router.post(AGENT_JOIN_PATH, async (ctx) => {
     try {
