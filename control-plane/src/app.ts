@@ -124,7 +124,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       csrfToken: csrf.pageToken,
       ssoProvider: config.OIDC_PROVIDER_NAME,
       siteDomain: config.SITE_DOMAIN,
-      siteDomains: deps.agents.links.map((link) => link.siteDomain),
+      siteDomains: () => deps.agents.links.map((link) => link.siteDomain),
       realtime: { key: config.REALTIME_KEY, ...config.realtimePublic },
       // A student without databases yet gets them on the dev server new students go to.
       database: {

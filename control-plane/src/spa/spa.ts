@@ -12,7 +12,7 @@ export interface PageSettings {
   /** The school's dev domain, under which project domains live (the docker form fills it in). */
   siteDomain: string;
   /** Every dev server's site domain: a project domain may lie under any of them (default: siteDomain only). */
-  siteDomains?: readonly string[];
+  siteDomains?: readonly string[] | (() => readonly string[]);
   realtime: { key: string; host: string; port: number; tls: boolean };
   /**
    * What the databases page shows: the database administration address (DB_ADMIN_URL) and the
@@ -106,7 +106,8 @@ export function singlePageApp(settings: PageSettings): AppMiddleware {
       'db-host': dbHost,
       'db-port': String(dbPort),
       'db-admin-signon': String(settings.database?.signon ?? false),
-      'site-domains': (settings.siteDomains ?? [settings.siteDomain]).join(' '),
+      // A function: read per page, so a dev server that joined is offered without a restart.
+      'site-domains': ((typeof settings.siteDomains === 'function' ? settings.siteDomains() : settings.siteDomains) ?? [settings.siteDomain]).join(' '),
     });
   };
 }

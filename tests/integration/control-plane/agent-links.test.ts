@@ -143,6 +143,9 @@ describe('agent links', () => {
     writeFileSync(path.join(dir, 'dev2.pem'), joined.body.certificate);
     joinedAgent = await startFakeAgent({ certs: { ...certs, agentCert: path.join(dir, 'dev2.pem'), agentKey: path.join(dir, 'dev2-key.pem') }, port: Number(address.split(':')[1]) });
     await waitFor(async () => (await serverRow('dev2'))?.reachable === true, { timeoutMs: 20_000, description: 'dev2 reachable through the fleet' });
+    // The web app offers the new server's site domain for project requests at once.
+    const page = await (await fetch(`${app.url}/dockers`)).text();
+    expect(page).toMatch(/<meta name="site-domains" content="dev\.devplein\.test twee\.devplein\.test"/);
     const audit = await database.knex('audit_log').whereIn('action', ['agent.invite', 'agent.join']).orderBy('id').pluck('action');
     expect(audit).toEqual(['agent.invite', 'agent.join']);
   });
