@@ -6,7 +6,7 @@ import type { AppDeps, AppRouter } from '../../app-context.ts';
 import { agentCommonName, CsrError, issueAgentCertificate } from '../../agent-links/agent-certificate.ts';
 import { JoinTokenError, redeemJoinToken } from '../../agent-links/agent-link-store.ts';
 import { JoinUnavailable, loadJoinAuthority } from '../../agent-links/join-authority.ts';
-import { HttpError, serviceUnavailable, validationFailed } from '../../errors.ts';
+import { HttpError, notFound, serviceUnavailable, validationFailed } from '../../errors.ts';
 import { parseInput } from '../../middlewares/validate.ts';
 
 /** No session, so no CSRF token: the join token is the authority (app.ts exempts this path). */
@@ -36,13 +36,14 @@ export function agentJoinRoutes(deps: Pick<AppDeps, 'knex' | 'config' | 'logger'
   const router: AppRouter = new Router();
   const attempts = new RateLimiterMemory({ points: 10, duration: 60 });
 
+  // Joining switched off (no CA key): 404, there is nothing to join.
   router.get(AGENT_CA_PATH, async (ctx) => {
     try {
       const authority = await loadJoinAuthority(deps.config);
       ctx.type = 'application/x-pem-file';
       ctx.body = authority.caCertPem;
     } catch (error) {
-      if (error instanceof JoinUnavailable) throw serviceUnavailable(error.message);
+      if (error instanceof JoinUnavailable) throw notFound(error.message);
       throw error;
     }
   });
