@@ -84,6 +84,9 @@ async function main(): Promise<void> {
         : createUnavailableAgentClient('geen mTLS-certificaten voor de host agent ingesteld (AGENT_TLS_CA/CERT/KEY)'),
   });
   const agents = createAgentFleet(await fleetLinks.initialLinks(), config.SITE_DOMAIN);
+  if (!agents.links.some((link) => link.siteDomain === config.SITE_DOMAIN)) {
+    logger.warn({ siteDomain: config.SITE_DOMAIN, linked: agents.links.map((link) => link.siteDomain) }, 'SITE_DOMAIN is no linked dev server\'s site domain (yet): new students go to the first one');
+  }
   agents.start();
 
   const realtime = createRealtime({
