@@ -127,12 +127,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       siteDomains: () => deps.agents.links.map((link) => link.siteDomain),
       realtime: { key: config.REALTIME_KEY, ...config.realtimePublic },
       // A student without databases yet gets them on the dev server new students go to.
-      database: {
+      database: () => ({
         adminUrl: deps.agents.forNewUsers.dbAdminUrl,
         host: deps.agents.forNewUsers.studentDbHost,
         port: deps.agents.forNewUsers.studentDbPort,
         signon: Boolean(config.DB_ADMIN_SIGNON_URL),
-      },
+      }),
     }),
   );
   return app;
