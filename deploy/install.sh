@@ -14,6 +14,10 @@
 #   --packages=MODE       install (default on /), simulate (apt-get -s; default with --root) or skip
 #   --agent-host NAME     host name in the agent certificate (besides localhost), when the control
 #                         plane reaches the agent on another machine
+#   --join STRING         (agent) join the control plane with the one-time string of `devplein agent
+#                         invite` ('<url>#<token>.<ca sha256>'): the key is made here, only a CSR
+#                         is sent; the certificate and the link CA come back (the CA checked
+#                         against the sha256 in the string). No local CA is made then.
 #   --domain NAME         the web app's name (default devplein.school.nl)
 #   --site-domain NAME    the students' sites are {project}.NAME (default dev.school.nl)
 #   --vpn-host NAME       what VPN clients dial (default vpn.school.nl)
@@ -33,6 +37,7 @@ usage() {
   cat <<'USAGE'
 Gebruik: install.sh control-plane|agent [--root DIR] [--no-start] [--packages=install|simulate|skip]
          [--agent-host NAAM] [--domain NAAM] [--site-domain NAAM] [--vpn-host NAAM] [--email ADRES]
+         install.sh agent --join '<koppelopdracht van devplein agent invite>' [opties als hierboven]
          install.sh upgrade [--root DIR]     (vanuit de nieuwere bundel)
 USAGE
 }
@@ -57,6 +62,7 @@ root="/"
 start=yes
 packages=""
 agent_host=""
+join=""
 # The example names of deploy/ and what replaces them.
 domain=devplein.school.nl
 site_domain=dev.school.nl
@@ -71,6 +77,8 @@ while [[ $# -gt 0 ]]; do
     --packages=install | --packages=simulate | --packages=skip) packages=${1#--packages=} ;;
     --agent-host) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; agent_host=$2; shift ;;
     --agent-host=*) agent_host=${1#--agent-host=} ;;
+    --join) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; join=$2; shift ;;
+    --join=*) join=${1#--join=} ;;
     --domain | --site-domain | --vpn-host | --email)
       [[ $# -ge 2 ]] || { usage >&2; exit 2; }
       set -- "$1=$2" "${@:3}"
@@ -85,6 +93,17 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 [[ -n "$role" ]] || { usage >&2; exit 2; }
+if [[ -n "$join" ]]; then
+  [[ "$role" == agent ]] || fail "--join is for the agent role"
+  # <control plane url>#<token: 256 bits base64url>.<sha256 of the link CA, hex>
+  join_pattern='^(https?://[^#/[:space:]]+)/?#([A-Za-z0-9_-]{43})\.([0-9a-f]{64})$'
+  [[ "$join" =~ $join_pattern ]] || fail "--join: not a join string of devplein agent invite: $join"
+  join_url=${BASH_REMATCH[1]}; join_token=${BASH_REMATCH[2]}; join_ca_sha256=${BASH_REMATCH[3]}
+  # Plain HTTP would hand the token to anyone on the way: only on this machine, or when a test says so.
+  if [[ "$join_url" == http://* && ! "$join_url" =~ ^http://(localhost|127\.0\.0\.1)(:[0-9]+)?$ && "${DEVPLEIN_JOIN_ALLOW_HTTP:-}" != 1 ]]; then
+    fail "--join: the control plane must be reached over https (got $join_url)"
+  fi
+fi
 for name in "$domain" "$site_domain" "$vpn_host" ${agent_host:+"$agent_host"}; do
   [[ "$name" =~ ^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$ ]] || fail "not a host name: $name"
 done
@@ -381,7 +400,60 @@ case "$role" in
   control-plane) leaf=control-plane; cert_dir=/etc/devplein/control-plane; cert_group=devplein ;;
   agent) leaf=agent; cert_dir=/etc/devplein/agent; cert_group=devplein-agent ;;
 esac
-if [[ -f "$R$cert_dir/ca.pem" && -f "$R$cert_dir/$leaf.pem" && -f "$R$cert_dir/$leaf-key.pem" ]]; then
+# join_agent: the key made here, a CSR sent with the token, the certificate and CA that come back
+# checked (the CA's sha256 against the join string, the certificate against the CA and the key)
+# and only then installed. The marker file names the join string's hash, so a second run with
+# the same string changes nothing (its token is used up).
+join_marker=$cert_dir/joined-with.sha256
+join_hash=$(printf '%s' "$join" | sha256sum | cut -d' ' -f1)
+join_agent() {
+  local work csr body status
+  work=$(mktemp -d)
+  # shellcheck disable=SC2064 # expand now: $work is local
+  trap "rm -rf '$work'" RETURN
+  openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/agent-key.pem" 2>/dev/null
+  # The subject is ignored by the control plane: it signs agent-<name> (server use only).
+  openssl req -new -key "$work/agent-key.pem" -subj "/CN=devplein-agent-join" -out "$work/agent.csr" 2>/dev/null
+  # The link CA first: checked against the string before the one-time token is spent.
+  status=$(curl -sS --proto '=https,http' --max-time 30 -o "$work/link-ca.pem" -w '%{http_code}' "$join_url/api/agents/ca") ||
+    fail "--join: $join_url not reached (curl)"
+  [[ "$status" == 200 ]] || fail "--join: the control plane answered $status for its CA: $(head -c 300 "$work/link-ca.pem")"
+  [[ "$(openssl x509 -in "$work/link-ca.pem" -outform DER 2>/dev/null | sha256sum | cut -d' ' -f1)" == "$join_ca_sha256" ]] ||
+    fail "--join: the CA of $join_url is not the one of the join string (sha256 differs): nothing sent, nothing installed"
+  csr=$(awk '{ printf "%s\\n", $0 }' "$work/agent.csr")
+  body="{\"csr\":\"$csr\"}"
+  status=$(curl -sS --proto '=https,http' --max-time 60 -o "$work/answer" -w '%{http_code}' \
+    -H "Authorization: Bearer $join_token" -H 'Content-Type: application/json' -H 'Accept: application/x-pem-file' \
+    --data-binary "$body" "$join_url/api/agents/join") || fail "--join: $join_url not reached (curl)"
+  [[ "$status" == 200 ]] || fail "--join: the control plane answered $status: $(head -c 300 "$work/answer")"
+  awk -v cert="$work/agent.pem" -v ca="$work/ca.pem" '/-----BEGIN CERTIFICATE-----/ { n++ } { print > (n == 1 ? cert : ca) }' "$work/answer"
+  [[ -s "$work/agent.pem" && -s "$work/ca.pem" ]] || fail "--join: the answer holds no certificate and CA"
+  [[ "$(openssl x509 -in "$work/ca.pem" -outform DER | sha256sum | cut -d' ' -f1)" == "$join_ca_sha256" ]] ||
+    fail "--join: the CA that came back is not the one of the join string (sha256 differs): nothing installed"
+  openssl verify -CAfile "$work/ca.pem" -purpose sslserver "$work/agent.pem" >/dev/null || fail "--join: the certificate is not a server certificate of that CA"
+  [[ "$(openssl x509 -in "$work/agent.pem" -noout -pubkey)" == "$(openssl pkey -in "$work/agent-key.pem" -pubout)" ]] ||
+    fail "--join: the certificate is not for the key made here"
+  ensure_dir "$cert_dir" 0750 "$cert_group"
+  gid=$(gid_of "$cert_group")
+  install -m 0644 -o 0 -g 0 "$work/ca.pem" "$work/agent.pem" "$R$cert_dir/"
+  install -m 0640 -o 0 -g "$gid" "$work/agent-key.pem" "$R$cert_dir/"
+  printf '%s\n' "$join_hash" >"$R$join_marker"
+  report "$cert_dir" geschreven "gekoppeld: $(openssl x509 -in "$work/agent.pem" -noout -subject -nameopt RFC2253 | sed 's/^subject= *//'), sleutel hier gemaakt"
+  # The control plane's client certificate is the one the agent admits.
+  if [[ "$(env_value "$R/etc/devplein/agent.env" AGENT_ALLOWED_CLIENTS)" != devplein-control-plane ]]; then
+    sed -i 's/^AGENT_ALLOWED_CLIENTS=.*/AGENT_ALLOWED_CLIENTS=devplein-control-plane/' "$R/etc/devplein/agent.env"
+    report /etc/devplein/agent.env bijgewerkt "AGENT_ALLOWED_CLIENTS=devplein-control-plane"
+  fi
+  reload+=(devplein-agent)
+  todo "Gekoppeld aan $join_url. Laat de agent luisteren op het adres van de uitnodiging (AGENT_LISTEN in /etc/devplein/agent.env, bijvoorbeeld 0.0.0.0:7443) en laat poort 7443/tcp alleen toe vanaf de control plane."
+}
+if [[ -n "$join" ]]; then
+  if [[ -f "$R$join_marker" && "$(cat "$R$join_marker")" == "$join_hash" && -f "$R$cert_dir/agent.pem" ]]; then
+    report "$cert_dir" ongewijzigd "al gekoppeld met deze koppelopdracht"
+  else
+    join_agent
+  fi
+elif [[ -f "$R$cert_dir/ca.pem" && -f "$R$cert_dir/$leaf.pem" && -f "$R$cert_dir/$leaf-key.pem" ]]; then
   # Kept; copied here by hand from the other machine, they may lack the service's group.
   gid=$(gid_of "$cert_group")
   if [[ "$(stat -c '%a %u %g' "$R$cert_dir" "$R$cert_dir/ca.pem" "$R$cert_dir/$leaf.pem" "$R$cert_dir/$leaf-key.pem" | tr '\n' ' ')" == "750 0 $gid 644 0 0 644 0 0 640 0 $gid " ]]; then
@@ -403,9 +475,21 @@ else
   install -m 0640 -o 0 -g "$gid" "$R/etc/devplein/ca/$leaf-key.pem" "$R$cert_dir/"
   report "$cert_dir" geschreven "ca.pem, $leaf.pem, $leaf-key.pem"
   if [[ "$role" == control-plane ]]; then
-    todo "Agent op een andere machine: kopieer ca.pem, agent.pem en agent-key.pem uit /etc/devplein/ca hierheen naar /etc/devplein/agent/ daar, vóór install.sh agent daar (die houdt ze dan). Het agentcertificaat moet de naam van die machine hebben: installeer hier met --agent-host <naam>, of maak het opnieuw met deploy/certs/make-certs.sh /etc/devplein/ca <naam>. Bewaar /etc/devplein/ca/ca-key.pem daarna offline."
+    todo "Agent op een andere machine: devplein agent invite <naam> --address <naam:7443> --site-domain <domein> hier, en de koppelopdracht die dat geeft daar (sudo ./install.sh agent --join '…'); zie docs/operations.md, \"Een ontwikkelserver toevoegen\"."
   else
     todo "Control plane op een andere machine: kopieer ca.pem, control-plane.pem en control-plane-key.pem uit /etc/devplein/ca hierheen naar /etc/devplein/control-plane/ daar, vóór install.sh control-plane daar (die houdt ze dan). Bewaar /etc/devplein/ca/ca-key.pem daarna offline."
+  fi
+fi
+if [[ "$role" == control-plane && -f "$R/etc/devplein/ca/ca-key.pem" ]]; then
+  # The link CA's key, for the control plane to sign the certificate of a dev server that joins
+  # (AGENT_CA_KEY_FILE): readable by its group, as its own client key is.
+  gid=$(gid_of devplein)
+  ca_key=/etc/devplein/control-plane/ca-key.pem
+  if [[ -f "$R$ca_key" ]] && cmp -s "$R/etc/devplein/ca/ca-key.pem" "$R$ca_key" && [[ "$(stat -c '%a %u %g' "$R$ca_key")" == "640 0 $gid" ]]; then
+    report "$ca_key" ongewijzigd
+  else
+    install -m 0640 -o 0 -g "$gid" "$R/etc/devplein/ca/ca-key.pem" "$R$ca_key"
+    report "$ca_key" geschreven "de CA-sleutel waarmee de control plane koppelende ontwikkelservers tekent"
   fi
 fi
 

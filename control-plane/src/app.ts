@@ -18,6 +18,7 @@ import { singlePageApp } from './spa/spa.ts';
 import { HttpError } from './errors.ts';
 import { appRouters } from './routes/route-table.ts';
 import { DB_ADMIN_SIGNON_PATH } from './routes/db-admin/db-admin.ts';
+import { AGENT_JOIN_PATH } from './routes/agent-join/agent-join.ts';
 import { controlPlaneMetrics } from './metrics/metrics.ts';
 
 /*
@@ -91,8 +92,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   });
   if (deps.devIdentityProvider) app.use(deps.devIdentityProvider.middleware);
   const csrf = createCsrf({ secret: config.sessionSecret, secureCookie: secure });
-  // The signon redeem is server to server: a shared secret instead of a session, so no CSRF token.
-  app.use(csrf.middleware({ exempt: (path) => csrfExempt(path) || path === DB_ADMIN_SIGNON_PATH }));
+  // The signon redeem and an agent's join are server to server: a secret instead of a session, so no CSRF token.
+  app.use(csrf.middleware({ exempt: (path) => csrfExempt(path) || path === DB_ADMIN_SIGNON_PATH || path === AGENT_JOIN_PATH }));
   app.use(loadUser(knex, deps.identity));
   app.use(signedInNoStore());
   app.use(writeRateLimit({ points: config.RATE_LIMIT_WRITES_PER_MINUTE }));
@@ -123,15 +124,15 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       csrfToken: csrf.pageToken,
       ssoProvider: config.OIDC_PROVIDER_NAME,
       siteDomain: config.SITE_DOMAIN,
-      siteDomains: deps.agents.links.map((link) => link.siteDomain),
+      siteDomains: () => deps.agents.links.map((link) => link.siteDomain),
       realtime: { key: config.REALTIME_KEY, ...config.realtimePublic },
       // A student without databases yet gets them on the dev server new students go to.
-      database: {
+      database: () => ({
         adminUrl: deps.agents.forNewUsers.dbAdminUrl,
         host: deps.agents.forNewUsers.studentDbHost,
         port: deps.agents.forNewUsers.studentDbPort,
         signon: Boolean(config.DB_ADMIN_SIGNON_URL),
-      },
+      }),
     }),
   );
   return app;

@@ -125,6 +125,12 @@ export const configSchema = z
     AGENT_TLS_CA: z.string().optional(),
     AGENT_TLS_CERT: z.string().optional(),
     AGENT_TLS_KEY: z.string().optional(),
+    /**
+     * The link CA's private key (install.sh: /etc/devplein/ca/ca-key.pem, readable by the
+     * devplein group): with it the control plane signs the certificate of a dev server that joins
+     * (`install.sh agent --join`). Unset: joining is off (outside production DATA_DIR/certs/ca-key.pem).
+     */
+    AGENT_CA_KEY_FILE: z.string().optional(),
     AGENT_DEADLINE_MS: z.coerce.number().int().positive().default(5000),
     REALTIME_APP_ID: z.string().default('devplein-app'),
     REALTIME_KEY: z.string().default('devplein-key'),
@@ -363,7 +369,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fallbackSecret?
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const raw = parsed.data;
-  const agentLinks = readAgentLinks(raw, given.SITE_DOMAIN !== undefined);
+  const agentLinks = readAgentLinks(raw);
   const groupSync = readGroupSync(raw);
   const appUrl = (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, '');
   const sessionSecret = raw.SESSION_SECRET ?? fallbackSecret?.();
@@ -404,7 +410,7 @@ function readGroupSync(raw: RawConfig): Config['groupSync'] {
 }
 
 /** The links of AGENT_LINKS_FILE (checked), or the single link of AGENT_ADDRESS. */
-function readAgentLinks(raw: RawConfig, siteDomainGiven: boolean): AgentLinkSettings[] {
+function readAgentLinks(raw: RawConfig): AgentLinkSettings[] {
   const defaults = { studentDbHost: raw.STUDENT_DB_HOST, studentDbPort: raw.STUDENT_DB_PORT, dbAdminUrl: raw.DB_ADMIN_URL };
   if (!raw.AGENT_LINKS_FILE) return [{ name: raw.AGENT_NAME, address: raw.AGENT_ADDRESS, siteDomain: raw.SITE_DOMAIN, ...defaults }];
   const file = raw.AGENT_LINKS_FILE;
@@ -419,11 +425,8 @@ function readAgentLinks(raw: RawConfig, siteDomainGiven: boolean): AgentLinkSett
     const lines = parsed.error.issues.map((issue) => `  AGENT_LINKS_FILE ${file} [${issue.path.join('.')}]: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
+  // SITE_DOMAIN may name a dev server that joined (agent_links) rather than one of the file:
+  // main.ts warns when no active link has it.
   const links = parsed.data.map((link) => ({ ...defaults, ...link }));
-  if (siteDomainGiven && !links.some((link) => link.siteDomain === raw.SITE_DOMAIN)) {
-    throw new ConfigError(
-      `Invalid configuration:\n  SITE_DOMAIN: ${raw.SITE_DOMAIN} is no dev server's siteDomain in AGENT_LINKS_FILE (${links.map((link) => link.siteDomain).join(', ')})`,
-    );
-  }
   return links;
 }

@@ -7,6 +7,8 @@ import { createLogger } from './logger.ts';
 import { createKnex, migrate } from './db/knex.ts';
 import { createAgentClient } from './agent/agent-client.ts';
 import { createAgentFleet } from './agent/agent-fleet.ts';
+import { seedAgentLinks } from './agent-links/agent-link-store.ts';
+import { FleetLinks } from './agent-links/fleet-links.ts';
 import { agentCertificatePaths } from './agent/link-certificates.ts';
 import { createRealtime } from './realtime/pusher.ts';
 import { pruneExpiredSessions } from './auth/session-store.ts';
@@ -60,24 +62,31 @@ async function main(): Promise<void> {
 
   const certificates = agentCertificates(config);
   if (!certificates) logger.warn('no agent certificates configured: every agent is reported unreachable');
-  const agents = createAgentFleet(
-    config.agentLinks.map((link) => ({
-      ...link,
-      client: certificates
+  // The links live in agent_links (migration 0014): the configured ones are seeded, joined ones added by invitation.
+  await seedAgentLinks(knex, config.agentLinks);
+  const fleetLinks = new FleetLinks({
+    knex,
+    defaults: { studentDbHost: config.STUDENT_DB_HOST, studentDbPort: config.STUDENT_DB_PORT, dbAdminUrl: config.DB_ADMIN_URL },
+    logger: logger.child({ component: 'agent-links' }),
+    makeClient: (link) =>
+      certificates
         ? createAgentClient({
             address: link.address,
             serverName: link.serverName,
             caPem: certificates.ca,
             certPem: certificates.cert,
             keyPem: certificates.key,
+            pinnedFingerprint: link.fingerprint,
             deadlineMs: config.AGENT_DEADLINE_MS,
             host: link.name,
             logger: logger.child({ component: 'agent-client', host: link.name }),
           })
         : createUnavailableAgentClient('geen mTLS-certificaten voor de host agent ingesteld (AGENT_TLS_CA/CERT/KEY)'),
-    })),
-    config.SITE_DOMAIN,
-  );
+  });
+  const agents = createAgentFleet(await fleetLinks.initialLinks(), config.SITE_DOMAIN);
+  if (!agents.links.some((link) => link.siteDomain === config.SITE_DOMAIN)) {
+    logger.warn({ siteDomain: config.SITE_DOMAIN, linked: agents.links.map((link) => link.siteDomain) }, 'SITE_DOMAIN is no linked dev server\'s site domain (yet): new students go to the first one');
+  }
   agents.start();
 
   const realtime = createRealtime({
@@ -118,6 +127,13 @@ async function main(): Promise<void> {
   const courseFiles = createCourseFileStore(path.join(config.DATA_DIR, 'course-files'));
   const identity = new IdentityCache();
   const identityNotices = await startIdentityNotices({ knex, databaseUrl: config.DATABASE_URL, cache: identity, logger: logger.child({ component: 'identity-cache' }) });
+  // A link joined or revoked (here, by `devplein agent …`, or by another replica) reloads the
+  // fleet on migration 0014's notice; the timer is the safety net for a notice lost while the
+  // listening connection was down.
+  const reloadLinks = () => void fleetLinks.reload(agents);
+  const stopLinkNotices = identity.onAgentLinksChanged(reloadLinks);
+  const linkSafetyNet = setInterval(reloadLinks, 60_000);
+  linkSafetyNet.unref();
   const app = createApp({ config, knex, logger, agents, realtime, schoolProvider, devIdentityProvider, courseFiles, secrets: createSecretBox(config.encryptionKey), identity, identityNotices });
   const server: Server = app.listen(config.PORT, config.HOST, () => {
     const address = server.address();
@@ -152,6 +168,8 @@ async function main(): Promise<void> {
 
   installShutdown({ server, logger, endStreams: endOpenResponseStreams, close: async () => {
     clearInterval(pruning);
+    clearInterval(linkSafetyNet);
+    stopLinkNotices();
     await metricsServer?.close();
     services.stop();
     agents.close();

@@ -1,7 +1,8 @@
 import type { AppDeps } from './app-context.ts';
 import type { ContainerApi } from './agent/host-apis.ts';
 import type { ContainerEventView } from './agent/container-views.ts';
-import { createContainerEventRelay } from './agent/container-event-relay.ts';
+import { createContainerEventRelay, type ContainerEventRelay } from './agent/container-event-relay.ts';
+import type { AgentLink } from './agent/agent-fleet.ts';
 import { appThumbnailCapturer } from './commands/capture-thumbnail.ts';
 import { startThumbnailScheduler } from './jobs/thumbnail-scheduler.ts';
 import { startUnapprovedContainersJob } from './jobs/unapproved-containers.ts';
@@ -46,15 +47,26 @@ export function startAppServices(deps: Pick<AppDeps, 'agents' | 'realtime' | 'lo
     cronExpression: config.THUMBNAIL_CRON,
     afterStartMs: config.THUMBNAIL_AFTER_START_S * 1000,
   });
-  const relays = deps.agents.links.map((link) =>
-    createContainerEventRelay({
+  // One relay per link's client; a link that joins gets one, a revoked one's stops with it.
+  const relays = new Map<AgentLink['client'], ContainerEventRelay>();
+  const startRelay = (link: AgentLink) => {
+    const relay = createContainerEventRelay({
       agent: { containers: tappedContainers(link.client.containers, (event) => scheduler.onContainerEvent(event)) },
       realtime: deps.realtime,
       logger: deps.logger.child({ component: 'container-event-relay', host: link.name }),
       productStates: (names) => productStatesOfContainers(knex, names),
-    }),
-  );
-  for (const relay of relays) relay.start();
+    });
+    relays.set(link.client, relay);
+    relay.start();
+  };
+  deps.agents.links.forEach(startRelay);
+  const stopFollowingLinks = deps.agents.onChange((added, removed) => {
+    for (const link of removed) {
+      relays.get(link.client)?.stop();
+      relays.delete(link.client);
+    }
+    added.forEach(startRelay);
+  });
   const unapproved = startUnapprovedContainersJob(
     { knex, agents: deps.agents, logger: deps.logger.child({ component: 'unapproved-containers' }) },
     config.UNAPPROVED_RECONCILE_CRON,
@@ -67,7 +79,8 @@ export function startAppServices(deps: Pick<AppDeps, 'agents' | 'realtime' | 'lo
   });
   return {
     stop: () => {
-      for (const relay of relays) relay.stop();
+      stopFollowingLinks();
+      for (const relay of relays.values()) relay.stop();
       void scheduler.stop();
       void unapproved.stop();
       void accessRetry.stop();

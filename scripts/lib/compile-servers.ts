@@ -20,10 +20,11 @@ export interface CompiledServer {
 const servers: Array<{ workspace: CompiledServer['workspace']; entries: string[]; options: BuildOptions }> = [
   // admin-cli: `devplein admin` (the first admin without SQL), dist/cli/admin-cli.js;
   // migrate-cli: `devplein migrate` (an upgrade migrates before it starts), dist/db/migrate-cli.js;
+  // agent-cli: `devplein agent invite|revoke|list` (dev servers joining), dist/cli/agent-cli.js;
   // backup-cli: `devplein backup` / `devplein restore` (docs/operations.md, Backups), dist/cli/backup-cli.js.
   {
     workspace: 'control-plane',
-    entries: ['control-plane/src/main.ts', 'control-plane/src/cli/admin-cli.ts', 'control-plane/src/cli/backup-cli.ts', 'control-plane/src/db/migrate-cli.ts'],
+    entries: ['control-plane/src/main.ts', 'control-plane/src/cli/admin-cli.ts', 'control-plane/src/cli/agent-cli.ts', 'control-plane/src/cli/backup-cli.ts', 'control-plane/src/db/migrate-cli.ts'],
     options: controlPlaneBuildOptions,
   },
   { workspace: 'host-agent', entries: ['host-agent/src/main.ts', 'host-agent/src/browser-server.ts'], options: hostAgentBuildOptions },

@@ -40,7 +40,7 @@ beforeAll(async () => {
     ]),
   );
   e2e = await startE2eApp({
-    env: { AGENT_LINKS_FILE: linksFile, SITE_DOMAIN: 'een.devplein.test', AGENT_ADDRESS: '', ...agentCertEnv(certs), AGENT_DEADLINE_MS: '3000' },
+    env: { AGENT_LINKS_FILE: linksFile, SITE_DOMAIN: 'een.devplein.test', AGENT_ADDRESS: '', ...agentCertEnv(certs), AGENT_CA_KEY_FILE: certs.caKey, AGENT_DEADLINE_MS: '3000' },
   });
 }, 120_000);
 
@@ -96,12 +96,51 @@ describe('Status (/admin/status) in Chromium', { timeout: E2E_TEST_TIMEOUT_MS },
     }
   });
 
+  it('invites a dev server (the one-time join command) and revokes a link after a confirmation', async () => {
+    const { page, context } = await e2e.signInAs(ADMIN, { width: 1280, height: 900 });
+    try {
+      await page.goto(`${e2e.url}/admin/status`);
+      const links = page.getByTestId('agent-links');
+      await links.locator('[data-testid="agent-link"][data-name="dev1"][data-status="active"]').waitFor();
+      const form = page.getByRole('form', { name: 'Ontwikkelserver uitnodigen' });
+      // A wrong address: the field says why, nothing is made.
+      await form.getByLabel('Naam').fill('dev3');
+      await form.getByLabel('Adres van de agent').fill('zonder-poort');
+      await form.getByLabel('Sitedomein').fill('drie.devplein.test');
+      await form.getByRole('button', { name: 'Uitnodigen' }).click();
+      await form.getByText('Vul het adres in als naam:poort').waitFor();
+      await form.getByLabel('Adres van de agent').fill('dev3.devplein.test:7443');
+      await form.getByRole('button', { name: 'Uitnodigen' }).click();
+      const command = page.getByTestId('agent-join-command');
+      await command.waitFor();
+      expect(await command.locator('pre').innerText()).toMatch(new RegExp(`^sudo \\./install\\.sh agent --join '${e2e.url}#[A-Za-z0-9_-]{43}\\.[0-9a-f]{64}'$`));
+      await links.locator('[data-testid="agent-link"][data-name="dev3"][data-status="invited"]').waitFor();
+      await page.screenshot({ path: path.join(shots, 'admin-status-invite-desktop.png'), fullPage: true });
+
+      // Cancelled: nothing changes. Confirmed: the link is revoked.
+      const dev3 = links.locator('[data-testid="agent-link"][data-name="dev3"]');
+      page.once('dialog', (dialog) => void dialog.dismiss());
+      await dev3.getByRole('button', { name: 'Intrekken' }).click();
+      expect(await dev3.getAttribute('data-status')).toBe('invited');
+      page.once('dialog', (dialog) => {
+        expect(dialog.message()).toContain('Koppeling met ontwikkelserver dev3 intrekken?');
+        void dialog.accept();
+      });
+      await dev3.getByRole('button', { name: 'Intrekken' }).click();
+      await links.locator('[data-testid="agent-link"][data-name="dev3"][data-status="revoked"]').waitFor();
+      expect(await dev3.getByRole('button', { name: 'Intrekken' }).count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('fits a phone', async () => {
     const { page, context } = await e2e.signInAs(ADMIN, { width: 390, height: 844 });
     try {
       await expectStatusPage(page);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow).toBeLessThanOrEqual(0);
+      await page.getByTestId('agent-links').locator('[data-testid="agent-link"]').first().waitFor();
       await page.screenshot({ path: path.join(shots, 'admin-status-phone.png'), fullPage: true });
     } finally {
       await context.close();

@@ -1,14 +1,17 @@
 /*
- * A second dev server (issue 8): one control plane with two real host agents, each on its own
+ * A second dev server (issue 8): one control plane with two real host agents (dev2 joined the
+ * running control plane with a one-time invitation, issue 21), each on its own
  * Docker engine (the shared test engine and a private dockerd) with its own Caddy and site
  * domain. A project's domain decides its dev server; its container, route and events live
  * there only; the student's dockers page follows both live; when one agent is gone its
  * projects say 'onbereikbaar' while the other server's keep working, and everything comes back
  * without a reload when it returns.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { agentCertEnv, makeTestCerts, startTestAgent, type TestAgent, type TestCerts } from '../support/agent.ts';
@@ -16,10 +19,11 @@ import { startCaddy, visitSite, type TestCaddy } from '../support/caddy.ts';
 import { dockerCli, ensureWebImage, randomSuffix, requireDockerEngine } from '../support/docker.ts';
 import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
 import { HttpSession } from '../support/http-session.ts';
-import { waitFor } from '../support/ports.ts';
+import { findFreePort, waitFor } from '../support/ports.ts';
 import { startPrivateDockerd, type PrivateDockerd } from '../support/private-docker.ts';
 import { STATE_UNREACHABLE, type AdminDocker } from '@devplein/contract/dockers';
 
+const run = promisify(execFile);
 const STUDENT = 'student@devplein.test';
 const ADMIN = 'admin@devplein.test';
 const DEV1_SITE = 'een.devplein.test';
@@ -56,24 +60,18 @@ beforeAll(async () => {
     AGENT_SSH_BIND_ADDRESS: '127.0.0.1',
     AGENT_RECONCILE_CRON: '*/2 * * * * *',
   });
-  [agent1, agent2] = await Promise.all([
-    startTestAgent({ certDir: certs.dir, env: agentEnv(caddy1, DEV1_SITE, `devplein-een-${suffix}`) }),
-    startTestAgent({ certDir: certs.dir, env: { ...agentEnv(caddy2, DEV2_SITE, `devplein-twee-${suffix}`), AGENT_DOCKER_SOCKET: dockerd.socket } }),
-  ]);
+  agent1 = await startTestAgent({ certDir: certs.dir, env: agentEnv(caddy1, DEV1_SITE, `devplein-een-${suffix}`) });
+  // dev1 comes from the links file; dev2 joins the running control plane (issue 21): invited by
+  // the admin, its key made here, only the CSR sent, its certificate pinned.
   const linksFile = path.join(workDir, 'agents.json');
-  await writeFile(
-    linksFile,
-    JSON.stringify([
-      { name: 'dev1', address: agent1.address, siteDomain: DEV1_SITE, studentDbHost: '10.8.0.1' },
-      { name: 'dev2', address: agent2.address, siteDomain: DEV2_SITE, studentDbHost: '10.9.0.1' },
-    ]),
-  );
+  await writeFile(linksFile, JSON.stringify([{ name: 'dev1', address: agent1.address, siteDomain: DEV1_SITE, studentDbHost: '10.8.0.1' }]));
   e2e = await startE2eApp({
     env: {
       AGENT_LINKS_FILE: linksFile,
-      // New projects are offered on the second server.
+      // New projects are offered on the second server (which joins below).
       SITE_DOMAIN: DEV2_SITE,
       ...agentCertEnv(certs),
+      AGENT_CA_KEY_FILE: certs.caKey,
       AGENT_DEADLINE_MS: '3000',
       // The demo student has projects already; this file adds two. (Realtime: the test soketi, startControlPlane's default.)
       PROJECT_QUOTA: '50',
@@ -82,10 +80,37 @@ beforeAll(async () => {
       await database.knex('docker_images').where({ name: 'Statische site' }).update({ image, ssh: false });
     },
   });
-  student = new HttpSession(e2e.url);
-  await student.signIn(STUDENT);
   admin = new HttpSession(e2e.url);
   await admin.signIn(ADMIN);
+  const dev2Port = await findFreePort();
+  const invitation = await admin.json<{ joinString: string }>('POST', '/api/admin/agents/invitations', {
+    name: 'dev2',
+    address: `localhost:${dev2Port}`,
+    site_domain: DEV2_SITE,
+    db_host: '10.9.0.1',
+  });
+  if (invitation.status !== 201) throw new Error(`inviting dev2 answered ${invitation.status}: ${JSON.stringify(invitation.body)}`);
+  const dev2Certs = path.join(workDir, 'dev2-certs');
+  await mkdir(dev2Certs);
+  await run('openssl', ['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', path.join(dev2Certs, 'agent-key.pem')]);
+  const { stdout: csr } = await run('openssl', ['req', '-new', '-key', path.join(dev2Certs, 'agent-key.pem'), '-subj', '/CN=dev2']);
+  const token = invitation.body.joinString.split('#')[1]!.split('.')[0]!;
+  const joined = await fetch(`${e2e.url}/api/agents/join`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ csr }),
+  });
+  const answer = (await joined.json()) as { certificate: string; ca: string };
+  if (joined.status !== 200) throw new Error(`joining dev2 answered ${joined.status}: ${JSON.stringify(answer)}`);
+  await writeFile(path.join(dev2Certs, 'agent.pem'), answer.certificate);
+  await writeFile(path.join(dev2Certs, 'ca.pem'), answer.ca);
+  agent2 = await startTestAgent({
+    certDir: dev2Certs,
+    port: dev2Port,
+    env: { ...agentEnv(caddy2, DEV2_SITE, `devplein-twee-${suffix}`), AGENT_DOCKER_SOCKET: dockerd.socket },
+  });
+  student = new HttpSession(e2e.url);
+  await student.signIn(STUDENT);
 }, 240_000);
 
 afterAll(async () => {

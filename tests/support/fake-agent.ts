@@ -77,6 +77,8 @@ export interface FakeAgentOptions {
   vpnPoolSize?: number;
   /** Captures are accepted only for `{label}.{siteDomain}` (default dev.devplein.test). */
   siteDomain?: string;
+  /** The loopback port to listen on (default: a free one). */
+  port?: number;
 }
 
 /**
@@ -800,6 +802,7 @@ export class FakeAgent {
 /** Starts a fake agent on a free loopback port. */
 export async function startFakeAgent(options: FakeAgentOptions): Promise<FakeAgent> {
   const agent = new FakeAgent(options);
+  if (options.port) agent.port = options.port;
   await agent.start();
   return agent;
 }

@@ -1,4 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
+import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import type { Logger } from 'pino';
 import { InfoServiceClient } from '@devplein/proto/info';
 import { ContainerServiceClient } from '@devplein/proto/container';
@@ -36,6 +37,12 @@ export interface AgentClientOptions {
   /** The dev server's name (metrics label; default 'dev1'). */
   host?: string;
   caPem: Buffer;
+  /**
+   * sha256 of the agent's certificate (lowercase hex) the link pinned when the dev server joined:
+   * a certificate with another fingerprint is refused even when the CA signed it (a revoked or
+   * replaced one). Unset: CA validation and the host name only (links from the configuration).
+   */
+  pinnedFingerprint?: string | null;
   certPem: Buffer;
   keyPem: Buffer;
   /** Deadline of every call (default 5000 ms). */
@@ -81,6 +88,20 @@ export interface AgentClient {
   close(): void;
 }
 
+/** The fingerprint check of a pinned link, after the usual host name check. */
+export function pinningOptions(pinned: string | null | undefined): grpc.VerifyOptions {
+  if (!pinned) return {};
+  const expected = pinned.toLowerCase();
+  return {
+    checkServerIdentity(hostname: string, cert: PeerCertificate) {
+      const mismatch = checkServerIdentity(hostname, cert);
+      if (mismatch) return mismatch;
+      const actual = cert.fingerprint256.replace(/:/g, '').toLowerCase();
+      return actual === expected ? undefined : new Error(`agent certificate ${actual} is not the pinned ${expected} (revoked or replaced: invite the dev server again)`);
+    },
+  };
+}
+
 /** The link's backoff: health checks, the channel's reconnects and the event relay all use it. */
 export const defaultBackoff: BackoffPolicy = { initialMs: 500, maxMs: 10_000, factor: 2, jitter: 0.2 };
 
@@ -95,7 +116,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
   const deadlineMs = options.deadlineMs ?? 5_000;
   const backoff: BackoffPolicy = { ...defaultBackoff, ...options.backoff };
   const logger = options.logger.child({ agentAddress: options.address });
-  const credentials = grpc.credentials.createSsl(options.caPem, options.keyPem, options.certPem);
+  const credentials = grpc.credentials.createSsl(options.caPem, options.keyPem, options.certPem, pinningOptions(options.pinnedFingerprint));
   const channelOptions: grpc.ChannelOptions = {
     'grpc.initial_reconnect_backoff_ms': Math.min(backoff.initialMs, 1_000),
     'grpc.max_reconnect_backoff_ms': backoff.maxMs,

@@ -33,3 +33,8 @@ export async function certificateEnd(file: string): Promise<{ notAfter: Date | n
     return { notAfter: null, detail: `${file} niet te lezen (${(error as Error).message})` };
   }
 }
+
+/** The link CA's key file that signs joining agents (AGENT_CA_KEY_FILE; outside production the development CA's). */
+export function agentCaKeyPath(config: Pick<Config, 'AGENT_CA_KEY_FILE' | 'DATA_DIR' | 'NODE_ENV'>): string | null {
+  return config.AGENT_CA_KEY_FILE ?? (config.NODE_ENV !== 'production' ? path.join(config.DATA_DIR, 'certs', 'ca-key.pem') : null);
+}

@@ -54,6 +54,8 @@ export class IdentityCache {
   /** The wall load in flight and the generation it started at: joined only by reads of that generation. */
   #siteWallLoad: { generation: number; promise: Promise<unknown> } | undefined;
   #listening = false;
+  /** Called on migration 0014's `a` notice (a write to agent_links, by any process): the fleet reloads. */
+  readonly #agentLinkListeners = new Set<() => void>();
 
   constructor(clock: () => number = Date.now) {
     const options = { maxEntries: MAX_ENTRIES, ttlMs: TTL_MS, clock };
@@ -176,6 +178,17 @@ export class IdentityCache {
   }
 
   /** One notice of migrations 0011 and 0012's triggers: `u:{id}`, `u:*`, `s:{id}`, `l:{userId}`, `c`, `w`, `*`. */
+  /** Registers a listener of agent link changes (agent_links rows); returns its removal. */
+  onAgentLinksChanged(listener: () => void): () => void {
+    this.#agentLinkListeners.add(listener);
+    return () => this.#agentLinkListeners.delete(listener);
+  }
+
+  /** An agent link was added, joined or revoked (by this or another process). */
+  agentLinksChanged(): void {
+    for (const listener of this.#agentLinkListeners) listener();
+  }
+
   applyNotice(payload: string): void {
     const colon = payload.indexOf(':');
     const kind = colon === -1 ? payload : payload.slice(0, colon);
@@ -191,6 +204,7 @@ export class IdentityCache {
     } else if (kind === 's') this.sessionEnded(key);
     else if (kind === 'l') this.levelsChanged(Number(key));
     else if (kind === 'c') this.categoriesChanged();
+    else if (kind === 'a') this.agentLinksChanged();
     // '*' (a truncate) and anything this version does not know: drop everything.
     else this.clear();
   }

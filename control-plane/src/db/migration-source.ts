@@ -12,6 +12,7 @@ import * as imageCapabilities from './migrations/0010_image_capabilities.ts';
 import * as identityNotices from './migrations/0011_identity_notices.ts';
 import * as siteWallNotices from './migrations/0012_site_wall_notices.ts';
 import * as backupRuns from './migrations/0013_backup_runs.ts';
+import * as agentLinks from './migrations/0014_agent_links.ts';
 
 interface NamedMigration {
   name: string;
@@ -38,6 +39,7 @@ const migrations: readonly NamedMigration[] = [
   { name: '0011_identity_notices', migration: identityNotices },
   { name: '0012_site_wall_notices', migration: siteWallNotices },
   { name: '0013_backup_runs', migration: backupRuns },
+  { name: '0014_agent_links', migration: agentLinks },
 ];
 
 /** knex MigrationSource over the static list above. */

@@ -2,6 +2,8 @@ import type { AppDeps, AppRouter } from '../app-context.ts';
 import { userRoutes } from './user/user.ts';
 import { adminAgentRoutes } from './admin/agent.ts';
 import { adminStatusRoutes } from './admin-status/admin-status.ts';
+import { adminAgentLinkRoutes } from './admin-agents/admin-agents.ts';
+import { agentJoinRoutes } from './agent-join/agent-join.ts';
 import { broadcastingRoutes } from './broadcasting/broadcasting.ts';
 import { healthRoutes } from './health/health.ts';
 import { sitesRoutes } from './sites/sites.ts';
@@ -33,6 +35,8 @@ export function appRouters(deps: AppDeps): AppRouter[] {
     userRoutes(deps),
     adminAgentRoutes(deps),
     adminStatusRoutes(deps),
+    adminAgentLinkRoutes(deps),
+    agentJoinRoutes(deps),
     broadcastingRoutes(deps),
     healthRoutes(deps),
     sitesRoutes(deps),

@@ -12,14 +12,14 @@ export interface PageSettings {
   /** The school's dev domain, under which project domains live (the docker form fills it in). */
   siteDomain: string;
   /** Every dev server's site domain: a project domain may lie under any of them (default: siteDomain only). */
-  siteDomains?: readonly string[];
+  siteDomains?: readonly string[] | (() => readonly string[]);
   realtime: { key: string; host: string; port: number; tls: boolean };
   /**
    * What the databases page shows: the database administration address (DB_ADMIN_URL) and the
    * dev server's internal host and port where MariaDB listens (STUDENT_DB_HOST, STUDENT_DB_PORT).
    * Defaults as in config.ts.
    */
-  database?: { adminUrl: string; host: string; port?: number; signon?: boolean };
+  database?: PageDatabase | (() => PageDatabase);
 }
 
 /**
@@ -45,12 +45,18 @@ const escapeAttribute = (value: string): string =>
  * every other page path, with the CSRF token and the public settings in meta tags. An anonymous
  * page view writes no session row.
  */
+interface PageDatabase {
+  adminUrl: string;
+  host: string;
+  port?: number;
+  signon?: boolean;
+}
+
 export function singlePageApp(settings: PageSettings): AppMiddleware {
   const indexPath = path.join(settings.webDist, 'index.html');
   let template: Promise<string> | null = null;
-  const dbAdminUrl = settings.database?.adminUrl ?? DEFAULT_DB_ADMIN_URL;
-  const dbHost = settings.database?.host ?? DEFAULT_STUDENT_DB_HOST;
-  const dbPort = settings.database?.port ?? DEFAULT_STUDENT_DB_PORT;
+  // A function: read per page, so the dev server new students go to may join while this runs.
+  const database = (): PageDatabase | undefined => (typeof settings.database === 'function' ? settings.database() : settings.database);
   const files = serve(settings.webDist, {
     index: false,
     setHeaders: (res, filePath) => {
@@ -85,6 +91,10 @@ export function singlePageApp(settings: PageSettings): AppMiddleware {
       ctx.body = 'De webapp is nog niet gebouwd: voer `npm run build:web` uit.';
       return;
     }
+    const db = database();
+    const dbAdminUrl = db?.adminUrl ?? DEFAULT_DB_ADMIN_URL;
+    const dbHost = db?.host ?? DEFAULT_STUDENT_DB_HOST;
+    const dbPort = db?.port ?? DEFAULT_STUDENT_DB_PORT;
     const values: Record<string, string> = {
       __CSRF_TOKEN__: settings.csrfToken(ctx),
       __SSO_PROVIDER__: settings.ssoProvider,
@@ -105,8 +115,9 @@ export function singlePageApp(settings: PageSettings): AppMiddleware {
       'db-admin-url': dbAdminUrl,
       'db-host': dbHost,
       'db-port': String(dbPort),
-      'db-admin-signon': String(settings.database?.signon ?? false),
-      'site-domains': (settings.siteDomains ?? [settings.siteDomain]).join(' '),
+      'db-admin-signon': String(db?.signon ?? false),
+      // A function: read per page, so a dev server that joined is offered without a restart.
+      'site-domains': ((typeof settings.siteDomains === 'function' ? settings.siteDomains() : settings.siteDomains) ?? [settings.siteDomain]).join(' '),
     });
   };
 }

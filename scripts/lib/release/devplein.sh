@@ -10,6 +10,7 @@ usage() {
 Gebruik: devplein <opdracht> [argumenten]
   control-plane     start de control plane (instellingen uit de omgeving, zie deploy/systemd/devplein-control-plane.env)
   agent             start de host agent (zie deploy/systemd/devplein-agent.env)
+  agent invite|revoke|list …  ontwikkelservers koppelen (op de control plane, met diens instellingen)
   browser-server    start de screenshotbrowser van de agent (deploy/systemd/devplein-browser.service)
   soketi            start soketi, de realtime-server (SOKETI_*-instellingen uit de omgeving)
   admin …           beheerders: devplein admin create --email <e-mailadres>, devplein admin list
@@ -28,7 +29,11 @@ case "$command" in
     WEB_DIST=${WEB_DIST:-$bundle/web/dist}
     export WEB_DIST
     exec "$node" "$bundle/control-plane/dist/main.js" "$@" ;;
-  agent) exec "$node" "$bundle/host-agent/dist/main.js" "$@" ;;
+  agent)
+    case "${1:-}" in
+      invite | revoke | list) exec "$node" "$bundle/control-plane/dist/cli/agent-cli.js" "$@" ;;
+      *) exec "$node" "$bundle/host-agent/dist/main.js" "$@" ;;
+    esac ;;
   browser-server) exec "$node" "$bundle/host-agent/dist/browser-server.js" "$@" ;;
   admin) exec "$node" "$bundle/control-plane/dist/cli/admin-cli.js" "$@" ;;
   migrate) exec "$node" "$bundle/control-plane/dist/db/migrate-cli.js" "$@" ;;

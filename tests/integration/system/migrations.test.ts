@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from '../../support/database.ts
 
 /** The tables of the shared brief (and the phpMyAdmin sign-on tickets, the pending host access intents, the backup runs), plus knex's own bookkeeping. */
 const applicationTables = [
-  'audit_log', 'backup_runs', 'course_files', 'course_texts', 'courses', 'databases', 'db_admin_signons', 'docker_images', 'groups', 'introducees',
+  'agent_join_tokens', 'agent_links', 'audit_log', 'backup_runs', 'course_files', 'course_texts', 'courses', 'databases', 'db_admin_signons', 'docker_images', 'groups', 'introducees',
   'level_categories', 'level_contents', 'levels', 'licenses', 'pending_host_access', 'project_user', 'projects', 'sessions', 'ssh_keys',
   'team_user', 'teams', 'thumbnails', 'users', 'vpn_configs',
 ];

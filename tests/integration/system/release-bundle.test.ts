@@ -241,6 +241,22 @@ describe('started from the unpacked bundle', () => {
     const { stdout } = await run(devplein, ['admin', 'list'], { cwd: work, env });
     expect(stdout).toContain('Bea Beheer <beheer@school.test>');
   });
+
+  it('devplein agent invite and list: the links in PostgreSQL (the host agent still starts with `devplein agent`)', async () => {
+    const env = {
+      PATH: '/usr/bin:/bin',
+      DATABASE_URL: database!.url,
+      APP_URL: 'https://devplein.school.test',
+      AGENT_TLS_CA: path.join(work, 'certs', 'ca.pem'),
+      AGENT_CA_KEY_FILE: path.join(work, 'certs', 'ca-key.pem'),
+    };
+    const devplein = path.join(bundle, 'bin/devplein');
+    const invited = await run(devplein, ['agent', 'invite', 'dev2', '--address', 'dev2.school.test:7443', '--site-domain', 'dev2.school.test'], { cwd: work, env });
+    expect(invited.stdout).toMatch(/sudo \.\/install\.sh agent --join 'https:\/\/devplein\.school\.test#[A-Za-z0-9_-]{43}\.[0-9a-f]{64}'/);
+    const { stdout } = await run(devplein, ['agent', 'list'], { cwd: work, env });
+    expect(stdout).toMatch(/^dev1\tactive\t/m);
+    expect(stdout).toMatch(/^dev2\tinvited\tdev2\.school\.test:7443\t/m);
+  });
 });
 
 /**

@@ -28,6 +28,7 @@ const INTRODUCEE = 'hygienemeeloper';
 /** Agent calls that only read: anything else the fake agent records is a write. */
 const AGENT_READS = new Set([
   'getInfo',
+  'getHostStats',
   'health',
   'getServerInfo',
   'getSshAccess',

@@ -47,6 +47,13 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/admin/agent': ADMINS,
   // admin: status of the dev servers
   'GET /api/admin/status': ADMINS,
+  // admin: the dev servers' links (invite, list, revoke)
+  'GET /api/admin/agents': ADMINS,
+  'POST /api/admin/agents/invitations': ADMINS,
+  'POST /api/admin/agents/:name/revoke': ADMINS,
+  // a dev server joins: no session, the one-time join token is the authority (none here: 401 for every role)
+  'GET /api/agents/ca': PUBLIC,
+  'POST /api/agents/join': [401, 401, 401, 401, 401, 401],
   // broadcasting (realtime authorization)
   'POST /broadcasting/auth': ACTIVE,
   'POST /broadcasting/user-auth': ACTIVE,
@@ -274,7 +281,7 @@ describe('routes × roles', { timeout: 120_000 }, () => {
 });
 
 /** Routes that never take a CSRF token: other protocols' endpoints (server to server). */
-const CSRF_EXEMPT = new Set(['POST /api/db-admin/signon']);
+const CSRF_EXEMPT = new Set(['POST /api/db-admin/signon', 'POST /api/agents/join']);
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 describe('unsafe routes without a CSRF token', { timeout: 120_000 }, () => {

@@ -70,7 +70,15 @@ export function projectRequestRoutes(deps: AppDeps): AppRouter {
   const { knex, config, agents } = deps;
   const hostAccess = { knex, agents, logger: deps.logger.child({ component: 'host-access' }) };
   const router: AppRouter = new Router();
-  const schema = projectRequestSchema(agents.links.map((link) => link.siteDomain));
+  // The site domains of the linked dev servers at the time of the request (a server may join or
+  // be revoked while the process runs); the schema is rebuilt only when they change.
+  let schemaOf: { key: string; schema: ReturnType<typeof projectRequestSchema> } | undefined;
+  const currentSchema = () => {
+    const domains = agents.links.map((link) => link.siteDomain);
+    const key = domains.join(' ');
+    if (schemaOf?.key !== key) schemaOf = { key, schema: projectRequestSchema(domains) };
+    return schemaOf.schema;
+  };
 
   router.get('/api/dockers', async (ctx) => {
     activeUser(ctx);
@@ -79,7 +87,7 @@ export function projectRequestRoutes(deps: AppDeps): AppRouter {
 
   router.post('/api/user/project', async (ctx) => {
     const user = activeUser(ctx);
-    const input = parseRequest(ctx, schema);
+    const input = parseRequest(ctx, currentSchema());
     // The creator is always a member, first; the others in the order given.
     const memberIds = [user.id, ...input.users.filter((id) => id !== user.id)];
 
@@ -106,7 +114,7 @@ export function projectRequestRoutes(deps: AppDeps): AppRouter {
     const { id } = parseInput(ctx, projectIdParams, 'params');
     const before = await loadProject(knex, id);
     if (!before || !mayChangeProject(user, before.users.map((member) => member.id))) throw notFound(PROJECT_NOT_FOUND);
-    const input = parseRequest(ctx, schema);
+    const input = parseRequest(ctx, currentSchema());
     const memberIds = membersAfterEdit(user, before, input.users);
     await checkHostKept(knex, agents, before, input.domain.toLowerCase());
 

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/** The dev servers' links (issue 21): invite, join, revoke. JSON shapes and the invitation form's rules. */
+
+export const AGENT_LINK_NAME_PATTERN = /^[a-z][a-z0-9-]{0,30}$/;
+const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
+const SITE_DOMAIN = /^(?=.{1,200}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
+
+/** POST /api/admin/agents/invitations (and `devplein agent invite`). */
+export const agentInvitationInput = z.object({
+  name: z
+    .string({ error: 'Geef de ontwikkelserver een naam, bijvoorbeeld dev2.' })
+    .trim()
+    .regex(AGENT_LINK_NAME_PATTERN, 'Gebruik kleine letters, cijfers en streepjes (hoogstens 31), beginnend met een letter, bijvoorbeeld dev2.'),
+  address: z
+    .string({ error: 'Vul het adres van de agent in, bijvoorbeeld dev2.school.nl:7443.' })
+    .trim()
+    .regex(HOST_PORT, 'Vul het adres in als naam:poort, bijvoorbeeld dev2.school.nl:7443.'),
+  site_domain: z
+    .string({ error: 'Vul het sitedomein in, bijvoorbeeld dev2.school.nl.' })
+    .trim()
+    .toLowerCase()
+    .regex(SITE_DOMAIN, 'Vul een domeinnaam in, bijvoorbeeld dev2.school.nl.'),
+  db_host: z.string().trim().min(1).max(300).optional(),
+  db_admin_url: z.string().trim().min(1).max(500).optional(),
+});
+export type AgentInvitationInput = z.infer<typeof agentInvitationInput>;
+
+export type AgentLinkStatusJson = 'invited' | 'active' | 'revoked';
+
+/** One dev server's link as the status page lists it. */
+export interface AgentLinkJson {
+  name: string;
+  address: string;
+  siteDomain: string;
+  status: AgentLinkStatusJson;
+  /** 'config': from AGENT_LINKS_FILE/AGENT_ADDRESS; 'join': invited and joined. */
+  origin: 'config' | 'join';
+  /** sha256 of the pinned agent certificate (hex), null when not pinned. */
+  fingerprint: string | null;
+  certificateNotAfter: string | null;
+  createdAt: string;
+  joinedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** The answer to an invitation: shown once. */
+export interface AgentInvitationJson {
+  name: string;
+  /** `sudo ./install.sh agent --join '<url>#<token>.<ca sha256>'`, to paste on the new server. */
+  joinCommand: string;
+  joinString: string;
+  expiresAt: string;
+}
+
+/** POST /api/agents/join (Authorization: Bearer <token>): the signed certificate and the link CA. */
+export interface AgentJoinJson {
+  name: string;
+  commonName: string;
+  certificate: string;
+  ca: string;
+  fingerprint: string;
+  notAfter: string;
+}
