@@ -167,11 +167,11 @@ describe('agent links', () => {
       async () => {
         const row = await serverRow('dev2');
         refusal = row?.error ?? '';
-        return row?.reachable === false && refusal.includes('is not the pinned');
+        return row?.reachable === false && refusal.includes('ander certificaat dan bij het koppelen is vastgelegd');
       },
       { timeoutMs: 20_000, description: 'dev2 refused for another fingerprint' },
     );
-    expect(refusal).toContain(`agent certificate ${pinned}`);
+    expect(refusal).toContain(`certificaat ${pinned};`);
     await database.knex('agent_links').where({ name: 'dev2' }).update({ cert_fingerprint: pinned });
     await waitFor(async () => (await serverRow('dev2'))?.reachable === true, { timeoutMs: 20_000, description: 'dev2 back with its pinned fingerprint' });
 

@@ -214,7 +214,7 @@ describe('dev servers that join with install.sh agent --join', () => {
       async () => {
         const row = (await status()).servers.find((each) => each.name === 'dev3');
         refusal = row?.error ?? '';
-        return row?.reachable === false && refusal.includes('is not the pinned');
+        return row?.reachable === false && refusal.includes('ander certificaat dan bij het koppelen is vastgelegd');
       },
       { timeoutMs: 20_000, description: 'the old certificate of dev3 refused' },
     );

@@ -10,6 +10,9 @@ import { mayViewStatus } from '../../policies/agent-policy.ts';
 import { type DevServerOutcome, presentAdminStatus, presentCertificateEnd, presentDevServerStatus, presentLastBackup } from '../../presenters/present-admin-status.ts';
 import { latestBackupRun } from '../../queries/backups.ts';
 
+const pinMismatch = (fingerprint: string) =>
+  `de agent toont een ander certificaat dan bij het koppelen is vastgelegd (certificaat ${fingerprint}; ingetrokken of vervangen: nodig de server opnieuw uit)`;
+
 /**
  * One dev server's facts: HostStats, or why there are none, in Dutch (gRPC's own English, such
  * as "No connection established", goes to the log, not to the page). Never throws.
@@ -21,6 +24,9 @@ async function askDevServer(link: AgentLink, requestId: string, logger: Logger):
     const error = toAgentError(failure, 'GetHostStats');
     logger.warn({ host: link.name, code: error.code, details: error.details }, 'status: GetHostStats failed');
     if (error.unreachable) {
+      // The pinned fingerprint (agent-client.ts) refused the agent's certificate: worth saying which.
+      const shown = /agent certificate ([0-9a-f]{64}) is not the pinned/.exec(error.details)?.[1];
+      if (shown) return { kind: 'unreachable', error: pinMismatch(shown) };
       return { kind: 'unreachable', error: error.code === 'DEADLINE_EXCEEDED' ? 'de agent antwoordde niet op tijd' : 'geen verbinding met de agent' };
     }
     // An agent older than contract 1.5.0 has no HostStats: show what GetInfo still says.
