@@ -39,6 +39,8 @@ describe('verifyIdToken', async () => {
       email: 'sam@school.test',
       emailVerified: true,
       name: 'Sam',
+      // Every verified claim, for the group mapping (OIDC_GROUPS_CLAIM).
+      claims: expect.objectContaining({ iss: issuer, sub: 'subject-1', email: 'sam@school.test', nonce: 'n1' }),
     });
   });
 
