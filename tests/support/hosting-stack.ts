@@ -57,6 +57,8 @@ export async function startHostingStack(options: Omit<FakeAgentOptions, 'certs'>
     env: {
       SITE_DOMAIN: SITE,
       ...agentLinkEnv(agent.address, certs),
+      // Dev servers may join (invitations sign with the test CA).
+      AGENT_CA_KEY_FILE: certs.caKey,
       // The reconcile of unapproved containers would add ListContainers calls at every minute to
       // the fake agent's call log that tests count; the tests of it set their own schedule.
       UNAPPROVED_RECONCILE_CRON: '0 0 1 1 *',

@@ -130,6 +130,17 @@ export class AgentLinkRefusal extends Error {
  * (revoke it first); an earlier token of the name stops working. Audited (agent.invite).
  */
 export async function inviteAgent(knex: Knex, input: AgentInvitationInput): Promise<AgentInvitation> {
+  try {
+    return await inviteAgentOnce(knex, input);
+  } catch (error) {
+    // Two invitations of a new name at once: the other one inserted the row between our look and
+    // our insert (a unique violation). Once more, the row is there and is made new under its lock.
+    if ((error as { code?: unknown }).code !== '23505') throw error;
+    return inviteAgentOnce(knex, input);
+  }
+}
+
+async function inviteAgentOnce(knex: Knex, input: AgentInvitationInput): Promise<AgentInvitation> {
   const now = input.now ?? new Date();
   const token = newJoinToken();
   const expiresAt = new Date(now.getTime() + JOIN_TOKEN_TTL_MS);

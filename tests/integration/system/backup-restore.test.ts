@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_BACKUP_STATUS_FILE, agentBackupStatusSchema } from '@devplein/contract/backups';
 import { backupControlPlane } from '../../../control-plane/src/backup/control-plane-backup.ts';
 import { readBackupKey } from '../../../control-plane/src/backup/archive-cipher.ts';
-import { migrationSource } from '../../../control-plane/src/db/migration-source.ts';
+import { migrationNames, migrationSource } from '../../../control-plane/src/db/migration-source.ts';
 import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
 import { latestBackupRun } from '../../../control-plane/src/queries/backups.ts';
 import { runBackupCli } from '../../support/backup-cli.ts';
@@ -270,8 +270,9 @@ describe('control plane: devplein backup / restore', () => {
       const old = await createTestDatabase();
       const oldTarget = await createTestDatabase({ migrated: false, serverUrl: freshCluster.url });
       try {
-        // The database as the release before backup_runs left it.
-        await old.knex.migrate.down({ migrationSource });
+        // The database as the release before backup_runs left it: every later migration undone, newest first.
+        const later = migrationNames.slice(migrationNames.indexOf('0013_backup_runs'));
+        for (let undone = 0; undone < later.length; undone += 1) await old.knex.migrate.down({ migrationSource });
         expect(await old.knex.schema.hasTable('backup_runs')).toBe(false);
         await seedDemoData(old.knex);
         const oldData = path.join(work, 'old-data');
@@ -281,7 +282,7 @@ describe('control plane: devplein backup / restore', () => {
 
         const restored = await runBackupCli(['restore', made.archive, '--key', keyFile], { DATABASE_URL: oldTarget.url, DATA_DIR: path.join(work, 'old-target-data') });
         expect(restored, restored.stderr).toMatchObject({ code: 0, stderr: '' });
-        expect(restored.stdout).toContain('1 migratie(s): 0013_backup_runs');
+        expect(restored.stdout).toContain(`${later.length} migratie(s): ${later.join(', ')}`);
         expect(await oldTarget.knex.schema.hasTable('backup_runs')).toBe(true);
         expect(await oldTarget.knex('users').orderBy('id')).toEqual(await old.knex('users').orderBy('id'));
       } finally {

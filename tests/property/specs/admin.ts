@@ -57,7 +57,50 @@ function hostileCapabilities(): fc.Arbitrary<unknown> {
   );
 }
 
+/** A dev server's name as the invitation form takes it (a-z first, then a-z, 0-9, '-', at most 31). */
+const agentName = (): fc.Arbitrary<string> =>
+  fc.tuple(lower('abcdefghijklmnopqrstuvwxyz', 1, 1), lower('abcdefghijklmnopqrstuvwxyz0123456789-', 0, 20)).map(([head, tail]) => `${head}${tail}`);
+
+const agentInvitationFields: Fields = {
+  name: { valid: agentName(), hostile: fc.oneof(taint(agentName()), fc.constantFrom('Dev2', '2dev', 'dev 2', 'dev_2', 'a'.repeat(32), '-dev', 'dév')) },
+  address: {
+    valid: fc.tuple(agentName(), fc.integer({ min: 1, max: 65_535 })).map(([host, port]) => `${host}.school.nl:${port}`),
+    hostile: fc.constantFrom('dev2.school.nl', 'dev2.school.nl:', ':7443', 'dev2.school.nl:99999', 'http://dev2:7443', 'dev2 :7443', 'dev2.school.nl:7443/x'),
+  },
+  site_domain: { valid: agentName().map((name) => `${name}.school.nl`), hostile: fc.constantFrom('', 'school', 'https://x.nl', 'a..nl', 'x.nl/', '*.x.nl') },
+  db_host: { valid: fc.constantFrom('10.9.0.1', 'db.dev2.school.nl'), optional: true },
+  db_admin_url: { valid: fc.constantFrom('https://dev2.school.nl/phpmyadmin/'), optional: true },
+};
+
 export const adminSpecs: EndpointSpec[] = [
+  endpoint({
+    route: 'POST /api/admin/agents/invitations',
+    as: 'admin',
+    batchSize: 100,
+    request: () => bodyOf(agentInvitationFields).map((body) => ({ body })),
+  }),
+  endpoint({
+    route: 'POST /api/admin/agents/:name/revoke',
+    as: 'admin',
+    batchSize: 100,
+    // Links of every kind: invited ones (made here), the seeded dev1 (the last active one: refused), unknown names.
+    prepare: async (stack) => {
+      const admin = stack.client('admin');
+      const made: string[] = [];
+      for (let index = 0; index < 5; index += 1) {
+        const name = `prop-${Date.now().toString(36)}-${index}`;
+        // A fixture step: json() throws unless the invitation succeeded.
+        await admin.json('POST', '/api/admin/agents/invitations', { name, address: `${name}.school.nl:7443`, site_domain: `${name}.school.nl` });
+        made.push(name);
+      }
+      return [...made, 'dev1'];
+    },
+    request: (names) =>
+      fc.record({
+        params: fc.record({ name: pathSegment(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...names) }, { weight: 1, arbitrary: agentName() })) }),
+        body: bodyOf({}),
+      }),
+  }),
   endpoint({
     route: 'PUT /api/admin/projects/:id',
     as: 'admin',

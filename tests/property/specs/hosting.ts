@@ -5,6 +5,7 @@
  * what those calls carried.
  */
 import fc from 'fast-check';
+import type { AgentInvitationJson } from '@devplein/contract/agent-links';
 import { CaptureOutcome } from '@devplein/proto/screenshot';
 import { bodyOf, hostileString, idOnlyRequest, idSegment, idValue, pathSegment, queryOf, taint, type Fields } from '../arbitraries.ts';
 import { ids, insertProjects, projectName } from '../fixtures.ts';
@@ -58,7 +59,43 @@ async function resetDatabases(stack: PropertyStack): Promise<void> {
   for (const [name, database] of stack.agent.databases) if (database.ownerUserId === stack.userIds.developer) stack.agent.databases.delete(name);
 }
 
+/** Something shaped like a PEM certificate request, never a valid one (a wrong one keeps the token). */
+const csrLike = (): fc.Arbitrary<string> =>
+  fc.oneof(
+    fc.base64String({ minLength: 4, maxLength: 400 }).map((body) => `-----BEGIN CERTIFICATE REQUEST-----\n${body}\n-----END CERTIFICATE REQUEST-----\n`),
+    fc.constantFrom('-----BEGIN CERTIFICATE REQUEST-----', '-----BEGIN CERTIFICATE REQUEST-----\n\n-----END CERTIFICATE REQUEST-----'),
+  );
+
 export const hostingSpecs: EndpointSpec[] = [
+  endpoint({
+    route: 'POST /api/agents/join',
+    // No session: the one-time token in Authorization is the authority (the signon client's header is replaced).
+    as: 'signon-script',
+    batchSize: 100,
+    prepare: async (stack) => {
+      const name = `join-${Date.now().toString(36)}`;
+      const invitation = await stack.client('admin').json<AgentInvitationJson>('POST', '/api/admin/agents/invitations', {
+        name,
+        address: `${name}.school.nl:7443`,
+        site_domain: `${name}.school.nl`,
+      });
+      const token = /#([A-Za-z0-9_-]{43})\./.exec(invitation.joinString)?.[1];
+      if (!token) throw new Error(`no token in the join string ${invitation.joinString}`);
+      return [token];
+    },
+    request: (tokens) =>
+      fc.record({
+        headers: fc.record({
+          Authorization: fc.oneof(
+            fc.constantFrom(...tokens).map((token) => `Bearer ${token}`),
+            fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'), minLength: 43, maxLength: 43 }).map((token) => `Bearer ${token}`),
+            // Whatever a client can send as a header value (printable, no line breaks).
+            fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 200 }),
+          ),
+        }),
+        body: bodyOf({ csr: { valid: csrLike(), hostile: fc.oneof(hostileString(), csrLike().map((pem) => pem.repeat(30))) } }),
+      }),
+  }),
   endpoint({
     route: 'POST /api/user/dockers',
     as: 'developer',
