@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type Docker from 'dockerode';
-import { AGENT_BACKUP_STATUS_FILE, agentBackupStatusSchema } from '@devplein/contract/backups';
+import { AGENT_BACKUP_STATUS_FILE, type AgentBackupStatus, agentBackupStatusSchema } from '@devplein/contract/backups';
 
 /** One part of the host: ok, or not with a short reason (HostStats' PartHealth). */
 export interface PartState {
@@ -269,13 +269,12 @@ export async function lastBackup(dataDir: string): Promise<LastBackupState> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { known: false, finishedAt: undefined, ok: false, sizeBytes: 0, message: '' };
     return { known: true, finishedAt: undefined, ok: false, sizeBytes: 0, message: `${AGENT_BACKUP_STATUS_FILE} niet te lezen (${describeError(error)})` };
   }
-  let parsed: ReturnType<typeof agentBackupStatusSchema.safeParse>;
+  let status: AgentBackupStatus;
   try {
-    parsed = agentBackupStatusSchema.safeParse(JSON.parse(text));
+    // Not JSON, or not the shape: both a broken record.
+    status = agentBackupStatusSchema.parse(JSON.parse(text));
   } catch {
-    parsed = agentBackupStatusSchema.safeParse(undefined);
+    return { known: true, finishedAt: undefined, ok: false, sizeBytes: 0, message: `${AGENT_BACKUP_STATUS_FILE} is geen geldige status` };
   }
-  if (!parsed.success) return { known: true, finishedAt: undefined, ok: false, sizeBytes: 0, message: `${AGENT_BACKUP_STATUS_FILE} is geen geldige status` };
-  const status = parsed.data;
   return { known: true, finishedAt: new Date(status.finishedAt), ok: status.ok, sizeBytes: status.sizeBytes ?? 0, message: status.message };
 }
