@@ -162,7 +162,8 @@ async function configure(port: number): Promise<void> {
     REALTIME_PORT: String(await findFreePort()),
     LOG_LEVEL: 'warn',
   };
-  await writeFile(cpEnv, withSettings(text, settings));
+  for (const [key, value] of Object.entries(settings)) text = text.replace(new RegExp(`^${key}=.*$`, 'm'), `${key}=${value}`);
+  await writeFile(cpEnv, text);
   // soketi's fixed ports (Environment= in its unit) are overridden by its env file, as in systemd.
   const soketi = [`SOKETI_PORT=${settings.REALTIME_PORT}`, `SOKETI_METRICS_SERVER_PORT=${await findFreePort()}`, `SOKETI_CLUSTER_PORT=${await findFreePort()}`];
   await writeFile(path.join(root, 'etc/devplein/soketi.env'), `${await readFile(path.join(root, 'etc/devplein/soketi.env'), 'utf8')}${soketi.join('\n')}\n`);

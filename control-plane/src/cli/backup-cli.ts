@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { backupAgent, restoreAgent, writeAgentBackupStatus } from '../backup/agent-backup.ts';
 import { BackupArchiveError, readBackupKey } from '../backup/archive-cipher.ts';
-import { type BackupManifest, type BackupRole, openArchive, pruneArchives } from '../backup/archive.ts';
+import { type BackupRole, openArchive, pruneArchives } from '../backup/archive.ts';
 import { backupControlPlane, RestoreRefused, restoreControlPlane } from '../backup/control-plane-backup.ts';
 import { recordBackupRun } from '../commands/record-backup-run.ts';
 import { createKnex } from '../db/knex.ts';
@@ -120,11 +120,6 @@ function megabytes(bytes: number): string {
   return `${(bytes / 1_000_000).toFixed(1)} MB`;
 }
 
-/** What an archive holds, one part after another: the console line and the run's record say the same. */
-function contentsSummary(manifest: BackupManifest): string {
-  return manifest.contents.map((part) => `${part.path}: ${part.files} bestand(en), ${megabytes(part.bytes)}`).join('; ');
-}
-
 async function backup(invocation: Extract<Invocation, { verb: 'backup' }>): Promise<void> {
   const key = await readBackupKey(invocation.keyFile);
   for (const role of invocation.roles) {
@@ -139,7 +134,7 @@ async function backupRole(role: BackupRole, key: Buffer, invocation: Extract<Inv
     const target = agentTarget();
     try {
       const result = await backupAgent(target, { backupDir: invocation.dir, key, version: version(), now: startedAt });
-      const summary = contentsSummary(result.manifest);
+      const summary = result.manifest.contents.map((part) => `${part.path}: ${part.files} bestand(en), ${megabytes(part.bytes)}`).join('; ');
       await writeAgentBackupStatus(target.dataDir, { finishedAt: new Date().toISOString(), ok: true, sizeBytes: result.bytes, message: summary });
       console.log(`Backup gemaakt: ${result.archive} (${megabytes(result.bytes)}, ${((Date.now() - startedAt.getTime()) / 1000).toFixed(1)} s).`);
     } catch (error) {
@@ -154,7 +149,7 @@ async function backupRole(role: BackupRole, key: Buffer, invocation: Extract<Inv
     try {
       try {
         const result = await backupControlPlane({ databaseUrl, dataDir: controlPlaneDataDir() }, { backupDir: invocation.dir, key, version: version(), now: startedAt });
-        const summary = contentsSummary(result.manifest);
+        const summary = result.manifest.contents.map((part) => `${part.path}: ${part.files} bestand(en), ${megabytes(part.bytes)}`).join('; ');
         await recordBackupRun(knex, { role: 'control-plane', startedAt, finishedAt: new Date(), ok: true, sizeBytes: result.bytes, archivePath: result.archive, message: summary });
         console.log(`Backup gemaakt: ${result.archive} (${megabytes(result.bytes)}, ${((Date.now() - startedAt.getTime()) / 1000).toFixed(1)} s). ${summary}.`);
       } catch (error) {

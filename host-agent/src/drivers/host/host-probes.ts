@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type Docker from 'dockerode';
-import { AGENT_BACKUP_STATUS_FILE, type AgentBackupStatus, agentBackupStatusSchema } from '@devplein/contract/backups';
+import { AGENT_BACKUP_STATUS_FILE, agentBackupStatusSchema } from '@devplein/contract/backups';
 
 /** One part of the host: ok, or not with a short reason (HostStats' PartHealth). */
 export interface PartState {
@@ -269,12 +269,13 @@ export async function lastBackup(dataDir: string): Promise<LastBackupState> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { known: false, finishedAt: undefined, ok: false, sizeBytes: 0, message: '' };
     return { known: true, finishedAt: undefined, ok: false, sizeBytes: 0, message: `${AGENT_BACKUP_STATUS_FILE} niet te lezen (${describeError(error)})` };
   }
-  let status: AgentBackupStatus;
+  let parsed: ReturnType<typeof agentBackupStatusSchema.safeParse>;
   try {
-    // Not JSON, or not the shape: both a broken record.
-    status = agentBackupStatusSchema.parse(JSON.parse(text));
+    parsed = agentBackupStatusSchema.safeParse(JSON.parse(text));
   } catch {
-    return { known: true, finishedAt: undefined, ok: false, sizeBytes: 0, message: `${AGENT_BACKUP_STATUS_FILE} is geen geldige status` };
+    parsed = agentBackupStatusSchema.safeParse(undefined);
   }
+  if (!parsed.success) return { known: true, finishedAt: undefined, ok: false, sizeBytes: 0, message: `${AGENT_BACKUP_STATUS_FILE} is geen geldige status` };
+  const status = parsed.data;
   return { known: true, finishedAt: new Date(status.finishedAt), ok: status.ok, sizeBytes: status.sizeBytes ?? 0, message: status.message };
 }
