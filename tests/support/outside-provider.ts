@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import type { Knex } from 'knex';
 import { startControlPlane, type RunningControlPlane } from './control-plane.ts';
@@ -34,6 +34,8 @@ export interface OutsideProvider {
   signInAs(identity: OutsideIdentity): void;
   /** From now on, id_tokens are signed with a key the provider does not publish (or again with its own). */
   signWithUnpublishedKey(rogue: boolean): void;
+  /** From now on, the token and userinfo endpoints answer only after this long (a slow school provider); 0: at once. */
+  answerSlowly(delayMs: number): void;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function startOutsideProvider(options: OutsideProviderOptions = {})
   let codes = 0;
   let current: OutsideIdentity = { subject: 'outside-1', email: 'buiten@school.test', emailVerified: true, name: 'Bo Buiten' };
   let rogue = false;
+  let delayMs = 0;
 
   const identityOf = (url: URL): OutsideIdentity => {
     const hint = url.searchParams.get('login_hint');
@@ -62,7 +65,7 @@ export async function startOutsideProvider(options: OutsideProviderOptions = {})
     return { subject: hint, email: hint, emailVerified: true, name: hint.split('@')[0]! };
   };
 
-  const server: Server = createServer((req, res) => {
+  const answer = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', issuer);
     const json = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -118,6 +121,12 @@ export async function startOutsideProvider(options: OutsideProviderOptions = {})
       return;
     }
     json(404, { error: 'not_found' });
+  };
+  // The calls the control plane makes server to server (not the browser's authorize) may be slow.
+  const server: Server = createServer((req, res) => {
+    const serverToServer = /^\/(token|userinfo)(\?|$)/.test(req.url ?? '');
+    if (delayMs > 0 && serverToServer) setTimeout(() => answer(req, res), delayMs);
+    else answer(req, res);
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
@@ -128,6 +137,9 @@ export async function startOutsideProvider(options: OutsideProviderOptions = {})
     },
     signWithUnpublishedKey: (on) => {
       rogue = on;
+    },
+    answerSlowly: (ms) => {
+      delayMs = ms;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -1,13 +1,13 @@
 /**
  * Setup file (vitest.config.ts): when a test fails with browser pages open, each page is saved as
- * .tmp/shots/failed-<test>-<n>.png and its address and first heading go into the log and into the
- * test's meta, which the summary line of a failure prints: a CI log's tail then says what the
- * page showed, not only which wait ran out.
+ * .tmp/shots/failed-<test>-<n>.png and its address, first heading and last requests and console
+ * lines go into the log and into the test's meta, which the summary line of a failure prints: a
+ * CI log's tail then says what the page showed and why, not only which wait ran out.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import { openPages } from './open-browsers.ts';
+import { openPages, recentPageEvents } from './open-browsers.ts';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -40,7 +40,8 @@ afterEach(async (context) => {
     } catch {
       // about:blank and the like: keep as is
     }
-    described.push(`${address} "${heading?.trim() ?? ''}"`);
+    const events = recentPageEvents(page);
+    described.push(`${address} "${heading?.trim() ?? ''}"${events.length > 0 ? ` {${events.join('; ')}}` : ''}`);
   }
   context.task.meta.openPages = described.join(', ');
   console.log(`[failed test] ${context.task.name}: open pages ${described.join(', ')} (screenshots: ${shots}/failed-${slug(context.task.name)}-*.png)`);

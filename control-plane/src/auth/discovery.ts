@@ -11,10 +11,18 @@ const discoverySchema = z.object({
 
 export type ProviderMetadata = z.infer<typeof discoverySchema>;
 
+/**
+ * How long a call to the identity provider may take (discovery, the token exchange, userinfo,
+ * the signing keys). Generous on purpose: a sign-in that waits is better than one that fails, and
+ * libraries' 5 s defaults failed sign-ins when the provider was slow or the server busy (40
+ * sign-ins at once on a busy 2-core machine: grant's token exchange gave up, "Inloggen mislukt").
+ */
+export const PROVIDER_TIMEOUT_MS = 20_000;
+
 /** Reads the provider's `.well-known/openid-configuration` (grant has no discovery of its own). */
 export async function discoverProvider(issuer: string): Promise<ProviderMetadata> {
   const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
-  const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
+  const response = await fetch(url, { signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS) });
   if (!response.ok) throw new Error(`OpenID discovery at ${url} answered ${response.status}`);
   const metadata = discoverySchema.parse(await response.json());
   if (metadata.issuer !== issuer.replace(/\/$/, '') && metadata.issuer !== issuer) {

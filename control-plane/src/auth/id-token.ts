@@ -1,4 +1,5 @@
 import { createRemoteJWKSet, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { PROVIDER_TIMEOUT_MS } from './discovery.ts';
 
 export interface VerifiedIdentity {
   issuer: string;
@@ -47,5 +48,5 @@ export async function verifyIdToken(
 
 /** The provider's signing keys, fetched and cached by jose. */
 export function remoteKeys(jwksUri: string): JWTVerifyGetKey {
-  return createRemoteJWKSet(new URL(jwksUri), { cooldownDuration: 30_000, timeoutDuration: 5_000 });
+  return createRemoteJWKSet(new URL(jwksUri), { cooldownDuration: 30_000, timeoutDuration: PROVIDER_TIMEOUT_MS });
 }

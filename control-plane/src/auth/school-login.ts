@@ -3,7 +3,7 @@ import grant from 'grant';
 import type { Logger } from 'pino';
 import type { JWTVerifyGetKey } from 'jose';
 import type { AppContext, AppMiddleware } from '../app-context.ts';
-import { providerMetadata, type ProviderMetadata } from './discovery.ts';
+import { PROVIDER_TIMEOUT_MS, providerMetadata, type ProviderMetadata } from './discovery.ts';
 import { remoteKeys, verifyIdToken, IdTokenError } from './id-token.ts';
 import { AccountLinkRefused, upsertUserFromIdentity } from './user-upsert.ts';
 import { renewSessionCsrf } from './csrf.ts';
@@ -99,28 +99,32 @@ export function schoolSignIn(options: {
       .then((metadata) => {
         const factory = (grant as unknown as { koa: () => KoaGrantFactory }).koa();
         const grantMiddleware = factory({
-          defaults: {
-            origin: options.appUrl,
-            prefix: '/auth',
-            transport: 'session',
-            state: true,
-            nonce: true,
-            pkce: true,
-          },
-          [provider.name]: {
-            oauth: 2,
-            authorize_url: metadata.authorization_endpoint,
-            access_url: metadata.token_endpoint,
-            profile_url: metadata.userinfo_endpoint,
-            key: provider.clientId,
-            secret: provider.clientSecret,
-            scope: ['openid', 'email', 'profile'],
-            scope_delimiter: ' ',
-            response: ['tokens', 'jwt', 'profile'],
-            token_endpoint_auth_method: 'client_secret_post',
-            callback: SIGN_IN_FINISH_PATH,
-            // No query parameter may override this provider's settings; only our login_hint (state.dynamic).
-            dynamic: [],
+          // grant's own HTTP calls (token exchange, userinfo) give up after 5 s by default.
+          request: { timeout: PROVIDER_TIMEOUT_MS },
+          config: {
+            defaults: {
+              origin: options.appUrl,
+              prefix: '/auth',
+              transport: 'session',
+              state: true,
+              nonce: true,
+              pkce: true,
+            },
+            [provider.name]: {
+              oauth: 2,
+              authorize_url: metadata.authorization_endpoint,
+              access_url: metadata.token_endpoint,
+              profile_url: metadata.userinfo_endpoint,
+              key: provider.clientId,
+              secret: provider.clientSecret,
+              scope: ['openid', 'email', 'profile'],
+              scope_delimiter: ' ',
+              response: ['tokens', 'jwt', 'profile'],
+              token_endpoint_auth_method: 'client_secret_post',
+              callback: SIGN_IN_FINISH_PATH,
+              // No query parameter may override this provider's settings; only our login_hint (state.dynamic).
+              dynamic: [],
+            },
           },
         });
         return { metadata, keys: remoteKeys(metadata.jwks_uri), grantMiddleware };

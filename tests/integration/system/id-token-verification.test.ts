@@ -39,6 +39,18 @@ describe('id_token verification against an outside provider', () => {
     expect(me.body.email_verified_at).toBeNull();
   });
 
+  it('waits for a slow provider: a token and userinfo answer after 7 s still sign in (grant gave up after 5 s)', async () => {
+    stack.provider.answerSlowly(7_000);
+    try {
+      const session = new HttpSession(stack.app.url);
+      const landing = await session.follow('/auth/school');
+      expect(landing.status).toBe(200);
+      expect((await session.json('GET', '/api/user')).status).toBe(200);
+    } finally {
+      stack.provider.answerSlowly(0);
+    }
+  }, 60_000);
+
   it('does not run the development identity provider when a school provider is configured', async () => {
     const response = await fetch(`${stack.app.url}/dev-idp/.well-known/openid-configuration`);
     expect(response.status).not.toBe(200);
