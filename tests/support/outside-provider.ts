@@ -93,7 +93,8 @@ export async function startOutsideProvider(options: OutsideProviderOptions = {})
       back.searchParams.set('code', code);
       back.searchParams.set('state', url.searchParams.get('state') ?? '');
       res.writeHead(302, { location: back.toString() });
-      return res.end();
+      res.end();
+      return;
     }
     if (url.pathname === '/token' && req.method === 'POST') {
       let raw = '';
