@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -142,6 +143,22 @@ describe('level categories and content (admin)', { timeout: E2E_TEST_TIMEOUT_MS 
     // The title followed the chosen file (not the refused one chosen first).
     expect(await file.getByRole('link').innerText()).toBe('opdracht');
     await page.screenshot({ path: path.join(shots, 'admin-level-content-edit.png'), fullPage: true });
+    await context.close();
+  });
+
+  it('downloads the chosen group as a spreadsheet (the button appears once a group is chosen)', async () => {
+    const { context, page } = await e2e.signInAs('admin@devplein.test');
+    await page.goto(`${e2e.url}/admin/levels`);
+    const button = page.getByRole('link', { name: 'Levels van deze groep downloaden (CSV)' });
+    await page.getByLabel('Groep').locator('option', { hasText: 'SD21' }).waitFor({ state: 'attached' });
+    expect(await button.count()).toBe(0);
+    await page.getByLabel('Groep').selectOption({ label: 'SD21' });
+    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    expect(download.suggestedFilename()).toMatch(/^levels-SD21-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = readFileSync(await download.path(), 'utf8');
+    expect(text.startsWith('\uFEFFNaam;E-mailadres;')).toBe(true);
+    await page.getByTestId('category-levels').first().waitFor();
+    await page.screenshot({ path: path.join(shots, 'admin-levels-download.png') });
     await context.close();
   });
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -235,6 +236,18 @@ describe('Users admin (/admin/users) in Chromium', { timeout: E2E_TEST_TIMEOUT_M
     const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await phone.context.close();
+  });
+
+  it('downloads every user as a spreadsheet', async () => {
+    const { context, page } = await e2e.signInAs('admin@devplein.test');
+    await page.goto(`${e2e.url}/admin/users`);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Alle gebruikers downloaden (CSV)' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^gebruikers-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = readFileSync(await download.path(), 'utf8').split('\r\n');
+    expect(lines[0]).toBe('\uFEFFNaam;E-mailadres;Klas;Geactiveerd op;Uitgeschakeld op;Ontwikkelaar');
+    expect(lines.some((line) => line.includes(';admin@devplein.test;'))).toBe(true);
+    await page.screenshot({ path: path.join(shots, 'admin-users-download.png') });
+    await context.close();
   });
 
   it('shows students no users admin', async () => {

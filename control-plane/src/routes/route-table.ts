@@ -13,6 +13,7 @@ import { sshKeyRoutes } from './ssh-keys/ssh-keys.ts';
 import { adminLevelRoutes } from './admin-levels/admin-levels.ts';
 import { adminProjectRoutes } from './admin-projects/admin-projects.ts';
 import { adminUserRoutes } from './admin-users/admin-users.ts';
+import { adminExportRoutes } from './admin-exports/admin-exports.ts';
 import { adminTeamRoutes } from './admin-teams/admin-teams.ts';
 import { adminGroupRoutes } from './admin-groups/admin-groups.ts';
 import { userSearchRoutes } from './user-search/user-search.ts';
@@ -46,6 +47,7 @@ export function appRouters(deps: AppDeps): AppRouter[] {
     adminLevelRoutes(deps),
     adminProjectRoutes(deps),
     adminUserRoutes(deps),
+    adminExportRoutes(deps),
     adminTeamRoutes(deps),
     adminGroupRoutes(deps),
     userSearchRoutes(deps),

@@ -105,6 +105,9 @@ const EXPECTED: Record<string, Row> = {
   'PUT /api/admin/users/:id': ADMINS,
   'PUT /api/admin/users/:id/developer': ADMINS,
   'DELETE /api/admin/users/:id': ADMINS,
+  // admin: spreadsheets (issue 22)
+  'GET /api/admin/exports/users.csv': ADMINS,
+  'GET /api/admin/exports/levels/:groupId.csv': ADMINS,
   'GET /api/admin/teams': ADMINS,
   'POST /api/admin/teams': ADMINS,
   'GET /api/admin/teams/:id': ADMINS,

@@ -79,6 +79,8 @@ export const ACTION_LABELS: Readonly<Record<string, string>> = {
   'level-category.update': 'Levelcategorie bewerkt',
   'level-content.create': 'Levelinhoud toegevoegd',
   'level-content.update': 'Levelinhoud bewerkt',
+  'export.users': 'Gebruikerslijst gedownload (CSV)',
+  'export.levels': 'Levels van een klas gedownload (CSV)',
 };
 
 /** Kinds (the part of an action before the dot) by their Dutch name. */
@@ -93,6 +95,7 @@ export const KIND_LABELS: Readonly<Record<string, string>> = {
   level: 'Levels',
   'level-category': 'Levelcategorieën',
   'level-content': 'Levelinhoud',
+  export: 'Downloads',
 };
 
 /** Subject types as a noun, for the Onderwerp column. */
@@ -107,6 +110,7 @@ const SUBJECT_LABELS: Readonly<Record<string, string>> = {
   level: 'Level',
   'level-category': 'Levelcategorie',
   'level-content': 'Levelinhoud',
+  users: 'Alle gebruikers',
 };
 
 export const actionLabel = (action: string): string => ACTION_LABELS[action] ?? action;
@@ -116,7 +120,8 @@ export const kindLabel = (kind: string): string => KIND_LABELS[kind] ?? kind;
 export function subjectLabel(entry: Pick<AuditEntry, 'subject_type' | 'subject_id' | 'subject_name'>): string {
   if (entry.subject_type === null) return '—';
   const noun = SUBJECT_LABELS[entry.subject_type] ?? entry.subject_type;
-  const id = entry.subject_id === null ? '' : `#${entry.subject_id}`;
+  // 'all': the subject is the whole list (a download of every user), not one record.
+  const id = entry.subject_id === null || entry.subject_id === 'all' ? '' : `#${entry.subject_id}`;
   return entry.subject_name ? `${noun} ${entry.subject_name} (${id})` : `${noun} ${id}`.trim();
 }
 

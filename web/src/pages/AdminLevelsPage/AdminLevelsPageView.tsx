@@ -30,6 +30,11 @@ export function AdminLevelsPageView({
     <div className="page admin-page admin-levels-page">
       <header className="admin-page-header">
         <h1>Levels per student</h1>
+        {groupId !== null && (
+          <a className="button button-secondary button-small" href={`/api/admin/exports/levels/${groupId}.csv`} download>
+            Levels van deze groep downloaden (CSV)
+          </a>
+        )}
       </header>
       <div className="card group-picker">
         <label htmlFor="level-group" className="field-label">

@@ -55,6 +55,10 @@ export function AdminUsersPageView(props: AdminUsersPageViewProps) {
     <div className="page admin-page admin-users-page">
       <header className="admin-page-header">
         <h1>Gebruikers</h1>
+        {/* Every user, whatever the filters: the sheet is for Excel's own filters. */}
+        <a className="button button-secondary button-small" href="/api/admin/exports/users.csv" download>
+          Alle gebruikers downloaden (CSV)
+        </a>
       </header>
       <form className="card user-filters" role="search" aria-label="Gebruikers filteren" onSubmit={(event) => event.preventDefault()}>
         <div className="field user-filter-name">
