@@ -117,7 +117,7 @@ describe('the sampler', () => {
     agent.addManaged({ name: 'proef-slaap', projectId: 9003, domain: 'proef-slaap.dev.devplein.test' });
     // The stop's event reaches the running control plane's relay, which records it.
     agent.autoStop('proef-slaap', { stoppedAt, lastActivityAt: new Date(stoppedAt.getTime() - 7_200_000), idleAfterSeconds: 7200 });
-    await waitFor(async () => (await database.knex('idle_auto_stops').where({ container_name: 'proef-slaap' })).length === 1, 10_000);
+    await waitFor(async () => (await database.knex('idle_auto_stops').where({ container_name: 'proef-slaap' })).length === 1, { description: 'the auto-stop of proef-slaap recorded from its event', timeoutMs: 10_000 });
 
     // A stop whose event nobody heard (the control plane was down): the sampler finds it in the listing.
     const missed = agent.addManaged({ name: 'proef-gemist', projectId: 9004, domain: 'proef-gemist.dev.devplein.test', state: 'exited' });
