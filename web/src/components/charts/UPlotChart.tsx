@@ -22,6 +22,25 @@ function stackedValues(spec: ChartSpec): Array<Array<number | null>> {
   return sums;
 }
 
+/** Seconds between two samples beyond which the line breaks (the samples are a minute apart). */
+const GAP_SECONDS = 150;
+
+/** A null point in every column where samples are missing, so uPlot breaks the lines there instead of joining them. */
+function withGaps(times: readonly number[], columns: ReadonlyArray<ReadonlyArray<number | null>>): { times: number[]; columns: Array<Array<number | null>> } {
+  const outTimes: number[] = [];
+  const outColumns: Array<Array<number | null>> = columns.map(() => []);
+  times.forEach((time, index) => {
+    const previous = times[index - 1];
+    if (previous !== undefined && time - previous > GAP_SECONDS) {
+      outTimes.push(previous + 60);
+      outColumns.forEach((column) => column.push(null));
+    }
+    outTimes.push(time);
+    outColumns.forEach((column, which) => column.push(columns[which]?.[index] ?? null));
+  });
+  return { times: outTimes, columns: outColumns };
+}
+
 /** Every category that fits (about 56 px each): on a phone, every second or third day is labelled. */
 function categorySplits(xs: readonly number[], plotWidth: number): number[] {
   const step = Math.max(1, Math.ceil(xs.length / Math.max(1, Math.floor(plotWidth / 56))));
@@ -36,9 +55,9 @@ function optionsOf(spec: ChartSpec, width: number): { options: uPlot.Options; da
   const yRange: uPlot.Scale.Range = (_u, _min, max) => [0, Math.max(spec.minYMax ?? 0, max > 0 ? max * 1.1 : 1)];
 
   if (spec.kind === 'time') {
-    const times = [...(spec.times ?? [])];
+    const { times, columns } = withGaps(spec.times ?? [], spec.series.map((series) => series.values));
     return {
-      data: [times, ...spec.series.map((series) => [...series.values])],
+      data: [times, ...columns],
       options: {
         width,
         height,

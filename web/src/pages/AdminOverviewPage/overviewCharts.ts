@@ -107,7 +107,7 @@ export function autoStopsChart(autoStops: OverviewAutoStopsJson): ChartSpec {
       values: autoStops.days.map((day) => day.byHost[host] ?? 0),
     })),
     xLabel: 'Dag (dd-mm)',
-    yLabel: 'Gestopte containers (aantal)',
+    yLabel: 'Stops (aantal)',
     formatY: (value) => formatNumber(Math.round(value)),
     minYMax: 4,
   };
