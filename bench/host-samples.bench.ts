@@ -1,6 +1,6 @@
 /**
  * The teachers' overview's table (issue 22): what 7 days of host samples cost in PostgreSQL.
- * Fills host_samples (migration 0015) as the sampler does — one row per dev server per minute,
+ * Fills host_samples (migration 0016) as the sampler does — one row per dev server per minute,
  * whatever the number of containers — for 7 days of one dev server running 100 containers (the
  * issue's figure; the counts by state are a jsonb of a few keys, not a row per container), then
  * prints the table's size with its indexes (pg_total_relation_size) per row and for the fleet,

@@ -9,7 +9,7 @@ export function sampleMinute(at: Date): Date {
 
 /**
  * Stores one dev server's HostStats as its sample of `at`'s minute (host_samples, migration
- * 0015). A second sample of the same host and minute is ignored. Resolves whether a row was written.
+ * 0016). A second sample of the same host and minute is ignored. Resolves whether a row was written.
  */
 export async function recordHostSample(knex: Knex, host: string, stats: HostStatsView, at: Date): Promise<boolean> {
   const disks = stats.disks.filter((disk) => disk.ok).map(({ name, totalBytes, availableBytes }) => ({ name, totalBytes, availableBytes }));
@@ -40,7 +40,7 @@ export interface AutoStopSighting {
 }
 
 /**
- * Records idle auto-stops (idle_auto_stops, migration 0015); the same stop seen again (by the
+ * Records idle auto-stops (idle_auto_stops, migration 0016); the same stop seen again (by the
  * event and by the next listing, or by two control planes) is one row. Resolves the rows written.
  */
 export async function recordAutoStops(knex: Knex, host: string, sightings: readonly AutoStopSighting[]): Promise<number> {
