@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { formatNumber, type ChartSpec } from './chartSpec.ts';
+import { formatNumber, withGaps, type ChartSpec } from './chartSpec.ts';
 
 /*
  * The one module that imports uPlot (about 50 kB minified): Chart.tsx loads it with a dynamic
@@ -20,25 +20,6 @@ function stackedValues(spec: ChartSpec): Array<Array<number | null>> {
     sums.push([...running]);
   }
   return sums;
-}
-
-/** Seconds between two samples beyond which the line breaks (the samples are a minute apart). */
-const GAP_SECONDS = 150;
-
-/** A null point in every column where samples are missing, so uPlot breaks the lines there instead of joining them. */
-function withGaps(times: readonly number[], columns: ReadonlyArray<ReadonlyArray<number | null>>): { times: number[]; columns: Array<Array<number | null>> } {
-  const outTimes: number[] = [];
-  const outColumns: Array<Array<number | null>> = columns.map(() => []);
-  times.forEach((time, index) => {
-    const previous = times[index - 1];
-    if (previous !== undefined && time - previous > GAP_SECONDS) {
-      outTimes.push(previous + 60);
-      outColumns.forEach((column) => column.push(null));
-    }
-    outTimes.push(time);
-    outColumns.forEach((column, which) => column.push(columns[which]?.[index] ?? null));
-  });
-  return { times: outTimes, columns: outColumns };
 }
 
 /** Every category that fits (about 56 px each): on a phone, every second or third day is labelled. */

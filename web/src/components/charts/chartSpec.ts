@@ -36,3 +36,22 @@ export interface ChartSpec {
 
 const decimal = new Intl.NumberFormat('nl-NL', { maximumFractionDigits: 2 });
 export const formatNumber = (value: number): string => decimal.format(value);
+
+/** Seconds between two samples beyond which the line breaks (the samples are a minute apart). */
+const GAP_SECONDS = 150;
+
+/** A null point in every column where samples are missing, so uPlot breaks the lines there instead of joining them. */
+export function withGaps(times: readonly number[], columns: ReadonlyArray<ReadonlyArray<number | null>>): { times: number[]; columns: Array<Array<number | null>> } {
+  const outTimes: number[] = [];
+  const outColumns: Array<Array<number | null>> = columns.map(() => []);
+  times.forEach((time, index) => {
+    const previous = times[index - 1];
+    if (previous !== undefined && time - previous > GAP_SECONDS) {
+      outTimes.push(previous + 60);
+      outColumns.forEach((column) => column.push(null));
+    }
+    outTimes.push(time);
+    outColumns.forEach((column, which) => column.push(columns[which]?.[index] ?? null));
+  });
+  return { times: outTimes, columns: outColumns };
+}
