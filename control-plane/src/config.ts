@@ -182,6 +182,14 @@ export const configSchema = z
       .string()
       .default('* * * * *')
       .refine((value) => value === 'off' || isCronExpression(value), 'use a cron expression such as "* * * * *", or off'),
+    /**
+     * cron expression of the teachers' overview sampler: every dev server's HostStats stored as
+     * one row a minute (7 days kept) and the idle auto-stops the agents report; 'off' disables it.
+     */
+    HOST_SAMPLE_CRON: z
+      .string()
+      .default('* * * * *')
+      .refine((value) => value === 'off' || isCronExpression(value), 'use a cron expression such as "* * * * *", or off'),
     /** Seconds after a container starts before its site is captured (the site needs a moment to boot). */
     THUMBNAIL_AFTER_START_S: z.coerce.number().min(0).max(3600).default(20),
     /** Captures the control plane asks for at the same time (the agent has its own page pool). */

@@ -7,6 +7,8 @@ import { appThumbnailCapturer } from './commands/capture-thumbnail.ts';
 import { startThumbnailScheduler } from './jobs/thumbnail-scheduler.ts';
 import { startUnapprovedContainersJob } from './jobs/unapproved-containers.ts';
 import { startHostAccessRetry } from './jobs/host-access-retry.ts';
+import { startHostSampler } from './jobs/host-sampler.ts';
+import { recordAutoStops } from './commands/record-host-sample.ts';
 import { productStatesOfContainers } from './queries/container-product-states.ts';
 
 /** What runs beside the HTTP server for the app's lifetime; main.ts stops it on shutdown. */
@@ -34,7 +36,8 @@ function tappedContainers(containers: ContainerApi, tap: (event: ContainerEventV
  * realtime DockerEventSent), the thumbnail scheduler (nightly captures on THUMBNAIL_CRON, and a capture
  * THUMBNAIL_AFTER_START_S after a container starts, fed by the relay's event stream), the retry of
  * access changes a dev server missed (HOST_ACCESS_RETRY_CRON) and the reconcile that stops
- * containers of projects that are not approved (UNAPPROVED_RECONCILE_CRON). Never throws; a relay
+ * containers of projects that are not approved (UNAPPROVED_RECONCILE_CRON) and the teachers'
+ * overview sampler (HOST_SAMPLE_CRON: host samples, idle auto-stops, retention). Never throws; a relay
  * logs and reconnects on its own, unaware of the others. The capturer is the one the admin route
  * uses too, so a site is captured once at a time.
  */
@@ -47,11 +50,23 @@ export function startAppServices(deps: Pick<AppDeps, 'agents' | 'realtime' | 'lo
     cronExpression: config.THUMBNAIL_CRON,
     afterStartMs: config.THUMBNAIL_AFTER_START_S * 1000,
   });
+  const autoStopLogger = deps.logger.child({ component: 'idle-auto-stops' });
+  // The overview's auto-stop history (the sampler also reads them from the listings, for events missed).
+  const recordAutoStopEvent = (host: string, event: ContainerEventView) => {
+    if (!event.autoStop) return;
+    const sighting = { containerId: event.containerId, containerName: event.containerName, projectId: event.projectId, autoStop: event.autoStop };
+    recordAutoStops(knex, host, [sighting]).catch((error: unknown) => autoStopLogger.warn({ err: error, host }, 'idle auto-stop not recorded'));
+  };
   // One relay per link's client; a link that joins gets one, a revoked one's stops with it.
   const relays = new Map<AgentLink['client'], ContainerEventRelay>();
   const startRelay = (link: AgentLink) => {
     const relay = createContainerEventRelay({
-      agent: { containers: tappedContainers(link.client.containers, (event) => scheduler.onContainerEvent(event)) },
+      agent: {
+        containers: tappedContainers(link.client.containers, (event) => {
+          scheduler.onContainerEvent(event);
+          if (event.autoStop) recordAutoStopEvent(link.name, event);
+        }),
+      },
       realtime: deps.realtime,
       logger: deps.logger.child({ component: 'container-event-relay', host: link.name }),
       productStates: (names) => productStatesOfContainers(knex, names),
@@ -77,8 +92,13 @@ export function startAppServices(deps: Pick<AppDeps, 'agents' | 'realtime' | 'lo
     logger: deps.logger.child({ component: 'host-access-retry' }),
     cronExpression: config.HOST_ACCESS_RETRY_CRON,
   });
+  const sampler =
+    config.HOST_SAMPLE_CRON === 'off'
+      ? null
+      : startHostSampler({ knex, agents: deps.agents, logger: deps.logger.child({ component: 'host-sampler' }) }, config.HOST_SAMPLE_CRON);
   return {
     stop: () => {
+      void sampler?.stop();
       stopFollowingLinks();
       for (const relay of relays.values()) relay.stop();
       void scheduler.stop();

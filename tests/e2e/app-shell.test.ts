@@ -14,7 +14,7 @@ afterAll(async () => {
   await e2e?.stop();
 });
 
-const STUDENT_ADMIN_ITEMS = ['Dockers', 'Projecten ter goedkeuring', 'Alle projecten', 'Licenties', 'Groepen', 'Logboek', 'Status'];
+const STUDENT_ADMIN_ITEMS = ['Dockers', 'Projecten ter goedkeuring', 'Alle projecten', 'Licenties', 'Groepen', 'Logboek', 'Status', 'Overzicht'];
 const ADMIN_DEVELOPER_ITEMS = [
   'Gebruikers',
   'Teams',

@@ -75,6 +75,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<R
         DATA_DIR: path.join(root, '.tmp', `cp-${port}`),
         // Parallel test processes must not race for the default metrics port: off unless a test asks.
         METRICS_LISTEN: '',
+        // The overview's sampler would add HostStats and ListContainers calls to every fake agent's log: off unless a test asks.
+        HOST_SAMPLE_CRON: 'off',
         ...options.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

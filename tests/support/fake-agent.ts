@@ -212,6 +212,9 @@ export class FakeAgent {
     { name: 'docker', path: '/var/lib/docker', totalBytes: 100e9, availableBytes: 40e9, ok: true, error: '' },
     { name: 'agent', path: '/var/lib/devplein-agent', totalBytes: 100e9, availableBytes: 40e9, ok: true, error: '' },
   ];
+  /** HostStats: the host's load and memory (tests of the overview's sampler change them). */
+  cpu: NonNullable<GetHostStatsResponse['cpu']> = { cores: 2, load1m: 0.5, load5m: 0.4, load15m: 0.3 };
+  memory: NonNullable<GetHostStatsResponse['memory']> = { totalBytes: 8e9, availableBytes: 5e9 };
   /** Methods that fail with INTERNAL even in 'ok' mode (e.g. 'changeContainerState'). */
   readonly failingMethods = new Set<string>();
   /** Methods that answer UNIMPLEMENTED, as a real agent does for a service it does not have yet. */
@@ -452,8 +455,8 @@ export class FakeAgent {
           containers: { known: true, total: all.length, managed: managed.length, byState: countBy(all), managedByState: countBy(managed) },
           certificate: { ok: true, notAfter: this.certificateNotAfter, detail: 'CN=localhost' },
           lastBackup: this.lastBackup,
-          cpu: { cores: 2, load1m: 0.5, load5m: 0.4, load15m: 0.3 },
-          memory: { totalBytes: 8e9, availableBytes: 5e9 },
+          cpu: { ...this.cpu },
+          memory: { ...this.memory },
         };
       }),
     };

@@ -37,6 +37,7 @@ export const routePaths = {
   adminIntroducees: '/admin/hangers',
   adminAudit: '/admin/audit',
   adminStatus: '/admin/status',
+  adminOverview: '/admin/overzicht',
 } as const;
 
 export type RouteName = keyof typeof routePaths;

@@ -70,6 +70,7 @@ const adminRoutes = [
   '/admin/hangers',
   '/admin/audit',
   '/admin/status',
+  '/admin/overzicht',
 ];
 
 function accessOf(path: string) {

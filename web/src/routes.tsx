@@ -33,6 +33,7 @@ const AdminTeamsPage = lazyPage(() => import('./pages/AdminTeamsPage/AdminTeamsP
 const AdminGroupsPage = lazyPage(() => import('./pages/AdminGroupsPage/AdminGroupsPage.tsx'), 'AdminGroupsPage');
 const AdminAuditPage = lazyPage(() => import('./pages/AdminAuditPage/AdminAuditPage.tsx'), 'AdminAuditPage');
 const AdminStatusPage = lazyPage(() => import('./pages/AdminStatusPage/AdminStatusPage.tsx'), 'AdminStatusPage');
+const AdminOverviewPage = lazyPage(() => import('./pages/AdminOverviewPage/AdminOverviewPage.tsx'), 'AdminOverviewPage');
 const AdminUsersPage = lazyPage(() => import('./pages/AdminUsersPage/AdminUsersPage.tsx'), 'AdminUsersPage');
 const AdminLicensesPage = lazyPage(() => import('./pages/AdminLicensesPage/AdminLicensesPage.tsx'), 'AdminLicensesPage');
 const DatabasesPage = lazyPage(() => import('./pages/DatabasesPage/DatabasesPage.tsx'), 'DatabasesPage');
@@ -99,6 +100,8 @@ export const appRoutes: readonly AppRoute[] = [
   { name: 'adminAudit', access: 'admin', title: 'Logboek', element: <AdminAuditPage /> },
   // Beyond the spec (issue 21): the dev servers' health, for every admin.
   { name: 'adminStatus', access: 'admin', title: 'Status', element: <AdminStatusPage /> },
+  // Beyond the spec (issue 22): the teachers' overview charts, for every admin.
+  { name: 'adminOverview', access: 'admin', title: 'Overzicht', element: <AdminOverviewPage /> },
 ];
 
 /** Shown while a page's code arrives (styled by app.css: the page's own CSS is not there yet). */

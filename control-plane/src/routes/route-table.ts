@@ -2,6 +2,7 @@ import type { AppDeps, AppRouter } from '../app-context.ts';
 import { userRoutes } from './user/user.ts';
 import { adminAgentRoutes } from './admin/agent.ts';
 import { adminStatusRoutes } from './admin-status/admin-status.ts';
+import { adminOverviewRoutes } from './admin-overview/admin-overview.ts';
 import { adminAgentLinkRoutes } from './admin-agents/admin-agents.ts';
 import { agentJoinRoutes } from './agent-join/agent-join.ts';
 import { broadcastingRoutes } from './broadcasting/broadcasting.ts';
@@ -36,6 +37,7 @@ export function appRouters(deps: AppDeps): AppRouter[] {
     userRoutes(deps),
     adminAgentRoutes(deps),
     adminStatusRoutes(deps),
+    adminOverviewRoutes(deps),
     adminAgentLinkRoutes(deps),
     agentJoinRoutes(deps),
     broadcastingRoutes(deps),

@@ -8,9 +8,9 @@ import { migrationNames } from '../../../control-plane/src/db/migration-source.t
 import { demoAccounts, seedDemoData } from '../../../control-plane/src/db/seed.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 
-/** The tables of the shared brief (and the phpMyAdmin sign-on tickets, the pending host access intents, the backup runs), plus knex's own bookkeeping. */
+/** The tables of the shared brief (and the phpMyAdmin sign-on tickets, the pending host access intents, the backup runs, the overview's host samples and idle auto-stops), plus knex's own bookkeeping. */
 const applicationTables = [
-  'agent_join_tokens', 'agent_links', 'audit_log', 'backup_runs', 'course_files', 'course_texts', 'courses', 'databases', 'db_admin_signons', 'docker_images', 'groups', 'introducees',
+  'agent_join_tokens', 'agent_links', 'audit_log', 'backup_runs', 'course_files', 'course_texts', 'courses', 'databases', 'db_admin_signons', 'docker_images', 'groups', 'host_samples', 'idle_auto_stops', 'introducees',
   'level_categories', 'level_contents', 'levels', 'licenses', 'pending_host_access', 'project_user', 'projects', 'sessions', 'ssh_keys',
   'team_user', 'teams', 'thumbnails', 'users', 'vpn_configs',
 ];

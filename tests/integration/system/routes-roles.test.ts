@@ -47,6 +47,10 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/admin/agent': ADMINS,
   // admin: status of the dev servers
   'GET /api/admin/status': ADMINS,
+  // admin: the teachers' overview (host samples, idle auto-stops, projects per cohort)
+  'GET /api/admin/overview/hosts': ADMINS,
+  'GET /api/admin/overview/auto-stops': ADMINS,
+  'GET /api/admin/overview/cohorts': ADMINS,
   // admin: the dev servers' links (invite, list, revoke)
   'GET /api/admin/agents': ADMINS,
   'POST /api/admin/agents/invitations': ADMINS,

@@ -5,6 +5,12 @@
 
 const iconShapes = {
   activity: <path d="M22 12h-4l-3 9L9 3l-3 9H2" />,
+  chart: (
+    <>
+      <path d="M3 3v18h18" />
+      <path d="M8 17v-5M13 17V8M18 17V5" />
+    </>
+  ),
   home: (
     <>
       <path d="M3 10.5 12 3l9 7.5" />

@@ -37,6 +37,7 @@ const adminItemsForEveryAdmin = [
   'Groepen -> /admin/groups',
   'Logboek -> /admin/audit',
   'Status -> /admin/status',
+  'Overzicht -> /admin/overzicht',
 ];
 
 describe('side menu per role (spec §2 Menus, §6)', () => {

@@ -58,6 +58,7 @@ export function sideMenuSections(user: CurrentUser | null): MenuSection[] {
         item('admin-groups', 'Groepen', routePaths.adminGroups, 'groups'),
         item('admin-audit', 'Logboek', routePaths.adminAudit, 'clock'),
         item('admin-status', 'Status', routePaths.adminStatus, 'activity'),
+        item('admin-overview', 'Overzicht', routePaths.adminOverview, 'chart'),
       ]
     : [];
 

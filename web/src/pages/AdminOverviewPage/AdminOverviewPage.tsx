@@ -1,0 +1,17 @@
+import { useOverviewAutoStops, useOverviewCohorts, useOverviewHosts } from '../../api/queries/overview.ts';
+import { AdminOverviewPageView } from './AdminOverviewPageView.tsx';
+import '../../styles/overview.css';
+
+const loaded = <T,>(result: { data: T | undefined; error: unknown; isLoading: boolean }) => ({
+  data: result.data,
+  failed: result.error !== undefined && result.data === undefined,
+  loading: result.isLoading,
+});
+
+/** /admin/overzicht: the teachers' overview (issue 22), asked again every minute. */
+export function AdminOverviewPage() {
+  const hosts = useOverviewHosts();
+  const autoStops = useOverviewAutoStops();
+  const cohorts = useOverviewCohorts();
+  return <AdminOverviewPageView hosts={loaded(hosts)} autoStops={loaded(autoStops)} cohorts={loaded(cohorts)} />;
+}
