@@ -318,5 +318,5 @@ describe('dev servers that join with install.sh agent --join', () => {
     await dev3.agent?.stop();
     dev3.agent = await startTestAgent({ certDir: path.join(newRoot, 'etc/devplein/agent'), netns: dev3.ns, listenAddress: dev3.ip, port: dev3.port });
     await waitFor(async () => (await status()).servers.find((each) => each.name === 'dev3')?.reachable === true, { timeoutMs: 30_000, description: 'dev3 back with its new certificate' });
-  });
+  }, 120_000);
 });
