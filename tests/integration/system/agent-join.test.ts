@@ -177,7 +177,7 @@ describe('dev servers that join with install.sh agent --join', () => {
     );
     expect(failure).toContain('not the one of the join string');
     expect(() => statSync(path.join(servers[0]!.root, 'etc/devplein/agent/agent.pem'))).toThrow();
-  });
+  }, 90_000);
 
   it('joins two dev servers, each with a key of its own; the running control plane uses both', async () => {
     for (const server of servers) {
