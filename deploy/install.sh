@@ -438,6 +438,8 @@ join_agent() {
   install -m 0644 -o 0 -g 0 "$work/ca.pem" "$work/agent.pem" "$R$cert_dir/"
   install -m 0640 -o 0 -g "$gid" "$work/agent-key.pem" "$R$cert_dir/"
   printf '%s\n' "$join_hash" >"$R$join_marker"
+  # Where `devplein agent renew` (devplein-agent-renew.timer) asks for the next certificate.
+  printf '%s\n' "$join_url" >"$R$cert_dir/control-plane-url"
   report "$cert_dir" geschreven "gekoppeld: $(openssl x509 -in "$work/agent.pem" -noout -subject -nameopt RFC2253 | sed 's/^subject= *//'), sleutel hier gemaakt"
   # The control plane's client certificate is the one the agent admits.
   if [[ "$(env_value "$R/etc/devplein/agent.env" AGENT_ALLOWED_CLIENTS)" != devplein-control-plane ]]; then
@@ -495,7 +497,9 @@ fi
 
 # --- 6. systemd units ------------------------------------------------------------------------------
 section "systemd-units in /etc/systemd/system"
-for unit in "${units[@]}" devplein-backup.service devplein-backup.timer; do
+renew_units=()
+[[ "$role" != agent ]] || renew_units=(devplein-agent-renew.service devplein-agent-renew.timer)
+for unit in "${units[@]}" devplein-backup.service devplein-backup.timer "${renew_units[@]}"; do
   put_file "$systemd_dir/$unit" "/etc/systemd/system/$unit" 0644 root
 done
 
@@ -630,6 +634,10 @@ else
   fi
   # The nightly backup: only its timer is enabled (starting the service itself would back up now).
   if systemctl enable --now devplein-backup.timer; then report devplein-backup.timer "ingeschakeld" "elke nacht; systemctl list-timers devplein-backup.timer"; else todo "Backuptimer niet ingeschakeld: systemctl status devplein-backup.timer"; fi
+  # A joined dev server renews its own certificate (only within 30 days of its end).
+  if [[ "$role" == agent ]]; then
+    if systemctl enable --now devplein-agent-renew.timer; then report devplein-agent-renew.timer "ingeschakeld" "elke nacht; vernieuwt het agentcertificaat vanaf 30 dagen voor het einde"; else todo "Vernieuwtimer niet ingeschakeld: systemctl status devplein-agent-renew.timer"; fi
+  fi
   case "$role" in
     control-plane) health=http://127.0.0.1:$(env_value /etc/devplein/control-plane.env PORT)/healthz ;;
     agent) health=http://$(env_value /etc/devplein/agent.env AGENT_METRICS_LISTEN)/healthz ;;

@@ -18,7 +18,7 @@ import { singlePageApp } from './spa/spa.ts';
 import { HttpError } from './errors.ts';
 import { appRouters } from './routes/route-table.ts';
 import { DB_ADMIN_SIGNON_PATH } from './routes/db-admin/db-admin.ts';
-import { AGENT_JOIN_PATH } from './routes/agent-join/agent-join.ts';
+import { AGENT_JOIN_PATH, AGENT_RENEW_PATH } from './routes/agent-join/agent-join.ts';
 import { controlPlaneMetrics } from './metrics/metrics.ts';
 
 /*
@@ -93,7 +93,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   if (deps.devIdentityProvider) app.use(deps.devIdentityProvider.middleware);
   const csrf = createCsrf({ secret: config.sessionSecret, secureCookie: secure });
   // The signon redeem and an agent's join are server to server: a secret instead of a session, so no CSRF token.
-  app.use(csrf.middleware({ exempt: (path) => csrfExempt(path) || path === DB_ADMIN_SIGNON_PATH || path === AGENT_JOIN_PATH }));
+  app.use(csrf.middleware({ exempt: (path) => csrfExempt(path) || path === DB_ADMIN_SIGNON_PATH || path === AGENT_JOIN_PATH || path === AGENT_RENEW_PATH }));
   app.use(loadUser(knex, deps.identity));
   app.use(signedInNoStore());
   app.use(writeRateLimit({ points: config.RATE_LIMIT_WRITES_PER_MINUTE }));

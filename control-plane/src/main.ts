@@ -77,6 +77,7 @@ async function main(): Promise<void> {
             certPem: certificates.cert,
             keyPem: certificates.key,
             pinnedFingerprint: link.fingerprint,
+            previousFingerprint: link.previousFingerprint,
             deadlineMs: config.AGENT_DEADLINE_MS,
             host: link.name,
             logger: logger.child({ component: 'agent-client', host: link.name }),

@@ -27,7 +27,8 @@ const servers: Array<{ workspace: CompiledServer['workspace']; entries: string[]
     entries: ['control-plane/src/main.ts', 'control-plane/src/cli/admin-cli.ts', 'control-plane/src/cli/agent-cli.ts', 'control-plane/src/cli/backup-cli.ts', 'control-plane/src/db/migrate-cli.ts'],
     options: controlPlaneBuildOptions,
   },
-  { workspace: 'host-agent', entries: ['host-agent/src/main.ts', 'host-agent/src/browser-server.ts'], options: hostAgentBuildOptions },
+  // cert-renew: `devplein agent renew` on a joined dev server (its certificate, without a new invitation), dist/cli/cert-renew.js.
+  { workspace: 'host-agent', entries: ['host-agent/src/main.ts', 'host-agent/src/browser-server.ts', 'host-agent/src/cli/cert-renew.ts'], options: hostAgentBuildOptions },
 ];
 
 /** Compiles each server into `<outRoot>/<workspace>/dist` (the repository's own dist folders by default). */

@@ -20,3 +20,15 @@ export function runAdminCli(args: string[], env: Record<string, string>): Promis
     );
   });
 }
+
+/** Runs control-plane/src/cli/agent-cli.ts as `devplein agent …` (`npm run agent-link -- …`) does, with these environment variables added. */
+export function runAgentCli(args: string[], env: Record<string, string>): Promise<AdminCliRun> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', '--conditions=development', 'control-plane/src/cli/agent-cli.ts', ...args],
+      { cwd: root, env: { ...process.env, DEVPLEIN_DEBUG: '', ...env } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}

@@ -78,6 +78,15 @@ async function readCsr(csrPem: string): Promise<x509.Pkcs10CertificateRequest> {
   return csr;
 }
 
+/** The CSR's public key (SPKI DER), for comparing it with the key renewed from. Throws CsrError. */
+export function csrPublicKeyDer(csrPem: string): Buffer {
+  try {
+    return Buffer.from(new x509.Pkcs10CertificateRequest(csrPem).publicKey.rawData);
+  } catch {
+    throw new CsrError('Dit is geen geldig certificaatverzoek (CSR in PEM).');
+  }
+}
+
 async function signingKey(caKeyPem: string): Promise<CryptoKey> {
   const key = createPrivateKey(caKeyPem);
   if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {

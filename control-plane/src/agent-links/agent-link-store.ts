@@ -23,6 +23,9 @@ export interface AgentLinkRow {
   db_admin_url: string | null;
   cert_fingerprint: string | null;
   cert_not_after: Date | null;
+  /** The fingerprint renewed from, accepted beside cert_fingerprint until its own end (migration 0015). */
+  previous_cert_fingerprint: string | null;
+  renewed_at: Date | null;
   status: AgentLinkStatus;
   origin: 'config' | 'join';
   created_by: number | null;
@@ -35,6 +38,8 @@ export interface AgentLinkRow {
 /** An active link as the fleet uses it: the settings plus the pinned fingerprint (null: not pinned). */
 export interface StoredAgentLink extends AgentLinkSettings {
   fingerprint: string | null;
+  /** Still accepted right after a renewal, until the agent switched (null: none). */
+  previousFingerprint: string | null;
 }
 
 /** How long an invitation's token can be redeemed. */
@@ -88,6 +93,7 @@ export async function readActiveAgentLinks(knex: Knex, defaults: Pick<AgentLinkS
     studentDbPort: row.student_db_port ?? defaults.studentDbPort,
     dbAdminUrl: row.db_admin_url ?? defaults.dbAdminUrl,
     fingerprint: row.cert_fingerprint,
+    previousFingerprint: row.cert_fingerprint ? row.previous_cert_fingerprint : null,
   }));
 }
 
@@ -160,6 +166,8 @@ async function inviteAgentOnce(knex: Knex, input: AgentInvitationInput): Promise
       db_admin_url: input.dbAdminUrl ?? null,
       cert_fingerprint: null,
       cert_not_after: null,
+      previous_cert_fingerprint: null,
+      renewed_at: null,
       status: 'invited' as const,
       origin: 'join' as const,
       created_by: input.actorId,
@@ -255,7 +263,7 @@ export async function revokeAgent(knex: Knex, name: string, actorId: number | nu
       if (Number(count) <= 1) throw new AgentLinkRefusal('active', `Ontwikkelserver ${name} is de laatste gekoppelde server; koppel eerst een andere.`);
     }
     await trx('agent_join_tokens').where({ agent_link_id: existing.id }).whereNull('used_at').delete();
-    const [row] = (await trx('agent_links').where({ id: existing.id }).update({ status: 'revoked', revoked_at: now, revoked_by: actorId }).returning('*')) as [AgentLinkRow];
+    const [row] = (await trx('agent_links').where({ id: existing.id }).update({ status: 'revoked', revoked_at: now, revoked_by: actorId, previous_cert_fingerprint: null }).returning('*')) as [AgentLinkRow];
     await recordAudit(trx, {
       actorId,
       action: 'agent.revoke',
@@ -265,5 +273,43 @@ export async function revokeAgent(knex: Knex, name: string, actorId: number | nu
       after: { status: 'revoked' },
     });
     return row;
+  });
+}
+
+/** Why a renewal is refused: 403 for every case (`message` is Dutch and names no other link). */
+export class RenewalRefusal extends Error {}
+
+/**
+ * Renews an active joined link's certificate (POST /api/agents/renew): the caller proved it holds
+ * the certificate with `presented` fingerprint (its pin, or the one it renewed from when the
+ * answer of a renewal was lost); `issue` signs the new one. In one transaction under the row's
+ * lock: the new fingerprint pinned, the presented one kept as previous (accepted until its own
+ * end), audited (agent.renew). Refused: no active link of that name pins it.
+ */
+export async function renewAgentCertificate(
+  knex: Knex,
+  input: { name: string; presented: string },
+  issue: (link: AgentLinkRow) => Promise<JoinedCertificate>,
+  now: Date = new Date(),
+): Promise<{ link: AgentLinkRow; certificate: JoinedCertificate }> {
+  return knex.transaction(async (trx) => {
+    const link = await trx<AgentLinkRow>('agent_links').where({ name: input.name, status: 'active', origin: 'join' }).forUpdate().first();
+    if (!link || (link.cert_fingerprint !== input.presented && link.previous_cert_fingerprint !== input.presented)) {
+      throw new RenewalRefusal('Dit certificaat hoort niet (meer) bij een gekoppelde ontwikkelserver. Nodig de server opnieuw uit (devplein agent invite).');
+    }
+    const certificate = await issue(link);
+    const [renewed] = (await trx('agent_links')
+      .where({ id: link.id })
+      .update({ cert_fingerprint: certificate.fingerprint, cert_not_after: certificate.notAfter, previous_cert_fingerprint: input.presented, renewed_at: now })
+      .returning('*')) as [AgentLinkRow];
+    await recordAudit(trx, {
+      actorId: null,
+      action: 'agent.renew',
+      subjectType: 'agent_link',
+      subjectId: link.name,
+      before: { cert_fingerprint: link.cert_fingerprint, cert_not_after: link.cert_not_after?.toISOString() ?? null },
+      after: { cert_fingerprint: certificate.fingerprint, cert_not_after: certificate.notAfter.toISOString(), previous_cert_fingerprint: input.presented },
+    });
+    return { link: renewed, certificate };
   });
 }

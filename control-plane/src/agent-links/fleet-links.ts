@@ -10,7 +10,7 @@ export type LinkClientFactory = (link: StoredAgentLink) => AgentClient;
 
 /** What decides whether a link keeps its client: anything the connection depends on. */
 function connectionKey(link: StoredAgentLink): string {
-  return JSON.stringify([link.address, link.serverName ?? null, link.fingerprint]);
+  return JSON.stringify([link.address, link.serverName ?? null, link.fingerprint, link.previousFingerprint]);
 }
 
 /**
@@ -42,7 +42,7 @@ export class FleetLinks {
   }
 
   #fresh(link: StoredAgentLink): AgentLink {
-    const { fingerprint: _fingerprint, ...settings } = link;
+    const { fingerprint: _fingerprint, previousFingerprint: _previous, ...settings } = link;
     const client = this.deps.makeClient(link);
     this.#clients.set(client, connectionKey(link));
     return { ...settings, client };
@@ -79,7 +79,7 @@ export class FleetLinks {
     const next = stored.map((link) => {
       const existing = current.get(link.name);
       if (existing && this.#clients.get(existing.client) === connectionKey(link)) {
-        const { fingerprint: _fingerprint, ...settings } = link;
+        const { fingerprint: _fingerprint, previousFingerprint: _previous, ...settings } = link;
         return { ...settings, client: existing.client };
       }
       return this.#fresh(link);

@@ -43,6 +43,8 @@ export interface AgentClientOptions {
    * replaced one). Unset: CA validation and the host name only (links from the configuration).
    */
   pinnedFingerprint?: string | null;
+  /** The fingerprint renewed from, still accepted beside the pin until the agent switched (migration 0015). */
+  previousFingerprint?: string | null;
   certPem: Buffer;
   keyPem: Buffer;
   /** Deadline of every call (default 5000 ms). */
@@ -89,15 +91,18 @@ export interface AgentClient {
 }
 
 /** The fingerprint check of a pinned link, after the usual host name check. */
-export function pinningOptions(pinned: string | null | undefined): grpc.VerifyOptions {
+export function pinningOptions(pinned: string | null | undefined, previous?: string | null): grpc.VerifyOptions {
   if (!pinned) return {};
   const expected = pinned.toLowerCase();
+  // Right after a renewal the certificate renewed from stays accepted until the agent switched
+  // (migration 0015): its own end bounds it, TLS refuses it after that.
+  const accepted = new Set([expected, ...(previous ? [previous.toLowerCase()] : [])]);
   return {
     checkServerIdentity(hostname: string, cert: PeerCertificate) {
       const mismatch = checkServerIdentity(hostname, cert);
       if (mismatch) return mismatch;
       const actual = cert.fingerprint256.replace(/:/g, '').toLowerCase();
-      return actual === expected ? undefined : new Error(`agent certificate ${actual} is not the pinned ${expected} (revoked or replaced: invite the dev server again)`);
+      return accepted.has(actual) ? undefined : new Error(`agent certificate ${actual} is not the pinned ${expected} (revoked or replaced: invite the dev server again)`);
     },
   };
 }
@@ -116,7 +121,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
   const deadlineMs = options.deadlineMs ?? 5_000;
   const backoff: BackoffPolicy = { ...defaultBackoff, ...options.backoff };
   const logger = options.logger.child({ agentAddress: options.address });
-  const credentials = grpc.credentials.createSsl(options.caPem, options.keyPem, options.certPem, pinningOptions(options.pinnedFingerprint));
+  const credentials = grpc.credentials.createSsl(options.caPem, options.keyPem, options.certPem, pinningOptions(options.pinnedFingerprint, options.previousFingerprint));
   const channelOptions: grpc.ChannelOptions = {
     'grpc.initial_reconnect_backoff_ms': Math.min(backoff.initialMs, 1_000),
     'grpc.max_reconnect_backoff_ms': backoff.maxMs,

@@ -10,8 +10,9 @@ import { joinCommand, joinString, JoinUnavailable, loadJoinAuthority } from '../
  * `devplein agent invite|revoke|list` — the dev servers' links from the control plane's server
  * (`npm run agent-link -- …` in the repository). Run it with the control plane's env file (its
  * database, APP_URL, AGENT_TLS_CA, AGENT_CA_KEY_FILE). The running control plane follows each
- * change at once (migration 0014's notice). Exit codes: 0 done, 1 the database or the CA failed,
- * 2 wrong arguments, 3 refused.
+ * change at once (migration 0014's notice). Exit codes: 0 done (also: revoke of a link that was
+ * already revoked), 1 the database or the CA failed, 2 wrong arguments, 3 refused (an unknown
+ * name, the last active link, an invitation of an active name).
  */
 
 const USAGE = `Gebruik:
@@ -90,8 +91,15 @@ try {
     const row = await revokeAgent(knex, name as string, null);
     if (row) console.log(`Koppeling met ${row.name} ingetrokken. De control plane gebruikt deze server niet meer; een nieuwe koppeling kan met devplein agent invite ${row.name}.`);
     else {
-      console.error(`Niet gedaan: ${name} is geen gekoppelde ontwikkelserver (devplein agent list).`);
-      process.exitCode = EXIT_REFUSED;
+      // Nothing to revoke: already revoked (the wanted state holds, exit 0) or not a dev server at all.
+      const known = (await listAgentLinks(knex)).find((link) => link.name === name);
+      if (known?.status === 'revoked') {
+        const when = known.revoked_at ? ` op ${known.revoked_at.toISOString()}` : '';
+        console.log(`Koppeling met ${known.name} was al ingetrokken${when}. Er is niets veranderd.`);
+      } else {
+        console.error(`Niet gedaan: ${name} is geen ontwikkelserver van deze control plane (devplein agent list toont ze).`);
+        process.exitCode = EXIT_REFUSED;
+      }
     }
   } else {
     const input = agentInvitationInput.safeParse({

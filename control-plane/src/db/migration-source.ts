@@ -13,6 +13,7 @@ import * as identityNotices from './migrations/0011_identity_notices.ts';
 import * as siteWallNotices from './migrations/0012_site_wall_notices.ts';
 import * as backupRuns from './migrations/0013_backup_runs.ts';
 import * as agentLinks from './migrations/0014_agent_links.ts';
+import * as agentCertRenewal from './migrations/0015_agent_cert_renewal.ts';
 import * as hostSamples from './migrations/0016_host_samples.ts';
 
 interface NamedMigration {
@@ -41,6 +42,7 @@ const migrations: readonly NamedMigration[] = [
   { name: '0012_site_wall_notices', migration: siteWallNotices },
   { name: '0013_backup_runs', migration: backupRuns },
   { name: '0014_agent_links', migration: agentLinks },
+  { name: '0015_agent_cert_renewal', migration: agentCertRenewal },
   { name: '0016_host_samples', migration: hostSamples },
 ];
 

@@ -11,6 +11,7 @@ Gebruik: devplein <opdracht> [argumenten]
   control-plane     start de control plane (instellingen uit de omgeving, zie deploy/systemd/devplein-control-plane.env)
   agent             start de host agent (zie deploy/systemd/devplein-agent.env)
   agent invite|revoke|list …  ontwikkelservers koppelen (op de control plane, met diens instellingen)
+  agent renew [--restart]      vernieuwt het certificaat van deze ontwikkelserver (vanaf 30 dagen voor het einde)
   browser-server    start de screenshotbrowser van de agent (deploy/systemd/devplein-browser.service)
   soketi            start soketi, de realtime-server (SOKETI_*-instellingen uit de omgeving)
   admin …           beheerders: devplein admin create --email <e-mailadres>, devplein admin list
@@ -32,6 +33,7 @@ case "$command" in
   agent)
     case "${1:-}" in
       invite | revoke | list) exec "$node" "$bundle/control-plane/dist/cli/agent-cli.js" "$@" ;;
+      renew) exec "$node" "$bundle/host-agent/dist/cli/cert-renew.js" "$@" ;;
       *) exec "$node" "$bundle/host-agent/dist/main.js" "$@" ;;
     esac ;;
   browser-server) exec "$node" "$bundle/host-agent/dist/browser-server.js" "$@" ;;

@@ -21,6 +21,7 @@ import { agentCertEnv, makeTestCerts, type TestCerts } from '../../support/agent
 import { startFakeAgent, type FakeAgent } from '../../support/fake-agent.ts';
 import { findFreePort, waitFor } from '../../support/ports.ts';
 import { ADMIN } from '../../support/hosting-stack.ts';
+import { runAgentCli } from '../../support/admin-cli.ts';
 
 let dir: string;
 let certs: TestCerts;
@@ -28,6 +29,7 @@ let database: TestDatabase;
 let app: RunningControlPlane;
 let dev1: FakeAgent;
 let joinedAgent: FakeAgent | undefined;
+const cliAgents: FakeAgent[] = [];
 let as: ReturnType<typeof signedInSessions>;
 
 function openssl(args: string[]): string {
@@ -90,7 +92,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.stop();
-  await Promise.all([dev1?.stop(), joinedAgent?.stop()]);
+  await Promise.all([dev1?.stop(), joinedAgent?.stop(), ...cliAgents.map((agent) => agent.stop())]);
   await database?.destroy();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -183,4 +185,61 @@ describe('agent links', () => {
     // The last active link cannot be revoked (the fleet needs one).
     expect((await (await as(ADMIN)).json('POST', '/api/admin/agents/dev1/revoke')).status).toBe(409);
   });
+
+  it('devplein agent revoke <name> on the command line: revoked and dropped at once, a second time said so, an unknown name exits 3, the old certificate refused after', async () => {
+    // The control plane's env file, as systemd hands it to `devplein agent`.
+    const cliEnv = { DATABASE_URL: database.url, APP_URL: app.url, ...agentCertEnv(certs), AGENT_CA_KEY_FILE: certs.caKey };
+    const address = `localhost:${await findFreePort()}`;
+    const cliJoin = async (keyName: string): Promise<AgentJoinJson> => {
+      const invited = await runAgentCli(['invite', 'dev4', '--address', address, '--site-domain', 'vier.devplein.test'], cliEnv);
+      expect(invited.code, invited.stderr).toBe(0);
+      const token = /--join '[^#']+#([A-Za-z0-9_-]{43})\.[0-9a-f]{64}'/.exec(invited.stdout)?.[1];
+      expect(token, invited.stdout).toBeDefined();
+      const joined = await join(token!, keyAndCsr(keyName));
+      expect(joined.status, JSON.stringify(joined.body)).toBe(200);
+      writeFileSync(path.join(dir, `${keyName}.pem`), joined.body.certificate);
+      return joined.body;
+    };
+    const first = await cliJoin('dev4');
+    const agent = await startFakeAgent({ certs: { ...certs, agentCert: path.join(dir, 'dev4.pem'), agentKey: path.join(dir, 'dev4-key.pem') }, port: Number(address.split(':')[1]) });
+    cliAgents.push(agent);
+    await waitFor(async () => (await serverRow('dev4'))?.reachable === true, { timeoutMs: 20_000, description: 'dev4 reachable' });
+
+    const revoked = await runAgentCli(['revoke', 'dev4'], cliEnv);
+    expect(revoked).toMatchObject({ code: 0, stderr: '' });
+    expect(revoked.stdout).toBe('Koppeling met dev4 ingetrokken. De control plane gebruikt deze server niet meer; een nieuwe koppeling kan met devplein agent invite dev4.\n');
+    expect(await database.knex('agent_links').where({ name: 'dev4' }).first()).toMatchObject({ status: 'revoked', revoked_by: null, cert_fingerprint: first.fingerprint });
+    // The running control plane follows the change without a restart (the database notice).
+    await waitFor(async () => (await serverRow('dev4')) === undefined, { timeoutMs: 10_000, description: 'dev4 dropped from the fleet' });
+    expect((await links()).find((link) => link.name === 'dev4')).toMatchObject({ status: 'revoked' });
+    const audit = await database.knex('audit_log').where({ action: 'agent.revoke', subject_id: 'dev4' }).select('actor_id');
+    expect(audit).toEqual([{ actor_id: null }]);
+
+    const again = await runAgentCli(['revoke', 'dev4'], cliEnv);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^Koppeling met dev4 was al ingetrokken op \d{4}-\d\d-\d\dT[\d:.]+Z\. Er is niets veranderd\.\n$/);
+    const unknown = await runAgentCli(['revoke', 'dev99'], cliEnv);
+    expect(unknown).toMatchObject({ code: 3, stdout: '' });
+    expect(unknown.stderr).toBe('Niet gedaan: dev99 is geen ontwikkelserver van deze control plane (devplein agent list toont ze).\n');
+    const last = await runAgentCli(['revoke', 'dev1'], cliEnv);
+    expect(last.code).toBe(3);
+    expect(last.stderr).toContain('dev1 is de laatste gekoppelde server');
+    expect((await runAgentCli(['revoke'], cliEnv)).code).toBe(2);
+
+    // Refused from then on: invited and joined again (a new key, a new pin) while the old agent
+    // still answers at the same address with its old certificate of the same CA.
+    const second = await cliJoin('dev4-again');
+    expect(second.fingerprint).not.toBe(first.fingerprint);
+    expect(await database.knex('agent_links').where({ name: 'dev4' }).first()).toMatchObject({ status: 'active', cert_fingerprint: second.fingerprint });
+    let refusal = '';
+    await waitFor(
+      async () => {
+        const row = await serverRow('dev4');
+        refusal = row?.error ?? '';
+        return row?.reachable === false && refusal.includes('ander certificaat dan bij het koppelen is vastgelegd');
+      },
+      { timeoutMs: 20_000, description: 'the revoked certificate of dev4 refused' },
+    );
+    expect(refusal).toContain(`certificaat ${first.fingerprint};`);
+  }, 120_000);
 });

@@ -267,6 +267,18 @@ describe('install.sh in a throwaway root', () => {
     expect(timer).toMatch(/^OnCalendar=\*-\*-\* 03:15:00$/m);
   });
 
+  it('sets up the agent certificate renewal (issue 21): its service and nightly timer, accepted by systemd-analyze verify --root', async () => {
+    for (const unit of ['devplein-agent-renew.service', 'devplein-agent-renew.timer']) {
+      const installed = path.join('etc/systemd/system', unit);
+      expect(readFileSync(path.join(first, installed), 'utf8')).toBe(readFileSync(path.join(repo, 'deploy/systemd', unit), 'utf8'));
+      expect(ownership(first, installed)).toBe('644 0:root');
+      const result = await run('systemd-analyze', ['verify', '--man=no', `--root=${first}`, unit]).catch((error: { stdout?: string; stderr?: string; code?: number }) => error);
+      const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
+      expect({ code: 'code' in result ? result.code : 0, aboutUnit: output.split('\n').filter((line) => line.includes('devplein-agent-renew')) }, unit).toEqual({ code: 0, aboutUnit: [] });
+    }
+    expect(readFileSync(path.join(first, 'etc/systemd/system/devplein-agent-renew.service'), 'utf8')).toMatch(/^ExecStart=\/opt\/devplein\/current\/bin\/devplein agent renew --restart$/m);
+  });
+
   it('keeps soketi on loopback with the env file install.sh wrote', () => {
     const unit = readFileSync(path.join(first, 'etc/systemd/system/devplein-soketi.service'), 'utf8');
     expect(unit).toContain('EnvironmentFile=/etc/devplein/soketi.env');

@@ -58,6 +58,9 @@ const EXPECTED: Record<string, Row> = {
   // a dev server joins: no session, the one-time join token is the authority (none here: 401 for every role)
   'GET /api/agents/ca': PUBLIC,
   'POST /api/agents/join': [401, 401, 401, 401, 401, 401],
+  // a joined dev server renews its certificate: no session, its current certificate and its key's
+  // signature are the authority, the same for every role (none here: 422, counted as through)
+  'POST /api/agents/renew': PUBLIC,
   // broadcasting (realtime authorization)
   'POST /broadcasting/auth': ACTIVE,
   'POST /broadcasting/user-auth': ACTIVE,
@@ -288,7 +291,7 @@ describe('routes × roles', { timeout: 120_000 }, () => {
 });
 
 /** Routes that never take a CSRF token: other protocols' endpoints (server to server). */
-const CSRF_EXEMPT = new Set(['POST /api/db-admin/signon', 'POST /api/agents/join']);
+const CSRF_EXEMPT = new Set(['POST /api/db-admin/signon', 'POST /api/agents/join', 'POST /api/agents/renew']);
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 describe('unsafe routes without a CSRF token', { timeout: 120_000 }, () => {

@@ -66,7 +66,28 @@ const csrLike = (): fc.Arbitrary<string> =>
     fc.constantFrom('-----BEGIN CERTIFICATE REQUEST-----', '-----BEGIN CERTIFICATE REQUEST-----\n\n-----END CERTIFICATE REQUEST-----'),
   );
 
+/** Something shaped like a PEM certificate, never one of the link CA (the renewal answers 422). */
+const certificateLike = (): fc.Arbitrary<string> =>
+  fc.oneof(
+    fc.base64String({ minLength: 4, maxLength: 400 }).map((body) => `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----\n`),
+    fc.constantFrom('-----BEGIN CERTIFICATE-----', '-----BEGIN CERTIFICATE-----\n\n-----END CERTIFICATE-----'),
+  );
+
 export const hostingSpecs: EndpointSpec[] = [
+  endpoint({
+    route: 'POST /api/agents/renew',
+    // No session: the agent's current certificate and a signature with its key are the authority.
+    as: 'signon-script',
+    request: () =>
+      fc.record({
+        body: bodyOf({
+          certificate: { valid: certificateLike(), hostile: fc.oneof(hostileString(), certificateLike().map((pem) => pem.repeat(30))) },
+          csr: { valid: csrLike(), hostile: hostileString() },
+          signed_at: { valid: fc.date({ noInvalidDate: true, min: new Date('2000-01-01'), max: new Date('2100-01-01') }).map((date) => date.toISOString()), hostile: hostileString() },
+          signature: { valid: fc.base64String({ minLength: 4, maxLength: 120 }), hostile: hostileString() },
+        }),
+      }),
+  }),
   endpoint({
     route: 'POST /api/agents/join',
     // No session: the one-time token in Authorization is the authority (the signon client's header is replaced).

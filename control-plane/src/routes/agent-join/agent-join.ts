@@ -3,22 +3,39 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import type { AgentJoinJson } from '@devplein/contract/agent-links';
 import type { AppDeps, AppRouter } from '../../app-context.ts';
-import { agentCommonName, CsrError, issueAgentCertificate } from '../../agent-links/agent-certificate.ts';
-import { JoinTokenError, redeemJoinToken } from '../../agent-links/agent-link-store.ts';
+import { agentCommonName, CsrError, csrPublicKeyDer, issueAgentCertificate } from '../../agent-links/agent-certificate.ts';
+import { JoinTokenError, redeemJoinToken, RenewalRefusal, renewAgentCertificate } from '../../agent-links/agent-link-store.ts';
+import { RenewalProofError, verifyRenewalProof } from '../../agent-links/renewal-proof.ts';
 import { JoinUnavailable, loadJoinAuthority } from '../../agent-links/join-authority.ts';
-import { HttpError, notFound, serviceUnavailable, validationFailed } from '../../errors.ts';
+import { forbidden, HttpError, notFound, serviceUnavailable, validationFailed } from '../../errors.ts';
 import { parseInput } from '../../middlewares/validate.ts';
 
 /** No session, so no CSRF token: the join token is the authority (app.ts exempts this path). */
 export const AGENT_JOIN_PATH = '/api/agents/join';
 /** The link CA certificate (public): a joining server checks it against its join string before it spends the token. */
 export const AGENT_CA_PATH = '/api/agents/ca';
+/** No session either: the agent's current certificate and a signature with its key are the authority. */
+export const AGENT_RENEW_PATH = '/api/agents/renew';
 
 const joinInput = z.object({
   csr: z
     .string({ error: 'Stuur het certificaatverzoek (csr, PEM).' })
     .max(8_000, 'Het certificaatverzoek is te groot.')
     .regex(/-----BEGIN CERTIFICATE REQUEST-----/, 'Stuur het certificaatverzoek als PEM (-----BEGIN CERTIFICATE REQUEST-----).'),
+});
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----/;
+const renewInput = z.object({
+  certificate: z
+    .string({ error: 'Stuur het huidige certificaat van de agent (certificate, PEM).' })
+    .max(8_000, 'Het certificaat is te groot.')
+    .regex(PEM_CERTIFICATE, 'Stuur het huidige certificaat als PEM (-----BEGIN CERTIFICATE-----).'),
+  csr: joinInput.shape.csr,
+  signed_at: z.string({ error: 'Stuur het tijdstip van de handtekening (signed_at, ISO 8601).' }).max(40, 'Het tijdstip is te lang.'),
+  signature: z
+    .string({ error: 'Stuur de handtekening met de huidige sleutel (signature, base64).' })
+    .max(400, 'De handtekening is te lang.')
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'Stuur de handtekening als base64.'),
 });
 
 const TOKEN = /^Bearer ([A-Za-z0-9_-]{43})$/;
@@ -35,6 +52,7 @@ const TOKEN = /^Bearer ([A-Za-z0-9_-]{43})$/;
 export function agentJoinRoutes(deps: Pick<AppDeps, 'knex' | 'config' | 'logger'>): AppRouter {
   const router: AppRouter = new Router();
   const attempts = new RateLimiterMemory({ points: 10, duration: 60 });
+  const renewals = new RateLimiterMemory({ points: 10, duration: 60 });
 
   // Joining switched off (no CA key): 404, there is nothing to join.
   router.get(AGENT_CA_PATH, async (ctx) => {
@@ -91,6 +109,70 @@ export function agentJoinRoutes(deps: Pick<AppDeps, 'knex' | 'config' | 'logger'
       ca: authority.caCertPem,
       fingerprint: joined.certificate.fingerprint,
       notAfter: joined.certificate.notAfter.toISOString(),
+    };
+    ctx.body = body;
+  });
+
+  /*
+   * POST /api/agents/renew (body {certificate, csr, signed_at, signature}): a joined agent whose
+   * certificate nears its end renews it without a new invitation (host-agent/src/cert-renew.ts,
+   * `devplein agent renew`). The certificate must be the link CA's, still valid, and the pin (or
+   * the pin renewed from) of an active joined link; the signature by its key over this CSR and a
+   * time within 5 minutes proves the caller holds that key (agent-links/renewal-proof.ts). The
+   * answer is a new certificate for the same name and address, pinned at once; the one renewed
+   * from stays accepted until its own end, so the agent switches when it restarts. 422 for bad
+   * input, 403 for a certificate that is no (longer a) pinned one. Rate-limited: 10 a minute per address.
+   */
+  router.post(AGENT_RENEW_PATH, async (ctx) => {
+    try {
+      await renewals.consume(ctx.ip);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      ctx.set('Retry-After', String(seconds));
+      throw new HttpError(429, `Te veel pogingen vanaf dit adres. Wacht ${seconds} seconden.`);
+    }
+    const input = parseInput(ctx, renewInput, 'body');
+    let authority;
+    try {
+      authority = await loadJoinAuthority(deps.config);
+    } catch (error) {
+      if (error instanceof JoinUnavailable) throw serviceUnavailable(error.message);
+      throw error;
+    }
+    let renewed;
+    try {
+      const proven = verifyRenewalProof({
+        certificatePem: input.certificate,
+        csrPem: input.csr,
+        csrPublicKeyDer: csrPublicKeyDer(input.csr),
+        signedAt: input.signed_at,
+        signature: input.signature,
+        caCertPem: authority.caCertPem,
+      });
+      renewed = await renewAgentCertificate(deps.knex, { name: proven.name, presented: proven.fingerprint }, (link) =>
+        issueAgentCertificate({ csrPem: input.csr, name: link.name, address: link.address, caCertPem: authority.caCertPem, caKeyPem: authority.caKeyPem }),
+      );
+    } catch (error) {
+      if (error instanceof RenewalProofError) throw validationFailed({ [error.field]: [error.message] });
+      if (error instanceof CsrError) throw validationFailed({ csr: [error.message] });
+      if (error instanceof RenewalRefusal) throw forbidden(error.message);
+      throw error;
+    }
+    ctx.state.log.info({ agent: renewed.link.name, fingerprint: renewed.certificate.fingerprint }, 'dev server renewed its certificate');
+    ctx.set('Cache-Control', 'no-store');
+    if (ctx.accepts('json', 'application/x-pem-file') === 'application/x-pem-file') {
+      ctx.type = 'application/x-pem-file';
+      ctx.body = `${renewed.certificate.certPem.trim()}\n${authority.caCertPem.trim()}\n`;
+      return;
+    }
+    const body: AgentJoinJson = {
+      name: renewed.link.name,
+      commonName: agentCommonName(renewed.link.name),
+      certificate: renewed.certificate.certPem,
+      ca: authority.caCertPem,
+      fingerprint: renewed.certificate.fingerprint,
+      notAfter: renewed.certificate.notAfter.toISOString(),
     };
     ctx.body = body;
   });
