@@ -3,7 +3,7 @@
  * mariadbd and mariadb-install-db, never the machine's own server, never its config files.
  */
 import { execFile } from 'node:child_process';
-import { accessSync, chownSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, chownSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -77,14 +77,25 @@ export function mariaDbServerUser(dir: string): 'mysql' | 'root' | undefined {
   return reachableBy(mysqlUser, dir) ? 'mysql' : 'root';
 }
 
-/** Makes `{dir}/data` with the system tables when it is not there yet (`dir` must exist). */
+/** Makes `{dir}/data` with the system tables when it is not there yet, and `{dir}/tmp` (`dir` must exist). */
 export async function initMariaDbDir(programs: MariaDbPrograms, dir: string): Promise<void> {
   const dataDir = path.join(dir, 'data');
-  if (existsSync(path.join(dataDir, 'mysql'))) return;
   const user = mariaDbServerUser(dir);
   const owner = user === 'mysql' ? mysqlSystemUser() : undefined;
+  // Also for a folder made before the server had its own temporary folder (npm start's).
+  const tmpDir = mariaDbTmpDir(dir);
+  mkdirSync(tmpDir, { recursive: true });
+  if (owner) chownSync(tmpDir, owner.uid, owner.gid);
+  if (existsSync(path.join(dataDir, 'mysql'))) return;
   if (owner) chownSync(dir, owner.uid, owner.gid);
-  const args = ['--no-defaults', `--datadir=${dataDir}`, '--skip-test-db', '--auth-root-authentication-method=socket', ...(user ? [`--user=${user}`] : [])];
+  const args = [
+    '--no-defaults',
+    `--datadir=${dataDir}`,
+    `--tmpdir=${tmpDir}`,
+    '--skip-test-db',
+    '--auth-root-authentication-method=socket',
+    ...(user ? [`--user=${user}`] : []),
+  ];
   try {
     await execFileAsync(programs.installer, args, { timeout: 120_000 });
   } catch (error) {
@@ -101,12 +112,20 @@ export interface MariaDbServerOptions {
 
 export const mariaDbSocket = (dir: string): string => path.join(dir, 'mysqld.sock');
 
+/**
+ * The server's own temporary folder: in the shared /tmp, servers started at once (parallel tests)
+ * lost each other's temporary tables during mariadb-install-db ("Could not remove temporary
+ * table '/tmp/#sql-temptable-…', error: 2", then "Unknown table 'mysql.tmp_proxies_priv'").
+ */
+const mariaDbTmpDir = (dir: string): string => path.join(dir, 'tmp');
+
 /** The mariadbd command line for a folder made by initMariaDbDir. */
 export function mariaDbServerArgs(options: MariaDbServerOptions): string[] {
   return [
     '--no-defaults',
     ...(isRoot() ? [`--user=${mariaDbServerUser(options.dir) ?? 'mysql'}`] : []),
     `--datadir=${path.join(options.dir, 'data')}`,
+    `--tmpdir=${mariaDbTmpDir(options.dir)}`,
     `--socket=${mariaDbSocket(options.dir)}`,
     `--port=${options.port}`,
     `--bind-address=${options.bindAddress ?? '127.0.0.1'}`,
