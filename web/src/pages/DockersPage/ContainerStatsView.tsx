@@ -59,7 +59,7 @@ export function ContainerStatsView({ stats }: { stats: ContainerStatsJson | unde
   const oom = oomText(stats);
   const share = memoryShare(stats);
   return (
-    <section className="docker-stats" aria-label="Gebruik van je container" data-testid="docker-stats">
+    <section className="docker-stats" aria-label="Gebruik van je container" data-testid="docker-stats" data-read-at={stats.readAt}>
       <div className="stats-row">
         <span className="stats-value" data-testid="docker-stats-cpu">
           {cpuLine(stats)}
