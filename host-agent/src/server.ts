@@ -193,7 +193,7 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
   });
   containerService.addToServer(server);
   // One Docker stats stream per watched container, shared by every caller (contract 1.6.0).
-  const statsHub = new StatsHub({ source: dockerodeStatsSource(docker), logger });
+  const statsHub = new StatsHub({ source: dockerodeStatsSource(docker, { intervalMs: config.statsIntervalMs }), logger });
   const statsService = new ContainerStatsServiceImpl({ docker: dockerDriver, hub: statsHub, logger });
   statsService.addToServer(server);
   new ProxyServiceImpl({

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { ContainerStateFacts, ContainerStatsSample, DockerStatsJson } from './container-stats.ts';
-import { ndjsonSplitter, type StatsListener, type StatsSource, StatsHub } from './stats-hub.ts';
+import { type StatsListener, type StatsSource, StatsHub } from './stats-hub.ts';
 
 const json = (second: number): DockerStatsJson => ({
   read: `2026-11-27T10:00:${String(second).padStart(2, '0')}.000Z`,
@@ -171,16 +171,5 @@ describe('StatsHub: one Docker stats stream per watched container', () => {
     const sample = await hub.sample('c9');
     expect(sample).toMatchObject({ containerId: 'c9', memoryUsedBytes: 100, memoryLimitBytes: 1000, sizeRwBytes: 4096 });
     expect(source.opened).toBe(0);
-  });
-});
-
-describe('ndjsonSplitter', () => {
-  it('splits objects over chunk borders and skips broken lines', () => {
-    const seen: DockerStatsJson[] = [];
-    const split = ndjsonSplitter((value) => seen.push(value));
-    split('{"read":"a"}\n{"re');
-    split('ad":"b"}\nnot json\n');
-    split(Buffer.from('{"read":"c"}\n'));
-    expect(seen.map((value) => value.read)).toEqual(['a', 'b', 'c']);
   });
 });

@@ -760,8 +760,9 @@ export const ContainerStatsServiceService = {
     responseDeserialize: (value: Buffer): GetContainerStatsResponse => GetContainerStatsResponse.decode(value),
   },
   /**
-   * WatchContainerStats streams a sample about every second until the client cancels or the
-   * container stops (the stream then ends without an error).
+   * WatchContainerStats streams a sample every few seconds (the agent's AGENT_STATS_INTERVAL_MS,
+   * default 5 s; the second one after at most 1 s) until the client cancels or the container
+   * stops (the stream then ends without an error).
    */
   watchContainerStats: {
     path: "/devplein.agent.v1.ContainerStatsService/WatchContainerStats" as const,
@@ -784,8 +785,9 @@ export interface ContainerStatsServiceServer extends UntypedServiceImplementatio
    */
   getContainerStats: handleUnaryCall<GetContainerStatsRequest, GetContainerStatsResponse>;
   /**
-   * WatchContainerStats streams a sample about every second until the client cancels or the
-   * container stops (the stream then ends without an error).
+   * WatchContainerStats streams a sample every few seconds (the agent's AGENT_STATS_INTERVAL_MS,
+   * default 5 s; the second one after at most 1 s) until the client cancels or the container
+   * stops (the stream then ends without an error).
    */
   watchContainerStats: handleServerStreamingCall<WatchContainerStatsRequest, WatchContainerStatsResponse>;
 }
@@ -812,8 +814,9 @@ export interface ContainerStatsServiceClient extends Client {
     callback: (error: ServiceError | null, response: GetContainerStatsResponse) => void,
   ): ClientUnaryCall;
   /**
-   * WatchContainerStats streams a sample about every second until the client cancels or the
-   * container stops (the stream then ends without an error).
+   * WatchContainerStats streams a sample every few seconds (the agent's AGENT_STATS_INTERVAL_MS,
+   * default 5 s; the second one after at most 1 s) until the client cancels or the container
+   * stops (the stream then ends without an error).
    */
   watchContainerStats(
     request: WatchContainerStatsRequest,
