@@ -216,6 +216,7 @@ const environmentSchema = z.object({
   AGENT_RECONCILE_CRON: z.string().min(9).default('*/1 * * * *'),
   AGENT_HALF_MADE_AFTER_S: z.coerce.number().int().min(1).default(120),
   AGENT_PROBE_TIMEOUT_MS: milliseconds(1_000),
+  AGENT_STATS_INTERVAL_MS: milliseconds(5_000),
   AGENT_SHUTDOWN_TIMEOUT_MS: milliseconds(10_000),
   AGENT_METRICS_LISTEN: z.literal('').or(hostPort).default('127.0.0.1:9465'),
   AGENT_IDLE_STOP_AFTER: duration('7d'),
@@ -320,6 +321,8 @@ export interface AgentConfig {
     firewallAllow: FirewallAllow[];
   };
   probeTimeoutMs: number;
+  /** Time between two samples of a watched container's stats (WatchContainerStats). */
+  statsIntervalMs: number;
   shutdownTimeoutMs: number;
   /**
    * host:port of the HTTP listener for GET /healthz and GET /metrics (Prometheus); loopback or a
@@ -445,6 +448,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       firewallAllow: values.AGENT_WG_FIREWALL_ALLOW,
     },
     probeTimeoutMs: values.AGENT_PROBE_TIMEOUT_MS,
+    statsIntervalMs: values.AGENT_STATS_INTERVAL_MS,
     shutdownTimeoutMs: values.AGENT_SHUTDOWN_TIMEOUT_MS,
     metricsListen: values.AGENT_METRICS_LISTEN || undefined,
     dataDir: values.AGENT_DATA_DIR,

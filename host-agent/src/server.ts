@@ -24,6 +24,8 @@ import { type IdleTracking, startIdleTracking } from './jobs/idle-tracking.ts';
 import { dockerManagedContainers } from './drivers/docker/managed-containers.ts';
 import { RouteKeeper } from './jobs/route-keeper.ts';
 import { ContainerServiceImpl } from './services/container-service.ts';
+import { ContainerStatsServiceImpl } from './services/container-stats-service.ts';
+import { dockerodeStatsSource, StatsHub } from './drivers/docker/stats-hub.ts';
 import { DatabaseServiceImpl } from './services/database-service.ts';
 import { HostStatsServiceImpl } from './services/host-stats-service.ts';
 import { InfoServiceImpl } from './services/info-service.ts';
@@ -190,6 +192,10 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
     autoStopOf: idleStopper ? (id) => idleStopper.autoStopOf(id) : undefined,
   });
   containerService.addToServer(server);
+  // One Docker stats stream per watched container, shared by every caller (contract 1.6.0).
+  const statsHub = new StatsHub({ source: dockerodeStatsSource(docker, { intervalMs: config.statsIntervalMs }), logger });
+  const statsService = new ContainerStatsServiceImpl({ docker: dockerDriver, hub: statsHub, logger });
+  statsService.addToServer(server);
   new ProxyServiceImpl({
     proxy,
     logger,
@@ -247,6 +253,7 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
         shuttingDown = true;
         // Long-lived streams end now (clients reconnect); unary calls in flight may finish.
         containerService.endStreams();
+        statsService.endStreams();
         const force = setTimeout(() => {
           logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'calls still running after the shutdown timeout; cutting them off');
           server.forceShutdown();

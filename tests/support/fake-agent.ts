@@ -30,6 +30,7 @@ import { type ProxyServiceServer, ProxyServiceService, type Route } from '@devpl
 import { type SshAccessServiceServer, SshAccessServiceService } from '@devplein/proto/ssh_access';
 import { type DatabaseServiceServer, DatabaseServiceService } from '@devplein/proto/database';
 import { type GetServerInfoResponse, type Peer, type VpnServiceServer, VpnServiceService } from '@devplein/proto/vpn';
+import { type ContainerStats, type ContainerStatsServiceServer, ContainerStatsServiceService } from '@devplein/proto/container_stats';
 import { type GetHostStatsResponse, type HostStatsServiceServer, HostStatsServiceService, type LastBackup, type PartHealth } from '@devplein/proto/host_stats';
 import { CaptureOutcome, type CaptureRequest, type CaptureResponse, type ScreenshotServiceServer, ScreenshotServiceService } from '@devplein/proto/screenshot';
 import type { TestCerts } from './agent.ts';
@@ -215,6 +216,12 @@ export class FakeAgent {
   /** HostStats: the host's load and memory (tests of the overview's sampler change them). */
   cpu: NonNullable<GetHostStatsResponse['cpu']> = { cores: 2, load1m: 0.5, load5m: 0.4, load15m: 0.3 };
   memory: NonNullable<GetHostStatsResponse['memory']> = { totalBytes: 8e9, availableBytes: 5e9 };
+  /** ContainerStats: what a container uses, by name (tests change it to see the card follow); defaults below. */
+  readonly containerStats = new Map<string, Partial<ContainerStats>>();
+  /** ContainerStats: ms between two samples of a watch (a real agent: about 1000). */
+  statsIntervalMs = 1_000;
+  /** ContainerStats: WatchContainerStats streams open now. */
+  statsWatchCount = 0;
   /** Methods that fail with INTERNAL even in 'ok' mode (e.g. 'changeContainerState'). */
   readonly failingMethods = new Set<string>();
   /** Methods that answer UNIMPLEMENTED, as a real agent does for a service it does not have yet. */
@@ -270,6 +277,7 @@ export class FakeAgent {
     server.addService(VpnServiceService, this.vpnService());
     server.addService(ScreenshotServiceService, this.screenshotService());
     server.addService(HostStatsServiceService, this.hostStatsService());
+    server.addService(ContainerStatsServiceService, this.containerStatsService());
     this.port = await new Promise<number>((resolve, reject) =>
       server.bindAsync(`127.0.0.1:${this.port}`, grpc.ServerCredentials.createSsl(ca, [{ private_key: key, cert_chain: cert }], true), (error, port) =>
         error ? reject(error) : resolve(port),
@@ -423,6 +431,72 @@ export class FakeAgent {
         }
         callback(null, result as Response);
       });
+    };
+  }
+
+  /** One sample of a running container: 3 % CPU, 212 MB of 512 MB unless a test set other numbers. */
+  private statsSample(container: FakeContainer): ContainerStats {
+    return {
+      containerId: container.id,
+      readAt: new Date(),
+      cpuPercent: 3,
+      onlineCpus: 2,
+      memoryUsedBytes: 212 * 1024 * 1024,
+      memoryLimitBytes: 512 * 1024 * 1024,
+      networkRxBytes: 1_000,
+      networkTxBytes: 2_000,
+      blockReadBytes: 4_096,
+      blockWriteBytes: 8_192,
+      pids: 5,
+      oomKilled: false,
+      restartCount: 0,
+      sizeRwBytes: 0,
+      sizeRwAt: undefined,
+      ...this.containerStats.get(container.name),
+    };
+  }
+
+  private containerStatsService(): ContainerStatsServiceServer {
+    const check = (ref: ContainerRef | undefined): { container: FakeContainer } | { error: Partial<grpc.ServiceError> } => {
+      const container = this.find(ref);
+      if (!container) return { error: serviceError(grpc.status.NOT_FOUND, 'no such container') };
+      if (container.labels['devplein.managed'] !== 'true') return { error: serviceError(grpc.status.PERMISSION_DENIED, 'not a managed container') };
+      if (container.state !== 'running') return { error: serviceError(grpc.status.FAILED_PRECONDITION, `the container is ${container.state}`) };
+      return { container };
+    };
+    return {
+      getContainerStats: this.unary('getContainerStats', (request) => {
+        const checked = check(request.container);
+        return 'error' in checked ? checked.error : { stats: this.statsSample(checked.container) };
+      }),
+      watchContainerStats: (call) => {
+        void this.gate('watchContainerStats', call.request).then((failure) => {
+          if (failure) return failStream(call, Object.assign(new Error(failure.details), failure));
+          const checked = check(call.request.container);
+          if ('error' in checked) return failStream(call, Object.assign(new Error(checked.error.details), checked.error));
+          const { container } = checked;
+          this.statsWatchCount += 1;
+          let open = true;
+          const tick = () => {
+            if (!open) return;
+            if (container.state !== 'running') {
+              stop();
+              return call.end();
+            }
+            call.write({ stats: this.statsSample(container) });
+          };
+          const timer = setInterval(tick, this.statsIntervalMs);
+          const stop = () => {
+            if (!open) return;
+            open = false;
+            clearInterval(timer);
+            this.statsWatchCount -= 1;
+          };
+          call.on('cancelled', stop);
+          call.on('close', stop);
+          tick();
+        });
+      },
     };
   }
 

@@ -9,6 +9,7 @@ import { DatabaseServiceClient } from '@devplein/proto/database';
 import { VpnServiceClient } from '@devplein/proto/vpn';
 import { ScreenshotServiceClient } from '@devplein/proto/screenshot';
 import { HostStatsServiceClient } from '@devplein/proto/host_stats';
+import { ContainerStatsServiceClient } from '@devplein/proto/container_stats';
 import { streamCaller } from './grpc-stream.ts';
 import { type AgentDeadlines, unaryCaller } from './grpc-unary.ts';
 import type { AgentCallOptions, ContainerApi, DatabaseApi, ProxyApi, ScreenshotApi, SshApi, VpnApi } from './host-apis.ts';
@@ -16,6 +17,7 @@ import { createContainerClient } from './container-client.ts';
 import { createDatabaseClient } from './database-client.ts';
 import { createInfoClient } from './info-client.ts';
 import { createHostStatsClient, type HostStatsApi } from './host-stats-client.ts';
+import { type ContainerStatsApi, createContainerStatsClient } from './container-stats-client.ts';
 import { createProxyClient } from './proxy-client.ts';
 import { createScreenshotClient } from './screenshot-client.ts';
 import { createSshAccessClient } from './ssh-access-client.ts';
@@ -27,6 +29,7 @@ import { type AgentInfoView, type AgentStatus, AgentHealthMonitor, type MonitorC
 export { AgentError, type AgentErrorCode } from './agent-error.ts';
 export type { AgentInfoView, AgentStatus, CapabilityView } from './health-monitor.ts';
 export type { HostStatsApi, HostStatsView } from './host-stats-client.ts';
+export type { ContainerStatsApi, ContainerStatsView } from './container-stats-client.ts';
 export type { AgentCallOptions, ContainerApi, DatabaseApi, ProxyApi, ScreenshotApi, SshApi, VpnApi } from './host-apis.ts';
 
 export interface AgentClientOptions {
@@ -84,6 +87,8 @@ export interface AgentClient {
   screenshots: ScreenshotApi;
   /** HostStatsService (the host's health, disks, containers, certificate and load; contract 1.5.0). */
   hostStats: HostStatsApi;
+  /** ContainerStatsService (live CPU, memory, I/O of one container; contract 1.6.0). */
+  containerStats: ContainerStatsApi;
   /** Starts the health monitor (idempotent). */
   start(): void;
   /** Stops the monitor and closes the connection. */
@@ -135,6 +140,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
   const vpnClient = new VpnServiceClient(options.address, credentials, channelOptions);
   const screenshotClient = new ScreenshotServiceClient(options.address, credentials, channelOptions);
   const hostStatsClient = new HostStatsServiceClient(options.address, credentials, channelOptions);
+  const containerStatsClient = new ContainerStatsServiceClient(options.address, credentials, channelOptions);
   const deadlines: AgentDeadlines = {
     call: deadlineMs,
     // Creating or dropping a database and its account, or a peer, takes a few statements/commands.
@@ -181,6 +187,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     vpn: createVpnClient(vpnClient, unary, deadlines),
     screenshots: createScreenshotClient(screenshotClient, unary, deadlines),
     hostStats: createHostStatsClient(hostStatsClient, unary),
+    containerStats: createContainerStatsClient(containerStatsClient, { unary, stream }),
     start: () => monitor.start(),
     close() {
       monitor.stop();
@@ -192,6 +199,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
       vpnClient.close();
       screenshotClient.close();
       hostStatsClient.close();
+      containerStatsClient.close();
     },
   };
 }

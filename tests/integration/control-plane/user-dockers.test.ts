@@ -75,6 +75,7 @@ describe('routes × roles of every student container route', () => {
     { name: 'PUT /api/user/dockers/{id}?action=restart', send: (s) => s.api('PUT', `/api/user/dockers/${project.id}?action=restart`) },
     { name: 'GET /api/user/container/{name}', send: (s) => s.api('GET', `/api/user/container/${project.name}`) },
     { name: 'GET /api/user/container/{name}/follow', send: (s) => s.api('GET', `/api/user/container/${project.name}/follow`) },
+    { name: 'GET /api/user/container/{name}/stats', send: (s) => s.api('GET', `/api/user/container/${project.name}/stats`) },
     { name: 'POST /api/user/dockers_images', send: (s) => s.api('POST', '/api/user/dockers_images', { image: 'devplein/wordpress:6', project_id: project.id }) },
     { name: 'POST /api/wordpress/passwordreset/{project}', send: (s) => s.api('POST', `/api/wordpress/passwordreset/${project.name}`) },
   ];
@@ -260,6 +261,77 @@ describe('idle auto-stop', () => {
       expect(card(await dockers(student), project.name)?.autoStop).toBeNull();
     } finally {
       channel.close();
+    }
+  });
+});
+
+describe('live stats of a running container', () => {
+  let project: { id: number; name: string };
+  let student: HttpSession;
+
+  beforeAll(async () => {
+    project = await stack.project({ name: 'stats-project', members: [STUDENT] });
+    student = await stack.as(STUDENT);
+    expect((await student.json('POST', '/api/user/dockers', { id: project.id })).status).toBe(200);
+  });
+
+  it('answers the current use and its history, and serves every tab from one agent stream', async () => {
+    stack.agent.statsIntervalMs = 100;
+    stack.agent.containerStats.set(project.name, { cpuPercent: 12.5, oomKilled: true, restartCount: 3 });
+    const watchesBefore = stack.agent.callsOf('watchContainerStats').length;
+    const tabs = await Promise.all([stack.as(STUDENT), stack.as(STUDENT), stack.as(ADMIN)]);
+    const answers = await Promise.all(tabs.map((tab) => tab.json<Record<string, unknown>>('GET', `/api/user/container/${project.name}/stats`)));
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({
+        status: 'live',
+        cpuPercent: 12.5,
+        memoryUsedBytes: 212 * 1024 * 1024,
+        memoryLimitBytes: 512 * 1024 * 1024,
+        pids: 5,
+        oomKilled: true,
+        restartCount: 3,
+        history: expect.any(Array),
+      });
+    }
+    expect(stack.agent.callsOf('watchContainerStats').length - watchesBefore).toBe(1);
+    expect(stack.agent.statsWatchCount).toBe(1);
+    // A later poll reads the same stream's newer sample.
+    stack.agent.containerStats.set(project.name, { cpuPercent: 40 });
+    await waitFor(async () => (await student.json<{ cpuPercent: number }>('GET', `/api/user/container/${project.name}/stats`)).body.cpuPercent === 40, { description: 'the newer sample', timeoutMs: 10_000 });
+    expect(stack.agent.callsOf('watchContainerStats').length - watchesBefore).toBe(1);
+  });
+
+  it('says not-running for a stopped container, and unsupported for an agent older than contract 1.6.0', async () => {
+    const stopped = await stack.project({ name: 'stats-gestopt', members: [STUDENT] });
+    expect((await student.json('POST', '/api/user/dockers', { id: stopped.id })).status).toBe(200);
+    expect((await student.json('PUT', `/api/user/dockers/${stopped.id}?action=stop`)).status).toBe(200);
+    expect((await student.json('GET', `/api/user/container/${stopped.name}/stats`)).body).toEqual({ status: 'not-running' });
+
+    const old = await stack.project({ name: 'stats-oud', members: [STUDENT] });
+    expect((await student.json('POST', '/api/user/dockers', { id: old.id })).status).toBe(200);
+    stack.agent.unimplementedMethods.add('watchContainerStats');
+    try {
+      expect((await student.json('GET', `/api/user/container/${old.name}/stats`)).body).toEqual({ status: 'unsupported' });
+    } finally {
+      stack.agent.unimplementedMethods.delete('watchContainerStats');
+    }
+  });
+
+  it('answers 404 for a container that is not there, 422 for a bad name, 503 when the agent is away', async () => {
+    expect((await student.json('GET', '/api/user/container/bestaat-niet/stats')).status).toBe(404);
+    const bad = await student.json<{ errors?: Record<string, string[]> }>('GET', '/api/user/container/Niet%20Geldig!/stats');
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors?.name).toEqual(['Ongeldige containernaam.']);
+    const away = await stack.project({ name: 'stats-weg', members: [STUDENT] });
+    expect((await student.json('POST', '/api/user/dockers', { id: away.id })).status).toBe(200);
+    stack.agent.mode = 'unavailable';
+    try {
+      const answer = await student.json<{ message: string }>('GET', `/api/user/container/${away.name}/stats`);
+      expect(answer.status).toBe(503);
+      expect(answer.body.message).toBe(UNREACHABLE_MESSAGE);
+    } finally {
+      stack.agent.mode = 'ok';
     }
   });
 });

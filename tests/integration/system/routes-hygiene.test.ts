@@ -39,6 +39,8 @@ const AGENT_READS = new Set([
   'getContainerLogs',
   'followContainerLogs',
   'watchContainerEvents',
+  'getContainerStats',
+  'watchContainerStats',
 ]);
 
 /**
@@ -108,6 +110,7 @@ beforeAll(async () => {
     'GET /api/user/project/:id': { id: String(wordpress.id) },
     'GET /api/user/container/:name': { name: WORDPRESS_SITE },
     'GET /api/user/container/:name/follow': { name: WORDPRESS_SITE },
+    'GET /api/user/container/:name/stats': { name: WORDPRESS_SITE },
     'GET /api/wordpress/passwordreset/:project': { project: WORDPRESS_SITE },
     'GET /api/admin/dockers/:name': { name: WORDPRESS_SITE },
     'GET /api/admin/dockers/:id/screenshot': { id: String(wall.id) },

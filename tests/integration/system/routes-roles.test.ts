@@ -151,6 +151,7 @@ const EXPECTED: Record<string, Row> = {
   'PUT /api/user/dockers/:projectId': ACTIVE,
   'GET /api/user/container/:name': ACTIVE,
   'GET /api/user/container/:name/follow': ACTIVE,
+  'GET /api/user/container/:name/stats': ACTIVE,
   'POST /api/user/dockers_images': ACTIVE,
   // The spec's GET changed state: 405 for everyone now (DESIGN.md, deviations); POST resets.
   'GET /api/wordpress/passwordreset/:project': PUBLIC,
@@ -333,6 +334,7 @@ const OWNED_ROUTES = [
   'PUT /api/user/dockers/:projectId',
   'GET /api/user/container/:name',
   'GET /api/user/container/:name/follow',
+  'GET /api/user/container/:name/stats',
   'POST /api/wordpress/passwordreset/:project',
   'DELETE /api/user/databases/:id',
   'GET /api/user/databases/:id/admin',
@@ -391,6 +393,7 @@ describe("someone else's resource", { timeout: 120_000 }, () => {
       'PUT /api/user/dockers/:projectId': { projectId: String(project.id) },
       'GET /api/user/container/:name': { name: project.name },
       'GET /api/user/container/:name/follow': { name: project.name },
+      'GET /api/user/container/:name/stats': { name: project.name },
       'POST /api/wordpress/passwordreset/:project': { project: String(project.id) },
       'DELETE /api/user/databases/:id': { id: await idOf('databases') },
       'GET /api/user/databases/:id/admin': { id: await idOf('databases') },

@@ -20,6 +20,8 @@ import type { LogLineView, PullProgressView } from '../../agent/container-views.
 import { actionQuery, containerNameParams, createDockerBody, followQuery, logsQuery, projectIdParams, pullBody } from './schema.ts';
 import { openResponseStream, writeLine } from './streams.ts';
 import { PerUserSlots } from '../../lib/per-user-slots.ts';
+import { ContainerStatsWatches } from '../../lib/container-stats-watches.ts';
+import { presentContainerStats } from '../../presenters/present-container-stats.ts';
 
 /** Shared by the container routers: the command deps, built once per app. */
 export function containerCommandDeps(deps: AppDeps): ContainerCommandDeps {
@@ -69,6 +71,8 @@ export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDep
   const { knex } = deps;
   const router: AppRouter = new Router();
   const followSlots = new PerUserSlots(deps.config.LOG_FOLLOW_PER_USER);
+  // One agent stream per watched container for every tab that polls it (docs/architecture.md).
+  const statsWatches = new ContainerStatsWatches({ agents: deps.agents, logger: deps.logger.child({ component: 'container-stats' }) });
 
   router.get('/api/user/dockers', async (ctx) => {
     const user = activeUser(ctx);
@@ -144,6 +148,13 @@ export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDep
         if (!stream.writableEnded) stream.end();
       }
     })();
+  });
+
+  // Live use of a running container for its card (issue 22): the same access as its logs.
+  router.get('/api/user/container/:name/stats', async (ctx) => {
+    const project = await containerProject(ctx);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = presentContainerStats(await callAgent(() => statsWatches.read(project.host, project.id)));
   });
 
   router.post('/api/user/dockers_images', async (ctx) => {

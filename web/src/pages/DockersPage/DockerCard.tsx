@@ -15,6 +15,14 @@ import {
 import { LogViewer } from '../../components/LogViewer.tsx';
 import { useContainerChannel } from '../../realtime/useContainerChannel.ts';
 import { DockerCardView } from './DockerCardView.tsx';
+import { useContainerStats } from '../../api/queries/containerStats.ts';
+import { ContainerStatsView } from './ContainerStatsView.tsx';
+
+/** The live use of a running card (its own component: polling only while the card runs). */
+function RunningStats({ name }: { name: string }) {
+  const { data } = useContainerStats(name);
+  return <ContainerStatsView stats={data} />;
+}
 
 /** How long a card stays busy after a live 'action' event when no new state follows. */
 const REMOTE_BUSY_MS = 30_000;
@@ -144,6 +152,7 @@ export function DockerCard({ docker, onChanged, onRemoved, onRefresh, onSubscrib
         onShowLogs={() => setLogsOpen(true)}
         onResetPassword={() => void resetPassword()}
         onDismissPassword={() => setPassword(null)}
+        stats={docker.State === 'running' ? <RunningStats name={name} /> : null}
       />
       {logsOpen && <LogViewer name={name} onClose={() => setLogsOpen(false)} />}
     </>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import {
   CARD_ACTION_LABELS,
@@ -33,6 +34,8 @@ export interface DockerCardViewProps {
   onShowLogs: () => void;
   onResetPassword: () => void;
   onDismissPassword: () => void;
+  /** The live use of a running container (ContainerStatsView); null on other cards. */
+  stats?: ReactNode;
 }
 
 /** Dutch names of Docker's states for the badge; the raw State stays in `data-state`. */
@@ -104,6 +107,8 @@ export function DockerCardView(props: DockerCardViewProps) {
         <dd>{docker.Users.length === 0 ? <span className="muted">geen leden</span> : docker.Users.map((user) => user.name).join(', ')}</dd>
       </dl>
       {docker.description !== '' && <p className="docker-description">{docker.description}</p>}
+
+      {state === 'running' && props.stats}
 
       {state === 'exited' && docker.autoStop !== null && (
         <p className="docker-notice" data-testid="docker-auto-stop">

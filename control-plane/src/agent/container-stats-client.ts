@@ -1,0 +1,59 @@
+import type { ContainerStats, ContainerStatsServiceClient, GetContainerStatsResponse, WatchContainerStatsResponse } from '@devplein/proto/container_stats';
+import type { StreamCall, StreamCallOptions } from './grpc-stream.ts';
+import type { UnaryCall } from './grpc-unary.ts';
+import type { AgentCallOptions } from './host-apis.ts';
+import { type ContainerTarget, containerRef } from './container-views.ts';
+
+/** One sample of one container as plain values (ContainerStats; no proto message leaves the agent client). */
+export interface ContainerStatsView {
+  containerId: string;
+  readAt: Date;
+  cpuPercent: number;
+  onlineCpus: number;
+  memoryUsedBytes: number;
+  memoryLimitBytes: number;
+  networkRxBytes: number;
+  networkTxBytes: number;
+  blockReadBytes: number;
+  blockWriteBytes: number;
+  pids: number;
+  oomKilled: boolean;
+  restartCount: number;
+  /** null until the agent sampled the writable layer (at most every 5 minutes). */
+  sizeRw: { bytes: number; at: Date } | null;
+}
+
+/** ContainerStatsService over the link (contract 1.6.0; an older agent answers UNIMPLEMENTED). */
+export interface ContainerStatsApi {
+  getContainerStats(target: ContainerTarget, options?: AgentCallOptions): Promise<ContainerStatsView | null>;
+  watchContainerStats(target: ContainerTarget, options?: StreamCallOptions): AsyncIterable<ContainerStatsView | null>;
+}
+
+export function containerStatsView(stats: ContainerStats | undefined): ContainerStatsView | null {
+  if (!stats) return null;
+  const { sizeRwBytes, sizeRwAt, readAt, ...rest } = stats;
+  return { ...rest, readAt: readAt ?? new Date(), sizeRw: sizeRwAt ? { bytes: sizeRwBytes, at: sizeRwAt } : null };
+}
+
+export function createContainerStatsClient(client: ContainerStatsServiceClient, calls: { unary: UnaryCall; stream: StreamCall }): ContainerStatsApi {
+  return {
+    getContainerStats: async (target, callOptions) =>
+      containerStatsView(
+        (
+          await calls.unary<GetContainerStatsResponse>(
+            'GetContainerStats',
+            (md, opts, cb) => client.getContainerStats({ container: containerRef(target) }, md, opts, cb),
+            // Without a watch Docker takes two samples (~2 s): more than the usual deadline's share.
+            { deadlineMs: 10_000, ...callOptions },
+          )
+        ).stats,
+      ),
+    watchContainerStats: (target, streamOptions) =>
+      calls.stream(
+        'WatchContainerStats',
+        (md, opts) => client.watchContainerStats({ container: containerRef(target) }, md, opts),
+        (message: WatchContainerStatsResponse) => containerStatsView(message.stats),
+        streamOptions,
+      ),
+  };
+}

@@ -1,0 +1,91 @@
+import * as grpc from '@grpc/grpc-js';
+import type { Logger } from 'pino';
+import type { ContainerRef } from '@devplein/proto/container';
+import { type ContainerStats, ContainerStatsServiceService, type ContainerStatsServiceServer } from '@devplein/proto/container_stats';
+import type { ContainerStatsSample } from '../drivers/docker/container-stats.ts';
+import type { ContainerView, DockerDriver } from '../drivers/docker/docker-driver.ts';
+import { DockerError } from '../drivers/docker/docker-errors.ts';
+import { parseContainerName, parseId } from '../drivers/docker/references.ts';
+import type { StatsHub } from '../drivers/docker/stats-hub.ts';
+import { requireManaged } from './container-access.ts';
+import { dockerFailure } from './docker-status.ts';
+import { grpcReply } from './grpc-reply.ts';
+
+export interface ContainerStatsServiceOptions {
+  docker: Pick<DockerDriver, 'find'>;
+  hub: StatsHub;
+  logger: Logger;
+}
+
+export function toContainerStats(sample: ContainerStatsSample): ContainerStats {
+  return { ...sample };
+}
+
+/**
+ * ContainerStatsService (contract 1.6.0): one sample, or a stream of them, of a managed running
+ * container. Every watch goes through the StatsHub: one Docker stats stream per container.
+ */
+export class ContainerStatsServiceImpl {
+  private readonly shutdown = new AbortController();
+
+  constructor(private readonly options: ContainerStatsServiceOptions) {}
+
+  /** Ends every open watch with UNAVAILABLE (graceful shutdown). */
+  endStreams(): void {
+    this.shutdown.abort();
+  }
+
+  /** The managed, running container of a ref. */
+  async resolve(ref: ContainerRef | undefined): Promise<ContainerView> {
+    const given = ref?.ref;
+    if (!given) throw new DockerError('invalid-argument', 'container is required (project_id or name)');
+    const lookup = given.$case === 'projectId' ? { projectId: parseId(given.value, 'container.project_id') } : { name: parseContainerName(given.value) };
+    const found = await this.options.docker.find(lookup);
+    if (!found) throw new DockerError('not-found', 'projectId' in lookup ? `project ${lookup.projectId} has no container` : `there is no container named ${lookup.name}`);
+    requireManaged(found, 'reading stats');
+    if (found.state !== 'running') throw new DockerError('failed-precondition', `the container is ${found.state || 'not running'}: stats are only there while it runs`);
+    return found;
+  }
+
+  addToServer(server: grpc.Server): void {
+    const { logger, hub } = this.options;
+    const { reply, fail } = grpcReply({ logger, knownFailures: dockerFailure });
+    const handlers: ContainerStatsServiceServer = {
+      getContainerStats: (call, callback) =>
+        reply(call, callback, async () => ({ stats: toContainerStats(await hub.sample((await this.resolve(call.request.container)).id)) }), 'GetContainerStats'),
+      watchContainerStats: (call) => {
+        let stop: (() => void) | undefined;
+        let done = false;
+        const finish = (status?: { code: grpc.status; details: string }) => {
+          if (done) return;
+          done = true;
+          stop?.();
+          this.shutdown.signal.removeEventListener('abort', onShutdown);
+          if (status) call.emit('error', status);
+          else call.end();
+        };
+        const onShutdown = () => finish({ code: grpc.status.UNAVAILABLE, details: 'the agent is shutting down' });
+        call.once('cancelled', () => {
+          done = true;
+          stop?.();
+          this.shutdown.signal.removeEventListener('abort', onShutdown);
+        });
+        if (this.shutdown.signal.aborted) return onShutdown();
+        this.shutdown.signal.addEventListener('abort', onShutdown, { once: true });
+        this.resolve(call.request.container).then(
+          (container) => {
+            if (done) return;
+            stop = hub.watch(container.id, {
+              onSample: (sample) => {
+                if (!done) call.write({ stats: toContainerStats(sample) });
+              },
+              onEnd: (error) => finish(error === undefined ? undefined : fail(call, error, 'WatchContainerStats')),
+            });
+          },
+          (error: unknown) => finish(fail(call, error, 'WatchContainerStats')),
+        );
+      },
+    };
+    server.addService(ContainerStatsServiceService, handlers);
+  }
+}
