@@ -50,6 +50,8 @@ let screenshots: ScreenshotServiceClient;
 let proxyClient: ProxyServiceClient;
 let upstream: http.Server;
 const hangingSockets = new Set<Socket>();
+/** When the 'hang' site received each request (ms since the epoch): the capture's load started just before. */
+const hangArrivals: number[] = [];
 const upstreamHits: string[] = [];
 /** What the 'memory' site saw on each visit: the Cookie header and the localStorage value. */
 const memoryVisits: Array<{ cookie: string; stored: string }> = [];
@@ -74,6 +76,7 @@ function handle(request: http.IncomingMessage, response: http.ServerResponse): v
       return html(200, page(GREEN, 'Portfolio van Emma'));
     case 'hang':
       // Accepts the request and never answers.
+      hangArrivals.push(Date.now());
       hangingSockets.add(request.socket);
       return;
     case 'away':
@@ -331,7 +334,7 @@ describe('ScreenshotService with Chromium through Caddy', { timeout: 120_000 }, 
     const started = Date.now();
     const timed = async (request: Parameters<typeof capture>[0]) => {
       const response = await capture(request);
-      return { response, ms: Date.now() - started };
+      return { response, endedAt: Date.now() };
     };
     const [hang, plain, alerting, busy] = await Promise.all([
       timed({ domain: site('hang'), timeoutMs: 3_000 }),
@@ -343,7 +346,12 @@ describe('ScreenshotService with Chromium through Caddy', { timeout: 120_000 }, 
     // 'binnen 3 s' normally; 'binnen 8 s' (the hard deadline) when this machine is very busy.
     expect(hang.response.errorReason).toMatch(/^de site antwoordde niet binnen \d+ s$/);
     expect(hang.response.fullPng.length).toBe(0);
-    expect(hang.ms).toBeLessThan(3_000 + 6_000);
+    // The time limit counts from the moment the page loads (the site got the request), not from
+    // the call: a browser that is slow to start or to open tabs on a busy host is not held
+    // against the site (chromium-screenshotter.ts, captureInTab). 3 s limit, 8 s hard deadline.
+    const hangRequested = hangArrivals.find((at) => at >= started);
+    expect(hangRequested, 'the hanging site was asked for its page').toBeDefined();
+    expect(hang.endedAt - (hangRequested ?? started)).toBeLessThan(3_000 + 6_000);
     for (const { response } of [plain, alerting, busy]) {
       expect(response.errorReason).toBe('');
       expect(response.outcome).toBe(CaptureOutcome.CAPTURE_OUTCOME_CAPTURED);
