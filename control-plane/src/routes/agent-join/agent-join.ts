@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import type { AgentJoinJson } from '@devplein/contract/agent-links';
-import type { AppDeps, AppRouter } from '../../app-context.ts';
+import type { AppContext, AppDeps, AppRouter } from '../../app-context.ts';
 import { agentCommonName, CsrError, csrPublicKeyDer, issueAgentCertificate } from '../../agent-links/agent-certificate.ts';
 import { JoinTokenError, redeemJoinToken, RenewalRefusal, renewAgentCertificate } from '../../agent-links/agent-link-store.ts';
 import { RenewalProofError, verifyRenewalProof } from '../../agent-links/renewal-proof.ts';
@@ -96,21 +96,7 @@ export function agentJoinRoutes(deps: Pick<AppDeps, 'knex' | 'config' | 'logger'
       throw error;
     }
     ctx.state.log.info({ agent: joined.link.name, fingerprint: joined.certificate.fingerprint }, 'dev server joined');
-    ctx.set('Cache-Control', 'no-store');
-    if (ctx.accepts('json', 'application/x-pem-file') === 'application/x-pem-file') {
-      ctx.type = 'application/x-pem-file';
-      ctx.body = `${joined.certificate.certPem.trim()}\n${authority.caCertPem.trim()}\n`;
-      return;
-    }
-    const body: AgentJoinJson = {
-      name: joined.link.name,
-      commonName: agentCommonName(joined.link.name),
-      certificate: joined.certificate.certPem,
-      ca: authority.caCertPem,
-      fingerprint: joined.certificate.fingerprint,
-      notAfter: joined.certificate.notAfter.toISOString(),
-    };
-    ctx.body = body;
+    presentSignedCertificate(ctx, joined, authority.caCertPem);
   });
 
   /*
@@ -160,22 +146,34 @@ export function agentJoinRoutes(deps: Pick<AppDeps, 'knex' | 'config' | 'logger'
       throw error;
     }
     ctx.state.log.info({ agent: renewed.link.name, fingerprint: renewed.certificate.fingerprint }, 'dev server renewed its certificate');
-    ctx.set('Cache-Control', 'no-store');
-    if (ctx.accepts('json', 'application/x-pem-file') === 'application/x-pem-file') {
-      ctx.type = 'application/x-pem-file';
-      ctx.body = `${renewed.certificate.certPem.trim()}\n${authority.caCertPem.trim()}\n`;
-      return;
-    }
-    const body: AgentJoinJson = {
-      name: renewed.link.name,
-      commonName: agentCommonName(renewed.link.name),
-      certificate: renewed.certificate.certPem,
-      ca: authority.caCertPem,
-      fingerprint: renewed.certificate.fingerprint,
-      notAfter: renewed.certificate.notAfter.toISOString(),
-    };
-    ctx.body = body;
+    presentSignedCertificate(ctx, renewed, authority.caCertPem);
   });
 
   return router;
+}
+
+/**
+ * The answer of a join and of a renewal: the certificate the control plane signed and its CA,
+ * as PEM for install.sh and `devplein agent renew` (Accept: application/x-pem-file) or as JSON.
+ */
+function presentSignedCertificate(
+  ctx: AppContext,
+  signed: { link: { name: string }; certificate: { certPem: string; fingerprint: string; notAfter: Date } },
+  caCertPem: string,
+): void {
+  ctx.set('Cache-Control', 'no-store');
+  if (ctx.accepts('json', 'application/x-pem-file') === 'application/x-pem-file') {
+    ctx.type = 'application/x-pem-file';
+    ctx.body = `${signed.certificate.certPem.trim()}\n${caCertPem.trim()}\n`;
+    return;
+  }
+  const body: AgentJoinJson = {
+    name: signed.link.name,
+    commonName: agentCommonName(signed.link.name),
+    certificate: signed.certificate.certPem,
+    ca: caCertPem,
+    fingerprint: signed.certificate.fingerprint,
+    notAfter: signed.certificate.notAfter.toISOString(),
+  };
+  ctx.body = body;
 }
