@@ -4,6 +4,10 @@
  * as the original API had them).
  */
 
+/** What a container can be asked to do (the student's and the admin's `?action=`). */
+export const CONTAINER_ACTIONS = ['start', 'stop', 'pause', 'unpause', 'restart'] as const;
+export type ContainerAction = (typeof CONTAINER_ACTIONS)[number];
+
 /** One of the signed-in user's projects with its container (GET /api/user/dockers). */
 export interface UserDocker {
   /** Docker id; null while no container exists. */

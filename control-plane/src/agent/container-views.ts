@@ -10,6 +10,7 @@ import {
   type PullImageResponse,
 } from '@devplein/proto/container';
 import type { Route } from '@devplein/proto/proxy';
+import { CONTAINER_ACTIONS, type ContainerAction as HttpContainerAction } from '@devplein/contract/dockers';
 import type { SshAccess } from '@devplein/proto/ssh_access';
 import type { DockerAutoStop } from '@devplein/contract/dockers';
 
@@ -19,10 +20,9 @@ import type { DockerAutoStop } from '@devplein/contract/dockers';
  * change in the generated code stays inside agent/.
  */
 
-/** A lifecycle action as the HTTP API names it (`?action=`). */
-export type ContainerActionName = 'start' | 'stop' | 'pause' | 'unpause' | 'restart';
-
-export const CONTAINER_ACTIONS: readonly ContainerActionName[] = ['start', 'stop', 'pause', 'unpause', 'restart'];
+/** A lifecycle action as the HTTP API names it (`?action=`); the contract defines the list. */
+export type ContainerActionName = HttpContainerAction;
+export { CONTAINER_ACTIONS };
 
 /** One container by its project (the student API) or by its name (the admin API). */
 export type ContainerTarget = { projectId: number } | { name: string };

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { AuditAction } from '@devplein/contract/audit';
 import { AuditLogEntry } from '../models/AuditLogEntry.ts';
 
 /** One admin write, as the audit trail keeps it. */
@@ -6,7 +7,7 @@ export interface AuditEvent {
   /** Who did it (null for the system itself). */
   actorId: number | null;
   /** What happened, `<subject>.<verb>`, e.g. 'user.disable', 'project.approve', 'team.add-member'. */
-  action: string;
+  action: AuditAction;
   subjectType: string;
   subjectId: string | number;
   before?: Record<string, unknown> | null;

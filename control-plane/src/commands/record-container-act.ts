@@ -1,3 +1,4 @@
+import type { AuditAction } from '@devplein/contract/audit';
 import { recordAudit } from '../audit/record-audit.ts';
 import type { CurrentUser } from '../auth/current-user.ts';
 import { isAdmin } from '../policies/roles.ts';
@@ -9,7 +10,7 @@ export async function recordContainerAct(
   deps: Pick<ContainerCommandDeps, 'knex'>,
   user: CurrentUser,
   project: DockerProjectRow,
-  action: string,
+  action: AuditAction,
   after: Record<string, unknown>,
 ): Promise<void> {
   if (!isAdmin(user) || project.users.some((member) => member.id === user.id)) return;

@@ -11,9 +11,7 @@ export const adminContainerParams = z.object({
 });
 
 export const adminActionQuery = z.object({
-  action: z
-    .enum(CONTAINER_ACTIONS as [string, ...string[]], { error: 'Kies start, stop, pause, unpause of restart.' })
-    .transform((value) => value as ContainerActionName),
+  action: z.enum(CONTAINER_ACTIONS, { error: 'Kies start, stop, pause, unpause of restart.' }),
 });
 
 /** PUT /api/admin/dockers/{name}/owner {user}. */

@@ -15,7 +15,7 @@ export const projectIdParams = z.object({ projectId });
 
 /** ?action=start|stop|pause|unpause|restart. */
 export const actionQuery = z.object({
-  action: z.enum(CONTAINER_ACTIONS as [string, ...string[]], { error: 'Kies start, stop, pause, unpause of restart.' }).transform((value) => value as (typeof CONTAINER_ACTIONS)[number]),
+  action: z.enum(CONTAINER_ACTIONS, { error: 'Kies start, stop, pause, unpause of restart.' }),
 });
 
 /** A container (= project) name in a path. */

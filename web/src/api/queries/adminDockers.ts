@@ -2,11 +2,11 @@ import useSWR from 'swr';
 import { api, apiFetcher } from '../client.ts';
 import { DOCKER_IMAGES_KEY } from './projects.ts';
 
-import { BULK_MAX_NAMES, NO_OWNER, type AdminDocker, type BulkResult, type DockerImageOption, type ScreenshotState } from '@devplein/contract/dockers';
+import { BULK_MAX_NAMES, NO_OWNER, type AdminDocker, type BulkResult, type ContainerAction, type DockerImageOption, type ScreenshotState } from '@devplein/contract/dockers';
 
 export { NO_OWNER, type AdminDocker, type ScreenshotState };
 
-export type AdminContainerAction = 'start' | 'stop' | 'pause' | 'unpause' | 'restart';
+export type AdminContainerAction = ContainerAction;
 
 /** Button labels of spec §2 admin Dockers ('herstart' is unpause there). */
 export const ADMIN_ACTION_LABELS: Record<AdminContainerAction, string> = {

@@ -9,6 +9,13 @@ describe('audit helpers', () => {
     expect(actionLabel('user.developer')).toBe('Ontwikkelaarsrechten gewijzigd');
     expect(actionLabel('user.admin')).toBe('Beheerdersrechten gegeven');
     expect(actionLabel('thing.happened')).toBe('thing.happened');
+    // Actions that showed as raw codes in the Logboek before every action had to have a name.
+    expect(actionLabel('agent.invite')).toBe('Ontwikkelserver uitgenodigd');
+    expect(actionLabel('agent.revoke')).toBe('Koppeling met ontwikkelserver ingetrokken');
+    expect(actionLabel('container.unpause')).toBe('Container hervat');
+    expect(actionLabel('docker-image.capabilities')).toBe('Rechten van een image-optie gewijzigd');
+    expect(kindLabel('agent')).toBe('Ontwikkelservers');
+    expect(subjectLabel({ subject_type: 'agent_link', subject_id: 'dev2', subject_name: null })).toBe('Ontwikkelserver dev2');
     expect(kindLabel('user')).toBe('Accounts');
     expect(kindLabel('thing')).toBe('thing');
   });

@@ -1,5 +1,6 @@
 import useSWR from 'swr';
 import { apiFetcher } from '../client.ts';
+import type { AuditAction } from '@devplein/contract/audit';
 import type { AuditEntryJson as AuditEntry } from '@devplein/contract/users';
 export type { AuditEntry };
 
@@ -46,8 +47,11 @@ export function useAuditFacets() {
   return useSWR<AuditFacets>(auditKeys.facets, apiFetcher);
 }
 
-/** What each action means, in the words of the admin screens. Unknown actions show as they are. */
-export const ACTION_LABELS: Readonly<Record<string, string>> = {
+/**
+ * What each action means, in the words of the admin screens: every action the control plane
+ * records has one (the type says so). Rows of actions no longer written show as they are.
+ */
+export const ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'user.verify': 'Account geactiveerd',
   'user.disable': 'Account uitgeschakeld',
   'user.delete': 'Account verwijderd',
@@ -56,6 +60,7 @@ export const ACTION_LABELS: Readonly<Record<string, string>> = {
   'user.admin': 'Beheerdersrechten gegeven',
   'user.access.revoke': 'Toegang op de ontwikkelserver ingetrokken',
   'user.access.restore': 'Toegang op de ontwikkelserver teruggegeven',
+  'team.create': 'Team aangemaakt',
   'team.add-member': 'Teamlid toegevoegd',
   'team.remove-member': 'Teamlid verwijderd',
   'group.create': 'Klas aangemaakt',
@@ -69,7 +74,19 @@ export const ACTION_LABELS: Readonly<Record<string, string>> = {
   'project.reject': 'Project afgekeurd',
   'project.update': 'Project bewerkt',
   'project.delete': 'Project verwijderd',
+  'container.create': 'Container aangemaakt',
+  'container.start': 'Container gestart',
+  'container.stop': 'Container gestopt',
+  'container.pause': 'Container gepauzeerd',
+  'container.unpause': 'Container hervat',
+  'container.restart': 'Container herstart',
+  'container.delete': 'Container verwijderd',
+  'container.adopt': 'Losse container aan een project gekoppeld',
   'container.suspend': 'Container stilgezet (project niet goedgekeurd)',
+  'thumbnail.capture': 'Nieuwe schermafbeelding gevraagd',
+  'docker-image.create': 'Image-optie toegevoegd',
+  'docker-image.delete': 'Image-optie verwijderd',
+  'docker-image.capabilities': 'Rechten van een image-optie gewijzigd',
   'project.access': 'SSH-toegang van project bijgewerkt',
   'level.status': 'Levelstatus gewijzigd',
   'level.content': 'Levelinhoud gekozen',
@@ -81,6 +98,10 @@ export const ACTION_LABELS: Readonly<Record<string, string>> = {
   'level-content.update': 'Levelinhoud bewerkt',
   'export.users': 'Gebruikerslijst gedownload (CSV)',
   'export.levels': 'Levels van een klas gedownload (CSV)',
+  'agent.invite': 'Ontwikkelserver uitgenodigd',
+  'agent.join': 'Ontwikkelserver gekoppeld',
+  'agent.renew': 'Certificaat van ontwikkelserver vernieuwd',
+  'agent.revoke': 'Koppeling met ontwikkelserver ingetrokken',
 };
 
 /** Kinds (the part of an action before the dot) by their Dutch name. */
@@ -96,6 +117,9 @@ export const KIND_LABELS: Readonly<Record<string, string>> = {
   'level-category': 'Levelcategorieën',
   'level-content': 'Levelinhoud',
   export: 'Downloads',
+  thumbnail: 'Schermafbeeldingen',
+  'docker-image': 'Image-opties',
+  agent: 'Ontwikkelservers',
 };
 
 /** Subject types as a noun, for the Onderwerp column. */
@@ -111,17 +135,21 @@ const SUBJECT_LABELS: Readonly<Record<string, string>> = {
   'level-category': 'Levelcategorie',
   'level-content': 'Levelinhoud',
   users: 'Alle gebruikers',
+  docker_image: 'Image-optie',
+  agent_link: 'Ontwikkelserver',
 };
 
-export const actionLabel = (action: string): string => ACTION_LABELS[action] ?? action;
+export const actionLabel = (action: string): string => (ACTION_LABELS as Readonly<Record<string, string>>)[action] ?? action;
 export const kindLabel = (kind: string): string => KIND_LABELS[kind] ?? kind;
 
 /** 'Gebruiker Sam de Vries (#4)', 'Level #12', or '—' without a subject. */
 export function subjectLabel(entry: Pick<AuditEntry, 'subject_type' | 'subject_id' | 'subject_name'>): string {
   if (entry.subject_type === null) return '—';
   const noun = SUBJECT_LABELS[entry.subject_type] ?? entry.subject_type;
-  // 'all': the subject is the whole list (a download of every user), not one record.
-  const id = entry.subject_id === null || entry.subject_id === 'all' ? '' : `#${entry.subject_id}`;
+  // 'all': the subject is the whole list (a download of every user), not one record. A name
+  // (a dev server's) is shown as it is, a number as '#12'.
+  const raw = entry.subject_id === null || entry.subject_id === 'all' ? '' : entry.subject_id;
+  const id = /^\d+$/.test(raw) ? `#${raw}` : raw;
   return entry.subject_name ? `${noun} ${entry.subject_name} (${id})` : `${noun} ${id}`.trim();
 }
 

@@ -7,14 +7,15 @@ import {
   STATE_NOT_CREATED,
   STATE_REJECTED,
   STATE_UNREACHABLE,
+  type ContainerAction,
   type DockerAutoStop,
   type UserDocker,
 } from '@devplein/contract/dockers';
 
 export { STATE_AWAITING, STATE_NOT_CREATED, STATE_REJECTED, STATE_UNREACHABLE, type DockerAutoStop, type UserDocker };
 
-/** What a card can ask the server to do with its container. */
-export type ContainerAction = 'start' | 'stop' | 'pause' | 'unpause' | 'restart';
+/** What a card can ask the server to do with its container (the contract's list). */
+export type { ContainerAction };
 /** Every button a card may show: the container actions plus create and delete (the project). */
 export type CardAction = ContainerAction | 'create' | 'delete';
 
