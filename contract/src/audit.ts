@@ -38,6 +38,7 @@ export type AuditAction =
   | 'docker-image.create'
   | 'docker-image.delete'
   | 'docker-image.capabilities'
+  | 'docker-image.deploy'
   | 'level.status'
   | 'level.content'
   | 'level.bulk-status'

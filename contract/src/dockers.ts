@@ -4,6 +4,8 @@
  * as the original API had them).
  */
 
+import type { ImageDeploySettings } from './validation/imageDeploy.ts';
+
 /** What a container can be asked to do (the student's and the admin's `?action=`). */
 export const CONTAINER_ACTIONS = ['start', 'stop', 'pause', 'unpause', 'restart'] as const;
 export type ContainerAction = (typeof CONTAINER_ACTIONS)[number];
@@ -109,6 +111,8 @@ export interface DockerImageOption {
    * CONTAINER_CAPABILITIES); containers made earlier keep theirs until recreated.
    */
   capabilities: string[];
+  /** Where a git deploy puts a project's code (webRoot null: git deploy is not offered). */
+  deploy: ImageDeploySettings;
   /** Projects that use this option (delete is refused while > 0). */
   projects: number;
 }

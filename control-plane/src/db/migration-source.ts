@@ -15,6 +15,7 @@ import * as backupRuns from './migrations/0013_backup_runs.ts';
 import * as agentLinks from './migrations/0014_agent_links.ts';
 import * as agentCertRenewal from './migrations/0015_agent_cert_renewal.ts';
 import * as hostSamples from './migrations/0016_host_samples.ts';
+import * as imageDeploySettings from './migrations/0017_image_deploy_settings.ts';
 
 interface NamedMigration {
   name: string;
@@ -44,6 +45,7 @@ const migrations: readonly NamedMigration[] = [
   { name: '0014_agent_links', migration: agentLinks },
   { name: '0015_agent_cert_renewal', migration: agentCertRenewal },
   { name: '0016_host_samples', migration: hostSamples },
+  { name: '0017_image_deploy_settings', migration: imageDeploySettings },
 ];
 
 /** knex MigrationSource over the static list above. */

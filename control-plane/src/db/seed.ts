@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { slugifyName } from '../lib/slugify-name.ts';
 import { seedCurriculum } from './seed-curriculum.ts';
+import { PHP_KEEP_PATHS } from '@devplein/contract/validation/imageDeploy';
 
 /**
  * Demo data for development, demos and tests: deterministic (the same rows, in the same
@@ -114,10 +115,10 @@ const SSH_CAPABILITIES = ['CHOWN', 'FOWNER', 'KILL', 'SETGID', 'SETUID'];
 
 const dockerImages = [
   { name: 'Anders (docent kiest)', image: 'devplein/base:latest', ssh: true, wordpress: false, capabilities: SSH_CAPABILITIES },
-  { name: 'PHP 8.3 + Apache', image: 'devplein/php:8.3', ssh: true, wordpress: false, capabilities: SSH_CAPABILITIES },
+  { name: 'PHP 8.3 + Apache', image: 'devplein/php:8.3', ssh: true, wordpress: false, capabilities: SSH_CAPABILITIES, deploy_web_root: '/var/www/html', deploy_keep_paths: ['.env'] },
   { name: 'Node.js 20', image: 'devplein/node:20', ssh: true, wordpress: false, capabilities: SSH_CAPABILITIES },
-  { name: 'WordPress', image: 'devplein/wordpress:6', ssh: true, wordpress: true, capabilities: SSH_CAPABILITIES },
-  { name: 'Statische site', image: 'devplein/static:latest', ssh: false, wordpress: false, capabilities: [] as string[] },
+  { name: 'WordPress', image: 'devplein/wordpress:6', ssh: true, wordpress: true, capabilities: SSH_CAPABILITIES, deploy_web_root: '/var/www/html', deploy_keep_paths: [...PHP_KEEP_PATHS] },
+  { name: 'Statische site', image: 'devplein/static:latest', ssh: false, wordpress: false, capabilities: [] as string[], deploy_web_root: '/www' },
   { name: 'Python 3.12 (Flask)', image: 'devplein/python:3.12', ssh: true, wordpress: false, capabilities: SSH_CAPABILITIES },
 ] as const;
 type DockerImageName = (typeof dockerImages)[number]['name'];

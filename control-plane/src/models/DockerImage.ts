@@ -15,6 +15,12 @@ export class DockerImage extends AppModel {
   declare wordpress: boolean;
   /** Linux capabilities its containers get back after dropping all (migration 0010). */
   declare capabilities: string[];
+  /** Git deploys (migration 0017): the web root (null: not offered), after-update command, kept paths, build step. */
+  declare deploy_web_root: string | null;
+  declare deploy_after_update: string | null;
+  declare deploy_keep_paths: string[];
+  declare deploy_build_command: string | null;
+  declare deploy_build_output: string | null;
 
   declare projects?: Project[];
 

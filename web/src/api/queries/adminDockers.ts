@@ -1,6 +1,7 @@
 import useSWR from 'swr';
 import { api, apiFetcher } from '../client.ts';
 import { DOCKER_IMAGES_KEY } from './projects.ts';
+import type { ImageDeployInput, ImageDeploySettings } from '@devplein/contract/validation/imageDeploy';
 
 import { BULK_MAX_NAMES, NO_OWNER, type AdminDocker, type BulkResult, type ContainerAction, type DockerImageOption, type ScreenshotState } from '@devplein/contract/dockers';
 
@@ -181,6 +182,35 @@ export function createDockerImage(input: DockerImageInput): Promise<AdminDockerI
 /** PATCH: the option with its new capabilities; a 422 carries field errors (capabilities). */
 export function updateDockerImageCapabilities(id: number, capabilities: string[]): Promise<AdminDockerImage> {
   return api.patch<AdminDockerImage>(`${ADMIN_DOCKER_IMAGES_KEY}/${id}`, { capabilities });
+}
+
+/** The git deploy editor's fields as the admin types them: texts, the kept paths one per line. */
+export interface DeployForm {
+  webRoot: string;
+  afterUpdate: string;
+  keepPaths: string;
+  buildCommand: string;
+  buildOutput: string;
+}
+
+export function deployFormOf(settings: ImageDeploySettings): DeployForm {
+  return {
+    webRoot: settings.webRoot ?? '',
+    afterUpdate: settings.afterUpdate ?? '',
+    keepPaths: settings.keepPaths.join('\n'),
+    buildCommand: settings.buildCommand ?? '',
+    buildOutput: settings.buildOutput ?? '',
+  };
+}
+
+/** What the PATCH sends: empty texts stay empty (the server reads them as "none"). */
+export function deployInputOf(form: DeployForm): ImageDeployInput {
+  return { ...form, keepPaths: form.keepPaths.split('\n').map((line) => line.trim()).filter((line) => line !== '') };
+}
+
+/** PATCH: the option with its new git deploy settings; a 422 carries field errors (deploy.webRoot, …). */
+export function updateDockerImageDeploy(id: number, form: DeployForm): Promise<AdminDockerImage> {
+  return api.patch<AdminDockerImage>(`${ADMIN_DOCKER_IMAGES_KEY}/${id}`, { deploy: deployInputOf(form) });
 }
 
 /** DELETE: 204; 409 with a Dutch message while projects still use the option. */

@@ -87,6 +87,7 @@ export const ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'docker-image.create': 'Image-optie toegevoegd',
   'docker-image.delete': 'Image-optie verwijderd',
   'docker-image.capabilities': 'Rechten van een image-optie gewijzigd',
+  'docker-image.deploy': 'Git-deploy van een image-optie gewijzigd',
   'project.access': 'SSH-toegang van project bijgewerkt',
   'level.status': 'Levelstatus gewijzigd',
   'level.content': 'Levelinhoud gekozen',

@@ -5,9 +5,12 @@ import {
   REQUEST_FORM_IMAGES_KEY,
   createDockerImage,
   deleteDockerImage,
+  deployFormOf,
   updateDockerImageCapabilities,
+  updateDockerImageDeploy,
   useAdminDockerImages,
   type AdminDockerImage,
+  type DeployForm,
   type DockerImageInput,
 } from '../../api/queries/adminDockers.ts';
 import { failureMessage } from '../../api/queries/dockers.ts';
@@ -34,6 +37,37 @@ export function AdminDockerImagesPage() {
   const [editing, setEditing] = useState<{ id: number; capabilities: string[] } | null>(null);
   const [editErrors, setEditErrors] = useState<string[]>([]);
   const [savingEdit, setSavingEdit] = useState(false);
+  const [deployEditing, setDeployEditing] = useState<{ id: number; form: DeployForm } | null>(null);
+  const [deployErrors, setDeployErrors] = useState<FieldErrors>({});
+  const [savingDeploy, setSavingDeploy] = useState(false);
+
+  const saveDeploy = async () => {
+    if (!deployEditing) return;
+    const image = data?.find((item) => item.id === deployEditing.id);
+    setSavingDeploy(true);
+    setDeployErrors({});
+    setMessage(null);
+    try {
+      const updated = await updateDockerImageDeploy(deployEditing.id, deployEditing.form);
+      await mutate((current) => current?.map((item) => (item.id === updated.id ? updated : item)), { revalidate: false });
+      setDeployEditing(null);
+      setMessage({
+        ok: true,
+        text:
+          updated.deploy.webRoot === null
+            ? `${updated.name} biedt geen git-deploy meer aan.`
+            : `De git-deploy van ${updated.name} is opgeslagen. Hij geldt vanaf de volgende keer dat een project publiceert.`,
+      });
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 422 && Object.keys(failure.fieldErrors).length > 0) {
+        setDeployErrors(failure.fieldErrors);
+      } else {
+        setMessage({ ok: false, text: `${image?.name ?? 'Image-optie'}: ${failureMessage(failure, 'Opslaan lukte niet. Probeer het nog eens.')}` });
+      }
+    } finally {
+      setSavingDeploy(false);
+    }
+  };
 
   const saveEdit = async () => {
     if (!editing) return;
@@ -126,6 +160,16 @@ export function AdminDockerImagesPage() {
       }}
       onEditChange={(capabilities) => setEditing((current) => (current ? { ...current, capabilities } : current))}
       onSaveEdit={() => void saveEdit()}
+      deployEditing={deployEditing}
+      deployErrors={deployErrors}
+      savingDeploy={savingDeploy}
+      onEditDeploy={(image) => {
+        setDeployEditing(image ? { id: image.id, form: deployFormOf(image.deploy) } : null);
+        setDeployErrors({});
+        setMessage(null);
+      }}
+      onDeployChange={(form) => setDeployEditing((current) => (current ? { ...current, form } : current))}
+      onSaveDeploy={() => void saveDeploy()}
     />
   );
 }

@@ -3,13 +3,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import type { AdminDockerImage } from '../../api/queries/adminDockers.ts';
+import { NO_DEPLOY } from '@devplein/contract/validation/imageDeploy';
 import { AdminDockerImagesPageView, type AdminDockerImagesPageViewProps } from './AdminDockerImagesPageView.tsx';
 
 afterEach(cleanup);
 
 const images: AdminDockerImage[] = [
-  { id: 2, name: 'PHP 8.3', image: 'devplein/php:8.3', ssh: true, wordpress: false, capabilities: ['CHOWN', 'SETGID', 'SETUID'], projects: 12 },
-  { id: 3, name: 'WordPress', image: 'devplein/wordpress:6', ssh: false, wordpress: true, capabilities: [], projects: 0 },
+  { id: 2, name: 'PHP 8.3', image: 'devplein/php:8.3', ssh: true, wordpress: false, capabilities: ['CHOWN', 'SETGID', 'SETUID'], deploy: { ...NO_DEPLOY, webRoot: '/var/www/html' }, projects: 12 },
+  { id: 3, name: 'WordPress', image: 'devplein/wordpress:6', ssh: false, wordpress: true, capabilities: [], deploy: NO_DEPLOY, projects: 0 },
 ];
 
 function renderView(overrides: Partial<AdminDockerImagesPageViewProps> = {}) {
@@ -33,6 +34,12 @@ function renderView(overrides: Partial<AdminDockerImagesPageViewProps> = {}) {
     onEdit: vi.fn(),
     onEditChange: vi.fn(),
     onSaveEdit: vi.fn(),
+    deployEditing: null,
+    deployErrors: {},
+    savingDeploy: false,
+    onEditDeploy: vi.fn(),
+    onDeployChange: vi.fn(),
+    onSaveDeploy: vi.fn(),
     ...overrides,
   };
   render(
@@ -44,7 +51,7 @@ function renderView(overrides: Partial<AdminDockerImagesPageViewProps> = {}) {
 }
 
 describe('AdminDockerImagesPageView', () => {
-  it('lists name, image, ssh, wordpress, capabilities and the number of projects', () => {
+  it('lists name, image, ssh, wordpress, capabilities, the git deploy web root and the number of projects', () => {
     renderView();
     const rows = screen.getAllByTestId('docker-image-row');
     expect(rows).toHaveLength(2);
@@ -54,10 +61,31 @@ describe('AdminDockerImagesPageView', () => {
       'Ja',
       'Nee',
       'CHOWNSETGIDSETUIDWijzigen',
+      '/var/www/htmlWijzigen',
       '12',
       'Verwijder',
     ]);
     expect(within(rows[1]!).getAllByRole('cell')[4]?.textContent).toBe('geenWijzigen');
+    expect(within(rows[1]!).getAllByRole('cell')[5]?.textContent).toBe('niet aangebodenWijzigen');
+  });
+
+  it('edits where git deploys put the code, with the 422 errors at their fields', () => {
+    const props = renderView();
+    fireEvent.click(screen.getByRole('button', { name: 'Git-deploy van WordPress wijzigen' }));
+    expect(props.onEditDeploy).toHaveBeenCalledWith(images[1]);
+    cleanup();
+    const form = { webRoot: '/etc', afterUpdate: '', keepPaths: 'wp-content/uploads', buildCommand: '', buildOutput: '' };
+    const editing = renderView({ deployEditing: { id: 3, form }, deployErrors: { 'deploy.webRoot': ['Geen systeemmap.'] } });
+    const editor = screen.getByRole('form', { name: 'Git-deploy van WordPress' });
+    const webRoot = within(editor).getByLabelText('Webroot in de container');
+    expect(webRoot.getAttribute('aria-invalid')).toBe('true');
+    expect(within(editor).getByText('Geen systeemmap.')).toBeTruthy();
+    fireEvent.change(within(editor).getByLabelText('Bewaren bij bijwerken (één pad per regel)'), { target: { value: 'wp-content/uploads\n.env' } });
+    expect(editing.onDeployChange).toHaveBeenCalledWith({ ...form, keepPaths: 'wp-content/uploads\n.env' });
+    fireEvent.click(within(editor).getByRole('button', { name: 'Git-deploy opslaan' }));
+    expect(editing.onSaveDeploy).toHaveBeenCalled();
+    fireEvent.click(within(editor).getByRole('button', { name: 'Annuleren' }));
+    expect(editing.onEditDeploy).toHaveBeenCalledWith(null);
   });
 
   it('edits the capabilities of one option with checkboxes and shows the 422 error there', () => {

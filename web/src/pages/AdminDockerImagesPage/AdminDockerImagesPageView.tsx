@@ -1,12 +1,13 @@
 import { useId, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import type { FieldErrors } from '../../api/client.ts';
-import type { AdminDockerImage, DockerImageInput } from '../../api/queries/adminDockers.ts';
+import type { AdminDockerImage, DeployForm, DockerImageInput } from '../../api/queries/adminDockers.ts';
 import { AsyncContent } from '../../components/AsyncContent.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
 import { pathTo } from '../../routePaths.ts';
 import { CONTAINER_CAPABILITIES } from '@devplein/contract/validation/containerCapabilities';
 import { CapabilityCheckboxes } from './CapabilityCheckboxes.tsx';
+import { DeployEditor } from './DeployEditor.tsx';
 import '../../styles/admin-levels.css';
 import '../../styles/dockers.css';
 
@@ -34,6 +35,13 @@ export interface AdminDockerImagesPageViewProps {
   onEdit: (image: AdminDockerImage | null) => void;
   onEditChange: (capabilities: string[]) => void;
   onSaveEdit: () => void;
+  /** The option whose git deploy settings are being edited, with the fields so far. */
+  deployEditing: { id: number; form: DeployForm } | null;
+  deployErrors: FieldErrors;
+  savingDeploy: boolean;
+  onEditDeploy: (image: AdminDockerImage | null) => void;
+  onDeployChange: (form: DeployForm) => void;
+  onSaveDeploy: () => void;
 }
 
 const yesNo = (value: boolean) => <span className={value ? 'badge badge-yes' : 'badge'}>{value ? 'Ja' : 'Nee'}</span>;
@@ -52,13 +60,15 @@ const capabilityList = (capabilities: readonly string[]) =>
 
 /**
  * /admin/dockers/images: the image options students choose from in the request form, with how
- * many projects use each, their Linux capabilities (editable per option), delete (refused while
- * in use) and a form to add one.
+ * many projects use each, their Linux capabilities and git deploy settings (editable per option),
+ * delete (refused while in use) and a form to add one.
  */
 export function AdminDockerImagesPageView(props: AdminDockerImagesPageViewProps) {
   const { images, loadFailed, confirmingDelete, deletingId, message, form, fieldErrors, editing } = props;
   // The editor is a card under the table (inside a row it would widen the table past the page).
   const editingImage = editing === null ? undefined : images?.find((image) => image.id === editing.id);
+  const { deployEditing } = props;
+  const deployImage = deployEditing === null ? undefined : images?.find((image) => image.id === deployEditing.id);
   const ids = useId();
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -103,6 +113,7 @@ export function AdminDockerImagesPageView(props: AdminDockerImagesPageViewProps)
               { header: 'SSH' },
               { header: 'WordPress' },
               { header: 'Rechten' },
+              { header: 'Git-deploy' },
               { header: 'Projecten', className: 'numeric' },
               { header: 'Opties', className: 'options-column' },
             ]}
@@ -123,6 +134,18 @@ export function AdminDockerImagesPageView(props: AdminDockerImagesPageViewProps)
                     aria-label={`Rechten van ${image.name} wijzigen`}
                     aria-expanded={editing?.id === image.id}
                     onClick={() => props.onEdit(editing?.id === image.id ? null : image)}
+                  >
+                    Wijzigen
+                  </button>
+                </td>
+                <td className="deploy-root">
+                  {image.deploy.webRoot === null ? <span className="muted">niet aangeboden</span> : <code>{image.deploy.webRoot}</code>}
+                  <button
+                    type="button"
+                    className="button button-secondary button-small capability-edit-button"
+                    aria-label={`Git-deploy van ${image.name} wijzigen`}
+                    aria-expanded={deployEditing?.id === image.id}
+                    onClick={() => props.onEditDeploy(deployEditing?.id === image.id ? null : image)}
                   >
                     Wijzigen
                   </button>
@@ -187,6 +210,18 @@ export function AdminDockerImagesPageView(props: AdminDockerImagesPageViewProps)
             </button>
           </div>
         </form>
+      )}
+
+      {deployImage !== undefined && deployEditing !== null && (
+        <DeployEditor
+          imageName={deployImage.name}
+          form={deployEditing.form}
+          errors={props.deployErrors}
+          saving={props.savingDeploy}
+          onChange={props.onDeployChange}
+          onSave={props.onSaveDeploy}
+          onCancel={() => props.onEditDeploy(null)}
+        />
       )}
 
       <form className="card image-form" onSubmit={submit} noValidate aria-labelledby={`${ids}-form-heading`}>
