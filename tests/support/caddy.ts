@@ -14,8 +14,10 @@ import { LineTail, forEachLine, isRunning, stopChild } from '../../scripts/lib/p
 import { findFreePort, waitForHttp } from './ports.ts';
 
 export interface TestCaddy {
-  /** http://127.0.0.1:PORT of the admin API (AGENT_CADDY_ADMIN). */
+  /** http://ADDRESS:PORT of the admin API (AGENT_CADDY_ADMIN); ADDRESS is 127.0.0.1 unless `listenAddress` was given. */
   adminUrl: string;
+  /** Address the admin API and the HTTP server listen on (127.0.0.1 unless `listenAddress` was given). */
+  address: string;
   /** Port of the HTTP server sites are reached on (send a Host header). */
   httpPort: number;
   /** Name of the HTTP server (AGENT_CADDY_SERVER). */
@@ -31,24 +33,36 @@ export interface TestCaddy {
 export interface StartCaddyOptions {
   serverName?: string;
   timeoutMs?: number;
+  /**
+   * Run Caddy inside this network namespace (`ip netns exec`, needs root), as a dev server in a
+   * namespace runs its own. Its ports are then that namespace's: give `listenAddress` (an address
+   * of the namespace the caller can reach), and the ports are 2019 and 80 unless given.
+   */
+  netns?: string;
+  /** Address both the admin API and the HTTP server listen on; default 127.0.0.1. */
+  listenAddress?: string;
+  adminPort?: number;
+  httpPort?: number;
 }
 
 /** Starts Caddy and waits until its admin API and HTTP server answer. */
 export async function startCaddy(options: StartCaddyOptions = {}): Promise<TestCaddy> {
   const serverName = options.serverName ?? 'devplein';
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'devplein-caddy-'));
-  const adminPort = await findFreePort();
-  const httpPort = await findFreePort();
-  const adminUrl = `http://127.0.0.1:${adminPort}`;
+  const address = options.listenAddress ?? '127.0.0.1';
+  // A namespace of its own has every port free; findFreePort only knows the root namespace's.
+  const adminPort = options.adminPort ?? (options.netns ? 2019 : await findFreePort());
+  const httpPort = options.httpPort ?? (options.netns ? 80 : await findFreePort());
+  const adminUrl = `http://${address}:${adminPort}`;
   const configPath = path.join(workDir, 'caddy.json');
   const config = JSON.stringify({
-    admin: { listen: `127.0.0.1:${adminPort}`, config: { persist: false } },
+    admin: { listen: `${address}:${adminPort}`, config: { persist: false } },
     logging: { logs: { default: { level: 'WARN' } } },
     apps: {
       http: {
         servers: {
           [serverName]: {
-            listen: [`127.0.0.1:${httpPort}`],
+            listen: [`${address}:${httpPort}`],
             automatic_https: { disable: true },
             routes: [
               {
@@ -69,7 +83,9 @@ export async function startCaddy(options: StartCaddyOptions = {}): Promise<TestC
     if (child && isRunning(child)) return;
     await mkdir(workDir, { recursive: true });
     await writeFile(configPath, config);
-    const process_ = spawn('caddy', ['run', '--config', configPath], {
+    const caddyCommand = ['caddy', 'run', '--config', configPath];
+    const [command = 'caddy', ...args] = options.netns ? ['ip', 'netns', 'exec', options.netns, ...caddyCommand] : caddyCommand;
+    const process_ = spawn(command, args, {
       cwd: workDir,
       env: { ...process.env, HOME: workDir, XDG_CONFIG_HOME: path.join(workDir, 'config'), XDG_DATA_HOME: path.join(workDir, 'data') },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -91,7 +107,7 @@ export async function startCaddy(options: StartCaddyOptions = {}): Promise<TestC
           return undefined;
         },
       });
-      await waitForHttp(`http://127.0.0.1:${httpPort}/`, { description: `Caddy's HTTP server on ${httpPort}`, accept: (status) => status === 404 });
+      await waitForHttp(`http://${address}:${httpPort}/`, { description: `Caddy's HTTP server on ${httpPort}`, accept: (status) => status === 404 });
     } catch (error) {
       await stopChild(process_, 2_000);
       const message = error instanceof Error ? error.message : String(error);
@@ -107,6 +123,7 @@ export async function startCaddy(options: StartCaddyOptions = {}): Promise<TestC
   await start();
   return {
     adminUrl,
+    address,
     httpPort,
     serverName,
     output: () => tail.toString(),
@@ -131,10 +148,10 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
  * connection, and a connection reset before any answer is tried again on a new one, as a browser
  * does for a GET; an answer, whatever its status, is final.
  */
-export async function visitSite(port: number, host: string): Promise<{ status: number; body: string }> {
+export async function visitSite(port: number, host: string, address = '127.0.0.1'): Promise<{ status: number; body: string }> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await getOnce(port, host);
+      return await getOnce(port, host, address);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (attempt >= 3 || (code !== 'ECONNRESET' && code !== 'EPIPE')) throw error;
@@ -142,9 +159,9 @@ export async function visitSite(port: number, host: string): Promise<{ status: n
   }
 }
 
-function getOnce(port: number, host: string): Promise<{ status: number; body: string }> {
+function getOnce(port: number, host: string, address: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const request = http.get({ host: '127.0.0.1', port, path: '/', headers: { Host: host }, timeout: 5_000, agent: false }, (response) => {
+    const request = http.get({ host: address, port, path: '/', headers: { Host: host }, timeout: 5_000, agent: false }, (response) => {
       let body = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (body += chunk));

@@ -7,7 +7,10 @@
  * control plane uses both at once, without a restart; a revoked one is dropped and refused.
  * dev2 is invited with `devplein agent invite` (the CLI) and the test prints that output and
  * install.sh's once: the join transcript in the CI log.
- * Needs root (useradd --prefix, ip netns).
+ * Each joined server also serves: a student's project on it is approved, its container made
+ * through the control plane's API on the real Docker engine, and its page answers through that
+ * server's own Caddy; once dev2 is revoked its student is refused clearly while dev3 still serves.
+ * Needs root (useradd --prefix, ip netns) and the Docker engine.
  */
 import { execFile } from 'node:child_process';
 import { createPrivateKey, randomBytes, X509Certificate } from 'node:crypto';
@@ -20,6 +23,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentInvitationJson, AgentLinkJson } from '@devplein/contract/agent-links';
 import type { AdminStatusJson } from '@devplein/contract/status';
 import { STATE_UNREACHABLE, type AdminDocker } from '@devplein/contract/dockers';
+import type { HttpSession } from '../../support/http-session.ts';
+import { startCaddy, visitSite, type TestCaddy } from '../../support/caddy.ts';
+import { dockerCli, ensureWebImage, randomSuffix, requireDockerEngine } from '../../support/docker.ts';
+import { startPrivateDockerd, type PrivateDockerd } from '../../support/private-docker.ts';
+import { requestProject } from '../../support/projects.ts';
+import { AGENT_UNREACHABLE_MESSAGE, DOCKER_SERVER_UNREACHABLE } from '@devplein/contract/messages';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
@@ -27,7 +36,7 @@ import { signedInSessions } from '../../support/http-session.ts';
 import { agentCertEnv, makeTestCerts, startTestAgent, type TestAgent, type TestCerts } from '../../support/agent.ts';
 import { startFakeAgent, type FakeAgent } from '../../support/fake-agent.ts';
 import { waitFor } from '../../support/ports.ts';
-import { ADMIN } from '../../support/hosting-stack.ts';
+import { ADMIN, STUDENT } from '../../support/hosting-stack.ts';
 import { runAgentCli } from '../../support/admin-cli.ts';
 import { issueAgentCertificate } from '../../../control-plane/src/agent-links/agent-certificate.ts';
 
@@ -35,6 +44,9 @@ const run = promisify(execFile);
 const repo = path.resolve(import.meta.dirname, '../../..');
 const tag = randomBytes(3).toString('hex');
 const net = 100 + (parseInt(tag, 16) % 100);
+/** Project names (container names too) allow letters and hyphens only. */
+const letters = randomSuffix();
+const DESCRIPTION = 'Een project om te laten zien dat een gekoppelde ontwikkelserver sites bedient.';
 
 interface Server {
   name: string;
@@ -45,6 +57,15 @@ interface Server {
   port: number;
   root: string;
   agent?: TestAgent;
+  /** Its own Caddy, inside its namespace. */
+  caddy?: TestCaddy;
+  /** Its own Docker engine (dev3); none: the machine's shared one (dev2). */
+  engine?: PrivateDockerd;
+  /** Its agent's Docker network (names are global on the shared engine: unique per run). */
+  network: string;
+  /** The student's project (and container) on it, and that project's id once requested. */
+  project: string;
+  projectId?: number;
 }
 
 let work: string;
@@ -55,9 +76,75 @@ let app: RunningControlPlane;
 let dev1: FakeAgent;
 let as: ReturnType<typeof signedInSessions>;
 const servers: Server[] = [
-  { name: 'dev2', ns: `join2-${tag}`, rootIp: `10.${net}.5.1`, ip: `10.${net}.5.2`, port: 7443, root: '' },
-  { name: 'dev3', ns: `join3-${tag}`, rootIp: `10.${net}.6.1`, ip: `10.${net}.6.2`, port: 7443, root: '' },
+  { name: 'dev2', ns: `join2-${tag}`, rootIp: `10.${net}.5.1`, ip: `10.${net}.5.2`, port: 7443, root: '', network: `devplein-join2-${tag}`, project: `twee-${letters}` },
+  { name: 'dev3', ns: `join3-${tag}`, rootIp: `10.${net}.6.1`, ip: `10.${net}.6.2`, port: 7443, root: '', network: `devplein-join3-${tag}`, project: `drie-${letters}` },
 ];
+
+const siteDomain = (server: Server): string => `${server.name}.devplein.test`;
+const projectDomain = (server: Server): string => `${server.project}.${siteDomain(server)}`;
+/** The page the student put on the project's site: it names the project, so a wrong route shows. */
+const projectPage = (server: Server): string => `<h1>${server.project}</h1><p>Mijn site op ${server.name}.</p>`;
+
+/**
+ * Where the parts of a dev server run here. The agent and its Caddy run inside the server's
+ * namespace, as they run side by side on a real dev server: Caddy's admin API and its site port
+ * listen on the namespace's own veth address (not its 127.0.0.1, which the test in the root
+ * namespace could not reach), so each server's sites answer at its own address on port 80 and a
+ * route in one server's Caddy can never answer for the other. The Docker engine is the machine's
+ * shared dockerd for dev2 and a private dockerd for dev3, both in the root namespace (an agent
+ * talks to its engine's socket, a file, from any namespace): each dev server has an engine of its
+ * own, as real ones do, so the admin table (which lists every container of each server's engine,
+ * unmanaged ones too) shows each container once, on its own server. Containers publish their HTTP
+ * port on the root side of the server's veth (AGENT_PUBLISH_ADDRESS), so the Caddy in the
+ * namespace dials its upstream across the veth where a real server's Caddy dials loopback.
+ */
+function startServerAgent(server: Server, certDir: string): Promise<TestAgent> {
+  if (!server.caddy) throw new Error(`${server.name} has no Caddy`);
+  return startTestAgent({
+    certDir,
+    netns: server.ns,
+    listenAddress: server.ip,
+    port: server.port,
+    env: {
+      AGENT_CADDY_ADMIN: server.caddy.adminUrl,
+      AGENT_CADDY_SERVER: server.caddy.serverName,
+      AGENT_CADDY_LISTEN: `${server.caddy.address}:${server.caddy.httpPort}`,
+      AGENT_SITE_DOMAIN: siteDomain(server),
+      AGENT_DOCKER_NETWORK: server.network,
+      ...(server.engine ? { AGENT_DOCKER_SOCKET: server.engine.socket } : {}),
+      AGENT_PUBLISH_ADDRESS: server.rootIp,
+      AGENT_SSH_BIND_ADDRESS: server.rootIp,
+    },
+  });
+}
+
+/** The domains a server's Caddy routes now. */
+async function routedDomains(caddy: TestCaddy): Promise<string[]> {
+  const response = await fetch(`${caddy.adminUrl}/config/apps/http/servers/${caddy.serverName}/routes`);
+  const routes = (await response.json()) as Array<{ match?: Array<{ host?: string[] }> } | null> | null;
+  return (routes ?? []).flatMap((route) => route?.match?.flatMap((match) => match.host ?? []) ?? []);
+}
+
+/** A project's site as a visitor gets it from that server's Caddy (at the server's address). */
+function visitProject(server: Server, on: Server = server): Promise<{ status: number; body: string }> {
+  if (!on.caddy) throw new Error(`${on.name} has no Caddy`);
+  return visitSite(on.caddy.httpPort, projectDomain(server), on.caddy.address);
+}
+
+/** `docker …` on a server's engine. */
+function engineCli(server: Server, args: string[]): Promise<string> {
+  return server.engine ? server.engine.cli(args) : dockerCli(args);
+}
+
+/** Docker's State of a server's project container on its engine; undefined when it does not exist. */
+async function engineState(server: Server, name = server.project): Promise<string | undefined> {
+  const out = await engineCli(server, ['ps', '-a', '--filter', `name=^/${name}$`, '--format', '{{.State}}']);
+  return out.trim() || undefined;
+}
+
+async function student(): Promise<HttpSession> {
+  return as(STUDENT);
+}
 
 async function makeRoot(name: string): Promise<string> {
   const root = path.join(work, name);
@@ -113,6 +200,7 @@ async function status(): Promise<AdminStatusJson> {
 
 beforeAll(async () => {
   if (process.getuid?.() !== 0) throw new Error('needs root (install.sh, ip netns)');
+  requireDockerEngine();
   work = await mkdtemp(path.join(os.tmpdir(), 'devplein-agent-join-'));
   bundle = path.join(work, 'devplein-0.1.0');
   await mkdir(path.join(bundle, 'bin'), { recursive: true });
@@ -127,6 +215,11 @@ beforeAll(async () => {
   certs = await makeTestCerts(path.join(work, 'ca'));
   database = await createTestDatabase();
   await seedDemoData(database.knex);
+  // dev3's own engine; the 'Statische site' option runs the test web image (busybox httpd on :80
+  // serving /www), made on both engines without a registry.
+  servers[1]!.engine = await startPrivateDockerd();
+  const [image] = await Promise.all([ensureWebImage(), ensureWebImage(servers[1]!.engine.host)]);
+  await database.knex('docker_images').where({ name: 'Statische site' }).update({ image, ssh: false });
   dev1 = await startFakeAgent({ certs });
   app = await startControlPlane({
     databaseUrl: database.url,
@@ -138,6 +231,8 @@ beforeAll(async () => {
       AGENT_CA_KEY_FILE: certs.caKey,
       AGENT_DEADLINE_MS: '3000',
       UNAPPROVED_RECONCILE_CRON: '0 0 1 1 *',
+      // The demo student has projects already; this file adds one per joined server.
+      PROJECT_QUOTA: '50',
     },
   });
   as = signedInSessions(() => app.url);
@@ -153,12 +248,18 @@ beforeAll(async () => {
     await run('ip', ['netns', 'exec', server.ns, 'ip', 'address', 'add', `${server.ip}/30`, 'dev', `vjn${index}${tag}`]);
     await run('ip', ['netns', 'exec', server.ns, 'ip', 'link', 'set', `vjn${index}${tag}`, 'up']);
     server.root = await makeRoot(server.name);
+    server.caddy = await startCaddy({ netns: server.ns, listenAddress: server.ip });
   }
 }, 180_000);
 
 afterAll(async () => {
   await app?.stop();
   await Promise.all([dev1?.stop(), ...servers.map((server) => server.agent?.stop())]);
+  await Promise.all(servers.map((server) => server.caddy?.stop()));
+  // dev2's container and network on the shared engine; dev3's engine goes as a whole.
+  await dockerCli(['rm', '-f', servers[0]!.project]).catch(() => undefined);
+  await dockerCli(['network', 'rm', servers[0]!.network]).catch(() => undefined);
+  await servers[1]!.engine?.destroy();
   for (const [index, server] of servers.entries()) {
     await run('ip', ['link', 'del', `vj${index}${tag}`]).catch(() => undefined);
     await run('ip', ['netns', 'del', server.ns]).catch(() => undefined);
@@ -218,7 +319,7 @@ describe('dev servers that join with install.sh agent --join', () => {
       expect((statSync(path.join(dir, 'agent-key.pem')).mode & 0o777).toString(8)).toBe('640');
       // A second run with the same (used) string changes nothing.
       expect(await installJoin(server.root, joinString)).toContain('al gekoppeld met deze koppelopdracht');
-      server.agent = await startTestAgent({ certDir: dir, netns: server.ns, listenAddress: server.ip, port: server.port });
+      server.agent = await startServerAgent(server, dir);
     }
     await waitFor(
       async () => {
@@ -233,6 +334,49 @@ describe('dev servers that join with install.sh agent --join', () => {
     const dockers = await (await as(ADMIN)).json<AdminDocker[]>('GET', '/api/admin/dockers');
     expect(dockers.status).toBe(200);
     expect(dockers.body.filter((row) => row.State === STATE_UNREACHABLE)).toEqual([]);
+  }, 120_000);
+
+  it('each joined dev server serves a student\'s project: its container on the engine, its route in its own Caddy, its page at its own address', async () => {
+    const imageId = Number((await database.knex('docker_images').where({ name: 'Statische site' }).first('id'))!.id);
+    for (const server of servers) {
+      server.projectId = await requestProject(await student(), { name: server.project, domain: projectDomain(server), imageId, description: DESCRIPTION });
+      // The domain decides the dev server.
+      expect(await database.knex('projects').where({ id: server.projectId }).first('host')).toEqual({ host: server.name });
+      expect((await (await as(ADMIN)).json('PUT', `/api/admin/projects/${server.projectId}`, {})).status).toBe(200);
+      const created = await (await student()).json<Array<{ State: string }>>('POST', '/api/user/dockers', { id: server.projectId });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      expect(created.body[0]?.State).toBe('running');
+      // On the real engine, on this server's network, its HTTP port published on this server's side of the veth.
+      const [inspected] = JSON.parse(await engineCli(server, ['inspect', server.project])) as Array<{
+        State: { Status: string };
+        NetworkSettings: { Networks: Record<string, unknown>; Ports: Record<string, Array<{ HostIp: string }> | null> };
+      }>;
+      expect(inspected?.State.Status).toBe('running');
+      expect(Object.keys(inspected?.NetworkSettings.Networks ?? {})).toEqual([server.network]);
+      expect(inspected?.NetworkSettings.Ports['80/tcp']?.map((binding) => binding.HostIp)).toEqual([server.rootIp]);
+      // The student's page, put in the container as their upload would be.
+      await engineCli(server, ['exec', server.project, 'sh', '-c', 'printf "%s\\n" "$1" > /www/index.html', 'sh', projectPage(server)]);
+    }
+
+    for (const [index, server] of servers.entries()) {
+      const other = servers[1 - index]!;
+      await waitFor(async () => (await routedDomains(server.caddy!)).includes(projectDomain(server)), { timeoutMs: 20_000, description: `${projectDomain(server)} routed by ${server.name}'s Caddy` });
+      const page = await visitProject(server);
+      expect(page.status).toBe(200);
+      expect(page.body).toBe(`${projectPage(server)}\n`);
+      // The other server's Caddy has no route for it: its catch-all answers.
+      expect(await routedDomains(other.caddy!)).not.toContain(projectDomain(server));
+      expect((await visitProject(server, other)).status).toBe(404);
+      // Nor the other server's engine a container of it.
+      expect(await engineState(other, server.project)).toBeUndefined();
+    }
+
+    // The admin table asks every link: each container on its own server.
+    const rows = await (await as(ADMIN)).json<AdminDocker[]>('GET', '/api/admin/dockers');
+    expect(rows.status).toBe(200);
+    const ours = rows.body.filter((row) => servers.some((server) => row.Names[0] === `/${server.project}`));
+    expect(ours.map((row) => [row.Names[0], row.host, row.State])).toEqual(expect.arrayContaining(servers.map((server) => [`/${server.project}`, server.name, 'running'])));
+    expect(ours).toHaveLength(servers.length);
   }, 120_000);
 
   it('a joined dev server renews its certificate near its end by itself, without a new invitation; the status page shows the new end', async () => {
@@ -252,7 +396,7 @@ describe('dev servers that join with install.sh agent --join', () => {
     await writeFile(path.join(dir, 'agent.pem'), old.certPem);
     await database.knex('agent_links').where({ name: dev2.name }).update({ cert_fingerprint: old.fingerprint, cert_not_after: old.notAfter });
     await dev2.agent?.stop();
-    dev2.agent = await startTestAgent({ certDir: dir, netns: dev2.ns, listenAddress: dev2.ip, port: dev2.port });
+    dev2.agent = await startServerAgent(dev2, dir);
     const row = async () => (await status()).servers.find((each) => each.name === dev2.name);
     await waitFor(async () => (await row())?.reachable === true && (await row())?.certificate?.level === 'warning', { timeoutMs: 30_000, description: 'dev2 up with a certificate that ends in 15 days' });
     expect((await row())?.certificate?.daysLeft).toBe(14);
@@ -279,7 +423,7 @@ describe('dev servers that join with install.sh agent --join', () => {
     // Until it restarts, the agent still serves the old certificate: still accepted (the pin it renewed from).
     await waitFor(async () => (await row())?.reachable === true, { timeoutMs: 20_000, description: 'dev2 still reachable on its old certificate' });
     await dev2.agent?.stop();
-    dev2.agent = await startTestAgent({ certDir: dir, netns: dev2.ns, listenAddress: dev2.ip, port: dev2.port });
+    dev2.agent = await startServerAgent(dev2, dir);
     await waitFor(async () => (await row())?.reachable === true && (await row())?.certificate?.level === 'ok', { timeoutMs: 30_000, description: 'dev2 back on its renewed certificate' });
     expect((await row())?.certificate).toMatchObject({ notAfter: new Date(cert.validTo).toISOString(), daysLeft: 364, level: 'ok' });
     // Renewed once: the next run says how long it still holds.
@@ -316,7 +460,32 @@ describe('dev servers that join with install.sh agent --join', () => {
       { timeoutMs: 20_000, description: 'the old certificate of dev3 refused' },
     );
     await dev3.agent?.stop();
-    dev3.agent = await startTestAgent({ certDir: path.join(newRoot, 'etc/devplein/agent'), netns: dev3.ns, listenAddress: dev3.ip, port: dev3.port });
+    dev3.agent = await startServerAgent(dev3, path.join(newRoot, 'etc/devplein/agent'));
     await waitFor(async () => (await status()).servers.find((each) => each.name === 'dev3')?.reachable === true, { timeoutMs: 30_000, description: 'dev3 back with its new certificate' });
+  }, 120_000);
+
+  it('once dev2 is revoked its student\'s action is refused clearly and changes nothing; dev3, joined again, still serves its project', async () => {
+    const [dev2, dev3] = [servers[0]!, servers[1]!];
+    expect((await (await as(ADMIN)).json('POST', '/api/admin/agents/dev2/revoke')).status).toBe(200);
+    await waitFor(async () => !(await status()).servers.some((row) => row.name === 'dev2'), { timeoutMs: 10_000, description: 'dev2 dropped' });
+
+    const refused = await (await student()).json<{ message?: string }>('PUT', `/api/user/dockers/${dev2.projectId}?action=stop`);
+    expect(refused.status).toBe(503);
+    expect(refused.body.message).toBe(AGENT_UNREACHABLE_MESSAGE);
+    expect(await engineState(dev2)).toBe('running');
+    // Its card says so: 'onbereikbaar', never a state the control plane cannot know.
+    const mine = await (await student()).json<Array<{ Names: string[]; State: string; Status: string }>>('GET', '/api/user/dockers');
+    expect(mine.status).toBe(200);
+    expect(mine.body.find((row) => row.Names[0] === `/${dev2.project}`)).toMatchObject({ State: STATE_UNREACHABLE, Status: DOCKER_SERVER_UNREACHABLE });
+
+    // dev3's page still answers, and the control plane acts on it through its new link.
+    expect((await visitProject(dev3)).body).toBe(`${projectPage(dev3)}\n`);
+    const restarted = await (await student()).json<Array<{ State: string }>>('PUT', `/api/user/dockers/${dev3.projectId}?action=restart`);
+    expect(restarted.status, JSON.stringify(restarted.body)).toBe(200);
+    expect(restarted.body[0]?.State).toBe('running');
+    await waitFor(async () => (await visitProject(dev3)).body === `${projectPage(dev3)}\n`, { timeoutMs: 20_000, description: `${projectDomain(dev3)} serving again after its restart` });
+
+    const rows = (await (await as(ADMIN)).json<AdminDocker[]>('GET', '/api/admin/dockers')).body;
+    expect(rows.find((row) => row.Names[0] === `/${dev3.project}`)).toMatchObject({ host: 'dev3', State: 'running' });
   }, 120_000);
 });
