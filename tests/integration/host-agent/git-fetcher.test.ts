@@ -6,6 +6,7 @@
  * and size limits, and a forced push of a new tree.
  */
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeployKey } from '../../../host-agent/src/drivers/git/deploy-keys.ts';
 import type { GitProgressEvent } from '../../../host-agent/src/drivers/git/git-progress.ts';
-import { GitFetchError, RepositoryFetcher, type FetchResult, type RepositoryFetcherSettings } from '../../../host-agent/src/drivers/git/repository-fetcher.ts';
+import { folderBytes, GitFetchError, RepositoryFetcher, type FetchResult, type RepositoryFetcherSettings } from '../../../host-agent/src/drivers/git/repository-fetcher.ts';
 import { type GitHost, portAnswers, SSHD_PATH, startGitHost } from '../../support/git-host.ts';
 
 const run = promisify(execFile);
@@ -96,6 +97,21 @@ describe('RepositoryFetcher', () => {
     expect(existsSync(join(checkout('forced'), 'oud.txt'))).toBe(false);
     expect(existsSync(join(checkout('forced'), 'map/nieuw.txt'))).toBe(true);
     await expectFailure(fetcher.fetch({ address: host.daemonUrl('forced'), branch: 'bestaat-niet', checkoutDir: checkout('forced-missing') }), 'not-found');
+  });
+
+  it('drops old objects once they outweigh the files twice over (forced pushes of new trees)', async () => {
+    const first = await host.createLargeRepository('repacked', 3);
+    const fetcher = new RepositoryFetcher(settings);
+    await fetcher.fetch({ address: host.daemonUrl('repacked'), checkoutDir: checkout('repacked') });
+    const tree = (): Record<string, Buffer> => Object.fromEntries([0, 1, 2].map((index) => [`data/blob-${index}.bin`, randomBytes(1024 * 1024)]));
+    await host.forcePushTree('repacked', tree());
+    await fetcher.fetch({ address: host.daemonUrl('repacked'), checkoutDir: checkout('repacked') });
+    const last = await host.forcePushTree('repacked', tree());
+    const result = await fetcher.fetch({ address: host.daemonUrl('repacked'), checkoutDir: checkout('repacked') });
+    expect(result.commit.hash).toBe(last);
+    const gitBytes = await folderBytes(join(checkout('repacked'), '.git'));
+    expect(gitBytes).toBeLessThan(2 * (result.bytes - gitBytes));
+    await expect(run('git', ['-C', checkout('repacked'), 'cat-file', '-e', `${first}^{tree}`])).rejects.toThrow();
   });
 
   it('clones over HTTP with a token, and not without it', async () => {
