@@ -5,7 +5,7 @@
  * - `git http-backend` (CGI) behind a small Node HTTP server on 127.0.0.1 and 127.0.0.2:
  *   `/git/<repo>` asks Basic auth with the token as password (401 without), `/open/<repo>` is
  *   public, and `/redirect/<repo>` answers 302 to `/open/<repo>` on the other address (another
- *   host, which git must not follow);
+ *   host, which git must not follow), and `/hang/<repo>` never answers (for the time limit);
  * - `sshd` (Debian's openssh-server) on a loopback port for deploy-key clones: the login is this
  *   process's user, forced into `git-shell`, with keys only from the host's own authorized_keys
  *   (not the user's). Absent when /usr/sbin/sshd is not installed (`sshUrl` is then undefined).
@@ -28,6 +28,9 @@ export const SSHD_PATH = '/usr/sbin/sshd';
 
 export type RepositoryFiles = Record<string, string | Buffer>;
 
+/** Submodules to record in a commit: path → the address in .gitmodules and the commit it points at. */
+export type Submodules = Record<string, { url: string; commit: string }>;
+
 export interface GitHost {
   /** Folder of the bare repositories (`<name>.git`). */
   reposDir: string;
@@ -41,6 +44,8 @@ export interface GitHost {
   openHttpUrl(name: string): string;
   /** `http://127.0.0.1:<port>/redirect/<name>.git`: 302 to the public route on 127.0.0.2. */
   redirectUrl(name: string): string;
+  /** `http://127.0.0.1:<port>/hang/<name>.git`: accepts the request and never answers. */
+  hangingUrl(name: string): string;
   /** `ssh://<user>@127.0.0.1:<port>/<reposDir>/<name>.git`, or undefined without sshd. */
   sshUrl(name: string): string | undefined;
   /** Lets a public key line log in over SSH (as git-shell). */
@@ -48,7 +53,7 @@ export interface GitHost {
   /** A new repository on branch `branch` (default main) with one commit of `files`; returns its hash. */
   createRepository(name: string, files: RepositoryFiles, options?: { branch?: string; message?: string }): Promise<string>;
   /** A commit on top of the branch with `files` written (and `remove` deleted); returns its hash. */
-  pushCommit(name: string, files: RepositoryFiles, options?: { message?: string; remove?: string[]; branch?: string }): Promise<string>;
+  pushCommit(name: string, files: RepositoryFiles, options?: { message?: string; remove?: string[]; branch?: string; submodules?: Submodules }): Promise<string>;
   /** Replaces the branch by a new root commit with only `files` (a forced push); returns its hash. */
   forcePushTree(name: string, files: RepositoryFiles, options?: { message?: string; branch?: string }): Promise<string>;
   /** A repository with `megabytes` MB of incompressible files (one per MB) and an index.html. */
@@ -211,7 +216,10 @@ export async function startGitHost(): Promise<GitHost> {
       const [, route, ...rest] = url.pathname.split('/');
       const pathInfo = `/${rest.join('/')}`;
       const query = url.search.slice(1);
-      if (route === 'redirect') {
+      if (route === 'hang') {
+        // Never answers (a server that hangs); stop() closes the connection.
+        request.resume();
+      } else if (route === 'redirect') {
         response.writeHead(302, { location: `http://127.0.0.2:${httpPort}/open${pathInfo}${url.search}` }).end();
       } else if (route === 'open') {
         serveGit(request, response, reposDir, pathInfo, query);
@@ -291,7 +299,13 @@ export async function startGitHost(): Promise<GitHost> {
       }
     };
     /** A fresh working copy of the branch's tip (or an empty one on an orphan branch). */
-    const commitAndPush = async (name: string, branch: string, files: RepositoryFiles, message: string, options: { force: boolean; remove?: string[] }): Promise<string> => {
+    const commitAndPush = async (
+      name: string,
+      branch: string,
+      files: RepositoryFiles,
+      message: string,
+      options: { force: boolean; remove?: string[]; submodules?: Submodules },
+    ): Promise<string> => {
       const work = await mkdtemp(join(workDir, `${name}-`));
       try {
         await git(['init', '--quiet', '--initial-branch', branch, work]);
@@ -302,6 +316,12 @@ export async function startGitHost(): Promise<GitHost> {
         for (const path of options.remove ?? []) await rm(join(work, path), { recursive: true, force: true });
         await writeFiles(work, files);
         await git(['add', '--all'], work);
+        for (const [path, { url, commit }] of Object.entries(options.submodules ?? {})) {
+          await git(['config', '--file', '.gitmodules', `submodule.${path}.path`, path], work);
+          await git(['config', '--file', '.gitmodules', `submodule.${path}.url`, url], work);
+          await git(['add', '.gitmodules'], work);
+          await git(['update-index', '--add', '--cacheinfo', `160000,${commit},${path}`], work);
+        }
         await git(['commit', '--quiet', '--allow-empty', '-m', message], work);
         await git(['push', '--quiet', ...(options.force ? ['--force'] : []), bare(name), `HEAD:refs/heads/${branch}`], work);
         return await git(['rev-parse', 'HEAD'], work);
@@ -316,6 +336,7 @@ export async function startGitHost(): Promise<GitHost> {
       daemonUrl: (name) => `git://127.0.0.1:${daemonPort}/${name}.git`,
       httpUrl: (name) => `http://127.0.0.1:${httpPort}/git/${name}.git`,
       openHttpUrl: (name) => `http://127.0.0.1:${httpPort}/open/${name}.git`,
+      hangingUrl: (name) => `http://127.0.0.1:${httpPort}/hang/${name}.git`,
       redirectUrl: (name) => `http://127.0.0.1:${httpPort}/redirect/${name}.git`,
       sshUrl: (name) => (sshPort === undefined ? undefined : `ssh://${sshUser}@127.0.0.1:${sshPort}${bare(name)}`),
       authorizeKey: async (publicKey) => {
@@ -327,7 +348,8 @@ export async function startGitHost(): Promise<GitHost> {
         await git(['init', '--quiet', '--bare', '--initial-branch', branch, bare(name)]);
         return commitAndPush(name, branch, files, options.message ?? 'Eerste versie', { force: true });
       },
-      pushCommit: (name, files, options = {}) => commitAndPush(name, options.branch ?? 'main', files, options.message ?? 'Nieuwe versie', { force: false, remove: options.remove }),
+      pushCommit: (name, files, options = {}) =>
+        commitAndPush(name, options.branch ?? 'main', files, options.message ?? 'Nieuwe versie', { force: false, remove: options.remove, submodules: options.submodules }),
       forcePushTree: (name, files, options = {}) => commitAndPush(name, options.branch ?? 'main', files, options.message ?? 'Nieuwe boom', { force: true }),
       createLargeRepository: async (name, megabytes) => {
         const files: RepositoryFiles = { 'index.html': `<h1>${megabytes} MB</h1>\n` };

@@ -17,6 +17,8 @@ import { createDeployKey } from '../../../host-agent/src/drivers/git/deploy-keys
 import type { GitProgressEvent } from '../../../host-agent/src/drivers/git/git-progress.ts';
 import { folderBytes, GitFetchError, RepositoryFetcher, type FetchResult, type RepositoryFetcherSettings } from '../../../host-agent/src/drivers/git/repository-fetcher.ts';
 import { type GitHost, portAnswers, SSHD_PATH, startGitHost } from '../../support/git-host.ts';
+import { waitFor } from '../../support/ports.ts';
+import { findProcessesWithArgument } from '../../../host-agent/src/drivers/browser/processes.ts';
 
 const run = promisify(execFile);
 
@@ -146,6 +148,26 @@ describe('RepositoryFetcher', () => {
     expect(await readFile(join(settings.stateDir, 'known_hosts'), 'utf8')).toContain('ssh-ed25519');
   });
 
+  it('does not fetch submodules, on an update nor on a fresh clone', async () => {
+    const library = await host.createRepository('library', { 'lib.js': 'export {};\n' });
+    await host.createRepository('with-submodule', { 'index.html': 'met submodule\n' });
+    const fetcher = new RepositoryFetcher(settings);
+    await fetcher.fetch({ address: host.daemonUrl('with-submodule'), checkoutDir: checkout('with-submodule') });
+    // One submodule on the same (allowed) host, one as a local path: neither is fetched.
+    await host.pushCommit('with-submodule', { 'index.html': 'met submodules\n' }, {
+      submodules: { 'vendor/library': { url: host.daemonUrl('library'), commit: library }, 'vendor/local': { url: `${host.reposDir}/library.git`, commit: library } },
+    });
+    const result = await fetcher.fetch({ address: host.daemonUrl('with-submodule'), checkoutDir: checkout('with-submodule') });
+    expect(await readFile(join(checkout('with-submodule'), '.gitmodules'), 'utf8')).toContain('vendor/library');
+    expect(existsSync(join(checkout('with-submodule'), 'vendor/library/lib.js'))).toBe(false);
+    expect(existsSync(join(checkout('with-submodule'), 'vendor/local/lib.js'))).toBe(false);
+    expect(existsSync(join(checkout('with-submodule'), '.git', 'modules'))).toBe(false);
+    expect(result.commit.subject).toBe('Nieuwe versie');
+    const fresh = await fetcher.fetch({ address: host.daemonUrl('with-submodule'), checkoutDir: checkout('with-submodule-fresh') });
+    expect(fresh.commit.hash).toBe(result.commit.hash);
+    expect(existsSync(join(checkout('with-submodule-fresh'), 'vendor/library/lib.js'))).toBe(false);
+  });
+
   it('refuses a redirect to another host', async () => {
     await host.createRepository('redirected', { 'index.html': 'elders\n' });
     const fetcher = new RepositoryFetcher(settings);
@@ -169,6 +191,23 @@ describe('RepositoryFetcher', () => {
     const fetcher = new RepositoryFetcher({ ...settings, maxBytes: 4 * 1024 * 1024 });
     await expectFailure(fetcher.fetch({ address: host.daemonUrl('large'), checkoutDir: checkout('large') }), 'too-large');
     expect((await readdir(join(state, 'checkouts'))).filter((name) => name.startsWith('large'))).toEqual([]);
+  });
+
+  it('ends a clone from a server that never answers at the time limit, with git\'s helper processes', async () => {
+    const address = host.hangingUrl('hanging');
+    const fetcher = new RepositoryFetcher({ ...settings, timeoutMs: 5_000 });
+    let settled = false;
+    const fetching = fetcher.fetch({ address, checkoutDir: checkout('hanging') });
+    void fetching.finally(() => (settled = true)).catch(() => undefined);
+    // git hands the address to git-remote-http, which waits for the answer.
+    await waitFor(() => findProcessesWithArgument(address).length > 0, {
+      description: 'git-remote-http for the hanging server',
+      giveUpIf: () => (settled ? 'the fetch ended before its helper was seen' : undefined),
+    });
+    const helpers = findProcessesWithArgument(address);
+    await expectFailure(fetching, 'timeout');
+    for (const pid of helpers) expect(processAlive(pid)).toBe(false);
+    expect((await readdir(join(state, 'checkouts'))).filter((name) => name.startsWith('hanging'))).toEqual([]);
   });
 
   it('ends a clone over the time limit, with its processes, and leaves no half folder', async () => {
