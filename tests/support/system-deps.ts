@@ -60,6 +60,12 @@ export const testSystemDependencies: SystemDependency[] = [
     debianPackages: ['openssh-client'],
     locate: () => executable('ssh'),
   },
+  {
+    name: 'OpenSSH server',
+    neededFor: 'the test git host: deploy-key clones over SSH to a git-shell login (tests/support/git-host.ts)',
+    debianPackages: ['openssh-server'],
+    locate: () => (existsSync('/usr/sbin/sshd') ? { found: '/usr/sbin/sshd' } : { problem: '/usr/sbin/sshd is missing' }),
+  },
   WIREGUARD_TOOLS,
   WIREGUARD_GO,
   IPROUTE2,
