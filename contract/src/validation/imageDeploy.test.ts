@@ -43,6 +43,8 @@ describe('image deploy settings', () => {
     expect(errorsOf({ afterUpdate: 'x'.repeat(501) })).toEqual({ afterUpdate: COMMAND_MESSAGE });
     expect(errorsOf({ buildCommand: 'npm run build' })).toEqual({ buildOutput: BUILD_PAIR_MESSAGE });
     expect(errorsOf({ buildOutput: 'dist' })).toEqual({ buildCommand: BUILD_PAIR_MESSAGE });
+    // Not an object at all: a plain refusal, never a crash of the pair check (a property test found a 500).
+    for (const shape of [null, '/var/www', 7, []]) expect(imageDeploySchema.safeParse(shape).success, JSON.stringify(shape)).toBe(false);
     // Every mistake at once, so the form shows them together.
     expect(errorsOf({ webRoot: '/etc', buildCommand: 'npm run build' })).toEqual({ webRoot: WEB_ROOT_MESSAGE, buildOutput: BUILD_PAIR_MESSAGE });
     expect(errorsOf({ keepPaths: Array.from({ length: 21 }, (_, i) => `p${i}`) })).toHaveProperty('keepPaths');

@@ -79,9 +79,13 @@ const optionalPath = (normalize: (path: string) => string | null, message: strin
     .refine((path) => path === null || normalize(path) !== null, message)
     .transform((path) => (path === null ? null : normalize(path)));
 
-/** Whether the build fields themselves parsed (the pair check needs their values). */
-function buildFieldsParsed(payload: { issues: ReadonlyArray<{ path?: PropertyKey[] }> }): boolean {
-  return !payload.issues.some((issue) => issue.path?.[0] === 'buildCommand' || issue.path?.[0] === 'buildOutput');
+/**
+ * Whether the pair check can run: the settings are an object and the build fields themselves
+ * parsed. (`when` runs the check despite other issues, so it must not assume the shape.)
+ */
+function buildFieldsParsed(payload: { value: unknown; issues: ReadonlyArray<{ path?: PropertyKey[] }> }): boolean {
+  if (typeof payload.value !== 'object' || payload.value === null || Array.isArray(payload.value)) return false;
+  return !payload.issues.some((issue) => issue.path?.length === 0 || issue.path?.[0] === 'buildCommand' || issue.path?.[0] === 'buildOutput');
 }
 
 /** The deploy settings as the admin sends them; the transform stores the normalized paths. */
