@@ -351,6 +351,16 @@ export class FakeAgent {
     this.emit(name, 'stop');
   }
 
+  /** The kernel killed `name` for memory and no restart policy started it again: exited (137) with OOMKilled. */
+  oomKill(name: string): void {
+    const container = this.containers.get(name);
+    if (!container) throw new Error(`no container ${name}`);
+    this.setState(container, 'exited', 'oom');
+    container.exit = { oomKilled: true, exitCode: 137 };
+    container.status = 'Exited (137) Less than a second ago';
+    this.emit(name, 'die');
+  }
+
   /** Sends an event to every watcher as Docker would after a change of `name`. */
   emit(name: string, action: string): void {
     const container = this.containers.get(name);
