@@ -212,4 +212,26 @@ describe('Overzicht (/admin/overzicht) in Chromium', { timeout: E2E_TEST_TIMEOUT
       await context.close();
     }
   });
+
+  it('tells a student on /dockers that their exited container was stopped because its memory was full (desktop, phone)', async () => {
+    const project = await e2e.database.knex('projects').where({ name: 'sam-portfolio' }).first('id', 'domain');
+    agent.addManaged({ name: 'sam-portfolio', projectId: Number(project.id), domain: String(project.domain) });
+    agent.oomKill('sam-portfolio');
+    for (const [viewport, shot] of [
+      [{ width: 1280, height: 900 }, 'dockers-exited-oom-desktop.png'],
+      [{ width: 390, height: 844 }, 'dockers-exited-oom-phone.png'],
+    ] as const) {
+      const { context, page } = await e2e.signInAs(STUDENT, viewport);
+      try {
+        await page.goto(`${e2e.url}/dockers`);
+        const card = page.locator('[data-testid="docker-card"][data-docker="sam-portfolio"]');
+        const notice = card.getByTestId('docker-exited-oom');
+        await notice.waitFor();
+        expect(await notice.innerText()).toBe('Je container is gestopt omdat het geheugen vol was. Kijk in de logs wat zoveel geheugen gebruikte, en start hem daarna opnieuw.');
+        await card.screenshot({ path: path.join(shots, shot) });
+      } finally {
+        await context.close();
+      }
+    }
+  });
 });
