@@ -8,8 +8,8 @@ import { inspectFacts } from './stats-hub.ts';
 export interface SweepSource {
   /** The running managed containers now. */
   running(): Promise<Array<{ id: string; name: string; projectId: number }>>;
-  /** One sample answered at once (Docker's `one-shot=true`: no second sample, so no CPU % by itself). */
-  oneShot(containerId: string): Promise<DockerStatsJson>;
+  /** One sample with its previous one (Docker's `stream=false`: CPU % from two collector ticks, 1–2 s). */
+  once(containerId: string): Promise<DockerStatsJson>;
   /** Running, OOMKilled and RestartCount (one inspect). */
   facts(containerId: string): Promise<ContainerStateFacts>;
 }
@@ -31,14 +31,11 @@ export interface StatsSweeperOptions {
   logger: Logger;
   /** The latest sample of a watched container (the StatsHub's), used instead of asking Docker. */
   watchedSample?: (containerId: string) => ContainerStatsSample | undefined;
-  /** Calls to the engine at once (default 8). */
+  /** Containers sampled at once (default 64). */
   concurrency?: number;
-  /** How long a sweep answers every caller (default 15 s). */
+  /** How long a finished sweep answers every caller (default 15 s). */
   cacheMs?: number;
-  /** Time between the two samples CPU % is computed from (default 1 s). */
-  cpuWindowMs?: number;
   now?: () => Date;
-  sleep?: (ms: number) => Promise<void>;
 }
 
 /** Runs `work` over `items` with at most `limit` at once; the answers keep the items' order. */
@@ -56,48 +53,49 @@ export async function mapBounded<T, R>(items: readonly T[], limit: number, work:
   return results;
 }
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /**
  * A current sample of every running managed container (ListContainerStats, the teachers' top
- * lists). Cost of one sweep of N containers: one container list, then N `one-shot` stats calls,
- * a pause of `cpuWindowMs` (CPU % needs two samples), N more `one-shot` calls and N inspects
- * (OOMKilled, RestartCount), at most `concurrency` engine calls at once; no SizeRw (Docker would
- * walk every writable layer). About 1.2 s and well under a second of dockerd CPU for 50
- * containers (bench/container-stats-sweep.ts). Docker's own `stream=false` would wait ~2 s per
- * container for its second sample instead. A sweep is kept `cacheMs` (15 s): every caller in that
- * time, and every caller while it runs, gets the same one, so several teachers' pages cost one.
+ * lists). Cost of one sweep of N containers: one container list, then per container one
+ * `stream=false` stats call and one inspect (OOMKilled, RestartCount), at most `concurrency`
+ * containers at once; no SizeRw (Docker would walk every writable layer). Docker answers stats
+ * from its collector, which samples every subscribed container once a second: all the calls
+ * waiting at once are answered by the same two ticks, so the bound is high (64): a sweep of 50
+ * took 2.5–3.7 s of wall time and 0.3–0.9 s of CPU of the agent, dockerd and containerd together
+ * on the 2-core test machine (bench/container-stats-sweep.bench.ts). With a bound of 8 (and two
+ * one-shot samples a second apart) the same sweep took 15–18 s: each wave waited for its own ticks. A finished sweep is kept `cacheMs` (15 s):
+ * every caller in that time, and every caller while it runs, gets the same one, so several
+ * teachers' pages cost one sweep.
  */
 export class StatsSweeper {
-  private cached: { at: number; sweep: Promise<Sweep> } | undefined;
+  private cached: { finishedAt: number | undefined; sweep: Promise<Sweep> } | undefined;
   private readonly concurrency: number;
   private readonly cacheMs: number;
-  private readonly cpuWindowMs: number;
   private readonly now: () => Date;
-  private readonly sleep: (ms: number) => Promise<void>;
   /** Sweeps run since the start (the tests and the bench read it). */
   sweeps = 0;
 
   constructor(private readonly options: StatsSweeperOptions) {
-    this.concurrency = options.concurrency ?? 8;
+    this.concurrency = options.concurrency ?? 64;
     this.cacheMs = options.cacheMs ?? 15_000;
-    this.cpuWindowMs = options.cpuWindowMs ?? 1_000;
     this.now = options.now ?? (() => new Date());
-    this.sleep = options.sleep ?? defaultSleep;
   }
 
-  /** The sweep of the last `cacheMs`, or a new one (one at a time: callers during a sweep share it). */
+  /** The sweep running now or finished in the last `cacheMs`, or a new one. */
   current(): Promise<Sweep> {
-    const now = this.now().getTime();
-    if (this.cached && now - this.cached.at < this.cacheMs) return this.cached.sweep;
-    const sweep = this.sweep();
-    const entry = { at: now, sweep };
+    const cached = this.cached;
+    if (cached && (cached.finishedAt === undefined || this.now().getTime() - cached.finishedAt < this.cacheMs)) return cached.sweep;
+    const entry: { finishedAt: number | undefined; sweep: Promise<Sweep> } = { finishedAt: undefined, sweep: this.sweep() };
     this.cached = entry;
-    // A failed sweep is not kept: the next caller tries again.
-    sweep.catch(() => {
-      if (this.cached === entry) this.cached = undefined;
-    });
-    return sweep;
+    entry.sweep.then(
+      () => {
+        entry.finishedAt = this.now().getTime();
+      },
+      // A failed sweep is not kept: the next caller tries again.
+      () => {
+        if (this.cached === entry) this.cached = undefined;
+      },
+    );
+    return entry.sweep;
   }
 
   private async sweep(): Promise<Sweep> {
@@ -105,33 +103,24 @@ export class StatsSweeper {
     this.sweeps += 1;
     const sweptAt = this.now();
     const running = await source.running();
-    const unwatched = running.filter((container) => !watchedSample?.(container.id));
-    // A container that stops (or goes) during the sweep is left out, never fails the sweep.
-    const quietly = async <T>(containerId: string, call: () => Promise<T>): Promise<T | undefined> => {
+    const samples = await mapBounded(running, this.concurrency, async (container): Promise<ContainerStatsSample | undefined> => {
+      const watched = watchedSample?.(container.id);
+      if (watched) return watched;
       try {
-        return await call();
+        const [json, facts] = await Promise.all([source.once(container.id), source.facts(container.id)]);
+        // A container that stopped (or went) during the sweep is left out, never fails the sweep.
+        if (isZeroRead(json) || !facts.running) return undefined;
+        return statsSample(container.id, json, facts, undefined);
       } catch (error) {
-        logger.debug({ err: error, containerId }, 'no stats sample of this container in the sweep');
+        logger.debug({ err: error, containerId: container.id }, 'no stats sample of this container in the sweep');
         return undefined;
       }
-    };
-    const first = await mapBounded(unwatched, this.concurrency, (container) => quietly(container.id, () => source.oneShot(container.id)));
-    await this.sleep(this.cpuWindowMs);
-    const second = await mapBounded(unwatched, this.concurrency, (container) =>
-      quietly(container.id, async () => ({ json: await source.oneShot(container.id), facts: await source.facts(container.id) })),
-    );
-    const samples = new Map<string, ContainerStatsSample>();
-    unwatched.forEach((container, index) => {
-      const before = first[index];
-      const after = second[index];
-      if (!before || !after || isZeroRead(before) || isZeroRead(after.json) || !after.facts.running) return;
-      samples.set(container.id, statsSample(container.id, { ...after.json, precpu_stats: before.cpu_stats ?? {} }, after.facts, undefined));
     });
     const containers: SweptContainer[] = [];
-    for (const container of running) {
-      const stats = watchedSample?.(container.id) ?? samples.get(container.id);
+    running.forEach((container, index) => {
+      const stats = samples[index];
       if (stats) containers.push({ name: container.name, projectId: container.projectId, stats });
-    }
+    });
     return { sweptAt, containers };
   }
 }
@@ -151,9 +140,9 @@ export function dockerodeSweepSource(docker: Docker, options: { network: string;
         throw translateDockerError(error, 'listing containers');
       }
     },
-    async oneShot(containerId) {
+    async once(containerId) {
       try {
-        return (await docker.getContainer(containerId).stats({ stream: false, 'one-shot': true })) as DockerStatsJson;
+        return (await docker.getContainer(containerId).stats({ stream: false })) as DockerStatsJson;
       } catch (error) {
         throw translateDockerError(error, 'container stats');
       }

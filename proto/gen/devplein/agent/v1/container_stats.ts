@@ -1046,11 +1046,13 @@ export const ContainerStatsServiceService = {
   },
   /**
    * ListContainerStats answers one current sample of every running container the agent manages
-   * (the teachers' overview: the top containers by CPU and memory). The agent samples them
-   * concurrently (at most a few at a time; a watched container gives its watch's latest sample)
-   * and keeps the sweep for a short time (AGENT_STATS_SWEEP_CACHE_MS, default 15 s): callers
-   * within that time, and callers while a sweep runs, share one sweep. A container that stops
-   * during the sweep is left out. Since 1.6.0.
+   * on its network (the teachers' overview: the top containers by CPU and memory). The agent
+   * samples them concurrently (at most 64 at once): Docker's two samples (as GetContainerStats,
+   * ~2 s for all of them together) and an inspect (OOMKilled, RestartCount) each; a watched
+   * container gives its watch's latest sample instead. The writable layer's size is not sampled
+   * in a sweep (`size_rw_at` unset). The agent keeps a finished sweep for 15 s: callers within
+   * that time, and callers while a sweep runs, share it. A container that stops during the sweep
+   * is left out. Since 1.6.0.
    */
   listContainerStats: {
     path: "/devplein.agent.v1.ContainerStatsService/ListContainerStats" as const,
@@ -1080,11 +1082,13 @@ export interface ContainerStatsServiceServer extends UntypedServiceImplementatio
   watchContainerStats: handleServerStreamingCall<WatchContainerStatsRequest, WatchContainerStatsResponse>;
   /**
    * ListContainerStats answers one current sample of every running container the agent manages
-   * (the teachers' overview: the top containers by CPU and memory). The agent samples them
-   * concurrently (at most a few at a time; a watched container gives its watch's latest sample)
-   * and keeps the sweep for a short time (AGENT_STATS_SWEEP_CACHE_MS, default 15 s): callers
-   * within that time, and callers while a sweep runs, share one sweep. A container that stops
-   * during the sweep is left out. Since 1.6.0.
+   * on its network (the teachers' overview: the top containers by CPU and memory). The agent
+   * samples them concurrently (at most 64 at once): Docker's two samples (as GetContainerStats,
+   * ~2 s for all of them together) and an inspect (OOMKilled, RestartCount) each; a watched
+   * container gives its watch's latest sample instead. The writable layer's size is not sampled
+   * in a sweep (`size_rw_at` unset). The agent keeps a finished sweep for 15 s: callers within
+   * that time, and callers while a sweep runs, share it. A container that stops during the sweep
+   * is left out. Since 1.6.0.
    */
   listContainerStats: handleUnaryCall<ListContainerStatsRequest, ListContainerStatsResponse>;
 }
@@ -1126,11 +1130,13 @@ export interface ContainerStatsServiceClient extends Client {
   ): ClientReadableStream<WatchContainerStatsResponse>;
   /**
    * ListContainerStats answers one current sample of every running container the agent manages
-   * (the teachers' overview: the top containers by CPU and memory). The agent samples them
-   * concurrently (at most a few at a time; a watched container gives its watch's latest sample)
-   * and keeps the sweep for a short time (AGENT_STATS_SWEEP_CACHE_MS, default 15 s): callers
-   * within that time, and callers while a sweep runs, share one sweep. A container that stops
-   * during the sweep is left out. Since 1.6.0.
+   * on its network (the teachers' overview: the top containers by CPU and memory). The agent
+   * samples them concurrently (at most 64 at once): Docker's two samples (as GetContainerStats,
+   * ~2 s for all of them together) and an inspect (OOMKilled, RestartCount) each; a watched
+   * container gives its watch's latest sample instead. The writable layer's size is not sampled
+   * in a sweep (`size_rw_at` unset). The agent keeps a finished sweep for 15 s: callers within
+   * that time, and callers while a sweep runs, share it. A container that stops during the sweep
+   * is left out. Since 1.6.0.
    */
   listContainerStats(
     request: ListContainerStatsRequest,
