@@ -33,6 +33,15 @@ export interface UserDocker {
   wordpress: boolean;
   /** Set while the container is stopped because the dockerserver stopped it for lack of visitors. */
   autoStop: DockerAutoStop | null;
+  /** Why an exited container stopped (Docker's State); null while it is not exited, or from a dockerserver that does not say. */
+  exit: DockerExit | null;
+}
+
+/** How an exited container ended: Docker's State.OOMKilled and State.ExitCode. */
+export interface DockerExit {
+  /** The kernel stopped it because its memory was full (137 is then the exit code). */
+  oomKilled: boolean;
+  exitCode: number;
 }
 
 /**

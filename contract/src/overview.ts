@@ -89,3 +89,47 @@ export interface CohortProjectsJson {
 export interface OverviewCohortsJson {
   cohorts: CohortProjectsJson[];
 }
+
+/** Containers in each top list of GET /api/admin/overview/top-containers. */
+export const TOP_CONTAINERS_LIMIT = 10;
+/** Seconds between two refreshes of the top lists (the agent keeps one sweep this long, however many pages ask). */
+export const TOP_CONTAINERS_REFRESH_SECONDS = 15;
+
+/** One running container in a top list, with the project it hosts when devplein knows it. */
+export interface TopContainerJson {
+  /** The container's name (the project's name for project containers). */
+  name: string;
+  /** null: no project of devplein has this container (e.g. a project removed since). */
+  project: { id: number; name: string; domain: string } | null;
+  /** The project's first member (its owner); null when unknown. */
+  owner: { id: number; name: string } | null;
+  /** Percent of one CPU, as `docker stats` (200 = two CPUs fully busy). */
+  cpuPercent: number;
+  /** Memory in use as `docker stats` shows it (usage minus inactive page cache). */
+  memoryUsedBytes: number;
+  /** The container's memory limit. */
+  memoryLimitBytes: number;
+}
+
+/** One dev server's top containers right now. */
+export interface ServerTopContainersJson {
+  name: string;
+  /**
+   * 'ok'; 'unavailable': the agent did not answer (the lists are empty); 'too-old': its agent
+   * predates contract 1.6.0 and cannot report this.
+   */
+  status: 'ok' | 'unavailable' | 'too-old';
+  /** When the agent sampled (ISO 8601); null unless ok. */
+  sampledAt: string | null;
+  /** Running project containers on the server (the lists hold at most TOP_CONTAINERS_LIMIT of them). */
+  running: number;
+  /** Most CPU first. */
+  byCpu: TopContainerJson[];
+  /** Most memory first. */
+  byMemory: TopContainerJson[];
+}
+
+/** GET /api/admin/overview/top-containers: per linked dev server, in the links' order. */
+export interface OverviewTopContainersJson {
+  servers: ServerTopContainersJson[];
+}

@@ -26,6 +26,8 @@ import { RouteKeeper } from './jobs/route-keeper.ts';
 import { ContainerServiceImpl } from './services/container-service.ts';
 import { ContainerStatsServiceImpl } from './services/container-stats-service.ts';
 import { dockerodeStatsSource, StatsHub } from './drivers/docker/stats-hub.ts';
+import { dockerodeSweepSource, StatsSweeper } from './drivers/docker/stats-sweep.ts';
+import { LABELS } from './drivers/docker/docker-driver.ts';
 import { DatabaseServiceImpl } from './services/database-service.ts';
 import { HostStatsServiceImpl } from './services/host-stats-service.ts';
 import { InfoServiceImpl } from './services/info-service.ts';
@@ -194,7 +196,13 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
   containerService.addToServer(server);
   // One Docker stats stream per watched container, shared by every caller (contract 1.6.0).
   const statsHub = new StatsHub({ source: dockerodeStatsSource(docker, { intervalMs: config.statsIntervalMs }), logger });
-  const statsService = new ContainerStatsServiceImpl({ docker: dockerDriver, hub: statsHub, logger });
+  // Every running managed container at once for the teachers' top lists: one sweep per 15 s however many ask.
+  const statsSweeper = new StatsSweeper({
+    source: dockerodeSweepSource(docker, { network: config.containers.network, managedLabel: `${LABELS.managed}=true`, projectIdLabel: LABELS.projectId }),
+    logger,
+    watchedSample: (containerId) => statsHub.latest(containerId),
+  });
+  const statsService = new ContainerStatsServiceImpl({ docker: dockerDriver, hub: statsHub, sweeper: statsSweeper, logger });
   statsService.addToServer(server);
   new ProxyServiceImpl({
     proxy,

@@ -71,6 +71,12 @@ beforeAll(async () => {
   agent.addManaged({ name: 'portfolio', projectId: 9102, domain: 'portfolio.een.devplein.test', state: 'exited' });
   agent.addManaged({ name: 'blog', projectId: 9103, domain: 'blog.een.devplein.test', state: 'paused' });
   agent.addUnmanaged('caddy-infra', 'devplein-test/caddy:1', 'running');
+  // The top lists: running project containers with their use now (the fake's ListContainerStats).
+  agent.containerStats.set('webshop', { cpuPercent: 87.5, memoryUsedBytes: 310 * 1024 * 1024 });
+  for (const [index, name] of ['api-les3', 'quiz', 'chat-app', 'galerij'].entries()) {
+    agent.addManaged({ name, projectId: 9110 + index, domain: `${name}.een.devplein.test` });
+    agent.containerStats.set(name, { cpuPercent: 40 - index * 9, memoryUsedBytes: (120 + index * 60) * 1024 * 1024 });
+  }
   const linksFile = path.join(workDir, 'agents.json');
   await writeFile(
     linksFile,
@@ -121,10 +127,9 @@ async function expectEveryChart(page: Page, shot: string): Promise<void> {
     expect((await figure.locator('figcaption').innerText()).length, chart).toBeGreaterThan(5);
     expect(await figure.locator('.visually-hidden table').count(), chart).toBe(1);
   }
-  await page.screenshot({ path: path.join(shots, shot), fullPage: true });
   // The sampler's own sample of dev1 (the fake agent's containers) is the 'now' bar.
   const containers = page.getByTestId('chart-containers');
-  await expect.poll(async () => containers.locator('.visually-hidden table').innerText(), { timeout: 15_000 }).toMatch(/dev1\s+2\s+1\s+1\s+4/);
+  await expect.poll(async () => containers.locator('.visually-hidden table').innerText(), { timeout: 15_000 }).toMatch(/dev1\s+6\s+1\s+1\s+8/);
   expect(await containers.locator('.chart-note').innerText()).toMatch(/Geen telling van dev2/);
   // The axes carry their units (drawn on the canvas; the figure names them too).
   expect(await page.getByTestId('chart-memory').first().getAttribute('data-y-label')).toBe('Geheugen (GB)');
@@ -132,6 +137,19 @@ async function expectEveryChart(page: Page, shot: string): Promise<void> {
   expect(await page.getByTestId('chart-load').first().innerText()).toMatch(/Geen CPU-percentage/);
   // dev2 never answered: no charts, a sentence.
   expect(await page.getByTestId('overview-server-dev2').getByTestId('overview-no-samples').innerText()).toMatch(/Nog geen metingen/);
+  // Per server its top containers now: most CPU first, with units; dev2 does not answer.
+  const top = page.getByTestId('overview-top-dev1');
+  await top.getByTestId('top-cpu').getByTestId('top-container').first().waitFor();
+  expect(await top.getByRole('heading', { name: 'Meeste CPU nu' }).count()).toBe(1);
+  expect(await top.getByRole('heading', { name: 'Meeste geheugen nu' }).count()).toBe(1);
+  const cpu = await top.getByTestId('top-cpu').getByTestId('top-container').allInnerTexts();
+  expect(cpu).toHaveLength(5);
+  expect(cpu[0]).toMatch(/webshop\s+88 % CPU/);
+  expect(cpu[1]).toMatch(/api-les3\s+40 % CPU/);
+  expect((await top.getByTestId('top-memory').getByTestId('top-container').allInnerTexts())[0]).toMatch(/webshop\s+310 MB van 512 MB/);
+  expect(await page.getByTestId('overview-top-dev2').innerText()).toMatch(/antwoordt nu niet/);
+  await page.screenshot({ path: path.join(shots, shot), fullPage: true });
+  await page.getByTestId('overview-server-dev1').screenshot({ path: path.join(shots, shot.replace('.png', '-dev1.png')) });
   // The text alternatives carry the numbers: dev1's memory summary, auto-stops per day, projects per cohort.
   expect(await page.getByTestId('overview-server-dev1').getByTestId('chart-memory').locator('.visually-hidden table').innerText()).toMatch(/In gebruik\s+[\d,]+ GB/);
   expect(await page.getByTestId('chart-auto-stops').locator('.visually-hidden table tbody tr').count()).toBe(30);
@@ -192,6 +210,28 @@ describe('Overzicht (/admin/overzicht) in Chromium', { timeout: E2E_TEST_TIMEOUT
       expect(requests.filter((request) => /uplot|overview/i.test(request))).toEqual([]);
     } finally {
       await context.close();
+    }
+  });
+
+  it('tells a student on /dockers that their exited container was stopped because its memory was full (desktop, phone)', async () => {
+    const project = await e2e.database.knex('projects').where({ name: 'sam-portfolio' }).first('id', 'domain');
+    agent.addManaged({ name: 'sam-portfolio', projectId: Number(project.id), domain: String(project.domain) });
+    agent.oomKill('sam-portfolio');
+    for (const [viewport, shot] of [
+      [{ width: 1280, height: 900 }, 'dockers-exited-oom-desktop.png'],
+      [{ width: 390, height: 844 }, 'dockers-exited-oom-phone.png'],
+    ] as const) {
+      const { context, page } = await e2e.signInAs(STUDENT, viewport);
+      try {
+        await page.goto(`${e2e.url}/dockers`);
+        const card = page.locator('[data-testid="docker-card"][data-docker="sam-portfolio"]');
+        const notice = card.getByTestId('docker-exited-oom');
+        await notice.waitFor();
+        expect(await notice.innerText()).toBe('Je container is gestopt omdat het geheugen vol was. Kijk in de logs wat zoveel geheugen gebruikte, en start hem daarna opnieuw.');
+        await card.screenshot({ path: path.join(shots, shot) });
+      } finally {
+        await context.close();
+      }
     }
   });
 });

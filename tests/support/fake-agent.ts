@@ -51,6 +51,8 @@ export interface FakeContainer {
   logs: LogLine[];
   /** Set while the container is stopped by the agent's idle auto-stop (see autoStop()). */
   autoStop?: AutoStop;
+  /** Docker's State.OOMKilled and ExitCode while exited (a test sets it; cleared by a start). */
+  exit?: { oomKilled: boolean; exitCode: number };
 }
 
 /** A database (and its account) the fake DatabaseService made. */
@@ -222,6 +224,8 @@ export class FakeAgent {
   statsIntervalMs = 1_000;
   /** ContainerStats: WatchContainerStats streams open now. */
   statsWatchCount = 0;
+  /** ContainerStats: ListContainerStats calls answered (each a sweep on a real agent). */
+  statsSweeps = 0;
   /** Methods that fail with INTERNAL even in 'ok' mode (e.g. 'changeContainerState'). */
   readonly failingMethods = new Set<string>();
   /** Methods that answer UNIMPLEMENTED, as a real agent does for a service it does not have yet. */
@@ -347,6 +351,16 @@ export class FakeAgent {
     this.emit(name, 'stop');
   }
 
+  /** The kernel killed `name` for memory and no restart policy started it again: exited (137) with OOMKilled. */
+  oomKill(name: string): void {
+    const container = this.containers.get(name);
+    if (!container) throw new Error(`no container ${name}`);
+    this.setState(container, 'exited', 'oom');
+    container.exit = { oomKilled: true, exitCode: 137 };
+    container.status = 'Exited (137) Less than a second ago';
+    this.emit(name, 'die');
+  }
+
   /** Sends an event to every watcher as Docker would after a change of `name`. */
   emit(name: string, action: string): void {
     const container = this.containers.get(name);
@@ -384,7 +398,10 @@ export class FakeAgent {
 
   private setState(container: FakeContainer, state: string, action: string): void {
     container.state = state;
-    if (state === 'running' || state === 'paused') container.autoStop = undefined;
+    if (state === 'running' || state === 'paused') {
+      container.autoStop = undefined;
+      container.exit = undefined;
+    }
     container.status = statusOf(state);
     this.emit(container.name, action);
     if (state !== 'running' && state !== 'paused') {
@@ -405,6 +422,8 @@ export class FakeAgent {
       projectId: container.projectId,
       domain: container.domain,
       autoStop: container.autoStop,
+      oomKilled: (container.state === 'exited' || container.state === 'dead') && (container.exit?.oomKilled ?? false),
+      exitCode: container.state === 'exited' || container.state === 'dead' ? (container.exit?.exitCode ?? 0) : 0,
     };
   }
 
@@ -468,6 +487,11 @@ export class FakeAgent {
       getContainerStats: this.unary('getContainerStats', (request) => {
         const checked = check(request.container);
         return 'error' in checked ? checked.error : { stats: this.statsSample(checked.container) };
+      }),
+      listContainerStats: this.unary('listContainerStats', () => {
+        this.statsSweeps += 1;
+        const running = [...this.containers.values()].filter((container) => container.state === 'running' && container.labels['devplein.managed'] === 'true');
+        return { sweptAt: new Date(), containers: running.map((container) => ({ name: container.name, projectId: container.projectId, stats: this.statsSample(container) })) };
       }),
       watchContainerStats: (call) => {
         void this.gate('watchContainerStats', call.request).then((failure) => {

@@ -33,6 +33,7 @@ const container = (name: string, state: string): ContainerView => ({
   domain: '',
   managed: true,
   autoStop: null,
+  exit: null,
 });
 
 async function until(condition: () => boolean): Promise<void> {

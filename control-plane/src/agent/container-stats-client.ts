@@ -1,4 +1,4 @@
-import type { ContainerStats, ContainerStatsServiceClient, GetContainerStatsResponse, WatchContainerStatsResponse } from '@devplein/proto/container_stats';
+import type { ContainerStats, ContainerStatsServiceClient, GetContainerStatsResponse, ListContainerStatsResponse, WatchContainerStatsResponse } from '@devplein/proto/container_stats';
 import type { StreamCall, StreamCallOptions } from './grpc-stream.ts';
 import type { UnaryCall } from './grpc-unary.ts';
 import type { AgentCallOptions } from './host-apis.ts';
@@ -23,16 +23,42 @@ export interface ContainerStatsView {
   sizeRw: { bytes: number; at: Date } | null;
 }
 
+/** One running managed container of a sweep (ListContainerStats). */
+export interface RunningContainerStatsView {
+  /** Without the leading slash. */
+  name: string;
+  projectId: number;
+  stats: ContainerStatsView;
+}
+
+/** Every running managed container of one dev server at once, with when the agent's sweep began. */
+export interface ContainerStatsSweepView {
+  sweptAt: Date;
+  containers: RunningContainerStatsView[];
+}
+
 /** ContainerStatsService over the link (contract 1.6.0; an older agent answers UNIMPLEMENTED). */
 export interface ContainerStatsApi {
   getContainerStats(target: ContainerTarget, options?: AgentCallOptions): Promise<ContainerStatsView | null>;
   watchContainerStats(target: ContainerTarget, options?: StreamCallOptions): AsyncIterable<ContainerStatsView | null>;
+  /** A current sample of every running managed container (the agent shares one sweep among callers for 15 s). */
+  listContainerStats(options?: AgentCallOptions): Promise<ContainerStatsSweepView>;
 }
 
 export function containerStatsView(stats: ContainerStats | undefined): ContainerStatsView | null {
   if (!stats) return null;
   const { sizeRwBytes, sizeRwAt, readAt, ...rest } = stats;
   return { ...rest, readAt: readAt ?? new Date(), sizeRw: sizeRwAt ? { bytes: sizeRwBytes, at: sizeRwAt } : null };
+}
+
+export function containerStatsSweepView(response: ListContainerStatsResponse): ContainerStatsSweepView {
+  return {
+    sweptAt: response.sweptAt ?? new Date(),
+    containers: response.containers.flatMap((entry) => {
+      const stats = containerStatsView(entry.stats);
+      return stats ? [{ name: entry.name, projectId: Number(entry.projectId), stats }] : [];
+    }),
+  };
 }
 
 export function createContainerStatsClient(client: ContainerStatsServiceClient, calls: { unary: UnaryCall; stream: StreamCall }): ContainerStatsApi {
@@ -47,6 +73,15 @@ export function createContainerStatsClient(client: ContainerStatsServiceClient, 
             { deadlineMs: 10_000, ...callOptions },
           )
         ).stats,
+      ),
+    listContainerStats: async (callOptions) =>
+      containerStatsSweepView(
+        await calls.unary<ListContainerStatsResponse>(
+          'ListContainerStats',
+          (md, opts, cb) => client.listContainerStats({}, md, opts, cb),
+          // A sweep of every running container takes a second or two (two samples for CPU %).
+          { deadlineMs: 15_000, ...callOptions },
+        ),
       ),
     watchContainerStats: (target, streamOptions) =>
       calls.stream(

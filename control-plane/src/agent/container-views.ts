@@ -12,7 +12,7 @@ import {
 import type { Route } from '@devplein/proto/proxy';
 import { CONTAINER_ACTIONS, type ContainerAction as HttpContainerAction } from '@devplein/contract/dockers';
 import type { SshAccess } from '@devplein/proto/ssh_access';
-import type { DockerAutoStop } from '@devplein/contract/dockers';
+import type { DockerAutoStop, DockerExit } from '@devplein/contract/dockers';
 
 /**
  * Plain views of what the agent answers about containers, routes and SSH access. Routes,
@@ -49,6 +49,8 @@ export interface ContainerView {
   managed: boolean;
   /** Set while the container is stopped by the agent's idle auto-stop. */
   autoStop: AutoStopView | null;
+  /** How an exited or dead managed container ended (contract 1.6.0); null otherwise, and from an older agent. */
+  exit: DockerExit | null;
 }
 
 export interface ContainerEventView {
@@ -159,6 +161,8 @@ export function containerView(container: Container): ContainerView {
     domain: container.domain,
     managed: container.labels[MANAGED_LABEL] === 'true',
     autoStop: autoStopView(container.autoStop),
+    // An older agent never sets the fields: nothing is said then rather than "exit code 0".
+    exit: (container.state === 'exited' || container.state === 'dead') && (container.oomKilled || container.exitCode !== 0) ? { oomKilled: container.oomKilled, exitCode: container.exitCode } : null,
   };
 }
 

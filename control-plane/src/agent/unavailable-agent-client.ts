@@ -38,7 +38,7 @@ export function createUnavailableAgentClient(reason: string): AgentClient {
     vpn: { createPeer: fail, removePeer: fail, listPeers: fail, getServerInfo: fail },
     screenshots: { capture: fail },
     hostStats: { getHostStats: fail },
-    containerStats: { getContainerStats: fail, watchContainerStats: () => failingStream(error) },
+    containerStats: { getContainerStats: fail, listContainerStats: fail, watchContainerStats: () => failingStream(error) },
     start: () => undefined,
     close: () => undefined,
   };

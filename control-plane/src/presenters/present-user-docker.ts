@@ -28,5 +28,6 @@ export function presentUserDocker(project: DockerProjectRow, situation: Containe
     sshCommand: situation.kind === 'container' ? situation.sshCommand : null,
     wordpress: project.wordpress,
     autoStop: container?.autoStop ?? null,
+    exit: container?.exit ?? null,
   };
 }

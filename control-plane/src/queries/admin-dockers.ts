@@ -100,6 +100,7 @@ async function unreachableRows(deps: AdminDockerDeps, link: AgentLink): Promise<
       managed: true,
       createdAt: null,
       autoStop: null,
+      exit: null,
     } satisfies ContainerView,
   }));
 }

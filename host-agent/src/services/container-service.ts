@@ -93,6 +93,8 @@ export function toContainer(view: ContainerView, autoStop?: AutoStopRecord): Con
     projectId: view.projectId,
     domain: view.domain,
     autoStop: toAutoStop(autoStop, view.state),
+    oomKilled: view.exit?.oomKilled ?? false,
+    exitCode: view.exit?.exitCode ?? 0,
   };
 }
 

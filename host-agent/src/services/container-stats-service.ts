@@ -1,12 +1,13 @@
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import type { ContainerRef } from '@devplein/proto/container';
-import { type ContainerStats, ContainerStatsServiceService, type ContainerStatsServiceServer } from '@devplein/proto/container_stats';
+import { type ContainerStats, ContainerStatsServiceService, type ContainerStatsServiceServer, type ListContainerStatsResponse } from '@devplein/proto/container_stats';
 import type { ContainerStatsSample } from '../drivers/docker/container-stats.ts';
 import type { ContainerView, DockerDriver } from '../drivers/docker/docker-driver.ts';
 import { DockerError } from '../drivers/docker/docker-errors.ts';
 import { parseContainerName, parseId } from '../drivers/docker/references.ts';
 import type { StatsHub } from '../drivers/docker/stats-hub.ts';
+import type { StatsSweeper, Sweep } from '../drivers/docker/stats-sweep.ts';
 import { requireManaged } from './container-access.ts';
 import { dockerFailure } from './docker-status.ts';
 import { grpcReply } from './grpc-reply.ts';
@@ -14,6 +15,8 @@ import { grpcReply } from './grpc-reply.ts';
 export interface ContainerStatsServiceOptions {
   docker: Pick<DockerDriver, 'find'>;
   hub: StatsHub;
+  /** Every running managed container's sample at once (ListContainerStats). */
+  sweeper: Pick<StatsSweeper, 'current'>;
   logger: Logger;
 }
 
@@ -25,6 +28,13 @@ export function toContainerStats(sample: ContainerStatsSample): ContainerStats {
  * ContainerStatsService (contract 1.6.0): one sample, or a stream of them, of a managed running
  * container. Every watch goes through the StatsHub: one Docker stats stream per container.
  */
+export function toListContainerStatsResponse(sweep: Sweep): ListContainerStatsResponse {
+  return {
+    sweptAt: sweep.sweptAt,
+    containers: sweep.containers.map((container) => ({ name: container.name, projectId: container.projectId, stats: toContainerStats(container.stats) })),
+  };
+}
+
 export class ContainerStatsServiceImpl {
   private readonly shutdown = new AbortController();
 
@@ -53,6 +63,8 @@ export class ContainerStatsServiceImpl {
     const handlers: ContainerStatsServiceServer = {
       getContainerStats: (call, callback) =>
         reply(call, callback, async () => ({ stats: toContainerStats(await hub.sample((await this.resolve(call.request.container)).id)) }), 'GetContainerStats'),
+      listContainerStats: (call, callback) =>
+        reply(call, callback, async () => toListContainerStatsResponse(await this.options.sweeper.current()), 'ListContainerStats'),
       watchContainerStats: (call) => {
         let stop: (() => void) | undefined;
         let done = false;

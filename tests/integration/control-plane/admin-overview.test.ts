@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OverviewAutoStopsJson, OverviewCohortsJson, OverviewHostsJson } from '@devplein/contract/overview';
+import type { OverviewAutoStopsJson, OverviewCohortsJson, OverviewHostsJson, OverviewTopContainersJson } from '@devplein/contract/overview';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
 import { createAgentClient, type AgentClient } from '../../../control-plane/src/agent/agent-client.ts';
@@ -212,8 +212,54 @@ describe('GET /api/admin/overview/*', () => {
     expect(body.cohorts.find((row) => row.cohort === 'Niet ingedeeld')?.notApproved).toBeGreaterThanOrEqual(1);
   });
 
+  it('gives per dev server the top 10 running containers by CPU and by memory with project and owner; an unreachable one is unavailable, not a 500', async () => {
+    const knex = database.knex;
+    // A project of devplein on dev1 with a member, whose container uses the most memory.
+    const owner = await knex('project_user as pu').join('users as u', 'u.id', 'pu.user_id').join('projects as p', 'p.id', 'pu.project_id').whereNull('p.host').orderBy(['pu.project_id', 'pu.position', 'u.id']).first('p.id as projectId', 'p.name as projectName', 'p.domain as domain');
+    expect(owner).toBeDefined();
+    const members = await knex('project_user as pu').join('users as u', 'u.id', 'pu.user_id').where('pu.project_id', owner.projectId).orderBy(['pu.position', 'u.id']).select('u.id', 'u.name');
+    agent.addManaged({ name: 'top-project', projectId: owner.projectId, domain: owner.domain });
+    agent.containerStats.set('top-project', { cpuPercent: 1, memoryUsedBytes: 900 * 1024 * 1024 });
+    for (let i = 0; i < 12; i += 1) {
+      agent.addManaged({ name: `top-${String(i).padStart(2, '0')}`, projectId: 99_000 + i, domain: `top-${i}.dev.devplein.test` });
+      agent.containerStats.set(`top-${String(i).padStart(2, '0')}`, { cpuPercent: 10 + i * 5, memoryUsedBytes: (100 + i) * 1024 * 1024 });
+    }
+    agent.addManaged({ name: 'top-gestopt', projectId: 99_100, domain: 'top-gestopt.dev.devplein.test', state: 'exited' });
+    const sweepsBefore = agent.statsSweeps;
+    const { status, body } = await (await as(ADMIN)).json<OverviewTopContainersJson>('GET', '/api/admin/overview/top-containers');
+    expect(status).toBe(200);
+    expect(agent.statsSweeps).toBe(sweepsBefore + 1);
+    const [dev1, dev2] = body.servers;
+    expect(dev2).toEqual({ name: 'dev2', status: 'unavailable', sampledAt: null, running: 0, byCpu: [], byMemory: [] });
+    expect(dev1?.status).toBe('ok');
+    expect(dev1?.byCpu).toHaveLength(10);
+    expect(dev1?.byMemory).toHaveLength(10);
+    expect(dev1?.byCpu.slice(0, 3).map((entry) => [entry.name, entry.cpuPercent])).toEqual([['top-11', 65], ['top-10', 60], ['top-09', 55]]);
+    expect(dev1?.byCpu.some((entry) => entry.name === 'top-gestopt')).toBe(false);
+    expect(dev1?.byMemory[0]).toEqual({
+      name: 'top-project',
+      project: { id: owner.projectId, name: owner.projectName, domain: owner.domain },
+      owner: { id: members[0].id, name: members[0].name },
+      cpuPercent: 1,
+      memoryUsedBytes: 900 * 1024 * 1024,
+      memoryLimitBytes: 512 * 1024 * 1024,
+    });
+    // A container without a project of devplein is listed with its name only.
+    expect(dev1?.byCpu[0]).toMatchObject({ project: null, owner: null });
+
+    // An agent older than 1.6.0 answers UNIMPLEMENTED: that server is "too old", the others still shown.
+    agent.unimplementedMethods.add('listContainerStats');
+    try {
+      const old = await (await as(ADMIN)).json<OverviewTopContainersJson>('GET', '/api/admin/overview/top-containers');
+      expect(old.status).toBe(200);
+      expect(old.body.servers.map((server) => server.status)).toEqual(['too-old', 'unavailable']);
+    } finally {
+      agent.unimplementedMethods.delete('listContainerStats');
+    }
+  });
+
   it('is for admins only: students and developers get 403, anonymous 401', async () => {
-    for (const route of ['/api/admin/overview/hosts', '/api/admin/overview/auto-stops', '/api/admin/overview/cohorts']) {
+    for (const route of ['/api/admin/overview/hosts', '/api/admin/overview/auto-stops', '/api/admin/overview/cohorts', '/api/admin/overview/top-containers']) {
       expect((await (await as(STUDENT)).api('GET', route)).status).toBe(403);
       expect((await (await as(DEVELOPER)).api('GET', route)).status).toBe(403);
       expect((await (await as(null)).api('GET', route)).status).toBe(401);

@@ -265,6 +265,27 @@ describe('idle auto-stop', () => {
   });
 });
 
+describe('an exit after an OOM kill', () => {
+  it('tells the student why an exited container stopped, until it starts again', async () => {
+    const project = await stack.project({ name: 'geheugen-vol', members: [STUDENT] });
+    const student = await stack.as(STUDENT);
+    expect((await student.json('POST', '/api/user/dockers', { id: project.id })).status).toBe(200);
+    expect(card(await dockers(student), project.name)?.exit).toBeNull();
+    const channel = await stack.subscribe(student, project.name);
+    try {
+      stack.agent.oomKill(project.name);
+      await channel.waitFor('exited');
+      const stopped = card(await dockers(student), project.name);
+      expect(stopped).toMatchObject({ State: 'exited', exit: { oomKilled: true, exitCode: 137 } });
+      const started = await student.json<UserDocker[]>('PUT', `/api/user/dockers/${project.id}?action=start`);
+      expect(started.body[0]?.State).toBe('running');
+      expect(card(await dockers(student), project.name)?.exit).toBeNull();
+    } finally {
+      channel.close();
+    }
+  });
+});
+
 describe('live stats of a running container', () => {
   let project: { id: number; name: string };
   let student: HttpSession;

@@ -51,6 +51,7 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/admin/overview/hosts': ADMINS,
   'GET /api/admin/overview/auto-stops': ADMINS,
   'GET /api/admin/overview/cohorts': ADMINS,
+  'GET /api/admin/overview/top-containers': ADMINS,
   // admin: the dev servers' links (invite, list, revoke)
   'GET /api/admin/agents': ADMINS,
   'POST /api/admin/agents/invitations': ADMINS,

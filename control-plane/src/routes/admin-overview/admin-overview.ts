@@ -1,5 +1,15 @@
 import Router from '@koa/router';
-import { SAMPLE_RESOLUTION_SECONDS, type OverviewAutoStopsJson, type OverviewCohortsJson, type OverviewHostsJson } from '@devplein/contract/overview';
+import {
+  SAMPLE_RESOLUTION_SECONDS,
+  type OverviewAutoStopsJson,
+  type OverviewCohortsJson,
+  type OverviewHostsJson,
+  type OverviewTopContainersJson,
+} from '@devplein/contract/overview';
+import { toAgentError } from '../../agent/agent-error.ts';
+import type { ContainerStatsSweepView } from '../../agent/container-stats-client.ts';
+import { loadDockerProjects } from '../../queries/projects.ts';
+import { presentTopContainers, presentTopContainersMissing, type TopProjectRow } from '../../presenters/present-top-containers.ts';
 import type { AppDeps, AppRouter } from '../../app-context.ts';
 import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
@@ -17,8 +27,14 @@ import { autoStopsQuery, hostsQuery } from './schema.ts';
  *   (1-minute resolution) as chart columns and its containers by state at the latest sample.
  * - GET /api/admin/overview/auto-stops?days=30 → idle auto-stops per school day, zero days included.
  * - GET /api/admin/overview/cohorts → projects per cohort (approved and not).
+ * - GET /api/admin/overview/top-containers → per dev server the 10 running containers using the
+ *   most CPU and the most memory now, with their project and owner. The one route that asks the
+ *   agents (ListContainerStats, all servers at once), so it is its own: the page refreshes it
+ *   every 15 s while the charts stay on their minute samples, and a slow or unreachable agent
+ *   only marks its server's lists unavailable instead of holding up the charts. The agent keeps
+ *   one sweep for 15 s, so several teachers' pages cost it one.
  */
-export function adminOverviewRoutes(deps: Pick<AppDeps, 'agents' | 'knex'>): AppRouter {
+export function adminOverviewRoutes(deps: Pick<AppDeps, 'agents' | 'knex' | 'logger'>): AppRouter {
   const router: AppRouter = new Router();
   const { knex } = deps;
 
@@ -49,6 +65,34 @@ export function adminOverviewRoutes(deps: Pick<AppDeps, 'agents' | 'knex'>): App
   router.get('/api/admin/overview/cohorts', async (ctx) => {
     if (!mayViewOverview(activeUser(ctx))) throw forbidden();
     const body: OverviewCohortsJson = { cohorts: presentCohortProjects(await projectsPerCohort(knex)) };
+    ctx.body = body;
+  });
+
+  router.get('/api/admin/overview/top-containers', async (ctx) => {
+    if (!mayViewOverview(activeUser(ctx))) throw forbidden();
+    const links = deps.agents.links;
+    const sweeps = await Promise.all(
+      links.map(async (link): Promise<ContainerStatsSweepView | 'unavailable' | 'too-old'> => {
+        try {
+          return await link.client.containerStats.listContainerStats();
+        } catch (error) {
+          const failure = toAgentError(error, 'ListContainerStats');
+          deps.logger.debug({ host: link.name, error: failure.message }, 'top containers: the dev server did not answer');
+          return failure.code === 'UNIMPLEMENTED' ? 'too-old' : 'unavailable';
+        }
+      }),
+    );
+    const projectIds = [...new Set(sweeps.flatMap((sweep) => (typeof sweep === 'string' ? [] : sweep.containers.map((container) => container.projectId))))].filter((id) => id > 0);
+    const rows = projectIds.length > 0 ? await loadDockerProjects(knex, (query) => void query.whereIn('p.id', projectIds)) : [];
+    const projects = new Map<number, TopProjectRow>(rows.map((row) => [row.id, row]));
+    const body: OverviewTopContainersJson = {
+      servers: links.map((link, index) => {
+        const sweep = sweeps[index];
+        return sweep === undefined || typeof sweep === 'string'
+          ? presentTopContainersMissing(link.name, sweep ?? 'unavailable')
+          : presentTopContainers({ name: link.name, isDefault: index === 0 }, sweep, projects);
+      }),
+    };
     ctx.body = body;
   });
 

@@ -40,6 +40,8 @@ export interface ContainerView {
   projectId: number;
   /** From `devplein.domain` on managed containers; '' otherwise. */
   domain: string;
+  /** Docker's State.OOMKilled and ExitCode of an exited or dead managed container (from a list); absent otherwise. */
+  exit?: { oomKilled: boolean; exitCode: number };
 }
 
 /** A container right after a create or an action, with the upstream of its HTTP port (null: not published). */

@@ -19,6 +19,7 @@ import {
 } from './docker-driver.ts';
 import { type InspectState, statusText } from './container-status.ts';
 import { stateAfterEvent } from './event-state.ts';
+import { type ExitState, ExitFactsCache } from './exit-facts.ts';
 import { DockerError, engineMessage, engineStatus, isEngineUnreachable, translateDockerError } from './docker-errors.ts';
 import { type DecodedLogLine, LogDecoder, decodeLogs, demuxOutput } from './log-decoder.ts';
 import { registryOf } from './references.ts';
@@ -177,6 +178,14 @@ export class DockerodeDriver implements DockerDriver {
   private network: Promise<void> | undefined;
   /** The State after each container's last event that an event stream of this driver sent on (see notBehindEvents). */
   private readonly eventStates = new Map<string, InspectState>();
+  /** OOMKilled and ExitCode of exited managed containers, inspected once per exit (exit-facts.ts). */
+  private readonly exitFacts = new ExitFactsCache(async (id) => {
+    try {
+      return (await this.docker.getContainer(id).inspect()).State as ExitState;
+    } catch {
+      return undefined;
+    }
+  });
 
   constructor(
     private readonly docker: Docker,
@@ -373,7 +382,12 @@ export class DockerodeDriver implements DockerDriver {
         ...(filter.includeUnmanaged ? {} : { filters: { label: [managedLabel], network: [this.config.network] } }),
       }),
     );
-    return Promise.all(infos.map(toContainerView).filter((view) => matchesFilter(view, filter)).map((view) => this.notBehindEvents(view)));
+    const views = await Promise.all(infos.map(toContainerView).filter((view) => matchesFilter(view, filter)).map((view) => this.notBehindEvents(view)));
+    const exits = await this.exitFacts.of(views);
+    return views.map((view) => {
+      const exit = exits.get(view.id);
+      return exit ? { ...view, exit } : view;
+    });
   }
 
   /**
@@ -706,6 +720,7 @@ export class DockerodeDriver implements DockerDriver {
           const time = raw.timeNano ? new Date(Math.floor(raw.timeNano / 1e6)) : new Date((raw.time ?? 0) * 1000);
           chain = chain.then(async () => {
             if (ours && !(await ours.has(containerId, action))) return;
+            if (action === 'start' || action === 'die' || action === 'destroy') this.exitFacts.forget(containerId);
             const now = action === 'destroy' ? undefined : (stateAfterEvent(action, states.get(containerId), time) ?? (await this.stateNow(containerId)));
             if (now) {
               states.set(containerId, now);

@@ -86,6 +86,11 @@ export class StatsHub {
     return this.watched.get(containerId)?.listeners.size ?? 0;
   }
 
+  /** The latest sample of a watched container; undefined when nobody watches it (or no sample yet). */
+  latest(containerId: string): ContainerStatsSample | undefined {
+    return this.watched.get(containerId)?.latest;
+  }
+
   /** Starts watching; the returned function stops (the last one to stop closes the stream). */
   watch(containerId: string, listener: StatsListener): () => void {
     let entry = this.watched.get(containerId);
@@ -216,6 +221,16 @@ export class StatsHub {
   }
 }
 
+/** Running, OOMKilled and RestartCount of one container (one inspect). */
+export async function inspectFacts(docker: Docker, containerId: string): Promise<ContainerStateFacts> {
+  try {
+    const info = await docker.getContainer(containerId).inspect();
+    return { running: info.State.Running, oomKilled: info.State.OOMKilled, restartCount: info.RestartCount };
+  } catch (error) {
+    throw translateDockerError(error, 'inspect container');
+  }
+}
+
 /**
  * The hub's source on dockerode (the engine's HTTP API over its unix socket). A watch asks
  * Docker for one sample every `intervalMs` (`one-shot=true`: answered at once, without Docker's
@@ -258,14 +273,7 @@ export function dockerodeStatsSource(docker: Docker, options: { intervalMs: numb
         throw translateDockerError(error, 'container stats');
       }
     },
-    async facts(containerId) {
-      try {
-        const info = await docker.getContainer(containerId).inspect();
-        return { running: info.State.Running, oomKilled: info.State.OOMKilled, restartCount: info.RestartCount };
-      } catch (error) {
-        throw translateDockerError(error, 'inspect container');
-      }
-    },
+    facts: (containerId) => inspectFacts(docker, containerId),
     async sizeRw(containerId) {
       // `size=true` is a query parameter of the inspect endpoint that the typings do not name.
       const info: Docker.ContainerInspectInfo & { SizeRw?: number } = await docker.getContainer(containerId).inspect({ size: true } as Docker.ContainerInspectOptions);

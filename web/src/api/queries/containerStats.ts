@@ -48,7 +48,15 @@ export function memoryWarning(stats: Pick<LiveContainerStatsJson, 'memoryUsedByt
 export function oomText(stats: Pick<LiveContainerStatsJson, 'oomKilled' | 'restartCount'>): string | null {
   if (!stats.oomKilled) return null;
   const restarts = stats.restartCount > 0 ? ` (${stats.restartCount} keer herstart)` : '';
-  return `Je container is gestopt omdat het geheugen vol was${restarts}. Docker heeft hem weer gestart; kijk in de logs wat zoveel geheugen gebruikte.`;
+  return `${OOM_STOPPED}${restarts}. Docker heeft hem weer gestart; kijk in de logs wat zoveel geheugen gebruikte.`;
+}
+
+const OOM_STOPPED = 'Je container is gestopt omdat het geheugen vol was';
+
+/** What an exited card says after an OOM kill (Docker did not start it again); null after any other exit. */
+export function exitedOomText(exit: { oomKilled: boolean } | null): string | null {
+  if (!exit?.oomKilled) return null;
+  return `${OOM_STOPPED}. Kijk in de logs wat zoveel geheugen gebruikte, en start hem daarna opnieuw.`;
 }
 
 /** The text alternative of one sparkline: range and now, over the last minutes. */

@@ -1,6 +1,6 @@
 import useSWR from 'swr';
 import { apiFetcher } from '../client.ts';
-import type { OverviewAutoStopsJson, OverviewCohortsJson, OverviewHostsJson } from '@devplein/contract/overview';
+import { TOP_CONTAINERS_REFRESH_SECONDS, type OverviewAutoStopsJson, type OverviewCohortsJson, type OverviewHostsJson, type OverviewTopContainersJson } from '@devplein/contract/overview';
 
 /*
  * The teachers' overview (/admin/overzicht): host samples of the last 24 hours, idle auto-stops of
@@ -17,6 +17,10 @@ const options = { refreshInterval: OVERVIEW_REFRESH_MS, keepPreviousData: true }
 
 export const useOverviewHosts = () => useSWR<OverviewHostsJson>(OVERVIEW_HOSTS_KEY, apiFetcher<OverviewHostsJson>, options);
 export const useOverviewAutoStops = () => useSWR<OverviewAutoStopsJson>(OVERVIEW_AUTO_STOPS_KEY, apiFetcher<OverviewAutoStopsJson>, options);
+/** The top containers are live (a sweep of the agent, kept 15 s there): asked again every 15 s. */
+export const OVERVIEW_TOP_CONTAINERS_KEY = '/api/admin/overview/top-containers';
+export const useOverviewTopContainers = () =>
+  useSWR<OverviewTopContainersJson>(OVERVIEW_TOP_CONTAINERS_KEY, apiFetcher<OverviewTopContainersJson>, { refreshInterval: TOP_CONTAINERS_REFRESH_SECONDS * 1000, keepPreviousData: true });
 export const useOverviewCohorts = () => useSWR<OverviewCohortsJson>(OVERVIEW_COHORTS_KEY, apiFetcher<OverviewCohortsJson>, options);
 
 /** Summary of a series for its text alternative: the latest, lowest, average and highest value (nulls skipped). */

@@ -1,4 +1,4 @@
-import type { OverviewAutoStopsJson, OverviewCohortsJson, OverviewHostsJson, OverviewServerJson } from '@devplein/contract/overview';
+import type { OverviewAutoStopsJson, OverviewCohortsJson, OverviewHostsJson, OverviewServerJson, OverviewTopContainersJson, ServerTopContainersJson } from '@devplein/contract/overview';
 import { AsyncContent } from '../../components/AsyncContent.tsx';
 import { Chart } from '../../components/charts/Chart.tsx';
 import { formatNumber, type ChartSpec } from '../../components/charts/chartSpec.ts';
@@ -13,6 +13,7 @@ import {
   memoryChart,
   shortDate,
 } from './overviewCharts.ts';
+import { TopContainers } from './TopContainers.tsx';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -24,6 +25,8 @@ export interface AdminOverviewPageViewProps {
   hosts: Loaded<OverviewHostsJson>;
   autoStops: Loaded<OverviewAutoStopsJson>;
   cohorts: Loaded<OverviewCohortsJson>;
+  /** Live: per dev server its top containers by CPU and memory (GET /api/admin/overview/top-containers). */
+  topContainers: Loaded<OverviewTopContainersJson>;
 }
 
 const orDash = (value: number | null, format: (value: number) => string): string => (value === null ? '–' : format(value));
@@ -93,7 +96,7 @@ function BarsTable({ spec, caption, categoryHeader }: { spec: ChartSpec; caption
   );
 }
 
-function ServerCharts({ server }: { server: OverviewServerJson }) {
+function ServerCharts({ server, top, topFailed }: { server: OverviewServerJson; top: ServerTopContainersJson | undefined; topFailed: boolean }) {
   const samples = server.series.times.length;
   return (
     <section className="card overview-server" data-testid={`overview-server-${server.name}`} aria-labelledby={`overview-server-${server.name}-title`}>
@@ -130,6 +133,11 @@ function ServerCharts({ server }: { server: OverviewServerJson }) {
           />
         </div>
       )}
+      {topFailed && !top ? (
+        <p className="overview-empty">De containers met het meeste gebruik konden niet worden geladen. De pagina probeert het over 15 seconden opnieuw.</p>
+      ) : (
+        <TopContainers top={top} />
+      )}
     </section>
   );
 }
@@ -159,13 +167,14 @@ function ContainersNow({ servers }: { servers: OverviewServerJson[] }) {
   );
 }
 
-/** /admin/overzicht: the teachers' charts (issue 22). The top 10 containers by CPU and memory waits for per-container stats. */
-export function AdminOverviewPageView({ hosts, autoStops, cohorts }: AdminOverviewPageViewProps) {
+/** /admin/overzicht: the teachers' charts (issue 22), per dev server with its top 10 containers by CPU and memory now. */
+export function AdminOverviewPageView({ hosts, autoStops, cohorts, topContainers }: AdminOverviewPageViewProps) {
   return (
     <div className="page admin-page overview-page" data-testid="admin-overview-page">
       <h1>Overzicht</h1>
       <p className="overview-intro">
-        Wat de dev servers doen: containers per status, en belasting, geheugen en schijf van de laatste 24 uur (een meting per minuut). Daaronder de automatische
+        Wat de dev servers doen: containers per status, belasting, geheugen en schijf van de laatste 24 uur (een meting per minuut) en de containers die nu het
+        meeste CPU en geheugen gebruiken. Daaronder de automatische
         stops van ongebruikte containers en de projecten per klas.
       </p>
       <AsyncContent
@@ -181,7 +190,12 @@ export function AdminOverviewPageView({ hosts, autoStops, cohorts }: AdminOvervi
           <>
             <ContainersNow servers={data.servers} />
             {data.servers.map((server) => (
-              <ServerCharts server={server} key={server.name} />
+              <ServerCharts
+                server={server}
+                key={server.name}
+                top={topContainers.data?.servers.find((top) => top.name === server.name)}
+                topFailed={topContainers.failed}
+              />
             ))}
           </>
         )}

@@ -26,6 +26,7 @@ function userDocker(overrides: Partial<UserDocker> = {}): UserDocker {
     sshCommand: null,
     wordpress: false,
     autoStop: null,
+    exit: null,
     ...overrides,
   };
 }
@@ -117,6 +118,21 @@ describe('DockerCardView', () => {
     cleanup();
     renderCard({ docker: userDocker({ State: 'exited' }) });
     expect(screen.queryByTestId('docker-auto-stop')).toBeNull();
+  });
+
+  it('says in Dutch that an exited container was stopped because its memory was full, only after an OOM kill', () => {
+    renderCard({ docker: userDocker({ State: 'exited', Status: 'Exited (137) 3 minutes ago', exit: { oomKilled: true, exitCode: 137 } }) });
+    expect(screen.getByTestId('docker-exited-oom').textContent).toBe(
+      'Je container is gestopt omdat het geheugen vol was. Kijk in de logs wat zoveel geheugen gebruikte, en start hem daarna opnieuw.',
+    );
+    cleanup();
+    // Killed by hand (docker kill, a stop that timed out): 137 too, but not for memory.
+    renderCard({ docker: userDocker({ State: 'exited', Status: 'Exited (137) 3 minutes ago', exit: { oomKilled: false, exitCode: 137 } }) });
+    expect(screen.queryByTestId('docker-exited-oom')).toBeNull();
+    cleanup();
+    // Started again: a live 'running' before the list is reloaded says nothing of the old exit.
+    renderCard({ docker: userDocker({ State: 'running', exit: { oomKilled: true, exitCode: 137 } }) });
+    expect(screen.queryByTestId('docker-exited-oom')).toBeNull();
   });
 
   it('pulses and disables the actions while busy', () => {

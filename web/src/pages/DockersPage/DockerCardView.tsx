@@ -15,6 +15,7 @@ import {
   type PullProgress,
   type UserDocker,
 } from '../../api/queries/dockers.ts';
+import { exitedOomText } from '../../api/queries/containerStats.ts';
 import { pathTo } from '../../routePaths.ts';
 import { DOCKER_SERVER_UNREACHABLE } from '@devplein/contract/messages';
 
@@ -109,6 +110,12 @@ export function DockerCardView(props: DockerCardViewProps) {
       {docker.description !== '' && <p className="docker-description">{docker.description}</p>}
 
       {state === 'running' && props.stats}
+
+      {state === 'exited' && exitedOomText(docker.exit) !== null && (
+        <p className="docker-alert" role="status" data-testid="docker-exited-oom">
+          {exitedOomText(docker.exit)}
+        </p>
+      )}
 
       {state === 'exited' && docker.autoStop !== null && (
         <p className="docker-notice" data-testid="docker-auto-stop">

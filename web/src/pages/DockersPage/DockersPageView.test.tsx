@@ -22,6 +22,7 @@ const docker = (id: number, name: string): UserDocker => ({
   sshCommand: null,
   wordpress: false,
   autoStop: null,
+  exit: null,
 });
 
 function renderPage(dockers: UserDocker[] | undefined, loadError: string | null = null) {

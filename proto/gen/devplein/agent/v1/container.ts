@@ -205,7 +205,19 @@ export interface Container {
    * Set while the container is stopped because the agent stopped it by itself (idle auto-stop);
    * unset for every other container, and again once the container is started. Since 1.1.0.
    */
-  autoStop: AutoStop | undefined;
+  autoStop:
+    | AutoStop
+    | undefined;
+  /**
+   * Docker's State.OOMKilled of an exited or dead managed container: the kernel killed its main
+   * process for memory at its last exit. False for every other container. Since 1.6.0.
+   */
+  oomKilled: boolean;
+  /**
+   * Docker's State.ExitCode of an exited or dead managed container (137 after a SIGKILL, an OOM
+   * kill included); 0 for every other container. Since 1.6.0.
+   */
+  exitCode: number;
 }
 
 export interface Container_LabelsEntry {
@@ -570,6 +582,8 @@ function createBaseContainer(): Container {
     projectId: 0,
     domain: "",
     autoStop: undefined,
+    oomKilled: false,
+    exitCode: 0,
   };
 }
 
@@ -604,6 +618,12 @@ export const Container: MessageFns<Container> = {
     }
     if (message.autoStop !== undefined) {
       AutoStop.encode(message.autoStop, writer.uint32(82).fork()).join();
+    }
+    if (message.oomKilled !== false) {
+      writer.uint32(88).bool(message.oomKilled);
+    }
+    if (message.exitCode !== 0) {
+      writer.uint32(96).int32(message.exitCode);
     }
     return writer;
   },
@@ -704,6 +724,22 @@ export const Container: MessageFns<Container> = {
             message.autoStop = AutoStop.decode(reader, reader.uint32());
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.oomKilled = reader.bool();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.exitCode = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -753,6 +789,16 @@ export const Container: MessageFns<Container> = {
         : isSet(object.auto_stop)
         ? AutoStop.fromJSON(object.auto_stop)
         : undefined,
+      oomKilled: isSet(object.oomKilled)
+        ? globalThis.Boolean(object.oomKilled)
+        : isSet(object.oom_killed)
+        ? globalThis.Boolean(object.oom_killed)
+        : false,
+      exitCode: isSet(object.exitCode)
+        ? globalThis.Number(object.exitCode)
+        : isSet(object.exit_code)
+        ? globalThis.Number(object.exit_code)
+        : 0,
     };
   },
 
@@ -794,6 +840,12 @@ export const Container: MessageFns<Container> = {
     if (message.autoStop !== undefined) {
       obj.autoStop = AutoStop.toJSON(message.autoStop);
     }
+    if (message.oomKilled !== false) {
+      obj.oomKilled = message.oomKilled;
+    }
+    if (message.exitCode !== 0) {
+      obj.exitCode = Math.round(message.exitCode);
+    }
     return obj;
   },
 
@@ -822,6 +874,8 @@ export const Container: MessageFns<Container> = {
     message.autoStop = (object.autoStop !== undefined && object.autoStop !== null)
       ? AutoStop.fromPartial(object.autoStop)
       : undefined;
+    message.oomKilled = object.oomKilled ?? false;
+    message.exitCode = object.exitCode ?? 0;
     return message;
   },
 };

@@ -27,6 +27,25 @@ export const protobufPackage = "devplein.agent.v1";
 
 export const protobufFileName = "devplein/agent/v1/container_stats.proto";
 
+export interface ListContainerStatsRequest {
+}
+
+export interface ListContainerStatsResponse {
+  /** One entry per running managed container, in no particular order. */
+  containers: RunningContainerStats[];
+  /** When the sweep that answers began (the same for every caller sharing it). */
+  sweptAt: Date | undefined;
+}
+
+/** RunningContainerStats is one running managed container with its sample. */
+export interface RunningContainerStats {
+  /** The container's name without the leading slash, e.g. "blog". */
+  name: string;
+  /** Project id from the `devplein.project-id` label. */
+  projectId: number;
+  stats: ContainerStats | undefined;
+}
+
 export interface GetContainerStatsRequest {
   container: ContainerRef | undefined;
 }
@@ -89,6 +108,256 @@ export interface ContainerStats {
   sizeRwBytes: number;
   sizeRwAt: Date | undefined;
 }
+
+function createBaseListContainerStatsRequest(): ListContainerStatsRequest {
+  return {};
+}
+
+export const ListContainerStatsRequest: MessageFns<ListContainerStatsRequest> = {
+  encode(_: ListContainerStatsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListContainerStatsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListContainerStatsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ListContainerStatsRequest {
+    return {};
+  },
+
+  toJSON(_: ListContainerStatsRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListContainerStatsRequest>, I>>(base?: I): ListContainerStatsRequest {
+    return ListContainerStatsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListContainerStatsRequest>, I>>(_: I): ListContainerStatsRequest {
+    const message = createBaseListContainerStatsRequest();
+    return message;
+  },
+};
+
+function createBaseListContainerStatsResponse(): ListContainerStatsResponse {
+  return { containers: [], sweptAt: undefined };
+}
+
+export const ListContainerStatsResponse: MessageFns<ListContainerStatsResponse> = {
+  encode(message: ListContainerStatsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.containers) {
+      RunningContainerStats.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.sweptAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.sweptAt), writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListContainerStatsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListContainerStatsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.containers.push(RunningContainerStats.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.sweptAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListContainerStatsResponse {
+    return {
+      containers: globalThis.Array.isArray(object?.containers)
+        ? object.containers.map((e: any) => RunningContainerStats.fromJSON(e))
+        : [],
+      sweptAt: isSet(object.sweptAt)
+        ? fromJsonTimestamp(object.sweptAt)
+        : isSet(object.swept_at)
+        ? fromJsonTimestamp(object.swept_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ListContainerStatsResponse): unknown {
+    const obj: any = {};
+    if (message.containers?.length) {
+      obj.containers = message.containers.map((e) => RunningContainerStats.toJSON(e));
+    }
+    if (message.sweptAt !== undefined) {
+      obj.sweptAt = message.sweptAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListContainerStatsResponse>, I>>(base?: I): ListContainerStatsResponse {
+    return ListContainerStatsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListContainerStatsResponse>, I>>(object: I): ListContainerStatsResponse {
+    const message = createBaseListContainerStatsResponse();
+    message.containers = object.containers?.map((e) => RunningContainerStats.fromPartial(e)) || [];
+    message.sweptAt = object.sweptAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseRunningContainerStats(): RunningContainerStats {
+  return { name: "", projectId: 0, stats: undefined };
+}
+
+export const RunningContainerStats: MessageFns<RunningContainerStats> = {
+  encode(message: RunningContainerStats, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.projectId !== 0) {
+      writer.uint32(16).int64(message.projectId);
+    }
+    if (message.stats !== undefined) {
+      ContainerStats.encode(message.stats, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RunningContainerStats {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRunningContainerStats();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.stats = ContainerStats.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RunningContainerStats {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      stats: isSet(object.stats) ? ContainerStats.fromJSON(object.stats) : undefined,
+    };
+  },
+
+  toJSON(message: RunningContainerStats): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.stats !== undefined) {
+      obj.stats = ContainerStats.toJSON(message.stats);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RunningContainerStats>, I>>(base?: I): RunningContainerStats {
+    return RunningContainerStats.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RunningContainerStats>, I>>(object: I): RunningContainerStats {
+    const message = createBaseRunningContainerStats();
+    message.name = object.name ?? "";
+    message.projectId = object.projectId ?? 0;
+    message.stats = (object.stats !== undefined && object.stats !== null)
+      ? ContainerStats.fromPartial(object.stats)
+      : undefined;
+    return message;
+  },
+};
 
 function createBaseGetContainerStatsRequest(): GetContainerStatsRequest {
   return { container: undefined };
@@ -775,6 +1044,27 @@ export const ContainerStatsServiceService = {
       Buffer.from(WatchContainerStatsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): WatchContainerStatsResponse => WatchContainerStatsResponse.decode(value),
   },
+  /**
+   * ListContainerStats answers one current sample of every running container the agent manages
+   * on its network (the teachers' overview: the top containers by CPU and memory). The agent
+   * samples them concurrently (at most 64 at once): Docker's two samples (as GetContainerStats,
+   * ~2 s for all of them together) and an inspect (OOMKilled, RestartCount) each; a watched
+   * container gives its watch's latest sample instead. The writable layer's size is not sampled
+   * in a sweep (`size_rw_at` unset). The agent keeps a finished sweep for 15 s: callers within
+   * that time, and callers while a sweep runs, share it. A container that stops during the sweep
+   * is left out. Since 1.6.0.
+   */
+  listContainerStats: {
+    path: "/devplein.agent.v1.ContainerStatsService/ListContainerStats" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListContainerStatsRequest): Buffer =>
+      Buffer.from(ListContainerStatsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListContainerStatsRequest => ListContainerStatsRequest.decode(value),
+    responseSerialize: (value: ListContainerStatsResponse): Buffer =>
+      Buffer.from(ListContainerStatsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListContainerStatsResponse => ListContainerStatsResponse.decode(value),
+  },
 } as const;
 
 export interface ContainerStatsServiceServer extends UntypedServiceImplementation {
@@ -790,6 +1080,17 @@ export interface ContainerStatsServiceServer extends UntypedServiceImplementatio
    * stops (the stream then ends without an error).
    */
   watchContainerStats: handleServerStreamingCall<WatchContainerStatsRequest, WatchContainerStatsResponse>;
+  /**
+   * ListContainerStats answers one current sample of every running container the agent manages
+   * on its network (the teachers' overview: the top containers by CPU and memory). The agent
+   * samples them concurrently (at most 64 at once): Docker's two samples (as GetContainerStats,
+   * ~2 s for all of them together) and an inspect (OOMKilled, RestartCount) each; a watched
+   * container gives its watch's latest sample instead. The writable layer's size is not sampled
+   * in a sweep (`size_rw_at` unset). The agent keeps a finished sweep for 15 s: callers within
+   * that time, and callers while a sweep runs, share it. A container that stops during the sweep
+   * is left out. Since 1.6.0.
+   */
+  listContainerStats: handleUnaryCall<ListContainerStatsRequest, ListContainerStatsResponse>;
 }
 
 export interface ContainerStatsServiceClient extends Client {
@@ -827,6 +1128,31 @@ export interface ContainerStatsServiceClient extends Client {
     metadata?: Metadata,
     options?: Partial<CallOptions>,
   ): ClientReadableStream<WatchContainerStatsResponse>;
+  /**
+   * ListContainerStats answers one current sample of every running container the agent manages
+   * on its network (the teachers' overview: the top containers by CPU and memory). The agent
+   * samples them concurrently (at most 64 at once): Docker's two samples (as GetContainerStats,
+   * ~2 s for all of them together) and an inspect (OOMKilled, RestartCount) each; a watched
+   * container gives its watch's latest sample instead. The writable layer's size is not sampled
+   * in a sweep (`size_rw_at` unset). The agent keeps a finished sweep for 15 s: callers within
+   * that time, and callers while a sweep runs, share it. A container that stops during the sweep
+   * is left out. Since 1.6.0.
+   */
+  listContainerStats(
+    request: ListContainerStatsRequest,
+    callback: (error: ServiceError | null, response: ListContainerStatsResponse) => void,
+  ): ClientUnaryCall;
+  listContainerStats(
+    request: ListContainerStatsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListContainerStatsResponse) => void,
+  ): ClientUnaryCall;
+  listContainerStats(
+    request: ListContainerStatsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListContainerStatsResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const ContainerStatsServiceClient = makeGenericClientConstructor(
