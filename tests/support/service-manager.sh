@@ -82,7 +82,10 @@ case "$action" in
       start=$(cat "$start_file")
       timeout_s=$(setting TimeoutStopSec | tail -n 1)
       kill -TERM "$pid"
-      gone_within "$pid" "$start" "${timeout_s:-90}" || { ! same_process "$pid" "$start" || kill -KILL "$pid"; gone_within "$pid" "$start" 10; }
+      if ! gone_within "$pid" "$start" "${timeout_s:-90}"; then
+        ! same_process "$pid" "$start" || kill -KILL "$pid" 2>/dev/null || true
+        gone_within "$pid" "$start" 10
+      fi
     fi
     rm -f "$pid_file" "$start_file"
     ;;
