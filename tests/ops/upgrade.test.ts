@@ -18,8 +18,9 @@
  * unit's ExecStart from <root>/opt/devplein/current as the unit's user with its env file, and
  * waits for its ExecStartPost readiness check, as systemd would.
  *
- * In `npm run test:ops` (vitest.ops.config.ts), not in `npm test`: it builds the release (most
- * of its time) and starts the control plane six times: 85–136 s on 2 cores. Runs as root
+ * In `npm run test:ops` (vitest.ops.config.ts), not in `npm test` (the README says why): it
+ * builds the release (most of its time; TEST_RELEASE_TARBALL names one built before instead)
+ * and starts the control plane six times: 85–136 s on a quiet 2-core machine. Runs as root
  * (useradd, setpriv).
  */
 import { execFile } from 'node:child_process';
