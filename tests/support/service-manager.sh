@@ -14,7 +14,7 @@
 # the root. Output goes to <root>/var/log/standin/<unit>.log (systemd: the journal).
 # A unit's process is known by its pid AND its start time (<unit>.pid, <unit>.start): systemd
 # signals a cgroup, never a bare pid, and a pid alone may be another process's by the time of
-# `stop` (pid_max is 32768 on the test machines; under load the pids wrap in about 4 minutes).
+# `stop` (pid_max is 32768 on the test machines; under load the pids went round in about 8 minutes).
 set -euo pipefail
 R=${DEVPLEIN_STANDIN_ROOT:?DEVPLEIN_STANDIN_ROOT names the root}
 action=${1:?start, stop or logs}
