@@ -18,8 +18,9 @@
  * unit's ExecStart from <root>/opt/devplein/current as the unit's user with its env file, and
  * waits for its ExecStartPost readiness check, as systemd would.
  *
- * In `npm run test:ops` (vitest.ops.config.ts), not in `npm test`: it builds the release (most
- * of its time) and starts the control plane six times: 85–136 s on 2 cores. Runs as root
+ * In `npm run test:ops` (vitest.ops.config.ts), not in `npm test` (the README says why): it
+ * builds the release (most of its time; TEST_RELEASE_TARBALL names one built before instead)
+ * and starts the control plane six times: 85–136 s on a quiet 2-core machine. Runs as root
  * (useradd, setpriv).
  */
 import { execFile } from 'node:child_process';
@@ -230,12 +231,18 @@ beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'devplein-upgrade-'));
   // The services run as their own users and must reach the root inside.
   await chmod(work, 0o755);
-  const out = path.join(work, 'release');
-  await run('npm', ['run', '--silent', 'release', '--', '--out', out], { cwd: repo, env: { ...process.env, DEVPLEIN_RELEASE_KEY: '' }, maxBuffer: 16 * 1024 * 1024 });
   bundles = path.join(work, 'bundles');
   await mkdir(bundles);
-  await run('tar', ['-xzf', path.join(out, `devplein-${oldVersion}.tar.gz`), '-C', bundles]);
-  await rm(out, { recursive: true });
+  // TEST_RELEASE_TARBALL: a devplein-<version>.tar.gz of this tree built before (`npm run release`), to repeat the test without building.
+  const built = process.env.TEST_RELEASE_TARBALL;
+  if (built) {
+    await run('tar', ['-xzf', built, '-C', bundles]);
+  } else {
+    const out = path.join(work, 'release');
+    await run('npm', ['run', '--silent', 'release', '--', '--out', out], { cwd: repo, env: { ...process.env, DEVPLEIN_RELEASE_KEY: '' }, maxBuffer: 16 * 1024 * 1024 });
+    await run('tar', ['-xzf', path.join(out, `devplein-${oldVersion}.tar.gz`), '-C', bundles]);
+    await rm(out, { recursive: true });
+  }
 
   root = path.join(work, 'root');
   await makeRoot(root);
@@ -293,7 +300,7 @@ describe('install.sh upgrade', () => {
     const before = await rowCounts();
     const result = await upgrade('0.1.1');
     transcripts['0.1.1 (goed)'] = result.output;
-    expect(result.code, result.output).toBe(0);
+    expect(result.code, `${result.output}\n${result.code === 0 ? '' : await postgresState()}`).toBe(0);
     expect(await current()).toBe('releases/0.1.1');
     expect(await servingRelease()).toBe('0.1.1');
     expect((await healthStatus()).code).toBe(200);
@@ -344,7 +351,7 @@ describe('install.sh upgrade', () => {
     expect(dumpsBefore).toHaveLength(3);
     const result = await upgrade('0.1.4', { DEVPLEIN_KEEP_DUMPS: '3' });
     transcripts['0.1.4 (goed, opruimen)'] = result.output;
-    expect(result.code, result.output).toBe(0);
+    expect(result.code, `${result.output}\n${result.code === 0 ? '' : await postgresState()}`).toBe(0);
     expect(await servingRelease()).toBe('0.1.4');
     expect((await readdir(path.join(root, 'opt/devplein/releases'))).sort()).toEqual(['0.1.1', '0.1.3', '0.1.4']);
     // Listed before anything stopped, and the installed file left as the sysadmin wrote it.

@@ -12,6 +12,9 @@
 # the process exits first (Type=exec); `stop` sends KillSignal (SIGTERM) and SIGKILL after
 # TimeoutStopSec. Absolute paths under /opt/devplein, /etc/devplein and /var/lib are taken inside
 # the root. Output goes to <root>/var/log/standin/<unit>.log (systemd: the journal).
+# A unit's process is known by its pid AND its start time (<unit>.pid, <unit>.start): systemd
+# signals a cgroup, never a bare pid, and a pid alone may be another process's by the time of
+# `stop` (pid_max is 32768 on the test machines; under load the pids went round in about 8 minutes).
 set -euo pipefail
 R=${DEVPLEIN_STANDIN_ROOT:?DEVPLEIN_STANDIN_ROOT names the root}
 action=${1:?start, stop or logs}
@@ -20,6 +23,7 @@ unit_file=$R/etc/systemd/system/$unit
 state=$R/run/standin
 log=$R/var/log/standin/$unit.log
 pid_file=$state/$unit.pid
+start_file=$state/$unit.start
 mkdir -p "$state" "$(dirname "$log")"
 
 # setting <Key>: every value of Key= in the unit, then in its drop-ins (<unit>.d/*.conf, in
@@ -44,15 +48,28 @@ alive() {
   local state
   state=$(sed -n 's/^.*) \(.\).*$/\1/p' "/proc/$1/stat" 2>/dev/null) && [[ -n "$state" && "$state" != Z ]]
 }
-running_pid() {
-  local pid
-  pid=$(cat "$pid_file" 2>/dev/null) || return 1
-  alive "$pid" && printf '%s' "$pid"
+# started_at <pid>: its start time (field 22 of /proc/<pid>/stat, clock ticks since boot; the
+# 20th after the ") " that ends the name, whatever the name holds).
+started_at() {
+  local line
+  line=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  # shellcheck disable=SC2086 # split into the stat fields on purpose
+  set -- ${line##*) }
+  printf '%s' "${20}"
 }
-# gone_within <pid> <seconds>
+# same_process <pid> <start>: that pid is still the process that started then.
+same_process() { alive "$1" && [[ -n "$2" && "$(started_at "$1")" == "$2" ]]; }
+# running_pid: the unit's process, if it still runs (not another process that got its pid).
+running_pid() {
+  local pid start
+  pid=$(cat "$pid_file" 2>/dev/null) || return 1
+  start=$(cat "$start_file" 2>/dev/null) || return 1
+  same_process "$pid" "$start" && printf '%s' "$pid"
+}
+# gone_within <pid> <start> <seconds>
 gone_within() {
-  local deadline=$((SECONDS + $2))
-  while alive "$1"; do
+  local deadline=$((SECONDS + $3))
+  while same_process "$1" "$2"; do
     ((SECONDS < deadline)) || return 1
     sleep 0.1
   done
@@ -62,11 +79,15 @@ case "$action" in
   logs) tail -n 200 "$log" 2>/dev/null || true ;;
   stop)
     if pid=$(running_pid); then
+      start=$(cat "$start_file")
       timeout_s=$(setting TimeoutStopSec | tail -n 1)
       kill -TERM "$pid"
-      gone_within "$pid" "${timeout_s:-90}" || { kill -KILL "$pid"; gone_within "$pid" 10; }
+      if ! gone_within "$pid" "$start" "${timeout_s:-90}"; then
+        ! same_process "$pid" "$start" || kill -KILL "$pid" 2>/dev/null || true
+        gone_within "$pid" "$start" 10
+      fi
     fi
-    rm -f "$pid_file"
+    rm -f "$pid_file" "$start_file"
     ;;
   start)
     [[ -f "$unit_file" ]] || { echo "$unit: geen unitbestand $unit_file" >&2; exit 5; }
@@ -117,6 +138,8 @@ case "$action" in
     setpriv --reuid="$uid" --regid="$gid" "${group_option[@]}" "${caps_option[@]}" -- env -i "${environment[@]}" "${command[@]}" </dev/null >>"$log" 2>&1 &
     main=$!
     echo "$main" >"$pid_file"
+    # Empty when it already ended (and was reaped): then it is not running.
+    started_at "$main" >"$start_file" || true
     post=$(setting ExecStartPost | tail -n 1)
     [[ -n "$post" ]] || exit 0
     # /bin/bash -c '<script>' with systemd's escapes ($$, %%) undone.
