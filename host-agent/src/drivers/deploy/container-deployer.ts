@@ -37,7 +37,8 @@ export type DeployProgress =
   | { step: 'copying'; files: number; bytes: number; skipped: SkippedEntry[] }
   | { step: 'keeping'; kept: string[] }
   | { step: 'after-update'; line: string }
-  | { step: 'swapping' };
+  | { step: 'swapping' }
+  | { step: 'restarting'; holders: string[] };
 
 export interface DeployRequest {
   containerId: string;
@@ -52,6 +53,10 @@ export interface DeployResult {
   durationMs: number;
   kept: string[];
   skipped: SkippedEntry[];
+  /** Processes (pid and name) that worked in the previous web root after the swap. */
+  heldOldRoot: string[];
+  /** Whether the container was restarted because of them. */
+  restarted: boolean;
 }
 
 export interface ContainerDeployerOptions {
@@ -63,6 +68,12 @@ export interface ContainerDeployerOptions {
   afterUpdateOutputBytes?: number;
   /** Called before the swap; a test stops a deploy here (never resolves) like a killed agent. */
   beforeSwap?: () => Promise<void>;
+  /**
+   * When a process still works in the previous web root after the swap (busybox httpd's `-h`):
+   * 'restart' restarts the container so the server starts in the new tree; 'report' only lists
+   * them in the result (default 'restart').
+   */
+  heldOldRoot?: 'restart' | 'report';
   /** Time limit of the agent's own execs (cleanup, keep, swap). */
   execTimeoutMs?: number;
 }
@@ -99,6 +110,20 @@ done`;
 const SWAP_SCRIPT = `set -e
 if [ -e "$1" ]; then mv -T "$1" "$2"; fi
 mv -T "$3" "$1"`;
+
+/**
+ * Processes whose working folder is the current web root (by device and inode), or a web root
+ * an earlier swap removed (a deploy that only reported them), looked up just before the swap. busybox httpd chdirs into its home once at
+ * start and serves relative paths, so after a swap it keeps serving the old, removed folder.
+ */
+const HOLDERS_SCRIPT = `old="$(stat -c %d:%i "$1")" || exit 0
+for p in /proc/[0-9]*; do
+  held=no
+  [ "$(stat -L -c %d:%i "$p/cwd" 2>/dev/null)" = "$old" ] && held=yes
+  case "$(readlink "$p/cwd" 2>/dev/null)" in "$1 (deleted)"|"$1/"*" (deleted)"|"$1".devplein-prev-*) held=yes ;; esac
+  [ "$held" = yes ] && echo "\${p#/proc/} $(cat "$p/comm" 2>/dev/null)"
+done
+exit 0`;
 
 export class ContainerDeployer {
   private readonly queues = new Map<string, Promise<unknown>>();
@@ -152,11 +177,19 @@ export class ContainerDeployer {
       onProgress({ step: 'keeping', kept });
       if (afterUpdate) await this.afterUpdate(container, afterUpdate, next, owner, onProgress);
       await this.options.beforeSwap?.();
+      // Looked up before the renames: in overlayfs a renamed folder of the image's layer gets a
+      // new inode, while the server's cwd stays the old (now deleted) one.
+      const holders = lines((await this.exec(container, ['sh', '-c', HOLDERS_SCRIPT, 'sh', webRoot], 'root')).output);
       onProgress({ step: 'swapping' });
       const swap = await this.exec(container, ['sh', '-c', SWAP_SCRIPT, 'sh', webRoot, prev, next], 'root');
       if (swap.exitCode !== 0) throw new DeployError('swap-failed', `swapping the new tree into ${webRoot} failed: ${swap.output.trim()}`);
       await this.exec(container, ['rm', '-rf', prev], 'root');
-      return { files: plan.files, bytes: plan.bytes, durationMs: Math.round(performance.now() - started), kept, skipped: plan.skipped };
+      const restart = holders.length > 0 && (this.options.heldOldRoot ?? 'restart') === 'restart';
+      if (restart) {
+        onProgress({ step: 'restarting', holders });
+        await this.engine('restarting the container', () => container.restart({ t: 10 }));
+      }
+      return { files: plan.files, bytes: plan.bytes, durationMs: Math.round(performance.now() - started), kept, skipped: plan.skipped, heldOldRoot: holders, restarted: restart };
     } catch (error) {
       // The old site stays: only the staging folder goes (best effort; the next deploy cleans too).
       await this.exec(container, ['rm', '-rf', next], 'root').catch(() => undefined);
