@@ -14,7 +14,7 @@
  * account a student works as over SSH, so deployed files and files they edit have one owner.
  */
 import { randomBytes } from 'node:crypto';
-import { PassThrough, type Readable } from 'node:stream';
+import { type Readable, Writable } from 'node:stream';
 import type Docker from 'dockerode';
 import { LABELS } from '../docker/docker-driver.ts';
 import { passwdEntry, SSH_USER, tarEntries } from '../ssh/authorized-keys.ts';
@@ -256,8 +256,15 @@ export class ContainerDeployer {
     let output = '';
     let pending = '';
     let truncated = false;
-    const sink = new PassThrough();
-    sink.on('data', (chunk: Buffer) => {
+    // Written synchronously by demuxStream (a PassThrough would hand out its data a tick later,
+    // after the stream's end: the last lines were lost now and then).
+    const sink = new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        take(chunk);
+        done();
+      },
+    });
+    const take = (chunk: Buffer) => {
       if (truncated) return;
       let text = chunk.toString('utf8');
       if (output.length + text.length > maxOutput) {
@@ -270,7 +277,7 @@ export class ContainerDeployer {
       pending = parts.pop() ?? '';
       for (const line of parts) extra.onLine?.(line);
       if (truncated) extra.onLine?.(`… (output cut at ${maxOutput} bytes)`);
-    });
+    };
     this.options.docker.modem.demuxStream(stream, sink, sink);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = await Promise.race([
