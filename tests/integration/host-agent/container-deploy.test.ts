@@ -168,6 +168,17 @@ describe('ContainerDeployer', () => {
     expect([...lines].sort()).toEqual(['bezig', 'kapot']);
     expect(await page(container)).toBe('oud\n');
     expect(await besideWebRoot(container)).toEqual(['www']);
+
+    // Over its time limit: stopped (nothing of it keeps running), the old site stays.
+    const slow = new ContainerDeployer({ docker, afterUpdateTimeoutMs: 1000 });
+    await expect(slow.deploy({ containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www', afterUpdate: 'echo begin; sleep 7777' } })).rejects.toMatchObject({
+      reason: 'after-update-timeout',
+      outputLines: ['begin'],
+    });
+    const ps = (await run(container, ['ps'])).output;
+    expect(ps, ps).not.toContain('sleep 7777');
+    expect(await page(container)).toBe('oud\n');
+    expect(await besideWebRoot(container)).toEqual(['www']);
   });
 
   it('a deploy stopped between copy and swap leaves the old site; the next deploy cleans up', async () => {

@@ -125,6 +125,12 @@ for p in /proc/[0-9]*; do
 done
 exit 0`;
 
+/** Kills the processes working in the staging folder (an after-update command over its time). */
+const KILL_SCRIPT = `for p in /proc/[0-9]*; do
+  case "$(readlink "$p/cwd" 2>/dev/null)" in "$1"|"$1"/*) kill -9 "\${p#/proc/}" 2>/dev/null ;; esac
+done
+exit 0`;
+
 export class ContainerDeployer {
   private readonly queues = new Map<string, Promise<unknown>>();
 
@@ -206,6 +212,8 @@ export class ContainerDeployer {
       onLine: (line) => onProgress({ step: 'after-update', line }),
     });
     const tail = lines(outcome.output).slice(-20);
+    // As the web user: without CAP_SYS_PTRACE (Docker's default) root cannot read another user's /proc/N/cwd.
+    if (outcome.timedOut) await this.exec(container, ['sh', '-c', KILL_SCRIPT, 'sh', next], `${owner.uid}:${owner.gid}`).catch(() => undefined);
     if (outcome.timedOut) throw new DeployError('after-update-timeout', `the after-update command did not finish within ${limit / 1000} s`, tail);
     if (outcome.exitCode !== 0) throw new DeployError('after-update-failed', `the after-update command exited with ${outcome.exitCode}`, tail);
   }
