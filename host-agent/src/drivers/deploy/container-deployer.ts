@@ -1,0 +1,322 @@
+/**
+ * Puts a fetched checkout into a running managed container and swaps it in (issue 23, part 2).
+ *
+ * 1. leftovers of an earlier, killed deploy are cleaned (a web root missing with a
+ *    `<webRoot>.devplein-prev-*` beside it is renamed back first);
+ * 2. the tree goes with putArchive into `<webRoot>.devplein-next-<id>`, owned by the web user;
+ * 3. the keep paths that exist in the current web root are copied into it (`cp -a`, as root);
+ * 4. the after-update command runs in it as the web user (time limit, output capped, each line a
+ *    progress event); a non-zero exit removes the staging folder and keeps the old site;
+ * 5. one `sh -c` renames the web root to `<webRoot>.devplein-prev-<id>` and the staging folder to
+ *    the web root (`mv -T`, two renames), then the previous folder is removed.
+ *
+ * The web user is the image's `student` account (from /etc/passwd, as for the SSH keys): the
+ * account a student works as over SSH, so deployed files and files they edit have one owner.
+ */
+import { randomBytes } from 'node:crypto';
+import { type Readable, Writable } from 'node:stream';
+import type Docker from 'dockerode';
+import { LABELS } from '../docker/docker-driver.ts';
+import { passwdEntry, SSH_USER, tarEntries } from '../ssh/authorized-keys.ts';
+import { isMissingPath } from '../ssh/container-keys.ts';
+import { checkKeepPath, checkWebRoot, DeployError, packTree, planTree, type SkippedEntry, type TreeOwner } from './tree-archive.ts';
+
+export { DeployError } from './tree-archive.ts';
+
+export interface DeploySettings {
+  /** Absolute folder in the container (the image option's web root). */
+  webRoot: string;
+  /** One-line shell command run in the new tree before the swap (none: skipped). */
+  afterUpdate?: string | null;
+  /** Paths relative to the web root that survive a deploy. */
+  keepPaths?: string[];
+}
+
+export type DeployProgress =
+  | { step: 'cleaning'; removed: number }
+  | { step: 'copying'; files: number; bytes: number; skipped: SkippedEntry[] }
+  | { step: 'keeping'; kept: string[] }
+  | { step: 'after-update'; line: string }
+  | { step: 'swapping' }
+  | { step: 'restarting'; holders: string[] };
+
+export interface DeployRequest {
+  containerId: string;
+  checkoutDir: string;
+  settings: DeploySettings;
+  onProgress?: (event: DeployProgress) => void;
+}
+
+export interface DeployResult {
+  files: number;
+  bytes: number;
+  durationMs: number;
+  kept: string[];
+  skipped: SkippedEntry[];
+  /** Processes (pid and name) that worked in the previous web root after the swap. */
+  heldOldRoot: string[];
+  /** Whether the container was restarted because of them. */
+  restarted: boolean;
+}
+
+export interface ContainerDeployerOptions {
+  docker: Docker;
+  maxFiles?: number;
+  maxBytes?: number;
+  afterUpdateTimeoutMs?: number;
+  /** Output of the after-update command kept and streamed, in bytes. */
+  afterUpdateOutputBytes?: number;
+  /** Called before the swap; a test stops a deploy here (never resolves) like a killed agent. */
+  beforeSwap?: () => Promise<void>;
+  /**
+   * When a process still works in the previous web root after the swap (busybox httpd's `-h`):
+   * 'restart' restarts the container so the server starts in the new tree; 'report' only lists
+   * them in the result (default 'restart').
+   */
+  heldOldRoot?: 'restart' | 'report';
+  /** Time limit of the agent's own execs (cleanup, keep, swap). */
+  execTimeoutMs?: number;
+}
+
+interface ExecOutcome {
+  exitCode: number;
+  output: string;
+  timedOut: boolean;
+  truncated: boolean;
+}
+
+const CLEAN_SCRIPT = `root="$1"
+if [ ! -e "$root" ]; then
+  for prev in "$root".devplein-prev-*; do
+    if [ -d "$prev" ]; then mv -T "$prev" "$root"; break; fi
+  done
+fi
+for old in "$root".devplein-next-* "$root".devplein-prev-*; do
+  if [ -e "$old" ]; then rm -rf "$old"; echo "$old"; fi
+done`;
+
+const KEEP_SCRIPT = `root="$1"; next="$2"; shift 2
+real="$(realpath "$root")" || exit 0
+for p; do
+  [ -e "$root/$p" ] || [ -L "$root/$p" ] || continue
+  parent="$(realpath "$root/$(dirname "$p")")" || continue
+  case "$parent" in "$real"|"$real"/*) ;; *) continue ;; esac
+  mkdir -p "$next/$(dirname "$p")"
+  rm -rf "$next/$p"
+  cp -a "$root/$p" "$next/$p"
+  echo "$p"
+done`;
+
+const SWAP_SCRIPT = `set -e
+if [ -e "$1" ]; then mv -T "$1" "$2"; fi
+mv -T "$3" "$1"`;
+
+/**
+ * Processes whose working folder is the current web root (by device and inode), or a web root
+ * an earlier swap removed (a deploy that only reported them), looked up just before the swap. busybox httpd chdirs into its home once at
+ * start and serves relative paths, so after a swap it keeps serving the old, removed folder.
+ */
+const HOLDERS_SCRIPT = `old="$(stat -c %d:%i "$1")" || exit 0
+for p in /proc/[0-9]*; do
+  held=no
+  [ "$(stat -L -c %d:%i "$p/cwd" 2>/dev/null)" = "$old" ] && held=yes
+  case "$(readlink "$p/cwd" 2>/dev/null)" in "$1 (deleted)"|"$1/"*" (deleted)"|"$1".devplein-prev-*) held=yes ;; esac
+  [ "$held" = yes ] && echo "\${p#/proc/} $(cat "$p/comm" 2>/dev/null)"
+done
+exit 0`;
+
+/** Kills the processes working in the staging folder (an after-update command over its time). */
+const KILL_SCRIPT = `for p in /proc/[0-9]*; do
+  case "$(readlink "$p/cwd" 2>/dev/null)" in "$1"|"$1"/*) kill -9 "\${p#/proc/}" 2>/dev/null ;; esac
+done
+exit 0`;
+
+export class ContainerDeployer {
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly options: ContainerDeployerOptions) {}
+
+  /** Deploys one checkout; deploys to one container run one at a time. */
+  deploy(request: DeployRequest): Promise<DeployResult> {
+    const before = this.queues.get(request.containerId) ?? Promise.resolve();
+    const result = before.then(
+      () => this.run(request),
+      () => this.run(request),
+    );
+    const settled = result.catch(() => undefined);
+    this.queues.set(request.containerId, settled);
+    void settled.then(() => {
+      if (this.queues.get(request.containerId) === settled) this.queues.delete(request.containerId);
+    });
+    return result;
+  }
+
+  private async run({ containerId, checkoutDir, settings, onProgress = () => undefined }: DeployRequest): Promise<DeployResult> {
+    const started = performance.now();
+    const webRoot = checkWebRoot(settings.webRoot);
+    const keepPaths = (settings.keepPaths ?? []).map(checkKeepPath);
+    const afterUpdate = settings.afterUpdate?.trim();
+    if (afterUpdate && /[\r\n\0]/.test(afterUpdate)) throw new DeployError('bad-settings', 'the after-update command is not one line');
+    const container = this.options.docker.getContainer(containerId);
+    const info = await this.engine('inspecting the container', () => container.inspect());
+    const name = info.Name.replace(/^\//, '');
+    if (info.Config.Labels?.[LABELS.managed] !== 'true') throw new DeployError('not-deployable', `container ${name} is not managed by devplein`);
+    if (!info.State.Running) throw new DeployError('not-deployable', `container ${name} is not running`);
+    const owner = await this.webUser(container, name);
+
+    const removed = await this.exec(container, ['sh', '-c', CLEAN_SCRIPT, 'sh', webRoot], 'root');
+    if (removed.exitCode !== 0) throw new DeployError('docker-failed', `cleaning earlier deploys in ${name} failed: ${removed.output.trim()}`);
+    onProgress({ step: 'cleaning', removed: lines(removed.output).length });
+
+    const plan = await planTree(checkoutDir, { maxFiles: this.options.maxFiles ?? 50_000, maxBytes: this.options.maxBytes ?? 500 * 1024 * 1024 });
+    const id = randomBytes(4).toString('hex');
+    const slash = webRoot.lastIndexOf('/');
+    const parent = slash === 0 ? '/' : webRoot.slice(0, slash);
+    const baseName = webRoot.slice(slash + 1);
+    const nextName = `${baseName}.devplein-next-${id}`;
+    const next = `${webRoot}.devplein-next-${id}`;
+    const prev = `${webRoot}.devplein-prev-${id}`;
+    onProgress({ step: 'copying', files: plan.files, bytes: plan.bytes, skipped: plan.skipped });
+    try {
+      await this.put(container, packTree(checkoutDir, plan, nextName, owner), parent, name);
+      const kept = keepPaths.length ? lines((await this.checked(container, ['sh', '-c', KEEP_SCRIPT, 'sh', webRoot, next, ...keepPaths], 'root', 'keeping paths')).output) : [];
+      onProgress({ step: 'keeping', kept });
+      if (afterUpdate) await this.afterUpdate(container, afterUpdate, next, owner, onProgress);
+      await this.options.beforeSwap?.();
+      // Looked up before the renames: in overlayfs a renamed folder of the image's layer gets a
+      // new inode, while the server's cwd stays the old (now deleted) one.
+      const holders = lines((await this.exec(container, ['sh', '-c', HOLDERS_SCRIPT, 'sh', webRoot], 'root')).output);
+      onProgress({ step: 'swapping' });
+      const swap = await this.exec(container, ['sh', '-c', SWAP_SCRIPT, 'sh', webRoot, prev, next], 'root');
+      if (swap.exitCode !== 0) throw new DeployError('swap-failed', `swapping the new tree into ${webRoot} failed: ${swap.output.trim()}`);
+      await this.exec(container, ['rm', '-rf', prev], 'root');
+      const restart = holders.length > 0 && (this.options.heldOldRoot ?? 'restart') === 'restart';
+      if (restart) {
+        onProgress({ step: 'restarting', holders });
+        await this.engine('restarting the container', () => container.restart({ t: 10 }));
+      }
+      return { files: plan.files, bytes: plan.bytes, durationMs: Math.round(performance.now() - started), kept, skipped: plan.skipped, heldOldRoot: holders, restarted: restart };
+    } catch (error) {
+      // The old site stays: only the staging folder goes (best effort; the next deploy cleans too).
+      await this.exec(container, ['rm', '-rf', next], 'root').catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async afterUpdate(container: Docker.Container, command: string, next: string, owner: TreeOwner, onProgress: (event: DeployProgress) => void): Promise<void> {
+    const limit = this.options.afterUpdateTimeoutMs ?? 300_000;
+    const outcome = await this.exec(container, ['sh', '-c', command], `${owner.uid}:${owner.gid}`, {
+      workingDir: next,
+      timeoutMs: limit,
+      maxOutput: this.options.afterUpdateOutputBytes ?? 64 * 1024,
+      onLine: (line) => onProgress({ step: 'after-update', line }),
+    });
+    const tail = lines(outcome.output).slice(-20);
+    // As the web user: without CAP_SYS_PTRACE (Docker's default) root cannot read another user's /proc/N/cwd.
+    if (outcome.timedOut) await this.exec(container, ['sh', '-c', KILL_SCRIPT, 'sh', next], `${owner.uid}:${owner.gid}`).catch(() => undefined);
+    if (outcome.timedOut) throw new DeployError('after-update-timeout', `the after-update command did not finish within ${limit / 1000} s`, tail);
+    if (outcome.exitCode !== 0) throw new DeployError('after-update-failed', `the after-update command exited with ${outcome.exitCode}`, tail);
+  }
+
+  /** The image's `student` account (uid, gid) from the container's /etc/passwd. */
+  private async webUser(container: Docker.Container, name: string): Promise<TreeOwner> {
+    let stream: Readable;
+    try {
+      stream = (await container.getArchive({ path: '/etc/passwd' })) as Readable;
+    } catch (error) {
+      if (isMissingPath(error)) throw new DeployError('not-deployable', `container ${name} has no /etc/passwd`);
+      throw new DeployError('docker-failed', `reading /etc/passwd in ${name} failed`, [], { cause: error });
+    }
+    const [file] = await tarEntries(stream);
+    const account = file && file.type === 'file' ? passwdEntry(file.data.toString('utf8'), SSH_USER) : undefined;
+    if (!account) throw new DeployError('not-deployable', `the image of container ${name} has no usable user ${SSH_USER} to own the site's files`);
+    return { uid: account.uid, gid: account.gid };
+  }
+
+  private async put(container: Docker.Container, archive: Readable, parent: string, name: string): Promise<void> {
+    try {
+      await container.putArchive(archive, { path: parent });
+    } catch (error) {
+      if (error instanceof DeployError) throw error;
+      throw new DeployError('docker-failed', `copying the tree into ${name} failed: ${error instanceof Error ? error.message : String(error)}`, [], { cause: error });
+    }
+    if (archive.errored) throw new DeployError('docker-failed', `reading the checkout failed: ${archive.errored.message}`);
+  }
+
+  private async checked(container: Docker.Container, cmd: string[], user: string, what: string): Promise<ExecOutcome> {
+    const outcome = await this.exec(container, cmd, user);
+    if (outcome.exitCode !== 0) throw new DeployError('docker-failed', `${what} failed: ${outcome.output.trim()}`);
+    return outcome;
+  }
+
+  /** Runs a command (stdout and stderr together), with a time limit and capped output. */
+  private async exec(
+    container: Docker.Container,
+    cmd: string[],
+    user: string,
+    extra: { workingDir?: string; timeoutMs?: number; maxOutput?: number; onLine?: (line: string) => void } = {},
+  ): Promise<ExecOutcome> {
+    const exec = await this.engine('starting a command', () =>
+      container.exec({ Cmd: cmd, User: user, AttachStdout: true, AttachStderr: true, Tty: false, ...(extra.workingDir ? { WorkingDir: extra.workingDir } : {}) }),
+    );
+    const stream = (await this.engine('starting a command', () => exec.start({ hijack: true, stdin: false }))) as Readable;
+    const maxOutput = extra.maxOutput ?? 1024 * 1024;
+    let output = '';
+    let pending = '';
+    let truncated = false;
+    // Written synchronously by demuxStream (a PassThrough would hand out its data a tick later,
+    // after the stream's end: the last lines were lost now and then).
+    const sink = new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        take(chunk);
+        done();
+      },
+    });
+    const take = (chunk: Buffer) => {
+      if (truncated) return;
+      let text = chunk.toString('utf8');
+      if (output.length + text.length > maxOutput) {
+        text = text.slice(0, Math.max(0, maxOutput - output.length));
+        truncated = true;
+      }
+      output += text;
+      pending += text;
+      const parts = pending.split('\n');
+      pending = parts.pop() ?? '';
+      for (const line of parts) extra.onLine?.(line);
+      if (truncated) extra.onLine?.(`… (output cut at ${maxOutput} bytes)`);
+    };
+    this.options.docker.modem.demuxStream(stream, sink, sink);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      new Promise<boolean>((resolve, reject) => {
+        stream.once('end', () => resolve(false));
+        stream.once('close', () => resolve(false));
+        stream.once('error', reject);
+      }),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), extra.timeoutMs ?? this.options.execTimeoutMs ?? 60_000);
+      }),
+    ]).finally(() => clearTimeout(timer));
+    if (pending && !truncated) extra.onLine?.(pending);
+    if (timedOut) {
+      // The agent stops waiting; a command still running in the container is not killed (left for later).
+      stream.destroy();
+      return { exitCode: -1, output, timedOut: true, truncated };
+    }
+    const state = await this.engine('reading a command\'s exit code', () => exec.inspect());
+    return { exitCode: state.ExitCode ?? -1, output, timedOut: false, truncated };
+  }
+
+  private async engine<T>(what: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw new DeployError('docker-failed', `${what} failed: ${error instanceof Error ? error.message : String(error)}`, [], { cause: error });
+    }
+  }
+}
+
+function lines(text: string): string[] {
+  return text.split('\n').filter((line) => line.trim() !== '');
+}
