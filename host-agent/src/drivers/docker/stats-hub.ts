@@ -222,6 +222,15 @@ export class StatsHub {
 }
 
 /** Running, OOMKilled and RestartCount of one container (one inspect). */
+/** One stats reading of a container (`stream: false`: Docker waits for two samples, ~2 s, to give CPU %). */
+export async function sampleContainerStats(docker: Docker, containerId: string): Promise<DockerStatsJson> {
+  try {
+    return (await docker.getContainer(containerId).stats({ stream: false })) as DockerStatsJson;
+  } catch (error) {
+    throw translateDockerError(error, 'container stats');
+  }
+}
+
 export async function inspectFacts(docker: Docker, containerId: string): Promise<ContainerStateFacts> {
   try {
     const info = await docker.getContainer(containerId).inspect();
@@ -266,13 +275,7 @@ export function dockerodeStatsSource(docker: Docker, options: { intervalMs: numb
         },
       };
     },
-    async once(containerId) {
-      try {
-        return (await docker.getContainer(containerId).stats({ stream: false })) as DockerStatsJson;
-      } catch (error) {
-        throw translateDockerError(error, 'container stats');
-      }
-    },
+    once: (containerId) => sampleContainerStats(docker, containerId),
     facts: (containerId) => inspectFacts(docker, containerId),
     async sizeRw(containerId) {
       // `size=true` is a query parameter of the inspect endpoint that the typings do not name.

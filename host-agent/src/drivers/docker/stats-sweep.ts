@@ -2,7 +2,7 @@ import type Docker from 'dockerode';
 import type { Logger } from 'pino';
 import { type ContainerStateFacts, type ContainerStatsSample, type DockerStatsJson, isZeroRead, statsSample } from './container-stats.ts';
 import { translateDockerError } from './docker-errors.ts';
-import { inspectFacts } from './stats-hub.ts';
+import { inspectFacts, sampleContainerStats } from './stats-hub.ts';
 
 /** How a sweep reaches the engine (dockerode in the agent, a fake in unit tests). */
 export interface SweepSource {
@@ -140,13 +140,7 @@ export function dockerodeSweepSource(docker: Docker, options: { network: string;
         throw translateDockerError(error, 'listing containers');
       }
     },
-    async once(containerId) {
-      try {
-        return (await docker.getContainer(containerId).stats({ stream: false })) as DockerStatsJson;
-      } catch (error) {
-        throw translateDockerError(error, 'container stats');
-      }
-    },
+    once: (containerId) => sampleContainerStats(docker, containerId),
     facts: (containerId) => inspectFacts(docker, containerId),
   };
 }
