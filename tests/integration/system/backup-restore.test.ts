@@ -270,11 +270,12 @@ describe('control plane: devplein backup / restore', () => {
       const old = await createTestDatabase();
       const oldTarget = await createTestDatabase({ migrated: false, serverUrl: freshCluster.url });
       try {
-        // The database as the release before backup_runs left it: every later migration undone, newest first.
+        // The database as the release before backup_runs left it: the demo data (the seed writes
+        // today's schema), then every later migration undone, newest first.
+        await seedDemoData(old.knex);
         const later = migrationNames.slice(migrationNames.indexOf('0013_backup_runs'));
         for (let undone = 0; undone < later.length; undone += 1) await old.knex.migrate.down({ migrationSource });
         expect(await old.knex.schema.hasTable('backup_runs')).toBe(false);
-        await seedDemoData(old.knex);
         const oldData = path.join(work, 'old-data');
         await mkdir(path.join(oldData, 'course-files'), { recursive: true });
         const made = await backupControlPlane({ databaseUrl: old.url, dataDir: oldData }, { backupDir: path.join(work, 'old-backups'), key: await readBackupKey(keyFile), version: 'older' });

@@ -41,6 +41,7 @@ const AGENT_READS = new Set([
   'watchContainerEvents',
   'getContainerStats',
   'watchContainerStats',
+  'listContainerStats',
 ]);
 
 /**
