@@ -16,7 +16,8 @@ import { ensureBusyboxImage, randomSuffix, requireDockerEngine, testDocker } fro
 import { type GitHost, startGitHost } from '../../support/git-host.ts';
 import { waitFor } from '../../support/ports.ts';
 
-const STATIC_IMAGE = 'devplein/static:latest';
+// A tag of its own: devplein/static:latest is npm start's demo image (its page is what the start test reads).
+const STATIC_IMAGE = 'devplein-test/static-deploy:1';
 
 let host: GitHost;
 let state: string;
