@@ -111,6 +111,13 @@ beforeAll(async () => {
   });
   student = new HttpSession(e2e.url);
   await student.signIn(STUDENT);
+  // The control plane dials dev2 as soon as it joins, before dev2's agent listens; under load its
+  // reconnect backoff outlasted the first create (a 503 in CI with a core kept busy). The tests
+  // start once /healthz has both servers reachable.
+  await waitFor(async () => ((await (await fetch(`${e2e.url}/healthz`)).json()) as { status: string }).status === 'ok', {
+    description: '/healthz ok: dev1 and dev2 reachable',
+    timeoutMs: 60_000,
+  });
 }, 240_000);
 
 afterAll(async () => {
