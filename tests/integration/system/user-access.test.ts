@@ -209,7 +209,11 @@ describe('disabling a user, and activating them again', () => {
     // The command line reaches no dev server: it leaves an intent the running control plane carries out.
     const run = await runAdminCli(['create', '--email', leaver.email], { DATABASE_URL: stack.database.url });
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    await waitFor(async () => (await pendingOf(leaver.id)) === undefined, { description: 'the retry job to finish the intent', timeoutMs: 20_000 });
+    // Done means the intent is gone and the restore is recorded (the audit row can come a moment after: CI4 with a busy core).
+    await waitFor(async () => (await pendingOf(leaver.id)) === undefined && (await auditOf('user.access.restore', leaver.id)).length > 0, {
+      description: 'the retry job to finish the intent and record the restore',
+      timeoutMs: 20_000,
+    });
     expect(stack.agent.lockedAccounts.has(leaver.dbUser!)).toBe(false);
     expect(stack.agent.peers.get(leaver.peerKey!)?.address).toBe(leaver.address);
     const [restore] = await auditOf('user.access.restore', leaver.id);
