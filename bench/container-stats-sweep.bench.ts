@@ -8,11 +8,9 @@
  *
  * Each sweep waits until the previous one left the agent's cache (16 s), so every run is a real sweep.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import * as grpc from '@grpc/grpc-js';
 import { ContainerStatsServiceClient } from '@devplein/proto/container_stats';
 import { networkCreateOptions } from '../host-agent/src/drivers/docker/dockerode-driver.ts';
@@ -20,9 +18,9 @@ import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '.
 import { unaryCall } from '../tests/support/agent-calls.ts';
 import { ensureDockerEngine, ensureWebImage, randomSuffix, testDocker } from '../tests/support/docker.ts';
 import { Cleanups } from './lib/cleanups.ts';
+import { pidOf, startBusyboxContainers } from './lib/busybox-containers.ts';
 import { cpuSeconds } from './lib/process-cpu.ts';
 
-const execFileAsync = promisify(execFile);
 const CONTAINERS = Number(process.env.BENCH_SWEEP_CONTAINERS ?? 50);
 const RUNS = Number(process.env.BENCH_SWEEP_RUNS ?? 3);
 const suffix = randomSuffix();
@@ -30,7 +28,6 @@ const network = `bench-sweep-${suffix}`;
 const docker = testDocker();
 const cleanups = new Cleanups();
 
-const pidOf = async (name: string): Promise<number | undefined> => Number((await execFileAsync('pidof', ['-s', name]).catch(() => ({ stdout: '' }))).stdout.trim()) || undefined;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 try {
@@ -46,22 +43,8 @@ try {
   const agent: TestAgent = await startTestAgent({ certDir: workDir, dataDir: path.join(workDir, 'agent-data'), env: { AGENT_DOCKER_NETWORK: network } });
   cleanups.add('agent', () => agent.stop());
 
-  const names = Array.from({ length: CONTAINERS }, (_, index) => `bench-sweep-${suffix}-${index}`);
-  cleanups.add('containers', () => Promise.all(names.map((name) => docker.getContainer(name).remove({ force: true }).catch(() => undefined))));
   console.log(`Starting ${CONTAINERS} containers (busybox httpd, 64 MB limit) on the agent's network …`);
-  for (let index = 0; index < names.length; index += 10) {
-    await Promise.all(
-      names.slice(index, index + 10).map(async (name, offset) => {
-        const container = await docker.createContainer({
-          name,
-          Image: image,
-          Labels: { 'devplein.managed': 'true', 'devplein.project-id': String(810_000_000 + index + offset) },
-          HostConfig: { Init: true, NetworkMode: network, Memory: 64 * 1024 * 1024 },
-        });
-        await container.start();
-      }),
-    );
-  }
+  await startBusyboxContainers(docker, cleanups, { prefix: `bench-sweep-${suffix}`, count: CONTAINERS, image, projectIdBase: 810_000_000, network });
   const pids = { agent: agent.pid(), dockerd: await pidOf('dockerd'), containerd: await pidOf('containerd') };
   const client = new ContainerStatsServiceClient(agent.address, grpc.credentials.createSsl(pems.caPem, pems.keyPem, pems.certPem));
   cleanups.add('client', async () => client.close());

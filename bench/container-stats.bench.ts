@@ -11,20 +11,18 @@
  * Phases on the same running containers: idle (nobody watches) for S seconds, then watched for S
  * seconds. Printed: CPU % of one core per process in each phase and the difference.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import * as grpc from '@grpc/grpc-js';
 import { ContainerStatsServiceClient, type WatchContainerStatsResponse } from '@devplein/proto/container_stats';
 import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../tests/support/agent.ts';
 import { contractMetadata } from '../tests/support/agent-calls.ts';
 import { ensureDockerEngine, ensureWebImage, randomSuffix, testDocker } from '../tests/support/docker.ts';
 import { Cleanups } from './lib/cleanups.ts';
+import { pidOf, startBusyboxContainers } from './lib/busybox-containers.ts';
 import { cpuSeconds } from './lib/process-cpu.ts';
 
-const execFileAsync = promisify(execFile);
 const CONTAINERS = Number(process.env.BENCH_STATS_CONTAINERS ?? 50);
 const CLIENTS = Number(process.env.BENCH_STATS_CLIENTS ?? CONTAINERS);
 const SECONDS = Number(process.env.BENCH_STATS_SECONDS ?? 20);
@@ -34,7 +32,6 @@ const suffix = randomSuffix();
 const docker = testDocker();
 const cleanups = new Cleanups();
 
-const pidOf = async (name: string): Promise<number | undefined> => Number((await execFileAsync('pidof', ['-s', name]).catch(() => ({ stdout: '' }))).stdout.trim()) || undefined;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function measure(pids: Record<string, number | undefined>, seconds: number): Promise<Record<string, number>> {
@@ -55,22 +52,8 @@ try {
   const agent: TestAgent = await startTestAgent({ certDir: workDir, dataDir: path.join(workDir, 'agent-data'), env: { AGENT_STATS_INTERVAL_MS: String(INTERVAL_MS) } });
   cleanups.add('agent', () => agent.stop());
 
-  const names = Array.from({ length: CONTAINERS }, (_, index) => `bench-stats-${suffix}-${index}`);
-  cleanups.add('containers', () => Promise.all(names.map((name) => docker.getContainer(name).remove({ force: true }).catch(() => undefined))));
   console.log(`Starting ${CONTAINERS} containers (busybox httpd, 64 MB limit) …`);
-  for (let index = 0; index < names.length; index += 10) {
-    await Promise.all(
-      names.slice(index, index + 10).map(async (name, offset) => {
-        const container = await docker.createContainer({
-          name,
-          Image: image,
-          Labels: { 'devplein.managed': 'true', 'devplein.project-id': String(800_000_000 + index + offset) },
-          HostConfig: { Init: true, Memory: 64 * 1024 * 1024 },
-        });
-        await container.start();
-      }),
-    );
-  }
+  const names = await startBusyboxContainers(docker, cleanups, { prefix: `bench-stats-${suffix}`, count: CONTAINERS, image, projectIdBase: 800_000_000 });
   const pids = { agent: agent.pid(), dockerd: await pidOf('dockerd'), containerd: await pidOf('containerd') };
   // Let the starts settle before the idle phase.
   await sleep(3_000);
