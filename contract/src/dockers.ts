@@ -5,6 +5,7 @@
  */
 
 import type { ImageDeploySettings } from './validation/imageDeploy.ts';
+import type { DeployCommitView, DockerDeploySummary } from './deploys.ts';
 
 /** What a container can be asked to do (the student's and the admin's `?action=`). */
 export const CONTAINER_ACTIONS = ['start', 'stop', 'pause', 'unpause', 'restart'] as const;
@@ -35,6 +36,8 @@ export interface UserDocker {
   autoStop: DockerAutoStop | null;
   /** Why an exited container stopped (Docker's State); null while it is not exited, or from a dockerserver that does not say. */
   exit: DockerExit | null;
+  /** Git deploy (issue 23): null when the project has no repository or its image option no web root. */
+  deploy: DockerDeploySummary | null;
 }
 
 /** How an exited container ended: Docker's State.OOMKilled and State.ExitCode. */
@@ -87,6 +90,8 @@ export interface AdminDocker {
   autoStop: DockerAutoStop | null;
   /** The dev server the container is on (its agent link's name). */
   host?: string;
+  /** The commit git deploy put there last (issue 23); null when none. Always sent for project rows. */
+  deployedCommit?: DeployCommitView | null;
 }
 
 /**

@@ -29,5 +29,7 @@ export function presentUserDocker(project: DockerProjectRow, situation: Containe
     wordpress: project.wordpress,
     autoStop: container?.autoStop ?? null,
     exit: container?.exit ?? null,
+    // Filled by the git-deploy work of issue 23 (the project's deploy summary).
+    deploy: null,
   };
 }

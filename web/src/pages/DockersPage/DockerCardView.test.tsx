@@ -27,6 +27,7 @@ function userDocker(overrides: Partial<UserDocker> = {}): UserDocker {
     wordpress: false,
     autoStop: null,
     exit: null,
+    deploy: null,
     ...overrides,
   };
 }

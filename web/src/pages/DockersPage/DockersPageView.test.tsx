@@ -23,6 +23,7 @@ const docker = (id: number, name: string): UserDocker => ({
   wordpress: false,
   autoStop: null,
   exit: null,
+  deploy: null,
 });
 
 function renderPage(dockers: UserDocker[] | undefined, loadError: string | null = null) {

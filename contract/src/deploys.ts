@@ -1,0 +1,151 @@
+/*
+ * Push to deploy (issue 23): the JSON of a project's git deploys, one definition for both ends.
+ * The control plane's presenters build these shapes, the web app's dockers card reads them, and
+ * the realtime events on the container's channel carry them.
+ */
+
+/** Where a deploy is: waiting in the project's queue, running on the dev server, or finished. */
+export const DEPLOY_STATUSES = ['queued', 'running', 'deployed', 'failed', 'superseded'] as const;
+export type DeployStatus = (typeof DEPLOY_STATUSES)[number];
+
+/**
+ * What started a deploy: creating the container, the card's 'Bijwerken', a push (webhook), or
+ * 'terug naar deze versie' on an earlier deploy.
+ */
+export const DEPLOY_TRIGGERS = ['create', 'button', 'webhook', 'rollback'] as const;
+export type DeployTrigger = (typeof DEPLOY_TRIGGERS)[number];
+
+/** The step a log line belongs to (the agent contract's DeployPhase). */
+export const DEPLOY_PHASES = ['fetch', 'build', 'copy', 'after-update', 'swap', 'queue'] as const;
+export type DeployPhaseName = (typeof DEPLOY_PHASES)[number];
+
+/** Why a finished deploy failed (the agent contract's DeployOutcome, plus the control plane's own). */
+export const DEPLOY_FAILURES = [
+  'fetch-failed',
+  'auth-failed',
+  'too-large',
+  'timed-out',
+  'build-failed',
+  'after-update-failed',
+  'copy-failed',
+  /** The container was not there or not running when the deploy's turn came. */
+  'no-container',
+  /** The dev server did not answer, or is too old for git deploys. */
+  'agent-unavailable',
+  /** The control plane stopped while the deploy ran (the old site stays). */
+  'interrupted',
+] as const;
+export type DeployFailure = (typeof DEPLOY_FAILURES)[number];
+
+/** The commit a deploy fetched. */
+export interface DeployCommitView {
+  /** Full hash (40 hex). */
+  hash: string;
+  /** First 7 characters, as git shows them. */
+  shortHash: string;
+  /** First line of the commit message. */
+  subject: string;
+  author: string;
+  /** ISO time the commit was authored. */
+  time: string;
+}
+
+/** One line of a deploy's log (Dutch for the agent's and the control plane's own lines). */
+export interface DeployLogLine {
+  phase: DeployPhaseName;
+  text: string;
+  /** 0–100 for git's progress, null otherwise. */
+  percent: number | null;
+}
+
+/** One deploy of a project, as the card and its history show it. */
+export interface ProjectDeploy {
+  id: number;
+  projectId: number;
+  status: DeployStatus;
+  trigger: DeployTrigger;
+  /** Branch asked for (null: the repository's default branch). */
+  branch: string | null;
+  /** Set once the fetch got the commit; for a roll back, the commit asked for. */
+  commit: DeployCommitView | null;
+  /** Who asked (null for a push through the webhook). */
+  requestedBy: { id: number; name: string } | null;
+  failure: DeployFailure | null;
+  /** Dutch sentence about a failure (or a note on success, like a restart); null when there is nothing to say. */
+  message: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+/** A deploy with its log (GET /api/user/dockers/{projectId}/deploys/{deployId}). */
+export interface ProjectDeployDetail extends ProjectDeploy {
+  log: DeployLogLine[];
+}
+
+/** How git signs in at the school's git server for this project. */
+export type DeployAuth = 'none' | 'deploy-key' | 'token';
+
+/**
+ * The card's git-deploy summary, on every UserDocker of a project whose repository can be
+ * deployed (null: no repository, or an image option without a web root).
+ */
+export interface DockerDeploySummary {
+  /** The repository address as the project stores it. */
+  repository: string;
+  branch: string | null;
+  /** The deploy that put the site there now (newest 'deployed'); null before the first. */
+  current: ProjectDeploy | null;
+  /** The newest deploy of any status (the one whose log the card shows). */
+  latest: ProjectDeploy | null;
+}
+
+/**
+ * Everything the card's git-deploy panel needs (GET /api/user/dockers/{projectId}/deploys):
+ * the history, the webhook and the deploy key. Members of the project and admins only.
+ */
+export interface ProjectDeployPanel {
+  repository: string;
+  branch: string | null;
+  auth: DeployAuth;
+  /** Whether an HTTPS token is stored (its value is never sent back). */
+  hasToken: boolean;
+  /** Newest first, at most 20. */
+  deploys: ProjectDeploy[];
+  /** Where the git server sends its push events, and the secret it signs them with. */
+  webhook: { url: string; secret: string };
+  /** The project's deploy key (for ssh addresses); null when the dev server could not give it. */
+  deployKey: { publicKey: string; fingerprint: string } | null;
+}
+
+/** Realtime, on the container's channel (private-container.{name}): a deploy's status changed. */
+export const DEPLOY_UPDATED_EVENT = 'DeployUpdated';
+/** Realtime, on the container's channel: new lines of a running deploy's log. */
+export const DEPLOY_LOG_EVENT = 'DeployLog';
+
+/** The payload of DEPLOY_LOG_EVENT. */
+export interface DeployLogEvent {
+  deployId: number;
+  lines: DeployLogLine[];
+}
+
+/** The payload of DEPLOY_UPDATED_EVENT. */
+export interface DeployUpdatedEvent {
+  deploy: ProjectDeploy;
+}
+
+/** Dutch words for the card (one place, so the card, its history and the tests agree). */
+export const DEPLOY_STATUS_LABELS: Record<DeployStatus, string> = {
+  queued: 'In de wachtrij',
+  running: 'Bezig met bijwerken',
+  deployed: 'Bijgewerkt',
+  failed: 'Mislukt',
+  superseded: 'Overgeslagen (er kwam een nieuwere push)',
+};
+
+export const DEPLOY_TRIGGER_LABELS: Record<DeployTrigger, string> = {
+  create: 'bij het aanmaken',
+  button: 'met Bijwerken',
+  webhook: 'na een push',
+  rollback: 'terug naar een eerdere versie',
+};
