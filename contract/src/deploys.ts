@@ -149,3 +149,14 @@ export const DEPLOY_TRIGGER_LABELS: Record<DeployTrigger, string> = {
   webhook: 'na een push',
   rollback: 'terug naar een eerdere versie',
 };
+
+/**
+ * The school's git-deploy settings the request form checks addresses against
+ * (GET /api/deploy/settings, any signed-in user): the git hosts it allows and whether plain
+ * http:// is accepted. Empty `allowedHosts`: git deploy is off and any repository address is
+ * refused.
+ */
+export interface DeploySettingsView {
+  allowedHosts: string[];
+  allowHttp: boolean;
+}

@@ -2,6 +2,7 @@
  * The docker request form rules of spec §5 and §9, shared by the web form and the control plane
  * (one definition). Pure TypeScript plus zod: no DOM, no Node APIs.
  */
+import { BRANCH_MESSAGE, checkRepositoryAddress, isSafeBranchName, type RepositoryAddressPolicy } from './repositoryAddress.ts';
 import { z } from 'zod';
 
 /** §9: minimum lengths. */
@@ -80,7 +81,7 @@ const memberId = z.coerce.number({ error: PROJECT_MESSAGES.users }).int(PROJECT_
  * with more than one dev server: each one's; the domain says where the project lives). Checks
  * that need the database (image and members exist, name and domain unique) are the server's.
  */
-export function projectRequestSchema(siteDomain: string | readonly string[]) {
+export function projectRequestSchema(siteDomain: string | readonly string[], gitPolicy?: RepositoryAddressPolicy) {
   const siteDomains = [siteDomain].flat();
   return z.object({
     name: z
@@ -117,10 +118,23 @@ export function projectRequestSchema(siteDomain: string | readonly string[]) {
       .max(PROJECT_MEMBERS_MAX, PROJECT_MESSAGES.tooManyUsers)
       .optional()
       .transform((ids) => [...new Set(ids ?? [])]),
-    repro: optionalText.refine(
-      (value) => value === null || (value.length <= PROJECT_REPRO_MAX && GIT_URL_PATTERN.test(value)),
-      PROJECT_MESSAGES.repro,
-    ),
+    // With the school's git hosts (issue 23) the address must pass the clone-address rule, whose
+    // Dutch reason is the message; without them (older callers) only its shape is checked.
+    repro: optionalText.superRefine((value, ctx) => {
+      if (value === null) return;
+      if (value.length > PROJECT_REPRO_MAX) {
+        ctx.addIssue({ code: 'custom', message: PROJECT_MESSAGES.repro });
+        return;
+      }
+      if (gitPolicy === undefined) {
+        if (!GIT_URL_PATTERN.test(value)) ctx.addIssue({ code: 'custom', message: PROJECT_MESSAGES.repro });
+        return;
+      }
+      const check = checkRepositoryAddress(value, gitPolicy);
+      if (!check.ok) ctx.addIssue({ code: 'custom', message: check.message });
+    }),
+    // The branch git deploy takes (null: the repository's default branch; absent: unchanged).
+    branch: optionalText.refine((value) => value === null || isSafeBranchName(value), BRANCH_MESSAGE).optional(),
     end_date: optionalText.refine(
       (value) => value === null || (/^\d{4}-\d{2}-\d{2}$/.test(value) && isRealDate(value)),
       PROJECT_MESSAGES.endDate,
@@ -137,8 +151,12 @@ function isRealDate(value: string): boolean {
 }
 
 /** Field → messages of a form that does not pass (empty when it does): the form's submit rule. */
-export function projectRequestProblems(input: ProjectRequestInput, siteDomain: string | readonly string[]): Record<string, string[]> {
-  const result = projectRequestSchema(siteDomain).safeParse(input);
+export function projectRequestProblems(
+  input: ProjectRequestInput,
+  siteDomain: string | readonly string[],
+  gitPolicy?: RepositoryAddressPolicy,
+): Record<string, string[]> {
+  const result = projectRequestSchema(siteDomain, gitPolicy).safeParse(input);
   return result.success ? {} : problemsByField(result.error);
 }
 

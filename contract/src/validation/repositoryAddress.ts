@@ -201,3 +201,21 @@ export function checkRepositoryAddress(raw: string, policy: RepositoryAddressPol
   }
   return checkScpLike(input, policy);
 }
+
+/** A branch name git accepts and that cannot be read as an option or a range. */
+export function isSafeBranchName(branch: string): boolean {
+  return (
+    /^[A-Za-z0-9._/-]{1,200}$/.test(branch) &&
+    !branch.startsWith('-') &&
+    !branch.startsWith('/') &&
+    !branch.endsWith('/') &&
+    !branch.endsWith('.') &&
+    !branch.endsWith('.lock') &&
+    !branch.includes('..') &&
+    !branch.includes('//') &&
+    !branch.split('/').some((part) => part.startsWith('.'))
+  );
+}
+
+/** The branch rule's Dutch message (the request form and the control plane). */
+export const BRANCH_MESSAGE = 'Geef een geldige branchnaam, zoals main of develop (letters, cijfers, . _ / en -).';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyFailure, isSafeBranchName } from './repository-fetcher.ts';
+import { isSafeBranchName } from '@devplein/contract/validation/repositoryAddress';
+import { classifyFailure } from './repository-fetcher.ts';
 
 describe('isSafeBranchName', () => {
   it.each(['main', 'productie', 'feature/nieuw-menu', 'v1.2', 'release_2026'])('accepts %s', (branch) => {

@@ -22,6 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { GitProgressReader, type GitProgressEvent } from './git-progress.ts';
+import { isSafeBranchName } from '@devplein/contract/validation/repositoryAddress';
 import { parseRepositoryAddress, RepositoryAddressError, type RepositoryAddress, type RepositoryAddressPolicy } from './repository-address.ts';
 
 export type GitCredentials =
@@ -99,20 +100,6 @@ export class GitFetchError extends Error {
   }
 }
 
-/** A branch name git accepts and that cannot be read as an option or a range. */
-export function isSafeBranchName(branch: string): boolean {
-  return (
-    /^[A-Za-z0-9._/-]{1,200}$/.test(branch) &&
-    !branch.startsWith('-') &&
-    !branch.startsWith('/') &&
-    !branch.endsWith('/') &&
-    !branch.endsWith('.') &&
-    !branch.endsWith('.lock') &&
-    !branch.includes('..') &&
-    !branch.includes('//') &&
-    !branch.split('/').some((part) => part.startsWith('.'))
-  );
-}
 
 /** Bytes of regular files under `dir` (symbolic links count as themselves); 0 when it is gone. */
 export async function folderBytes(dir: string): Promise<number> {
