@@ -1,11 +1,10 @@
 import type { AgentLink } from '../agent/agent-fleet.ts';
 import type { ContainerView } from '../agent/container-views.ts';
-import { recordAudit } from '../audit/record-audit.ts';
 import { type DockerProjectRow, loadMemberDockerProjects } from '../queries/projects.ts';
 import { mayHaveHostAccess } from '../policies/host-access-policy.ts';
 import { accessFlagsOf } from '../queries/users.ts';
 import { HostAccessReport } from './host-access-report.ts';
-import { recordPendingAccess, settlePendingAccess } from './pending-host-access.ts';
+import { recordPendingAccess, settlePendingAccessWithAudit } from './pending-host-access.ts';
 import { createPeerOnFreeAddress } from './create-vpn-peer.ts';
 import { accessLocks, type AccessOutcome, COMPLETE, type HostAccessDeps, syncContainerSsh } from './sync-project-access.ts';
 
@@ -150,16 +149,20 @@ export async function applyUserAccess(deps: HostAccessDeps, userId: number, opti
     await lockOrUnlockDatabases(deps, report, userId, entitled);
     await Promise.all([removeOrRestorePeer(deps, report, userId, entitled), projectAccess(deps, report, userId, entitled, stopSole)]);
     const notDone = report.message();
-    await settlePendingAccess(deps.knex, pending, notDone);
-    if (report.didAnything) {
-      await recordAudit(deps.knex, {
-        actorId: options.actorId,
-        action: entitled ? 'user.access.restore' : 'user.access.revoke',
-        subjectType: 'user',
-        subjectId: userId,
-        after: { reason: options.retry ? `retry: ${options.reason}` : options.reason, ...report.toAudit() },
-      });
-    }
+    await settlePendingAccessWithAudit(
+      deps.knex,
+      pending,
+      notDone,
+      report.didAnything
+        ? {
+            actorId: options.actorId,
+            action: entitled ? 'user.access.restore' : 'user.access.revoke',
+            subjectType: 'user',
+            subjectId: userId,
+            after: { reason: options.retry ? `retry: ${options.reason}` : options.reason, ...report.toAudit() },
+          }
+        : null,
+    );
     deps.logger.info({ userId, entitled, reason: options.reason, retry: options.retry ?? false, complete: notDone === null }, entitled ? 'host access restored' : 'host access revoked');
     return { complete: notDone === null, notDone, steps: report.notDone };
   });

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { type AuditEvent, recordAudit } from '../audit/record-audit.ts';
 import { fromRow, PENDING_COLUMNS, type PendingHostAccess, type PendingRow, type PendingSubject } from '../queries/host-access.ts';
 
 /**
@@ -47,7 +48,7 @@ export async function recordPendingAccess(knex: Knex, subject: PendingSubject, i
  * After a run: with nothing left (`notDone` null) the row goes, unless a newer intent raised its
  * revision meanwhile; otherwise the attempt is counted and what is left is kept.
  */
-export async function settlePendingAccess(knex: Knex, pending: Pick<PendingHostAccess, 'id' | 'revision'>, notDone: string | null): Promise<void> {
+export async function settlePendingAccess(knex: Knex | Knex.Transaction, pending: Pick<PendingHostAccess, 'id' | 'revision'>, notDone: string | null): Promise<void> {
   if (notDone === null) {
     await knex('pending_host_access').where({ id: pending.id, revision: pending.revision }).delete();
     return;
@@ -55,4 +56,21 @@ export async function settlePendingAccess(knex: Knex, pending: Pick<PendingHostA
   await knex('pending_host_access')
     .where({ id: pending.id })
     .update({ attempts: knex.raw('attempts + 1'), not_done: notDone, updated_at: knex.fn.now() });
+}
+
+/**
+ * Settles the intent and records what the run did in one transaction: a crash or a refused audit
+ * row between the two would otherwise clear the intent with nothing saying what was done (the
+ * run is then repeated by the retry job, which is harmless: every step is idempotent).
+ */
+export async function settlePendingAccessWithAudit(
+  knex: Knex,
+  pending: Pick<PendingHostAccess, 'id' | 'revision'>,
+  notDone: string | null,
+  audit: AuditEvent | null,
+): Promise<void> {
+  await knex.transaction(async (trx) => {
+    await settlePendingAccess(trx, pending, notDone);
+    if (audit) await recordAudit(trx, audit);
+  });
 }

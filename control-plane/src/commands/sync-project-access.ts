@@ -2,11 +2,10 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { AgentFleet } from '../agent/agent-fleet.ts';
 import { SSH_LABEL, type ContainerView } from '../agent/container-views.ts';
-import { recordAudit } from '../audit/record-audit.ts';
 import { type DockerProjectRow, loadDockerProject, sshKeysOf } from '../queries/projects.ts';
 import { HostAccessReport, type NotDoneStep } from './host-access-report.ts';
 import { KeyedLock } from '@devplein/server-kit/keyed-lock';
-import { recordPendingAccess, settlePendingAccess } from './pending-host-access.ts';
+import { recordPendingAccess, settlePendingAccessWithAudit } from './pending-host-access.ts';
 
 export interface HostAccessDeps {
   knex: Knex;
@@ -74,16 +73,20 @@ export async function syncProjectAccess(
     const [container] = (await report.step(link.name, `SSH-toegang van ${project.name} bijwerken`, () => link.client.containers.listContainers({ projectIds: [project.id] }))) ?? [];
     if (container) await syncContainerSsh(deps, report, project, container, pending.end_sessions_of);
     const notDone = report.message();
-    await settlePendingAccess(deps.knex, pending, notDone);
-    if (report.didAnything) {
-      await recordAudit(deps.knex, {
-        actorId: intent.actorId,
-        action: 'project.access',
-        subjectType: 'project',
-        subjectId: project.id,
-        after: { reason: intent.retry ? `retry: ${intent.reason}` : intent.reason, members: project.users.map((user) => user.id), ended_sessions_of: pending.end_sessions_of, ...report.toAudit() },
-      });
-    }
+    await settlePendingAccessWithAudit(
+      deps.knex,
+      pending,
+      notDone,
+      report.didAnything
+        ? {
+            actorId: intent.actorId,
+            action: 'project.access',
+            subjectType: 'project',
+            subjectId: project.id,
+            after: { reason: intent.retry ? `retry: ${intent.reason}` : intent.reason, members: project.users.map((user) => user.id), ended_sessions_of: pending.end_sessions_of, ...report.toAudit() },
+          }
+        : null,
+    );
     return { complete: notDone === null, notDone, steps: report.notDone };
   });
 }

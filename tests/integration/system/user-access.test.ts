@@ -221,6 +221,37 @@ describe('disabling a user, and activating them again', () => {
     expect((await leaver.session.json('GET', '/api/user')).status).toBe(401);
   });
 
+  it('keeps the intent when its audit entry cannot be written, so the retry job does it again and the restore is recorded', async () => {
+    const leaver = await developer({ vpn: true });
+    expect((await (await admin()).json('PUT', `/api/admin/users/${leaver.id}?action=disable`)).status).toBe(200);
+    // The audit log refuses this user's restore entry, as a crash between the two writes would lose it.
+    const knex = stack.database.knex;
+    const trigger = `refuse_restore_audit_${leaver.id}`;
+    await knex.raw(`
+      create function ${trigger}() returns trigger language plpgsql as $$
+      begin
+        if new.action = 'user.access.restore' and new.subject_id = '${leaver.id}' then raise exception 'audit refused by the test'; end if;
+        return new;
+      end $$;
+      create trigger ${trigger} before insert on audit_log for each row execute function ${trigger}();`);
+    const restores = () => stack.agent.callsOf('createPeer').filter((call) => (call.request as { publicKey?: string }).publicKey === leaver.peerKey).length;
+    const before = restores();
+    try {
+      expect(await runAdminCli(['create', '--email', leaver.email], { DATABASE_URL: stack.database.url })).toMatchObject({ code: 0 });
+      // Each pass of the every-second retry job restores the peer, then fails to record it: the
+      // intent must stay for the next pass (three passes seen), and nothing says it was restored.
+      await waitFor(async () => restores() >= before + 3, { description: 'three passes of the retry job over the intent', timeoutMs: 20_000 });
+      expect(await pendingOf(leaver.id)).toBeDefined();
+      expect(await auditOf('user.access.restore', leaver.id)).toEqual([]);
+    } finally {
+      await knex.raw(`drop trigger ${trigger} on audit_log; drop function ${trigger}();`);
+    }
+    await waitFor(async () => (await pendingOf(leaver.id)) === undefined && (await auditOf('user.access.restore', leaver.id)).length > 0, {
+      description: 'the retry job to finish the intent and record the restore once the log takes it',
+      timeoutMs: 20_000,
+    });
+  });
+
   it('gives a restored peer a free address when its own is taken on the dev server anyway, and records that', async () => {
     const leaver = await developer({ vpn: true });
     expect((await (await admin()).json('PUT', `/api/admin/users/${leaver.id}?action=disable`)).status).toBe(200);
