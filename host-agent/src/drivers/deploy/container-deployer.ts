@@ -4,10 +4,13 @@
  * 1. leftovers of an earlier, killed deploy are cleaned (a web root missing with a
  *    `<webRoot>.devplein-prev-*` beside it is renamed back first);
  * 2. the tree goes with putArchive into `<webRoot>.devplein-next-<id>`, owned by the web user;
- * 3. the keep paths that exist in the current web root are copied into it (`cp -a`, as root);
- * 4. the after-update command runs in it as the web user (time limit, output capped, each line a
+ * 3. with a build step, the build command runs in it as the web user (time limit, output capped,
+ *    each line a progress event; non-zero or over time: the old site stays), and the build's
+ *    output folder then replaces the staging folder;
+ * 4. the keep paths that exist in the current web root are copied into it (`cp -a`, as root);
+ * 5. the after-update command runs in it as the web user (time limit, output capped, each line a
  *    progress event); a non-zero exit removes the staging folder and keeps the old site;
- * 5. one `sh -c` renames the web root to `<webRoot>.devplein-prev-<id>` and the staging folder to
+ * 6. one `sh -c` renames the web root to `<webRoot>.devplein-prev-<id>` and the staging folder to
  *    the web root (`mv -T`, two renames), then the previous folder is removed.
  *
  * The web user is the image's `student` account (from /etc/passwd, as for the SSH keys): the
@@ -30,11 +33,16 @@ export interface DeploySettings {
   afterUpdate?: string | null;
   /** Paths relative to the web root that survive a deploy. */
   keepPaths?: string[];
+  /** Build step (both or neither): a one-line command run in the new tree, and the folder of the tree whose contents become the site. */
+  buildCommand?: string | null;
+  buildOutput?: string | null;
 }
 
 export type DeployProgress =
   | { step: 'cleaning'; removed: number }
   | { step: 'copying'; files: number; bytes: number; skipped: SkippedEntry[] }
+  | { step: 'building'; line: string }
+  | { step: 'built'; output: string }
   | { step: 'keeping'; kept: string[] }
   | { step: 'after-update'; line: string }
   | { step: 'swapping' }
@@ -45,6 +53,8 @@ export interface DeployRequest {
   checkoutDir: string;
   settings: DeploySettings;
   onProgress?: (event: DeployProgress) => void;
+  /** A cancelled deploy stops before the swap (the old site stays). */
+  signal?: AbortSignal;
 }
 
 export interface DeployResult {
@@ -66,6 +76,8 @@ export interface ContainerDeployerOptions {
   afterUpdateTimeoutMs?: number;
   /** Output of the after-update command kept and streamed, in bytes. */
   afterUpdateOutputBytes?: number;
+  /** Time limit of the build command (default: afterUpdateTimeoutMs, else 300 s); its output is capped like the after-update's. */
+  buildTimeoutMs?: number;
   /** Called before the swap; a test stops a deploy here (never resolves) like a killed agent. */
   beforeSwap?: () => Promise<void>;
   /**
@@ -125,6 +137,20 @@ for p in /proc/[0-9]*; do
 done
 exit 0`;
 
+/**
+ * Makes the build's output folder the staging folder: `$1` staging, `$2` output relative to it,
+ * `$3` a free name beside it. The output must be a folder inside the tree (no link out of it).
+ */
+const BUILD_OUTPUT_SCRIPT = `set -e
+next="$1"; out="$2"; spare="$3"
+real="$(realpath "$next")"
+target="$(realpath "$next/$out" 2>/dev/null)" || { echo "missing"; exit 3; }
+case "$target" in "$real"/*) ;; *) echo "outside"; exit 4 ;; esac
+[ -d "$target" ] || { echo "not-a-folder"; exit 5; }
+mv -T "$next" "$spare"
+mv -T "$spare/$out" "$next"
+rm -rf "$spare"`;
+
 /** Kills the processes working in the staging folder (an after-update command over its time). */
 const KILL_SCRIPT = `for p in /proc/[0-9]*; do
   case "$(readlink "$p/cwd" 2>/dev/null)" in "$1"|"$1"/*) kill -9 "\${p#/proc/}" 2>/dev/null ;; esac
@@ -151,12 +177,20 @@ export class ContainerDeployer {
     return result;
   }
 
-  private async run({ containerId, checkoutDir, settings, onProgress = () => undefined }: DeployRequest): Promise<DeployResult> {
+  private async run({ containerId, checkoutDir, settings, onProgress = () => undefined, signal }: DeployRequest): Promise<DeployResult> {
     const started = performance.now();
     const webRoot = checkWebRoot(settings.webRoot);
     const keepPaths = (settings.keepPaths ?? []).map(checkKeepPath);
     const afterUpdate = settings.afterUpdate?.trim();
     if (afterUpdate && /[\r\n\0]/.test(afterUpdate)) throw new DeployError('bad-settings', 'the after-update command is not one line');
+    const buildCommand = settings.buildCommand?.trim() || undefined;
+    const buildOutput = settings.buildOutput?.trim() ? checkKeepPath(settings.buildOutput.trim()) : undefined;
+    if ((buildCommand === undefined) !== (buildOutput === undefined)) throw new DeployError('bad-settings', 'a build step needs both a command and an output folder');
+    if (buildCommand && /[\r\n\0]/.test(buildCommand)) throw new DeployError('bad-settings', 'the build command is not one line');
+    const stopIfCancelled = (): void => {
+      if (signal?.aborted) throw new DeployError('cancelled', 'the deploy was cancelled before the swap');
+    };
+    stopIfCancelled();
     const container = this.options.docker.getContainer(containerId);
     const info = await this.engine('inspecting the container', () => container.inspect());
     const name = info.Name.replace(/^\//, '');
@@ -179,10 +213,24 @@ export class ContainerDeployer {
     onProgress({ step: 'copying', files: plan.files, bytes: plan.bytes, skipped: plan.skipped });
     try {
       await this.put(container, packTree(checkoutDir, plan, nextName, owner), parent, name);
+      stopIfCancelled();
+      if (buildCommand && buildOutput) {
+        await this.command(container, 'build', buildCommand, next, owner, (line) => onProgress({ step: 'building', line }));
+        stopIfCancelled();
+        const moved = await this.exec(container, ['sh', '-c', BUILD_OUTPUT_SCRIPT, 'sh', next, buildOutput, `${webRoot}.devplein-build-${id}`], 'root');
+        if (moved.exitCode !== 0) {
+          await this.exec(container, ['rm', '-rf', `${webRoot}.devplein-build-${id}`], 'root').catch(() => undefined);
+          const why = moved.output.trim() === 'outside' ? 'points outside the tree' : moved.output.trim() === 'not-a-folder' ? 'is not a folder' : 'is missing after the build';
+          throw new DeployError('build-failed', `the build output folder ${buildOutput} ${why}`);
+        }
+        onProgress({ step: 'built', output: buildOutput });
+      }
       const kept = keepPaths.length ? lines((await this.checked(container, ['sh', '-c', KEEP_SCRIPT, 'sh', webRoot, next, ...keepPaths], 'root', 'keeping paths')).output) : [];
       onProgress({ step: 'keeping', kept });
-      if (afterUpdate) await this.afterUpdate(container, afterUpdate, next, owner, onProgress);
+      if (afterUpdate) await this.command(container, 'after-update', afterUpdate, next, owner, (line) => onProgress({ step: 'after-update', line }));
+      stopIfCancelled();
       await this.options.beforeSwap?.();
+      stopIfCancelled();
       // Looked up before the renames: in overlayfs a renamed folder of the image's layer gets a
       // new inode, while the server's cwd stays the old (now deleted) one.
       const holders = lines((await this.exec(container, ['sh', '-c', HOLDERS_SCRIPT, 'sh', webRoot], 'root')).output);
@@ -203,19 +251,20 @@ export class ContainerDeployer {
     }
   }
 
-  private async afterUpdate(container: Docker.Container, command: string, next: string, owner: TreeOwner, onProgress: (event: DeployProgress) => void): Promise<void> {
-    const limit = this.options.afterUpdateTimeoutMs ?? 300_000;
+  /** The build or after-update command in the staging folder, as the web user. */
+  private async command(container: Docker.Container, kind: 'build' | 'after-update', command: string, next: string, owner: TreeOwner, onLine: (line: string) => void): Promise<void> {
+    const limit = (kind === 'build' ? this.options.buildTimeoutMs : undefined) ?? this.options.afterUpdateTimeoutMs ?? 300_000;
     const outcome = await this.exec(container, ['sh', '-c', command], `${owner.uid}:${owner.gid}`, {
       workingDir: next,
       timeoutMs: limit,
       maxOutput: this.options.afterUpdateOutputBytes ?? 64 * 1024,
-      onLine: (line) => onProgress({ step: 'after-update', line }),
+      onLine,
     });
     const tail = lines(outcome.output).slice(-20);
     // As the web user: without CAP_SYS_PTRACE (Docker's default) root cannot read another user's /proc/N/cwd.
     if (outcome.timedOut) await this.exec(container, ['sh', '-c', KILL_SCRIPT, 'sh', next], `${owner.uid}:${owner.gid}`).catch(() => undefined);
-    if (outcome.timedOut) throw new DeployError('after-update-timeout', `the after-update command did not finish within ${limit / 1000} s`, tail);
-    if (outcome.exitCode !== 0) throw new DeployError('after-update-failed', `the after-update command exited with ${outcome.exitCode}`, tail);
+    if (outcome.timedOut) throw new DeployError(`${kind}-timeout`, `the ${kind} command did not finish within ${limit / 1000} s`, tail);
+    if (outcome.exitCode !== 0) throw new DeployError(`${kind}-failed`, `the ${kind} command exited with ${outcome.exitCode}`, tail);
   }
 
   /** The image's `student` account (uid, gid) from the container's /etc/passwd. */
