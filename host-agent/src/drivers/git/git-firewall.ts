@@ -22,21 +22,15 @@
  * agent's marker says it runs; an agent that stops removes its rules, and the chain goes when no
  * marker of a running agent is left. Changes hold a host lock, as the browser's do.
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
-import { promisify } from 'node:util';
 import { hostLockPath, withHostLock } from '../../host-lock.ts';
-import { ip6tablesBinary } from '../browser/browser-firewall.ts';
+import { AGENT_TAG, OwnerChain } from '../host/owner-chain.ts';
 import type { RepositoryAddress } from './repository-address.ts';
 
-const execFileAsync = promisify(execFile);
-
 export const GIT_CHAIN = 'DEVPLEIN-GIT';
-const TAG = 'devplein-agent:';
 
 /** The port git connects to for an address (its own, or the transport's default). */
 export function gitPort(address: Pick<RepositoryAddress, 'protocol' | 'port'>): number {
@@ -65,66 +59,37 @@ export interface GitFirewallOptions {
 }
 
 export class GitFirewall {
-  private readonly owner: number;
-  private readonly chain: string;
+  private readonly chain: OwnerChain;
   private based = false;
 
   constructor(private readonly options: GitFirewallOptions) {
-    this.owner = options.owner ?? process.pid;
-    this.chain = options.chain ?? GIT_CHAIN;
-  }
-
-  private async run(binary: string, args: string[]): Promise<string> {
-    const { stdout } = await execFileAsync(binary, ['-w', ...args], { timeout: 15_000 });
-    return stdout;
-  }
-
-  private async succeeds(binary: string, args: string[]): Promise<boolean> {
-    try {
-      await this.run(binary, args);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  private families(): Array<{ binary: string; family: 4 | 6 }> {
-    return [
-      { binary: this.options.iptablesBinary, family: 4 },
-      { binary: ip6tablesBinary(this.options.iptablesBinary), family: 6 },
-    ];
-  }
-
-  private jump(): string[] {
-    return ['OUTPUT', '-m', 'owner', '--uid-owner', String(this.options.uid), '-j', this.chain];
-  }
-
-  private marker(): string[] {
-    return [this.chain, '-m', 'comment', '--comment', `${TAG}${this.owner}`, '-j', 'REJECT'];
+    this.chain = new OwnerChain({ iptablesBinary: options.iptablesBinary, uid: options.uid, chain: options.chain ?? GIT_CHAIN, ...(options.owner !== undefined ? { owner: options.owner } : {}) });
   }
 
   private lock<T>(work: () => Promise<T>): Promise<T> {
-    return withHostLock(hostLockPath(this.chain), work);
+    return withHostLock(hostLockPath(this.chain.chain), work);
   }
 
   /** The chain with its refusals, DNS and this agent's marker; idempotent (checked before every fetch). */
   async applyBase(): Promise<void> {
+    const { chain } = this;
+    const name = chain.chain;
     await this.lock(async () => {
       const servers = nameservers(await readFile('/etc/resolv.conf', 'utf8').catch(() => ''));
-      for (const { binary, family } of this.families()) {
-        if (!(await this.succeeds(binary, ['-S', this.chain]))) await this.run(binary, ['-N', this.chain]).catch(() => undefined);
-        await this.removeStale(binary);
-        const rules = [
-          [this.chain, '-m', 'conntrack', '--ctstate', 'ESTABLISHED,RELATED', '-j', 'ACCEPT'],
+      for (const { binary, family } of chain.families()) {
+        await chain.ensureChain(binary);
+        await chain.removeStale(binary);
+        await chain.ensureRules(binary, [
+          [name, '-m', 'conntrack', '--ctstate', 'ESTABLISHED,RELATED', '-j', 'ACCEPT'],
           ...servers
             .filter((server) => isIP(server) === family)
-            .flatMap((server) => ['udp', 'tcp'].map((protocol) => [this.chain, '-p', protocol, '-d', server, '--dport', '53', '-j', 'ACCEPT'])),
-          [this.chain, '-p', 'tcp', '-j', 'REJECT', '--reject-with', 'tcp-reset'],
-          [this.chain, '-j', 'REJECT'],
-          this.marker(),
-        ];
-        for (const rule of rules) if (!(await this.succeeds(binary, ['-C', ...rule]))) await this.run(binary, ['-A', ...rule]);
-        if (!(await this.succeeds(binary, ['-C', ...this.jump()]))) await this.run(binary, ['-I', 'OUTPUT', '1', ...this.jump().slice(1)]);
+            .flatMap((server) => ['udp', 'tcp'].map((protocol) => [name, '-p', protocol, '-d', server, '--dport', '53', '-j', 'ACCEPT'])),
+          [name, '-p', 'tcp', '-j', 'REJECT', '--reject-with', 'tcp-reset'],
+          [name, '-j', 'REJECT'],
+          // This agent's marker (never reached: the REJECT above takes everything first).
+          [name, '-m', 'comment', '--comment', `${AGENT_TAG}${chain.owner}`, '-j', 'REJECT'],
+        ]);
+        await chain.ensureJump(binary);
       }
       this.based = true;
     });
@@ -138,20 +103,21 @@ export class GitFirewall {
     const addresses = isIP(host) !== 0 ? [host] : await (this.options.resolve ?? resolveAll)(host);
     if (addresses.length === 0) throw new Error(`${host} has no address`);
     await this.applyBase();
-    const tag = `${TAG}${this.owner}:${randomBytes(4).toString('hex')}`;
+    const { chain } = this;
+    const tag = `${AGENT_TAG}${chain.owner}:${randomBytes(4).toString('hex')}`;
     const added: Array<{ binary: string; rule: string[] }> = [];
     await this.lock(async () => {
-      for (const { binary, family } of this.families()) {
+      for (const { binary, family } of chain.families()) {
         for (const address of addresses.filter((entry) => isIP(entry) === family)) {
-          const rule = [this.chain, '-p', 'tcp', '-d', address, '--dport', String(port), '-m', 'comment', '--comment', tag, '-j', 'ACCEPT'];
-          await this.run(binary, ['-I', this.chain, '1', ...rule.slice(1)]);
+          const rule = [chain.chain, '-p', 'tcp', '-d', address, '--dport', String(port), '-m', 'comment', '--comment', tag, '-j', 'ACCEPT'];
+          await chain.run(binary, ['-I', chain.chain, '1', ...rule.slice(1)]);
           added.push({ binary, rule });
         }
       }
     });
     return async () => {
       await this.lock(async () => {
-        for (const { binary, rule } of added) await this.run(binary, ['-D', ...rule]).catch(() => undefined);
+        for (const { binary, rule } of added) await chain.run(binary, ['-D', ...rule]).catch(() => undefined);
       });
     };
   }
@@ -159,37 +125,8 @@ export class GitFirewall {
   /** This agent's rules go; the chain and its jump too when no other running agent has a marker. */
   async remove(): Promise<void> {
     if (!this.based) return;
-    await this.lock(async () => {
-      let othersLeft = false;
-      for (const { binary } of this.families()) {
-        if (!(await this.succeeds(binary, ['-S', this.chain]))) continue;
-        await this.deleteTagged(binary, (owner) => owner === this.owner);
-        await this.removeStale(binary);
-        if ((await this.run(binary, ['-S', this.chain])).includes(TAG)) othersLeft = true;
-      }
-      if (othersLeft) return;
-      for (const { binary } of this.families()) {
-        if (!(await this.succeeds(binary, ['-S', this.chain]))) continue;
-        while (await this.succeeds(binary, ['-D', ...this.jump()]));
-        await this.run(binary, ['-F', this.chain]).catch(() => undefined);
-        await this.run(binary, ['-X', this.chain]).catch(() => undefined);
-      }
-    });
+    await this.lock(() => this.chain.removeOwn());
     this.based = false;
-  }
-
-  private async removeStale(binary: string): Promise<void> {
-    await this.deleteTagged(binary, (owner) => owner !== this.owner && !existsSync(`/proc/${owner}`));
-  }
-
-  private async deleteTagged(binary: string, which: (owner: number) => boolean): Promise<void> {
-    const rules = (await this.run(binary, ['-S', this.chain])).split('\n');
-    for (const rule of rules) {
-      const owner = new RegExp(`--comment "?${TAG}(\\d+)`).exec(rule)?.[1];
-      if (!owner || !rule.startsWith('-A ') || !which(Number(owner))) continue;
-      const words = rule.slice(3).split(/\s+/).map((word) => word.replace(/^"|"$/g, ''));
-      await this.run(binary, ['-D', ...words]).catch(() => undefined);
-    }
   }
 }
 
