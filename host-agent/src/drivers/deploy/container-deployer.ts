@@ -103,7 +103,7 @@ if [ ! -e "$root" ]; then
     if [ -d "$prev" ]; then mv -T "$prev" "$root"; break; fi
   done
 fi
-for old in "$root".devplein-next-* "$root".devplein-prev-*; do
+for old in "$root".devplein-next-* "$root".devplein-build-* "$root".devplein-prev-*; do
   if [ -e "$old" ]; then rm -rf "$old"; echo "$old"; fi
 done`;
 
