@@ -38,7 +38,7 @@ import { canSwitchUser } from '../../support/agent-user.ts';
 import { ensureSystemUser } from '../../support/browser-user.ts';
 import { ensureBusyboxImage, randomSuffix, requireDockerEngine, testDocker } from '../../support/docker.ts';
 import { type GitHost, startGitHost } from '../../support/git-host.ts';
-import { findFreePort } from '../../support/ports.ts';
+import { findFreePort, waitFor } from '../../support/ports.ts';
 import { sshAgentEnv } from '../../support/ssh-agent.ts';
 
 const run = promisify(execFile);
@@ -49,7 +49,7 @@ const asRoot = canSwitchUser();
 const suffix = randomSuffix();
 const docker = testDocker();
 const base = 600_000 + Math.floor(Math.random() * 90_000);
-const project = { site: base, keyed: base + 1, token: base + 2, refused: base + 3, build: base + 4, stopped: base + 5, none: base + 6 };
+const project = { site: base, keyed: base + 1, token: base + 2, refused: base + 3, build: base + 4, stopped: base + 5, none: base + 6, cancel: base + 7 };
 
 let host: GitHost;
 let workDir: string;
@@ -64,8 +64,15 @@ interface DeployRun {
   finished: DeployFinished;
 }
 
-/** DeployRepository to its end: the progress lines and the last message. */
-function deploy(request: Partial<DeployRepositoryRequest> & Pick<DeployRepositoryRequest, 'projectId' | 'address'>): Promise<DeployRun> {
+interface StartedDeploy {
+  call: grpc.ClientReadableStream<unknown>;
+  progress: DeployProgress[];
+  /** The progress and the last message once the stream ends; rejects with the call's error. */
+  done: Promise<DeployRun>;
+}
+
+/** DeployRepository started: its call (to cancel), the progress so far, and its end. */
+function startDeploy(request: Partial<DeployRepositoryRequest> & Pick<DeployRepositoryRequest, 'projectId' | 'address'>): StartedDeploy {
   const full: DeployRepositoryRequest = {
     branch: '',
     commit: '',
@@ -76,10 +83,10 @@ function deploy(request: Partial<DeployRepositoryRequest> & Pick<DeployRepositor
     deployId: `test-${suffix}`,
     ...request,
   };
-  return new Promise((resolve, reject) => {
-    const progress: DeployProgress[] = [];
+  const progress: DeployProgress[] = [];
+  const call = deploys.deployRepository(full, contractMetadata(), { deadline: new Date(Date.now() + 120_000) });
+  const done = new Promise<DeployRun>((resolve, reject) => {
     let finished: DeployFinished | undefined;
-    const call = deploys.deployRepository(full, contractMetadata(), { deadline: new Date(Date.now() + 120_000) });
     call.on('data', (message: { event?: { $case: 'progress'; value: DeployProgress } | { $case: 'finished'; value: DeployFinished } }) => {
       if (message.event?.$case === 'progress') progress.push(message.event.value);
       else if (message.event?.$case === 'finished') finished = message.event.value;
@@ -87,6 +94,12 @@ function deploy(request: Partial<DeployRepositoryRequest> & Pick<DeployRepositor
     call.once('error', reject);
     call.once('end', () => (finished ? resolve({ progress, finished }) : reject(new Error(`the stream ended without finished; progress: ${JSON.stringify(progress)}`))));
   });
+  return { call, progress, done };
+}
+
+/** DeployRepository to its end: the progress lines and the last message. */
+function deploy(request: Partial<DeployRepositoryRequest> & Pick<DeployRepositoryRequest, 'projectId' | 'address'>): Promise<DeployRun> {
+  return startDeploy(request).done;
 }
 
 async function createSite(projectId: number, name: string): Promise<Docker.Container> {
@@ -120,6 +133,15 @@ async function exec(container: Docker.Container, cmd: string[]): Promise<{ exitC
   docker.modem.demuxStream(stream, sink, sink);
   await new Promise((resolve) => stream.once('end', resolve));
   return { exitCode: (await started.inspect()).ExitCode ?? -1, output: Buffer.concat(chunks).toString('utf8') };
+}
+
+/** git processes of the deploys (the git user's when root, else any git fetch/clone with --progress). */
+async function gitProcesses(): Promise<string[]> {
+  const args = asRoot ? ['-u', GIT_USER, '-a', 'git'] : ['-af', 'git.*--progress'];
+  return run('pgrep', args).then(
+    ({ stdout }) => stdout.split('\n').filter(Boolean),
+    () => [],
+  );
 }
 
 const indexOf = async (container: Docker.Container): Promise<string> => (await exec(container, ['cat', '/www/index.html'])).output;
@@ -334,6 +356,29 @@ describe('DeployService', { timeout: 120_000 }, () => {
     expect(afterUpdate.progress).toContainEqual({ phase: DeployPhase.DEPLOY_PHASE_AFTER_UPDATE, line: 'bijna', percent: -1 });
     expect(await indexOf(container)).toBe('<h1>Gebouwd door student</h1>\n');
     expect(await besideWebRoot(container)).toEqual(['www']);
+  });
+
+  it('stops a fetch when the caller cancels; a second deploy of the project waits for the first and then runs', async () => {
+    await host.createRepository('slow', { 'index.html': '<h1>Na het wachten</h1>\n' });
+    const container = await createSite(project.cancel, 'cancel');
+    const before = await indexOf(container);
+    const hanging = startDeploy({ projectId: project.cancel, address: host.hangingUrl('slow') });
+    const hangingEnd = hanging.done.then(
+      () => 'ended',
+      (error: grpc.ServiceError) => error.code,
+    );
+    await waitFor(() => hanging.progress.length > 0, { description: 'the hanging deploy to start fetching' });
+    const queued = startDeploy({ projectId: project.cancel, address: host.daemonUrl('slow') });
+    // The queued deploy says nothing while the first holds the project.
+    await waitFor(async () => (await gitProcesses()).length > 0, { description: 'git to run for the hanging deploy' });
+    expect(queued.progress).toEqual([]);
+    hanging.call.cancel();
+    expect(await hangingEnd).toBe(grpc.status.CANCELLED);
+    const second = await queued.done;
+    expect(second.finished.outcome, JSON.stringify(second)).toBe(DeployOutcome.DEPLOY_OUTCOME_DEPLOYED);
+    expect(await indexOf(container)).not.toBe(before);
+    expect(await indexOf(container)).toBe('<h1>Na het wachten</h1>\n');
+    await waitFor(async () => (await gitProcesses()).length === 0, { description: 'no git process of the cancelled fetch left' });
   });
 
   it('answers NOT_FOUND without a container and FAILED_PRECONDITION for a stopped one', async () => {

@@ -365,7 +365,7 @@ export class RepositoryFetcher {
       let stopped: GitFetchError | undefined;
       const reader = new GitProgressReader((event) => request.onProgress?.(event));
       const runAs = this.settings.runAs ? { uid: this.settings.runAs.uid, gid: this.settings.runAs.gid } : {};
-      const child = spawn(this.settings.gitPath ?? 'git', args, { env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...runAs });
+      const child = spawn(this.settings.gitPath ?? 'git', args, { env: options.env, cwd: this.settings.stateDir, detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...runAs });
       const stop = (error: GitFetchError): void => {
         if (stopped) return;
         stopped = error;
