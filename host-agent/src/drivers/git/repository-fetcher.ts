@@ -52,8 +52,8 @@ export interface RepositoryFetcherSettings {
    */
   runAs?: { uid: number; gid: number };
   /**
-   * Called before each git process starts with the host and port it will connect to, and returns
-   * what to call when it ends (the git user's firewall opens the way for that one fetch).
+   * Called once per fetch, before git runs, with the address git will connect to; returns what to
+   * call when the fetch ends (the git user's firewall opens the way for that one fetch).
    */
   openWay?: (address: RepositoryAddress) => Promise<() => Promise<void>>;
 }
