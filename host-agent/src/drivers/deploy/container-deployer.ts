@@ -17,6 +17,7 @@
  * account a student works as over SSH, so deployed files and files they edit have one owner.
  */
 import { randomBytes } from 'node:crypto';
+import tar from 'tar-stream';
 import { type Readable, Writable } from 'node:stream';
 import type Docker from 'dockerode';
 import { LABELS } from '../docker/docker-driver.ts';
@@ -104,7 +105,7 @@ if [ ! -e "$root" ]; then
   done
 fi
 for old in "$root".devplein-next-* "$root".devplein-build-* "$root".devplein-prev-*; do
-  if [ -e "$old" ]; then rm -rf "$old"; echo "$old"; fi
+  if [ -e "$old" ]; then echo "$old"; fi
 done`;
 
 const KEEP_SCRIPT = `root="$1"; next="$2"; shift 2
@@ -138,18 +139,14 @@ done
 exit 0`;
 
 /**
- * Makes the build's output folder the staging folder: `$1` staging, `$2` output relative to it,
- * `$3` a free name beside it. The output must be a folder inside the tree (no link out of it).
+ * Whether the build's output (`$2`, relative to the staging folder `$1`) is a real folder inside
+ * the tree: prints ok, missing, outside or not-a-folder. Run as the web user (its own files).
  */
-const BUILD_OUTPUT_SCRIPT = `set -e
-next="$1"; out="$2"; spare="$3"
-real="$(realpath "$next")"
-target="$(realpath "$next/$out" 2>/dev/null)" || { echo "missing"; exit 3; }
-case "$target" in "$real"/*) ;; *) echo "outside"; exit 4 ;; esac
-[ -d "$target" ] || { echo "not-a-folder"; exit 5; }
-mv -T "$next" "$spare"
-mv -T "$spare/$out" "$next"
-rm -rf "$spare"`;
+const BUILD_OUTPUT_SCRIPT = `real="$(realpath "$1")" || { echo missing; exit 0; }
+target="$(realpath "$1/$2" 2>/dev/null)" || { echo missing; exit 0; }
+case "$target" in "$real"/*) ;; *) echo outside; exit 0 ;; esac
+if [ -L "$1/$2" ] || [ ! -d "$target" ]; then echo not-a-folder; exit 0; fi
+echo ok`;
 
 /** Kills the processes working in the staging folder (an after-update command over its time). */
 const KILL_SCRIPT = `for p in /proc/[0-9]*; do
@@ -200,7 +197,9 @@ export class ContainerDeployer {
 
     const removed = await this.exec(container, ['sh', '-c', CLEAN_SCRIPT, 'sh', webRoot], 'root');
     if (removed.exitCode !== 0) throw new DeployError('docker-failed', `cleaning earlier deploys in ${name} failed: ${removed.output.trim()}`);
-    onProgress({ step: 'cleaning', removed: lines(removed.output).length });
+    const leftovers = lines(removed.output).filter((path) => path.startsWith(`${webRoot}.devplein-`));
+    if (leftovers.length > 0) await this.removeTrees(container, leftovers, owner);
+    onProgress({ step: 'cleaning', removed: leftovers.length });
 
     const plan = await planTree(checkoutDir, { maxFiles: this.options.maxFiles ?? 50_000, maxBytes: this.options.maxBytes ?? 500 * 1024 * 1024 });
     const id = randomBytes(4).toString('hex');
@@ -217,12 +216,12 @@ export class ContainerDeployer {
       if (buildCommand && buildOutput) {
         await this.command(container, 'build', buildCommand, next, owner, (line) => onProgress({ step: 'building', line }));
         stopIfCancelled();
-        const moved = await this.exec(container, ['sh', '-c', BUILD_OUTPUT_SCRIPT, 'sh', next, buildOutput, `${webRoot}.devplein-build-${id}`], 'root');
-        if (moved.exitCode !== 0) {
-          await this.exec(container, ['rm', '-rf', `${webRoot}.devplein-build-${id}`], 'root').catch(() => undefined);
-          const why = moved.output.trim() === 'outside' ? 'points outside the tree' : moved.output.trim() === 'not-a-folder' ? 'is not a folder' : 'is missing after the build';
+        const checked = (await this.exec(container, ['sh', '-c', BUILD_OUTPUT_SCRIPT, 'sh', next, buildOutput], `${owner.uid}:${owner.gid}`)).output.trim();
+        if (checked !== 'ok') {
+          const why = checked === 'outside' ? 'points outside the tree' : checked === 'not-a-folder' ? 'is not a folder' : 'is missing after the build';
           throw new DeployError('build-failed', `the build output folder ${buildOutput} ${why}`);
         }
+        await this.replaceByOutput(container, next, buildOutput, `${baseName}.devplein-build-${id}`, parent, name, owner);
         onProgress({ step: 'built', output: buildOutput });
       }
       const kept = keepPaths.length ? lines((await this.checked(container, ['sh', '-c', KEEP_SCRIPT, 'sh', webRoot, next, ...keepPaths], 'root', 'keeping paths')).output) : [];
@@ -237,7 +236,7 @@ export class ContainerDeployer {
       onProgress({ step: 'swapping' });
       const swap = await this.exec(container, ['sh', '-c', SWAP_SCRIPT, 'sh', webRoot, prev, next], 'root');
       if (swap.exitCode !== 0) throw new DeployError('swap-failed', `swapping the new tree into ${webRoot} failed: ${swap.output.trim()}`);
-      await this.exec(container, ['rm', '-rf', prev], 'root');
+      await this.removeTrees(container, [prev], owner);
       const restart = holders.length > 0 && (this.options.heldOldRoot ?? 'restart') === 'restart';
       if (restart) {
         onProgress({ step: 'restarting', holders });
@@ -246,7 +245,7 @@ export class ContainerDeployer {
       return { files: plan.files, bytes: plan.bytes, durationMs: Math.round(performance.now() - started), kept, skipped: plan.skipped, heldOldRoot: holders, restarted: restart };
     } catch (error) {
       // The old site stays: only the staging folder goes (best effort; the next deploy cleans too).
-      await this.exec(container, ['rm', '-rf', next], 'root').catch(() => undefined);
+      await this.removeTrees(container, [next, `${webRoot}.devplein-build-${id}`], owner).catch(() => undefined);
       throw error;
     }
   }
@@ -265,6 +264,37 @@ export class ContainerDeployer {
     if (outcome.timedOut) await this.exec(container, ['sh', '-c', KILL_SCRIPT, 'sh', next], `${owner.uid}:${owner.gid}`).catch(() => undefined);
     if (outcome.timedOut) throw new DeployError(`${kind}-timeout`, `the ${kind} command did not finish within ${limit / 1000} s`, tail);
     if (outcome.exitCode !== 0) throw new DeployError(`${kind}-failed`, `the ${kind} command exited with ${outcome.exitCode}`, tail);
+  }
+
+  /**
+   * Removes folders the web user's files fill: the containers run without CAP_DAC_OVERRIDE, so
+   * root cannot delete inside the web user's folders, and the web user cannot delete an entry of
+   * the web root's parent. The web user empties them first, then root removes what is left.
+   */
+  private async removeTrees(container: Docker.Container, paths: string[], owner: TreeOwner): Promise<void> {
+    await this.exec(container, ['rm', '-rf', '--', ...paths], `${owner.uid}:${owner.gid}`);
+    const rooted = await this.exec(container, ['rm', '-rf', '--', ...paths], 'root');
+    if (rooted.exitCode !== 0) throw new DeployError('docker-failed', `removing ${paths.join(', ')} failed: ${rooted.output.trim()}`);
+  }
+
+  /**
+   * The build's output folder becomes the staging folder. Copied by the Docker engine (an archive
+   * of the output, put back beside as a new folder with the same owners): root in the container
+   * may not move the web user's folders between folders. The old staging folder is removed.
+   */
+  private async replaceByOutput(container: Docker.Container, next: string, output: string, builtName: string, parent: string, name: string, owner: TreeOwner): Promise<void> {
+    let archive: Readable;
+    try {
+      archive = (await container.getArchive({ path: `${next}/${output}` })) as Readable;
+    } catch (error) {
+      throw new DeployError('build-failed', `the build output folder ${output} is missing after the build`, [], { cause: error });
+    }
+    const renamed = renameArchiveRoot(archive, builtName);
+    await this.put(container, renamed, parent, name);
+    const built = `${parent === '/' ? '' : parent}/${builtName}`;
+    await this.removeTrees(container, [next], owner);
+    const moved = await this.exec(container, ['mv', '-T', built, next], 'root');
+    if (moved.exitCode !== 0) throw new DeployError('docker-failed', `moving the build output into place failed: ${moved.output.trim()}`);
   }
 
   /** The image's `student` account (uid, gid) from the container's /etc/passwd. */
@@ -364,6 +394,25 @@ export class ContainerDeployer {
       throw new DeployError('docker-failed', `${what} failed: ${error instanceof Error ? error.message : String(error)}`, [], { cause: error });
     }
   }
+}
+
+/**
+ * An archive from getArchive (`<name>/…` entries) with its top folder renamed to
+ * `folder`, everything else (owners, modes, links) as it was.
+ */
+function renameArchiveRoot(source: Readable, folder: string): Readable {
+  const extract = tar.extract();
+  const pack = tar.pack();
+  extract.on('entry', (header, stream, next) => {
+    const rest = header.name.replace(/^[^/]+\/?/, '');
+    const renamed = { ...header, name: rest === '' ? `${folder}/` : `${folder}/${rest}` };
+    stream.pipe(pack.entry(renamed, (error) => next(error ?? undefined)));
+  });
+  extract.once('finish', () => pack.finalize());
+  extract.once('error', (error) => pack.destroy(error));
+  source.once('error', (error) => extract.destroy(error));
+  source.pipe(extract);
+  return pack;
 }
 
 function lines(text: string): string[] {
