@@ -119,9 +119,9 @@ async function createSite(projectId: number, name: string): Promise<Docker.Conta
   return docker.getContainer(made.container?.id ?? '');
 }
 
-/** Runs a command in the container as root: its output. */
-async function exec(container: Docker.Container, cmd: string[]): Promise<{ exitCode: number; output: string }> {
-  const started = await container.exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true, Tty: false, User: 'root' });
+/** Runs a command in the container (as root unless `user`): its output. */
+async function exec(container: Docker.Container, cmd: string[], user = 'root'): Promise<{ exitCode: number; output: string }> {
+  const started = await container.exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true, Tty: false, User: user });
   const stream = await started.start({ hijack: true, stdin: false });
   const chunks: Buffer[] = [];
   const sink = new Writable({
@@ -223,6 +223,19 @@ describe('DeployService', { timeout: 120_000 }, () => {
     expect(missing.finished.outcome).toBe(DeployOutcome.DEPLOY_OUTCOME_FETCH_FAILED);
     expect(missing.finished.message).toMatch(/^De Git-server gaf commit ffffffff niet/);
     expect(await indexOf(container)).toBe('<h1>Versie 1</h1>\n');
+    expect(await besideWebRoot(container)).toEqual(['www']);
+
+    // Kept paths survive, with their owner, also a file only its owner reads (the agent's
+    // containers drop every capability: root may not write in, or read, the student's files).
+    const written = await exec(container, ['sh', '-c', 'mkdir -p /www/uploads && echo foto > /www/uploads/foto.txt && echo geheim > /www/.env && chmod 600 /www/.env'], '1000:1000');
+    expect(written.exitCode, written.output).toBe(0);
+    const kept = await deploy({ projectId: project.site, address: host.daemonUrl('site'), target: { webRoot: '/www', afterUpdate: '', keepPaths: ['uploads', '.env', 'wp-config.php'], buildCommand: '', buildOutput: '' } });
+    expect(kept.finished.outcome, JSON.stringify(kept)).toBe(DeployOutcome.DEPLOY_OUTCOME_DEPLOYED);
+    expect(kept.progress.map((line) => line.line)).toContain('Bewaard: uploads, .env');
+    expect(await indexOf(container)).toBe('<h1>Versie 2</h1>\n');
+    expect((await exec(container, ['cat', '/www/uploads/foto.txt'])).output).toBe('foto\n');
+    expect((await exec(container, ['cat', '/www/.env'], '1000:1000')).output).toBe('geheim\n');
+    expect((await exec(container, ['stat', '-c', '%u %a', '/www/.env'])).output).toBe('1000 600\n');
     expect(await besideWebRoot(container)).toEqual(['www']);
     console.log(`[deploy-service] first deploy of a 1-file repository: ${firstMs} ms (with a container restart); update after a push: ${updateMs} ms`);
   });

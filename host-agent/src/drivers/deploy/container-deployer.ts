@@ -108,17 +108,19 @@ for old in "$root".devplein-next-* "$root".devplein-build-* "$root".devplein-pre
   if [ -e "$old" ]; then echo "$old"; fi
 done`;
 
-const KEEP_SCRIPT = `root="$1"; next="$2"; shift 2
+/** The keep paths that exist in the current web root (their folder inside it), one a line; reads only. */
+const KEEP_SCRIPT = `root="$1"; shift
 real="$(realpath "$root")" || exit 0
 for p; do
   [ -e "$root/$p" ] || [ -L "$root/$p" ] || continue
   parent="$(realpath "$root/$(dirname "$p")")" || continue
   case "$parent" in "$real"|"$real"/*) ;; *) continue ;; esac
-  mkdir -p "$next/$(dirname "$p")"
-  rm -rf "$next/$p"
-  cp -a "$root/$p" "$next/$p"
   echo "$p"
 done`;
+
+/** Makes room in the new tree for the kept paths (as the web user, whose tree it is). */
+const KEEP_ROOM_SCRIPT = `next="$1"; shift
+for p; do rm -rf "$next/$p"; mkdir -p "$next/$(dirname "$p")"; done`;
 
 const SWAP_SCRIPT = `set -e
 if [ -e "$1" ]; then mv -T "$1" "$2"; fi
@@ -224,7 +226,7 @@ export class ContainerDeployer {
         await this.replaceByOutput(container, next, buildOutput, `${baseName}.devplein-build-${id}`, parent, name, owner);
         onProgress({ step: 'built', output: buildOutput });
       }
-      const kept = keepPaths.length ? lines((await this.checked(container, ['sh', '-c', KEEP_SCRIPT, 'sh', webRoot, next, ...keepPaths], 'root', 'keeping paths')).output) : [];
+      const kept = keepPaths.length ? await this.keep(container, webRoot, keepPaths, next, nextName, parent, name, owner) : [];
       onProgress({ step: 'keeping', kept });
       if (afterUpdate) await this.command(container, 'after-update', afterUpdate, next, owner, (line) => onProgress({ step: 'after-update', line }));
       stopIfCancelled();
@@ -275,6 +277,22 @@ export class ContainerDeployer {
     await this.exec(container, ['rm', '-rf', '--', ...paths], `${owner.uid}:${owner.gid}`);
     const rooted = await this.exec(container, ['rm', '-rf', '--', ...paths], 'root');
     if (rooted.exitCode !== 0) throw new DeployError('docker-failed', `removing ${paths.join(', ')} failed: ${rooted.output.trim()}`);
+  }
+
+  /**
+   * Copies the keep paths that exist from the current web root into the new tree, with their
+   * owners (uploads the web server wrote stay its own): through the engine, as for the build
+   * output, because root in the container may not write in the web user's folders.
+   */
+  private async keep(container: Docker.Container, webRoot: string, keepPaths: string[], next: string, nextName: string, parent: string, name: string, owner: TreeOwner): Promise<string[]> {
+    const kept = lines((await this.checked(container, ['sh', '-c', KEEP_SCRIPT, 'sh', webRoot, ...keepPaths], 'root', 'finding the paths to keep')).output).filter((path) => keepPaths.includes(path));
+    if (kept.length === 0) return [];
+    await this.checked(container, ['sh', '-c', KEEP_ROOM_SCRIPT, 'sh', next, ...kept], `${owner.uid}:${owner.gid}`, 'making room for the kept paths');
+    for (const path of kept) {
+      const archive = await this.engine('reading a kept path', () => container.getArchive({ path: `${webRoot}/${path}` }));
+      await this.put(container, renameArchiveRoot(archive as Readable, `${nextName}/${path}`), parent, name);
+    }
+    return kept;
   }
 
   /**
@@ -397,15 +415,15 @@ export class ContainerDeployer {
 }
 
 /**
- * An archive from getArchive (`<name>/…` entries) with its top folder renamed to
- * `folder`, everything else (owners, modes, links) as it was.
+ * An archive from getArchive (a top entry `<name>` or `<name>/` and `<name>/…` below it) with
+ * that top entry renamed to `target`, everything else (owners, modes, links) as it was.
  */
-function renameArchiveRoot(source: Readable, folder: string): Readable {
+function renameArchiveRoot(source: Readable, target: string): Readable {
   const extract = tar.extract();
   const pack = tar.pack();
   extract.on('entry', (header, stream, next) => {
-    const rest = header.name.replace(/^[^/]+\/?/, '');
-    const renamed = { ...header, name: rest === '' ? `${folder}/` : `${folder}/${rest}` };
+    const slash = header.name.indexOf('/');
+    const renamed = { ...header, name: slash === -1 ? target : `${target}${header.name.slice(slash)}` };
     stream.pipe(pack.entry(renamed, (error) => next(error ?? undefined)));
   });
   extract.once('finish', () => pack.finalize());
