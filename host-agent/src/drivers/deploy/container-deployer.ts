@@ -6,8 +6,9 @@
  * 2. the tree goes with putArchive into `<webRoot>.devplein-next-<id>`, owned by the web user;
  * 3. with a build step, the build command runs in it as the web user (time limit, output capped,
  *    each line a progress event; non-zero or over time: the old site stays), and the build's
- *    output folder then replaces the staging folder;
- * 4. the keep paths that exist in the current web root are copied into it (`cp -a`, as root);
+ *    output folder then replaces the staging folder (copied by the engine, owners kept);
+ * 4. the keep paths that exist in the current web root are copied into it by the engine
+ *    (getArchive, putArchive: owners and modes kept);
  * 5. the after-update command runs in it as the web user (time limit, output capped, each line a
  *    progress event); a non-zero exit removes the staging folder and keeps the old site;
  * 6. one `sh -c` renames the web root to `<webRoot>.devplein-prev-<id>` and the staging folder to
@@ -15,6 +16,12 @@
  *
  * The web user is the image's `student` account (from /etc/passwd, as for the SSH keys): the
  * account a student works as over SSH, so deployed files and files they edit have one owner.
+ *
+ * The agent's containers drop every capability (no CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH or
+ * CAP_FOWNER): root in the container may rename entries of the root-owned parent folder but may
+ * neither write in nor read the web user's folders. So copies go through the Docker engine,
+ * removals run twice (the web user empties, root removes the rest), and the renames stay in the
+ * web root's parent.
  */
 import { randomBytes } from 'node:crypto';
 import tar from 'tar-stream';
