@@ -18,7 +18,6 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import * as grpc from '@grpc/grpc-js';
 import type Docker from 'dockerode';
@@ -30,12 +29,14 @@ import {
   DeployPhase,
   type DeployProgress,
   type DeployRepositoryRequest,
+  type DeployTarget,
   DeployServiceClient,
 } from '@devplein/proto/deploy';
 import { contractMetadata, refusal, unaryCall } from '../../support/agent-calls.ts';
 import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../../support/agent.ts';
 import { canSwitchUser } from '../../support/agent-user.ts';
 import { ensureSystemUser } from '../../support/browser-user.ts';
+import { execIn } from '../../support/container-exec.ts';
 import { ensureBusyboxImage, randomSuffix, requireDockerEngine, testDocker } from '../../support/docker.ts';
 import { type GitHost, startGitHost } from '../../support/git-host.ts';
 import { findFreePort, waitFor } from '../../support/ports.ts';
@@ -59,6 +60,9 @@ let deploys: DeployServiceClient;
 let containers: ContainerServiceClient;
 let network: string;
 
+/** The static image's target: /www, with these settings. */
+const target = (settings: Partial<DeployTarget> = {}): DeployTarget => ({ webRoot: '/www', afterUpdate: '', keepPaths: [], buildCommand: '', buildOutput: '', ...settings });
+
 interface DeployRun {
   progress: DeployProgress[];
   finished: DeployFinished;
@@ -76,7 +80,7 @@ function startDeploy(request: Partial<DeployRepositoryRequest> & Pick<DeployRepo
   const full: DeployRepositoryRequest = {
     branch: '',
     commit: '',
-    target: { webRoot: '/www', afterUpdate: '', keepPaths: [], buildCommand: '', buildOutput: '' },
+    target: target(),
     allowedHosts: ['127.0.0.1'],
     allowHttp: true,
     credentials: undefined,
@@ -120,20 +124,7 @@ async function createSite(projectId: number, name: string): Promise<Docker.Conta
 }
 
 /** Runs a command in the container (as root unless `user`): its output. */
-async function exec(container: Docker.Container, cmd: string[], user = 'root'): Promise<{ exitCode: number; output: string }> {
-  const started = await container.exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true, Tty: false, User: user });
-  const stream = await started.start({ hijack: true, stdin: false });
-  const chunks: Buffer[] = [];
-  const sink = new Writable({
-    write: (chunk: Buffer, _encoding, done) => {
-      chunks.push(chunk);
-      done();
-    },
-  });
-  docker.modem.demuxStream(stream, sink, sink);
-  await new Promise((resolve) => stream.once('end', resolve));
-  return { exitCode: (await started.inspect()).ExitCode ?? -1, output: Buffer.concat(chunks).toString('utf8') };
-}
+const exec = (container: Docker.Container, cmd: string[], user = 'root'): Promise<{ exitCode: number; output: string }> => execIn(docker, container, cmd, user);
 
 /** git processes of the deploys (the git user's when root, else any git fetch/clone with --progress). */
 async function gitProcesses(): Promise<string[]> {
@@ -229,7 +220,7 @@ describe('DeployService', { timeout: 120_000 }, () => {
     // containers drop every capability: root may not write in, or read, the student's files).
     const written = await exec(container, ['sh', '-c', 'mkdir -p /www/uploads && echo foto > /www/uploads/foto.txt && echo geheim > /www/.env && chmod 600 /www/.env'], '1000:1000');
     expect(written.exitCode, written.output).toBe(0);
-    const kept = await deploy({ projectId: project.site, address: host.daemonUrl('site'), target: { webRoot: '/www', afterUpdate: '', keepPaths: ['uploads', '.env', 'wp-config.php'], buildCommand: '', buildOutput: '' } });
+    const kept = await deploy({ projectId: project.site, address: host.daemonUrl('site'), target: target({ keepPaths: ['uploads', '.env', 'wp-config.php'] }) });
     expect(kept.finished.outcome, JSON.stringify(kept)).toBe(DeployOutcome.DEPLOY_OUTCOME_DEPLOYED);
     expect(kept.progress.map((line) => line.line)).toContain('Bewaard: uploads, .env');
     expect(await indexOf(container)).toBe('<h1>Versie 2</h1>\n');
@@ -347,7 +338,7 @@ describe('DeployService', { timeout: 120_000 }, () => {
     const built = await deploy({
       projectId: project.build,
       address: host.daemonUrl('build'),
-      target: { webRoot: '/www', afterUpdate: '', keepPaths: [], buildCommand: 'sh build.sh', buildOutput: 'dist' },
+      target: target({ buildCommand: 'sh build.sh', buildOutput: 'dist' }),
     });
     expect(built.finished.outcome, JSON.stringify(built)).toBe(DeployOutcome.DEPLOY_OUTCOME_DEPLOYED);
     expect(built.progress).toContainEqual({ phase: DeployPhase.DEPLOY_PHASE_BUILD, line: 'gebouwd', percent: -1 });
@@ -357,7 +348,7 @@ describe('DeployService', { timeout: 120_000 }, () => {
     const noTools = await deploy({
       projectId: project.build,
       address: host.daemonUrl('build'),
-      target: { webRoot: '/www', afterUpdate: '', keepPaths: [], buildCommand: 'npm run build', buildOutput: 'dist' },
+      target: target({ buildCommand: 'npm run build', buildOutput: 'dist' }),
     });
     expect(noTools.finished.outcome).toBe(DeployOutcome.DEPLOY_OUTCOME_BUILD_FAILED);
     expect(noTools.progress.some((line) => line.phase === DeployPhase.DEPLOY_PHASE_BUILD && /npm: not found/.test(line.line))).toBe(true);
@@ -367,7 +358,7 @@ describe('DeployService', { timeout: 120_000 }, () => {
     const afterUpdate = await deploy({
       projectId: project.build,
       address: host.daemonUrl('build'),
-      target: { webRoot: '/www', afterUpdate: 'echo bijna; exit 3', keepPaths: [], buildCommand: '', buildOutput: '' },
+      target: target({ afterUpdate: 'echo bijna; exit 3' }),
     });
     expect(afterUpdate.finished.outcome).toBe(DeployOutcome.DEPLOY_OUTCOME_AFTER_UPDATE_FAILED);
     expect(afterUpdate.progress).toContainEqual({ phase: DeployPhase.DEPLOY_PHASE_AFTER_UPDATE, line: 'bijna', percent: -1 });
