@@ -23,6 +23,30 @@ describe('loadConfig', () => {
     expect(config.listen).toBe('localhost:0');
   });
 
+  it('reads the git deploy settings, with their defaults', () => {
+    expect(loadConfig(tls).deploy).toEqual({
+      gitHosts: [],
+      maxBytes: 200 * 1024 * 1024,
+      fetchTimeoutMs: 120_000,
+      commandTimeoutMs: 300_000,
+      gitUser: 'devplein-git',
+      firewall: 'iptables',
+    });
+    const set = loadConfig({
+      ...tls,
+      AGENT_GIT_HOSTS: ' Git.School.nl, github.com ,',
+      AGENT_DEPLOY_MAX_BYTES: '50M',
+      AGENT_DEPLOY_TIMEOUT_MS: '30000',
+      AGENT_DEPLOY_COMMAND_TIMEOUT_MS: '60000',
+      AGENT_GIT_USER: 'git-runner',
+      AGENT_GIT_FIREWALL: 'off',
+    }).deploy;
+    expect(set).toEqual({ gitHosts: ['git.school.nl', 'github.com'], maxBytes: 50 * 1024 * 1024, fetchTimeoutMs: 30_000, commandTimeoutMs: 60_000, gitUser: 'git-runner', firewall: 'off' });
+    expect(() => loadConfig({ ...tls, AGENT_DEPLOY_MAX_BYTES: 'veel' })).toThrow(/AGENT_DEPLOY_MAX_BYTES/);
+    expect(() => loadConfig({ ...tls, AGENT_GIT_HOSTS: 'git.school.nl, kwaad host' })).toThrow(/AGENT_GIT_HOSTS/);
+    expect(() => loadConfig({ ...tls, AGENT_GIT_USER: 'Root Beer' })).toThrow(/AGENT_GIT_USER/);
+  });
+
   it('treats an empty AGENT_MYSQL_URL as unset', () => {
     expect(loadConfig({ ...tls, AGENT_MYSQL_URL: '' }).mysqlUrl).toBeUndefined();
     expect(loadConfig({ ...tls, AGENT_MYSQL_URL: 'mysql://root@127.0.0.1:3306' }).mysqlUrl).toBe('mysql://root@127.0.0.1:3306');

@@ -221,6 +221,26 @@ const environmentSchema = z.object({
   AGENT_METRICS_LISTEN: z.literal('').or(hostPort).default('127.0.0.1:9465'),
   AGENT_IDLE_STOP_AFTER: duration('7d'),
   AGENT_IDLE_CRON: z.string().min(9).default('*/5 * * * *'),
+  AGENT_GIT_HOSTS: z
+    .string()
+    .optional()
+    .transform((value) => (value ?? '').split(',').map((part) => part.trim().toLowerCase()).filter(Boolean))
+    .refine((hosts) => hosts.every((host) => /^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/.test(host)), 'a comma-separated list of git host names or IPv4 addresses, e.g. git.school.nl,github.com'),
+  AGENT_DEPLOY_MAX_BYTES: z
+    .string()
+    .default('200M')
+    .transform((text, context) => {
+      const bytes = parseSize(text);
+      if (bytes === undefined || bytes < 1024 * 1024) {
+        context.addIssue({ code: 'custom', message: `expected a size of at least 1M such as 200M or 1G, got ${JSON.stringify(text)}` });
+        return z.NEVER;
+      }
+      return bytes;
+    }),
+  AGENT_DEPLOY_TIMEOUT_MS: milliseconds(120_000),
+  AGENT_DEPLOY_COMMAND_TIMEOUT_MS: milliseconds(300_000),
+  AGENT_GIT_USER: z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, 'a user name').default('devplein-git'),
+  AGENT_GIT_FIREWALL: z.enum(['iptables', 'off']).default('iptables'),
   AGENT_ACCESS_LOG_LISTEN: z
     .literal('')
     .or(hostPort.refine((value) => /^(127\.\d+\.\d+\.\d+|localhost|\[::1\]):/.test(value), 'Caddy sends its access log in plain UDP: a loopback address only'))
@@ -289,6 +309,21 @@ export interface AgentConfig {
     recycleAfter: number;
     /** A pool tab is replaced by a new one after this many captures (1 = a new tab every time). */
     capturesPerTab: number;
+  };
+  /** Git deploys (issue 23: DeployService; services/deploy-service.ts). */
+  deploy: {
+    /** AGENT_GIT_HOSTS: the git hosts this agent clones from, besides the control plane's list; empty: the control plane's list alone. */
+    gitHosts: string[];
+    /** Size limit of a checkout (with its .git) and of the tree copied into a container. */
+    maxBytes: number;
+    /** Time limit of one clone or fetch. */
+    fetchTimeoutMs: number;
+    /** Time limit of the build and the after-update command, each. */
+    commandTimeoutMs: number;
+    /** The unprivileged user git and ssh run as when the agent is root. */
+    gitUser: string;
+    /** `iptables`: that user's outgoing traffic reaches only the git host being fetched (drivers/git/git-firewall.ts). */
+    firewall: 'iptables' | 'off';
   };
   /** Where the screenshot browser runs (drivers/browser/screenshot-browser.ts). */
   browser: {
@@ -428,6 +463,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: values.AGENT_SCREENSHOT_TIMEOUT_MS,
       recycleAfter: values.AGENT_SCREENSHOT_RECYCLE_AFTER,
       capturesPerTab: values.AGENT_SCREENSHOT_CAPTURES_PER_TAB,
+    },
+    deploy: {
+      gitHosts: values.AGENT_GIT_HOSTS,
+      maxBytes: values.AGENT_DEPLOY_MAX_BYTES,
+      fetchTimeoutMs: values.AGENT_DEPLOY_TIMEOUT_MS,
+      commandTimeoutMs: values.AGENT_DEPLOY_COMMAND_TIMEOUT_MS,
+      gitUser: values.AGENT_GIT_USER,
+      firewall: values.AGENT_GIT_FIREWALL,
     },
     browser: {
       server: values.AGENT_BROWSER_SERVER,

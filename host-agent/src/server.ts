@@ -29,6 +29,7 @@ import { dockerodeStatsSource, StatsHub } from './drivers/docker/stats-hub.ts';
 import { dockerodeSweepSource, StatsSweeper } from './drivers/docker/stats-sweep.ts';
 import { LABELS } from './drivers/docker/docker-driver.ts';
 import { DatabaseServiceImpl } from './services/database-service.ts';
+import { DeployServiceImpl } from './services/deploy-service.ts';
 import { HostStatsServiceImpl } from './services/host-stats-service.ts';
 import { InfoServiceImpl } from './services/info-service.ts';
 import { ProxyServiceImpl } from './services/proxy-service.ts';
@@ -185,6 +186,9 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
   // Before the agent serves: a network migration moves containers between networks, which must not
   // overlap its first calls. A hung engine does not hold the start up (retried at the first create).
   await settleWithin(dockerDriver.checkAtStart(), START_CHECK_TIMEOUT_MS);
+  // Git deploys (contract 1.7.0): a project's repository into its container.
+  const deployService = new DeployServiceImpl({ containers: dockerDriver, docker, config, logger });
+  deployService.addToServer(server);
   const containerService = new ContainerServiceImpl({
     docker: dockerDriver,
     proxy,
@@ -192,6 +196,7 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
     config,
     logger,
     autoStopOf: idleStopper ? (id) => idleStopper.autoStopOf(id) : undefined,
+    afterProjectRemoved: (projectId) => deployService.removeCheckout(projectId),
   });
   containerService.addToServer(server);
   // One Docker stats stream per watched container, shared by every caller (contract 1.6.0).
@@ -274,7 +279,7 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
         });
       }),
     ])
-      .then(() => Promise.all([databaseService.close(), screenshotService.close(), metricsServer?.close(), tracking?.close()]))
+      .then(() => Promise.all([databaseService.close(), screenshotService.close(), deployService.close(), metricsServer?.close(), tracking?.close()]))
       .then(() => undefined);
     return stopped;
   };

@@ -122,6 +122,8 @@ export interface ContainerServiceOptions {
   logger: Logger;
   /** The idle auto-stop of a container, reported with it (absent when the feature is off). */
   autoStopOf?: (containerId: string) => AutoStopRecord | undefined;
+  /** Called after a project's managed container was removed (the git deploy's checkout goes). */
+  afterProjectRemoved?: (projectId: number) => Promise<void>;
 }
 
 /**
@@ -285,6 +287,11 @@ export class ContainerServiceImpl {
       }
       // Containers of earlier agent versions had a keys folder on the host (legacy-keys-folder.ts).
       if (container.projectId > 0) await removeLegacyKeys(this.options.config.dataDir, container.projectId);
+      if (container.projectId > 0 && removed) {
+        await this.options.afterProjectRemoved?.(container.projectId).catch((error: unknown) => {
+          logger.warn({ err: error, projectId: container.projectId }, 'could not remove the project’s git checkout');
+        });
+      }
     }
     if (removed) logger.info({ containerId: container.id, name: container.names[0], projectId: container.projectId }, 'removed a container');
     return removed;

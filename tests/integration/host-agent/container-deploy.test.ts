@@ -6,12 +6,12 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContainerDeployer, DeployError, type DeployProgress } from '../../../host-agent/src/drivers/deploy/container-deployer.ts';
 import { RepositoryFetcher } from '../../../host-agent/src/drivers/git/repository-fetcher.ts';
+import { execIn } from '../../support/container-exec.ts';
 import { ensureBusyboxImage, randomSuffix, requireDockerEngine, testDocker } from '../../support/docker.ts';
 import { type GitHost, startGitHost } from '../../support/git-host.ts';
 import { waitFor } from '../../support/ports.ts';
@@ -55,22 +55,7 @@ async function makeSite(name: string): Promise<Docker.Container> {
 }
 
 /** Runs a command in the container as root; its stdout (stderr appended). */
-async function run(container: Docker.Container, cmd: string[]): Promise<{ exitCode: number; output: string }> {
-  const exec = await container.exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true, Tty: false, User: 'root' });
-  const stream = await exec.start({ hijack: true, stdin: false });
-  const chunks: Buffer[] = [];
-  // Written synchronously by demuxStream, so nothing arrives after the stream's end.
-  const sink = new Writable({
-    write: (chunk: Buffer, _encoding, done) => {
-      chunks.push(chunk);
-      done();
-    },
-  });
-  docker.modem.demuxStream(stream, sink, sink);
-  await new Promise((resolve) => stream.once('end', resolve));
-  const info = await exec.inspect();
-  return { exitCode: info.ExitCode ?? -1, output: Buffer.concat(chunks).toString('utf8') };
-}
+const run = (container: Docker.Container, cmd: string[]): Promise<{ exitCode: number; output: string }> => execIn(docker, container, cmd);
 
 /** The page busybox httpd serves in the container (once httpd listens again after a restart). */
 async function page(container: Docker.Container, path = '/'): Promise<string> {

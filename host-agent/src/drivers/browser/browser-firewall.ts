@@ -23,16 +23,16 @@
  * another's apply, which then failed, or left that agent's browser with no rule at all.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import { hostLockPath, withHostLock } from '../../host-lock.ts';
+import { AGENT_TAG, ip6tablesBinary, OwnerChain } from '../host/owner-chain.ts';
+
+export { ip6tablesBinary };
 
 const execFileAsync = promisify(execFile);
 
 export const BROWSER_CHAIN = 'DEVPLEIN-BROWSER';
-const TAG = 'devplein-agent:';
 
 export interface BrowserFirewallOptions {
   /** The iptables command (name or path); ip6tables is the same name with ip6tables. */
@@ -57,109 +57,43 @@ export function proxyTarget(proxy: string): { address: string; family: 4 | 6; po
   return { address: host, family: family as 4 | 6, port };
 }
 
-export function ip6tablesBinary(iptablesBinary: string): string {
-  const base = path.basename(iptablesBinary).replace(/^iptables/, 'ip6tables');
-  return path.join(path.dirname(iptablesBinary), base);
-}
-
 export class BrowserFirewall {
-  private readonly owner: number;
-  private readonly chain: string;
+  private readonly chain: OwnerChain;
 
   constructor(private readonly options: BrowserFirewallOptions) {
-    this.owner = options.owner ?? process.pid;
-    this.chain = options.chain ?? BROWSER_CHAIN;
-  }
-
-  private async run(binary: string, args: string[]): Promise<string> {
-    const { stdout } = await execFileAsync(binary, ['-w', ...args], { timeout: 15_000 });
-    return stdout;
-  }
-
-  private async succeeds(binary: string, args: string[]): Promise<boolean> {
-    try {
-      await this.run(binary, args);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  private families(): Array<{ binary: string; family: 4 | 6 }> {
-    return [
-      { binary: this.options.iptablesBinary, family: 4 },
-      { binary: ip6tablesBinary(this.options.iptablesBinary), family: 6 },
-    ];
-  }
-
-  private jump(): string[] {
-    return ['OUTPUT', '-m', 'owner', '--uid-owner', String(this.options.uid), '-j', this.chain];
+    this.chain = new OwnerChain({ iptablesBinary: options.iptablesBinary, uid: options.uid, chain: options.chain ?? BROWSER_CHAIN, ...(options.owner !== undefined ? { owner: options.owner } : {}) });
   }
 
   private accept(target: { address: string; port: number }, owner: number): string[] {
-    return [this.chain, '-p', 'tcp', '-d', target.address, '--dport', String(target.port), '-m', 'comment', '--comment', `${TAG}${owner}`, '-j', 'ACCEPT'];
+    return [this.chain.chain, '-p', 'tcp', '-d', target.address, '--dport', String(target.port), '-m', 'comment', '--comment', `${AGENT_TAG}${owner}`, '-j', 'ACCEPT'];
   }
 
   /** Chain, jump, refusals and this agent's ACCEPT; idempotent (checked before every browser start). */
   async apply(): Promise<void> {
-    await withHostLock(hostLockPath(this.chain), () => this.applyLocked());
+    await withHostLock(hostLockPath(this.chain.chain), () => this.applyLocked());
   }
 
   /** This agent's ACCEPT goes; the chain too when no other agent's rule is left. */
   async remove(): Promise<void> {
-    await withHostLock(hostLockPath(this.chain), () => this.removeLocked());
+    await withHostLock(hostLockPath(this.chain.chain), () => this.chain.removeOwn());
   }
 
   private async applyLocked(): Promise<void> {
     const target = proxyTarget(this.options.proxy);
-    for (const { binary, family } of this.families()) {
-      if (!(await this.succeeds(binary, ['-S', this.chain]))) {
-        // Another agent may create it at the same moment: that is fine.
-        await this.run(binary, ['-N', this.chain]).catch(() => undefined);
-      }
-      const established = [this.chain, '-m', 'conntrack', '--ctstate', 'ESTABLISHED,RELATED', '-j', 'ACCEPT'];
-      const rejectTcp = [this.chain, '-p', 'tcp', '-j', 'REJECT', '--reject-with', 'tcp-reset'];
-      const rejectRest = [this.chain, '-j', 'REJECT'];
-      for (const rule of [established, rejectTcp, rejectRest]) if (!(await this.succeeds(binary, ['-C', ...rule]))) await this.run(binary, ['-A', ...rule]);
+    const { chain } = this;
+    for (const { binary, family } of chain.families()) {
+      await chain.ensureChain(binary);
+      await chain.ensureRules(binary, [
+        [chain.chain, '-m', 'conntrack', '--ctstate', 'ESTABLISHED,RELATED', '-j', 'ACCEPT'],
+        [chain.chain, '-p', 'tcp', '-j', 'REJECT', '--reject-with', 'tcp-reset'],
+        [chain.chain, '-j', 'REJECT'],
+      ]);
       if (family === target.family) {
-        await this.removeStaleAccepts(binary);
-        const own = this.accept(target, this.owner);
-        if (!(await this.succeeds(binary, ['-C', ...own]))) await this.run(binary, ['-I', ...own.slice(0, 1), '1', ...own.slice(1)]);
+        await chain.removeStale(binary);
+        const own = this.accept(target, chain.owner);
+        if (!(await chain.succeeds(binary, ['-C', ...own]))) await chain.run(binary, ['-I', ...own.slice(0, 1), '1', ...own.slice(1)]);
       }
-      if (!(await this.succeeds(binary, ['-C', ...this.jump()]))) await this.run(binary, ['-I', 'OUTPUT', '1', ...this.jump().slice(1)]);
-    }
-  }
-
-  private async removeLocked(): Promise<void> {
-    // Agents' ACCEPTs live in the proxy's family only; while one is left, both families' chains stay.
-    let othersLeft = false;
-    for (const { binary } of this.families()) {
-      if (!(await this.succeeds(binary, ['-S', this.chain]))) continue;
-      await this.deleteAccepts(binary, (owner) => owner === this.owner);
-      await this.removeStaleAccepts(binary);
-      if ((await this.run(binary, ['-S', this.chain])).includes(TAG)) othersLeft = true;
-    }
-    if (othersLeft) return;
-    for (const { binary } of this.families()) {
-      if (!(await this.succeeds(binary, ['-S', this.chain]))) continue;
-      while (await this.succeeds(binary, ['-D', ...this.jump()]));
-      await this.run(binary, ['-F', this.chain]).catch(() => undefined);
-      await this.run(binary, ['-X', this.chain]).catch(() => undefined);
-    }
-  }
-
-  private async removeStaleAccepts(binary: string): Promise<void> {
-    await this.deleteAccepts(binary, (owner) => owner !== this.owner && !existsSync(`/proc/${owner}`));
-  }
-
-  private async deleteAccepts(binary: string, which: (owner: number) => boolean): Promise<void> {
-    const rules = (await this.run(binary, ['-S', this.chain])).split('\n');
-    for (const rule of rules) {
-      const owner = new RegExp(`--comment "?${TAG}(\\d+)"?`).exec(rule)?.[1];
-      if (!owner || !rule.startsWith('-A ') || !which(Number(owner))) continue;
-      // `-S` prints the rule as it was added: delete it by the same words.
-      const words = rule.slice(3).split(/\s+/).map((word) => word.replace(/^"|"$/g, ''));
-      await this.run(binary, ['-D', ...words]).catch(() => undefined);
+      await chain.ensureJump(binary);
     }
   }
 }

@@ -4,16 +4,27 @@
  * 1. leftovers of an earlier, killed deploy are cleaned (a web root missing with a
  *    `<webRoot>.devplein-prev-*` beside it is renamed back first);
  * 2. the tree goes with putArchive into `<webRoot>.devplein-next-<id>`, owned by the web user;
- * 3. the keep paths that exist in the current web root are copied into it (`cp -a`, as root);
- * 4. the after-update command runs in it as the web user (time limit, output capped, each line a
+ * 3. with a build step, the build command runs in it as the web user (time limit, output capped,
+ *    each line a progress event; non-zero or over time: the old site stays), and the build's
+ *    output folder then replaces the staging folder (copied by the engine, owners kept);
+ * 4. the keep paths that exist in the current web root are copied into it by the engine
+ *    (getArchive, putArchive: owners and modes kept);
+ * 5. the after-update command runs in it as the web user (time limit, output capped, each line a
  *    progress event); a non-zero exit removes the staging folder and keeps the old site;
- * 5. one `sh -c` renames the web root to `<webRoot>.devplein-prev-<id>` and the staging folder to
+ * 6. one `sh -c` renames the web root to `<webRoot>.devplein-prev-<id>` and the staging folder to
  *    the web root (`mv -T`, two renames), then the previous folder is removed.
  *
  * The web user is the image's `student` account (from /etc/passwd, as for the SSH keys): the
  * account a student works as over SSH, so deployed files and files they edit have one owner.
+ *
+ * The agent's containers drop every capability (no CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH or
+ * CAP_FOWNER): root in the container may rename entries of the root-owned parent folder but may
+ * neither write in nor read the web user's folders. So copies go through the Docker engine,
+ * removals run twice (the web user empties, root removes the rest), and the renames stay in the
+ * web root's parent.
  */
 import { randomBytes } from 'node:crypto';
+import tar from 'tar-stream';
 import { type Readable, Writable } from 'node:stream';
 import type Docker from 'dockerode';
 import { LABELS } from '../docker/docker-driver.ts';
@@ -30,11 +41,16 @@ export interface DeploySettings {
   afterUpdate?: string | null;
   /** Paths relative to the web root that survive a deploy. */
   keepPaths?: string[];
+  /** Build step (both or neither): a one-line command run in the new tree, and the folder of the tree whose contents become the site. */
+  buildCommand?: string | null;
+  buildOutput?: string | null;
 }
 
 export type DeployProgress =
   | { step: 'cleaning'; removed: number }
   | { step: 'copying'; files: number; bytes: number; skipped: SkippedEntry[] }
+  | { step: 'building'; line: string }
+  | { step: 'built'; output: string }
   | { step: 'keeping'; kept: string[] }
   | { step: 'after-update'; line: string }
   | { step: 'swapping' }
@@ -45,6 +61,8 @@ export interface DeployRequest {
   checkoutDir: string;
   settings: DeploySettings;
   onProgress?: (event: DeployProgress) => void;
+  /** A cancelled deploy stops before the swap (the old site stays). */
+  signal?: AbortSignal;
 }
 
 export interface DeployResult {
@@ -66,6 +84,8 @@ export interface ContainerDeployerOptions {
   afterUpdateTimeoutMs?: number;
   /** Output of the after-update command kept and streamed, in bytes. */
   afterUpdateOutputBytes?: number;
+  /** Time limit of the build command (default: afterUpdateTimeoutMs, else 300 s); its output is capped like the after-update's. */
+  buildTimeoutMs?: number;
   /** Called before the swap; a test stops a deploy here (never resolves) like a killed agent. */
   beforeSwap?: () => Promise<void>;
   /**
@@ -91,21 +111,23 @@ if [ ! -e "$root" ]; then
     if [ -d "$prev" ]; then mv -T "$prev" "$root"; break; fi
   done
 fi
-for old in "$root".devplein-next-* "$root".devplein-prev-*; do
-  if [ -e "$old" ]; then rm -rf "$old"; echo "$old"; fi
+for old in "$root".devplein-next-* "$root".devplein-build-* "$root".devplein-prev-*; do
+  if [ -e "$old" ]; then echo "$old"; fi
 done`;
 
-const KEEP_SCRIPT = `root="$1"; next="$2"; shift 2
+/** The keep paths that exist in the current web root (their folder inside it), one a line; reads only. */
+const KEEP_SCRIPT = `root="$1"; shift
 real="$(realpath "$root")" || exit 0
 for p; do
   [ -e "$root/$p" ] || [ -L "$root/$p" ] || continue
   parent="$(realpath "$root/$(dirname "$p")")" || continue
   case "$parent" in "$real"|"$real"/*) ;; *) continue ;; esac
-  mkdir -p "$next/$(dirname "$p")"
-  rm -rf "$next/$p"
-  cp -a "$root/$p" "$next/$p"
   echo "$p"
 done`;
+
+/** Makes room in the new tree for the kept paths (as the web user, whose tree it is). */
+const KEEP_ROOM_SCRIPT = `next="$1"; shift
+for p; do rm -rf "$next/$p"; mkdir -p "$next/$(dirname "$p")"; done`;
 
 const SWAP_SCRIPT = `set -e
 if [ -e "$1" ]; then mv -T "$1" "$2"; fi
@@ -124,6 +146,16 @@ for p in /proc/[0-9]*; do
   [ "$held" = yes ] && echo "\${p#/proc/} $(cat "$p/comm" 2>/dev/null)"
 done
 exit 0`;
+
+/**
+ * Whether the build's output (`$2`, relative to the staging folder `$1`) is a real folder inside
+ * the tree: prints ok, missing, outside or not-a-folder. Run as the web user (its own files).
+ */
+const BUILD_OUTPUT_SCRIPT = `real="$(realpath "$1")" || { echo missing; exit 0; }
+target="$(realpath "$1/$2" 2>/dev/null)" || { echo missing; exit 0; }
+case "$target" in "$real"/*) ;; *) echo outside; exit 0 ;; esac
+if [ -L "$1/$2" ] || [ ! -d "$target" ]; then echo not-a-folder; exit 0; fi
+echo ok`;
 
 /** Kills the processes working in the staging folder (an after-update command over its time). */
 const KILL_SCRIPT = `for p in /proc/[0-9]*; do
@@ -151,12 +183,20 @@ export class ContainerDeployer {
     return result;
   }
 
-  private async run({ containerId, checkoutDir, settings, onProgress = () => undefined }: DeployRequest): Promise<DeployResult> {
+  private async run({ containerId, checkoutDir, settings, onProgress = () => undefined, signal }: DeployRequest): Promise<DeployResult> {
     const started = performance.now();
     const webRoot = checkWebRoot(settings.webRoot);
     const keepPaths = (settings.keepPaths ?? []).map(checkKeepPath);
     const afterUpdate = settings.afterUpdate?.trim();
     if (afterUpdate && /[\r\n\0]/.test(afterUpdate)) throw new DeployError('bad-settings', 'the after-update command is not one line');
+    const buildCommand = settings.buildCommand?.trim() || undefined;
+    const buildOutput = settings.buildOutput?.trim() ? checkKeepPath(settings.buildOutput.trim()) : undefined;
+    if ((buildCommand === undefined) !== (buildOutput === undefined)) throw new DeployError('bad-settings', 'a build step needs both a command and an output folder');
+    if (buildCommand && /[\r\n\0]/.test(buildCommand)) throw new DeployError('bad-settings', 'the build command is not one line');
+    const stopIfCancelled = (): void => {
+      if (signal?.aborted) throw new DeployError('cancelled', 'the deploy was cancelled before the swap');
+    };
+    stopIfCancelled();
     const container = this.options.docker.getContainer(containerId);
     const info = await this.engine('inspecting the container', () => container.inspect());
     const name = info.Name.replace(/^\//, '');
@@ -166,7 +206,9 @@ export class ContainerDeployer {
 
     const removed = await this.exec(container, ['sh', '-c', CLEAN_SCRIPT, 'sh', webRoot], 'root');
     if (removed.exitCode !== 0) throw new DeployError('docker-failed', `cleaning earlier deploys in ${name} failed: ${removed.output.trim()}`);
-    onProgress({ step: 'cleaning', removed: lines(removed.output).length });
+    const leftovers = lines(removed.output).filter((path) => path.startsWith(`${webRoot}.devplein-`));
+    if (leftovers.length > 0) await this.removeTrees(container, leftovers, owner);
+    onProgress({ step: 'cleaning', removed: leftovers.length });
 
     const plan = await planTree(checkoutDir, { maxFiles: this.options.maxFiles ?? 50_000, maxBytes: this.options.maxBytes ?? 500 * 1024 * 1024 });
     const id = randomBytes(4).toString('hex');
@@ -179,17 +221,31 @@ export class ContainerDeployer {
     onProgress({ step: 'copying', files: plan.files, bytes: plan.bytes, skipped: plan.skipped });
     try {
       await this.put(container, packTree(checkoutDir, plan, nextName, owner), parent, name);
-      const kept = keepPaths.length ? lines((await this.checked(container, ['sh', '-c', KEEP_SCRIPT, 'sh', webRoot, next, ...keepPaths], 'root', 'keeping paths')).output) : [];
+      stopIfCancelled();
+      if (buildCommand && buildOutput) {
+        await this.command(container, 'build', buildCommand, next, owner, (line) => onProgress({ step: 'building', line }));
+        stopIfCancelled();
+        const checked = (await this.exec(container, ['sh', '-c', BUILD_OUTPUT_SCRIPT, 'sh', next, buildOutput], `${owner.uid}:${owner.gid}`)).output.trim();
+        if (checked !== 'ok') {
+          const why = checked === 'outside' ? 'points outside the tree' : checked === 'not-a-folder' ? 'is not a folder' : 'is missing after the build';
+          throw new DeployError('build-failed', `the build output folder ${buildOutput} ${why}`);
+        }
+        await this.replaceByOutput(container, next, buildOutput, `${baseName}.devplein-build-${id}`, parent, name, owner);
+        onProgress({ step: 'built', output: buildOutput });
+      }
+      const kept = keepPaths.length ? await this.keep(container, webRoot, keepPaths, next, nextName, parent, name, owner) : [];
       onProgress({ step: 'keeping', kept });
-      if (afterUpdate) await this.afterUpdate(container, afterUpdate, next, owner, onProgress);
+      if (afterUpdate) await this.command(container, 'after-update', afterUpdate, next, owner, (line) => onProgress({ step: 'after-update', line }));
+      stopIfCancelled();
       await this.options.beforeSwap?.();
+      stopIfCancelled();
       // Looked up before the renames: in overlayfs a renamed folder of the image's layer gets a
       // new inode, while the server's cwd stays the old (now deleted) one.
       const holders = lines((await this.exec(container, ['sh', '-c', HOLDERS_SCRIPT, 'sh', webRoot], 'root')).output);
       onProgress({ step: 'swapping' });
       const swap = await this.exec(container, ['sh', '-c', SWAP_SCRIPT, 'sh', webRoot, prev, next], 'root');
       if (swap.exitCode !== 0) throw new DeployError('swap-failed', `swapping the new tree into ${webRoot} failed: ${swap.output.trim()}`);
-      await this.exec(container, ['rm', '-rf', prev], 'root');
+      await this.removeTrees(container, [prev], owner);
       const restart = holders.length > 0 && (this.options.heldOldRoot ?? 'restart') === 'restart';
       if (restart) {
         onProgress({ step: 'restarting', holders });
@@ -198,24 +254,72 @@ export class ContainerDeployer {
       return { files: plan.files, bytes: plan.bytes, durationMs: Math.round(performance.now() - started), kept, skipped: plan.skipped, heldOldRoot: holders, restarted: restart };
     } catch (error) {
       // The old site stays: only the staging folder goes (best effort; the next deploy cleans too).
-      await this.exec(container, ['rm', '-rf', next], 'root').catch(() => undefined);
+      await this.removeTrees(container, [next, `${webRoot}.devplein-build-${id}`], owner).catch(() => undefined);
       throw error;
     }
   }
 
-  private async afterUpdate(container: Docker.Container, command: string, next: string, owner: TreeOwner, onProgress: (event: DeployProgress) => void): Promise<void> {
-    const limit = this.options.afterUpdateTimeoutMs ?? 300_000;
+  /** The build or after-update command in the staging folder, as the web user. */
+  private async command(container: Docker.Container, kind: 'build' | 'after-update', command: string, next: string, owner: TreeOwner, onLine: (line: string) => void): Promise<void> {
+    const limit = (kind === 'build' ? this.options.buildTimeoutMs : undefined) ?? this.options.afterUpdateTimeoutMs ?? 300_000;
     const outcome = await this.exec(container, ['sh', '-c', command], `${owner.uid}:${owner.gid}`, {
       workingDir: next,
       timeoutMs: limit,
       maxOutput: this.options.afterUpdateOutputBytes ?? 64 * 1024,
-      onLine: (line) => onProgress({ step: 'after-update', line }),
+      onLine,
     });
     const tail = lines(outcome.output).slice(-20);
     // As the web user: without CAP_SYS_PTRACE (Docker's default) root cannot read another user's /proc/N/cwd.
     if (outcome.timedOut) await this.exec(container, ['sh', '-c', KILL_SCRIPT, 'sh', next], `${owner.uid}:${owner.gid}`).catch(() => undefined);
-    if (outcome.timedOut) throw new DeployError('after-update-timeout', `the after-update command did not finish within ${limit / 1000} s`, tail);
-    if (outcome.exitCode !== 0) throw new DeployError('after-update-failed', `the after-update command exited with ${outcome.exitCode}`, tail);
+    if (outcome.timedOut) throw new DeployError(`${kind}-timeout`, `the ${kind} command did not finish within ${limit / 1000} s`, tail);
+    if (outcome.exitCode !== 0) throw new DeployError(`${kind}-failed`, `the ${kind} command exited with ${outcome.exitCode}`, tail);
+  }
+
+  /**
+   * Removes folders the web user's files fill: the containers run without CAP_DAC_OVERRIDE, so
+   * root cannot delete inside the web user's folders, and the web user cannot delete an entry of
+   * the web root's parent. The web user empties them first, then root removes what is left.
+   */
+  private async removeTrees(container: Docker.Container, paths: string[], owner: TreeOwner): Promise<void> {
+    await this.exec(container, ['rm', '-rf', '--', ...paths], `${owner.uid}:${owner.gid}`);
+    const rooted = await this.exec(container, ['rm', '-rf', '--', ...paths], 'root');
+    if (rooted.exitCode !== 0) throw new DeployError('docker-failed', `removing ${paths.join(', ')} failed: ${rooted.output.trim()}`);
+  }
+
+  /**
+   * Copies the keep paths that exist from the current web root into the new tree, with their
+   * owners (uploads the web server wrote stay its own): through the engine, as for the build
+   * output, because root in the container may not write in the web user's folders.
+   */
+  private async keep(container: Docker.Container, webRoot: string, keepPaths: string[], next: string, nextName: string, parent: string, name: string, owner: TreeOwner): Promise<string[]> {
+    const kept = lines((await this.checked(container, ['sh', '-c', KEEP_SCRIPT, 'sh', webRoot, ...keepPaths], 'root', 'finding the paths to keep')).output).filter((path) => keepPaths.includes(path));
+    if (kept.length === 0) return [];
+    await this.checked(container, ['sh', '-c', KEEP_ROOM_SCRIPT, 'sh', next, ...kept], `${owner.uid}:${owner.gid}`, 'making room for the kept paths');
+    for (const path of kept) {
+      const archive = await this.engine('reading a kept path', () => container.getArchive({ path: `${webRoot}/${path}` }));
+      await this.put(container, renameArchiveRoot(archive as Readable, `${nextName}/${path}`), parent, name);
+    }
+    return kept;
+  }
+
+  /**
+   * The build's output folder becomes the staging folder. Copied by the Docker engine (an archive
+   * of the output, put back beside as a new folder with the same owners): root in the container
+   * may not move the web user's folders between folders. The old staging folder is removed.
+   */
+  private async replaceByOutput(container: Docker.Container, next: string, output: string, builtName: string, parent: string, name: string, owner: TreeOwner): Promise<void> {
+    let archive: Readable;
+    try {
+      archive = (await container.getArchive({ path: `${next}/${output}` })) as Readable;
+    } catch (error) {
+      throw new DeployError('build-failed', `the build output folder ${output} is missing after the build`, [], { cause: error });
+    }
+    const renamed = renameArchiveRoot(archive, builtName);
+    await this.put(container, renamed, parent, name);
+    const built = `${parent === '/' ? '' : parent}/${builtName}`;
+    await this.removeTrees(container, [next], owner);
+    const moved = await this.exec(container, ['mv', '-T', built, next], 'root');
+    if (moved.exitCode !== 0) throw new DeployError('docker-failed', `moving the build output into place failed: ${moved.output.trim()}`);
   }
 
   /** The image's `student` account (uid, gid) from the container's /etc/passwd. */
@@ -315,6 +419,25 @@ export class ContainerDeployer {
       throw new DeployError('docker-failed', `${what} failed: ${error instanceof Error ? error.message : String(error)}`, [], { cause: error });
     }
   }
+}
+
+/**
+ * An archive from getArchive (a top entry `<name>` or `<name>/` and `<name>/…` below it) with
+ * that top entry renamed to `target`, everything else (owners, modes, links) as it was.
+ */
+function renameArchiveRoot(source: Readable, target: string): Readable {
+  const extract = tar.extract();
+  const pack = tar.pack();
+  extract.on('entry', (header, stream, next) => {
+    const slash = header.name.indexOf('/');
+    const renamed = { ...header, name: slash === -1 ? target : `${target}${header.name.slice(slash)}` };
+    stream.pipe(pack.entry(renamed, (error) => next(error ?? undefined)));
+  });
+  extract.once('finish', () => pack.finalize());
+  extract.once('error', (error) => pack.destroy(error));
+  source.once('error', (error) => extract.destroy(error));
+  source.pipe(extract);
+  return pack;
 }
 
 function lines(text: string): string[] {

@@ -18,13 +18,23 @@ import type { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { MAX_TAR_ID } from '../ssh/authorized-keys.ts';
 
-export type DeployFailure = 'bad-settings' | 'too-large' | 'not-deployable' | 'after-update-failed' | 'after-update-timeout' | 'docker-failed' | 'swap-failed';
+export type DeployFailure =
+  | 'bad-settings'
+  | 'too-large'
+  | 'not-deployable'
+  | 'build-failed'
+  | 'build-timeout'
+  | 'after-update-failed'
+  | 'after-update-timeout'
+  | 'docker-failed'
+  | 'swap-failed'
+  | 'cancelled';
 
 export class DeployError extends Error {
   constructor(
     readonly reason: DeployFailure,
     message: string,
-    /** The after-update command's last output lines, when it failed. */
+    /** The build or after-update command's last output lines, when it failed. */
     readonly outputLines: string[] = [],
     options?: ErrorOptions,
   ) {

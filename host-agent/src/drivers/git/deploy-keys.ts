@@ -1,7 +1,7 @@
 /**
  * A project's deploy key (issue 23): an ed25519 key pair made with `ssh-keygen`, the private key
- * written with mode 0600 where the agent keeps it (sealing it at rest is a later piece), the
- * public key line returned to show the members.
+ * written with mode 0600 where the caller says (DeployKeyStore, deploy-key-store.ts, makes it in a
+ * private scratch folder and keeps it only sealed), the public key line returned to show the members.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rename, rm } from 'node:fs/promises';

@@ -19,7 +19,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { chown, lstat, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { GitProgressReader, type GitProgressEvent } from './git-progress.ts';
 import { isSafeBranchName } from '@devplein/contract/validation/repositoryAddress';
@@ -46,6 +46,16 @@ export interface RepositoryFetcherSettings {
   gitPath?: string;
   /** The ssh program (default `ssh` from PATH). */
   sshPath?: string;
+  /**
+   * Run git (and its ssh) as this user instead of the agent's own (the agent must be root): the
+   * folders the fetcher makes for git are given to it. Undefined: as the agent.
+   */
+  runAs?: { uid: number; gid: number };
+  /**
+   * Called once per fetch, before git runs, with the address git will connect to; returns what to
+   * call when the fetch ends (the git user's firewall opens the way for that one fetch).
+   */
+  openWay?: (address: RepositoryAddress) => Promise<() => Promise<void>>;
 }
 
 export interface FetchRequest {
@@ -53,6 +63,11 @@ export interface FetchRequest {
   address: string;
   /** A branch name; the repository's default branch when absent. */
   branch?: string;
+  /**
+   * A full commit hash to check out instead of the branch's newest commit (roll back): fetched
+   * with `git fetch --depth 1 <address> <hash>`, which the server must allow (reachable commits).
+   */
+  commit?: string;
   /** Where the checkout lives; cloned when it does not exist, updated when it does. */
   checkoutDir: string;
   credentials?: GitCredentials;
@@ -79,6 +94,7 @@ export interface FetchResult {
 export type GitFetchFailure =
   | 'address-refused'
   | 'bad-branch'
+  | 'bad-commit'
   | 'bad-credentials'
   | 'timeout'
   | 'too-large'
@@ -140,6 +156,9 @@ export class RepositoryFetcher {
     if (request.branch !== undefined && !isSafeBranchName(request.branch)) {
       throw new GitFetchError('bad-branch', `"${request.branch}" is geen geldige branchnaam.`);
     }
+    if (request.commit !== undefined && !/^[0-9a-f]{40}$/.test(request.commit)) {
+      throw new GitFetchError('bad-commit', `"${request.commit}" is geen volledige commit-hash (40 tekens 0-9 en a-f).`);
+    }
     const credentials = request.credentials ?? { kind: 'anonymous' };
     if (credentials.kind === 'token' && address.protocol !== 'https' && address.protocol !== 'http') {
       throw new GitFetchError('bad-credentials', 'Een token werkt alleen met een https://-adres.');
@@ -153,11 +172,56 @@ export class RepositoryFetcher {
       (info) => info.isDirectory(),
       () => false,
     );
-    return existing ? this.update(request, address, env, deadline) : this.clone(request, address, env, deadline);
+    const close = this.settings.openWay ? await this.settings.openWay(address) : undefined;
+    try {
+      let result: FetchResult;
+      if (request.commit !== undefined) result = await this.fetchCommit(request, request.commit, address, env, deadline, existing);
+      else result = existing ? await this.update(request, address, env, deadline) : await this.clone(request, address, env, deadline);
+      return result;
+    } finally {
+      await close?.();
+    }
+  }
+
+  /** A folder git (as `runAs`) may write in. */
+  private async gitDir(dir: string, mode = 0o755): Promise<void> {
+    await mkdir(dir, { recursive: true, mode });
+    if (this.settings.runAs) await chown(dir, this.settings.runAs.uid, this.settings.runAs.gid);
+  }
+
+  /**
+   * One commit by its hash (roll back): into the existing checkout, or a new one made with
+   * `git init` + the same fetch. A server that does not give it: not-found, the checkout as it was.
+   */
+  private async fetchCommit(request: FetchRequest, commit: string, address: RepositoryAddress, env: NodeJS.ProcessEnv, deadline: number, existing: boolean): Promise<FetchResult> {
+    const notGiven = (error: unknown): never => {
+      if (error instanceof GitFetchError && (error.reason === 'not-found' || error.reason === 'git-failed')) {
+        throw new GitFetchError('not-found', `De Git-server gaf commit ${commit.slice(0, 8)} niet (niet meer in de repository, of de server geeft geen oude commits).`, error.gitMessages);
+      }
+      throw error;
+    };
+    if (existing) {
+      const result = await this.update(request, address, env, deadline, commit).catch(notGiven);
+      if (result.commit.hash !== commit) throw new GitFetchError('git-failed', `git haalde ${result.commit.hash.slice(0, 8)} op in plaats van ${commit.slice(0, 8)}.`);
+      return result;
+    }
+    await this.gitDir(dirname(request.checkoutDir));
+    await rm(request.checkoutDir, { recursive: true, force: true });
+    const partial = `${request.checkoutDir}.partial-${randomBytes(4).toString('hex')}`;
+    try {
+      await this.gitDir(partial);
+      await this.runGit([...this.hardening(address), 'init', '--quiet', '--template=', partial], { env, deadline, request });
+      const result = await this.update({ ...request, checkoutDir: partial }, address, env, deadline, commit).catch(notGiven);
+      if (result.commit.hash !== commit) throw new GitFetchError('git-failed', `git haalde ${result.commit.hash.slice(0, 8)} op in plaats van ${commit.slice(0, 8)}.`);
+      await rename(partial, request.checkoutDir);
+      return { ...result, kind: 'clone' };
+    } finally {
+      await rm(partial, { recursive: true, force: true });
+    }
   }
 
   private async clone(request: FetchRequest, address: RepositoryAddress, env: NodeJS.ProcessEnv, deadline: number): Promise<FetchResult> {
-    await mkdir(dirname(request.checkoutDir), { recursive: true });
+    await this.gitDir(dirname(request.checkoutDir));
     await rm(request.checkoutDir, { recursive: true, force: true });
     const partial = `${request.checkoutDir}.partial-${randomBytes(4).toString('hex')}`;
     try {
@@ -178,9 +242,9 @@ export class RepositoryFetcher {
     }
   }
 
-  private async update(request: FetchRequest, address: RepositoryAddress, env: NodeJS.ProcessEnv, deadline: number): Promise<FetchResult> {
+  private async update(request: FetchRequest, address: RepositoryAddress, env: NodeJS.ProcessEnv, deadline: number, wanted?: string): Promise<FetchResult> {
     const dir = request.checkoutDir;
-    const ref = request.branch !== undefined ? `refs/heads/${request.branch}` : 'HEAD';
+    const ref = wanted ?? (request.branch !== undefined ? `refs/heads/${request.branch}` : 'HEAD');
     try {
       await this.runGit([...this.hardening(address), '-C', dir, 'fetch', '--progress', '--depth', '1', '--no-tags', '--no-recurse-submodules', '--', address.url, ref], {
         env,
@@ -251,8 +315,9 @@ export class RepositoryFetcher {
   }
 
   private async environment(address: RepositoryAddress, credentials: GitCredentials): Promise<NodeJS.ProcessEnv> {
+    await this.gitDir(this.settings.stateDir, 0o700);
     const home = join(this.settings.stateDir, 'git-home');
-    await mkdir(home, { recursive: true, mode: 0o700 });
+    await this.gitDir(home, 0o700);
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
       HOME: home,
@@ -299,7 +364,8 @@ export class RepositoryFetcher {
     return new Promise<RunOutcome>((resolve, reject) => {
       let stopped: GitFetchError | undefined;
       const reader = new GitProgressReader((event) => request.onProgress?.(event));
-      const child = spawn(this.settings.gitPath ?? 'git', args, { env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const runAs = this.settings.runAs ? { uid: this.settings.runAs.uid, gid: this.settings.runAs.gid } : {};
+      const child = spawn(this.settings.gitPath ?? 'git', args, { env: options.env, cwd: this.settings.stateDir, detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...runAs });
       const stop = (error: GitFetchError): void => {
         if (stopped) return;
         stopped = error;
@@ -360,6 +426,9 @@ export function classifyFailure(messages: string[]): GitFetchError {
   }
   if (/Authentication failed|could not read (Username|Password)|Permission denied|returned error: 40[13]|terminal prompts disabled|Host key verification failed/i.test(text)) {
     return new GitFetchError('auth', 'De Git-server weigerde de toegang: controleer de deploy key of het token.', messages);
+  }
+  if (/not our ref|unadvertised object|upload-pack: not|no such remote ref/i.test(text)) {
+    return new GitFetchError('not-found', 'De Git-server gaf deze commit niet.', messages);
   }
   if (/not found|does not appear to be a git repository|does not exist|returned error: 404|couldn't find remote ref|access denied or repository not exported/i.test(text)) {
     return new GitFetchError('not-found', 'De repository of branch is niet gevonden.', messages);
