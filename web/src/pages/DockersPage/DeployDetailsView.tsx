@@ -242,6 +242,9 @@ function DeploySettingsForm({
   const branchProblem = branch.trim() !== '' && !isSafeBranchName(branch.trim()) ? BRANCH_MESSAGE : undefined;
   const tokenProblem = auth === 'token' && !panel.hasToken && token.trim() === '' ? 'Vul het token in dat je op de Git-server hebt gemaakt.' : undefined;
   const blocked = branchProblem !== undefined || tokenProblem !== undefined;
+  // The server's messages for fields that have no place of their own here (or are hidden now).
+  const shownFields = auth === 'token' ? ['branch', 'auth', 'token'] : ['branch', 'auth'];
+  const otherErrors = Object.entries(errors).flatMap(([field, messages]) => (shownFields.includes(field) ? [] : messages));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -272,7 +275,7 @@ function DeploySettingsForm({
             type="password"
             id={`${formId}-token`}
             value={token}
-            autoComplete="off"
+            autoComplete="new-password"
             placeholder={panel.hasToken ? 'leeg laten: het opgeslagen token blijft' : 'token met alleen leesrechten'}
             aria-describedby={`${formId}-token-hint`}
             onChange={(event) => setToken(event.target.value)}
@@ -283,7 +286,7 @@ function DeploySettingsForm({
           <FieldMessages messages={tokenProblem === undefined ? errors.token : [tokenProblem]} />
         </div>
       )}
-      <FieldMessages messages={errors.form} />
+      <FieldMessages messages={otherErrors} />
       <div className="deploy-actions">
         <button type="submit" className="button button-primary button-small" disabled={blocked || saving}>
           {saving ? 'Bezig…' : 'Opslaan'}

@@ -85,7 +85,12 @@ export function DockerCard({ docker, onChanged, onRemoved, onRefresh, onSubscrib
   const applyAnswer = (list: UserDocker[]) => {
     const first = list[0];
     if (first === undefined) return;
-    onChanged(first.project?.id === docker.project.id ? { ...docker, ...first } : { ...docker, State: first.State, Status: first.Status });
+    // An action's answer may leave out the git-deploy summary: the card keeps the one it has (live updates keep it current).
+    onChanged(
+      first.project?.id === docker.project.id
+        ? { ...docker, ...first, deploy: first.deploy ?? docker.deploy }
+        : { ...docker, State: first.State, Status: first.Status },
+    );
   };
 
   const create = async () => {
