@@ -39,7 +39,7 @@ const realtime = vi.hoisted(() => {
 
 vi.mock('../../realtime/client.ts', () => ({ sharedRealtimeClient: () => realtime.client }));
 
-function emit(channel: string, event: string, data: DeployLogEvent | DeployUpdatedEvent) {
+function emit(channel: string, event: string, data: DeployLogEvent | DeployUpdatedEvent | Record<string, unknown>) {
   const listeners: Listener[] = [...(realtime.channels.get(channel)?.get(event) ?? [])];
   expect(listeners.length).toBeGreaterThan(0);
   act(() => listeners.forEach((listener) => listener(data)));
@@ -124,5 +124,14 @@ describe('the dockers card, live git deploys', () => {
     await waitFor(() => expect(screen.getByTestId('deploy-status').textContent).toBe('In de wachtrij'));
     expect(requests).toContain('POST /api/user/dockers/7/deploys');
     expect((screen.getByRole('button', { name: 'Bijwerken' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('drops malformed live payloads instead of breaking the card', async () => {
+    renderPage();
+    await screen.findByTestId('deploy-current-commit');
+    emit('private-container.webshop', DEPLOY_UPDATED_EVENT, { deploy: { status: 'deployed' } });
+    emit('private-container.webshop', DEPLOY_LOG_EVENT, { deployId: '12', lines: 'x' });
+    expect(screen.getByTestId('deploy-current-commit').textContent).toContain('3f9c2a1');
+    expect(screen.getByTestId('deploy-status').textContent).toBe('Bijgewerkt');
   });
 });
