@@ -141,10 +141,11 @@ function PanelSections(props: DeployDetailsViewProps & { panel: ProjectDeployPan
             <pre className="deploy-key" data-testid="deploy-key">
               {panel.deployKey.publicKey}
             </pre>
-            <div className="deploy-copy-row">
-              <span className="deploy-copy-label">Vingerafdruk</span>
-              <code className="deploy-secret">{panel.deployKey.fingerprint}</code>
+            <div className="deploy-key-actions">
               <CopyButton text={panel.deployKey.publicKey} label="Publieke sleutel kopiëren" />
+              <span className="deploy-fingerprint muted">
+                Vingerafdruk: <code>{panel.deployKey.fingerprint}</code>
+              </span>
             </div>
           </>
         )}
