@@ -92,13 +92,13 @@ export function GitGuidePageView(props: GitGuidePageViewProps) {
           </dd>
           <dt>GitLab</dt>
           <dd>
-            Settings → Webhooks → Add new webhook. URL: de URL. Secret token: het geheim. Trigger: <em>Push events</em>. GitLab stuurt
-            altijd JSON.
+            De instellingen van je project → Webhooks → nieuwe webhook. URL: de URL. Secret token: het geheim. Trigger:{' '}
+            <em>Push events</em>. GitLab stuurt altijd JSON.
           </dd>
           <dt>GitHub</dt>
           <dd>
-            Settings → Webhooks → Add webhook. Payload URL: de URL. Content type: <code>application/json</code>. Secret: het geheim.
-            Kies <em>Just the push event</em>.
+            De instellingen van je repository → Webhooks → nieuwe webhook. Payload URL: de URL. Content type:{' '}
+            <code>application/json</code>. Secret: het geheim. Kies dat alleen het push-event de webhook start.
           </dd>
         </dl>
         <p>
