@@ -100,7 +100,7 @@ export function DeployPartView({ deploy, log, blockedReason, starting, error, no
         )}
       </div>
 
-      <dl className="deploy-facts">
+      <dl className="docker-facts">
         <dt>Online</dt>
         <dd>
           {current?.commit ? (
