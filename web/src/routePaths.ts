@@ -9,6 +9,7 @@ export const routePaths = {
   websites: '/websites',
   login: '/login',
   usefulLinks: '/useful-links',
+  gitGuide: '/useful-links/git',
   levels: '/levels',
   level: '/level/:id',
   profile: '/profile/:id/:name',

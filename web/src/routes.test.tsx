@@ -40,6 +40,7 @@ const studentRoutes: [string, 'public' | 'login'][] = [
   ['/websites', 'public'],
   ['/login', 'public'],
   ['/useful-links', 'login'],
+  ['/useful-links/git', 'login'],
   ['/levels', 'login'],
   ['/level/3', 'login'],
   ['/profile/3/olga-ontwikkelaar', 'public'],

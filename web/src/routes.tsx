@@ -16,6 +16,7 @@ const WebsitesPage = lazyPage(() => import('./pages/WebsitesPage/WebsitesPage.ts
 const LevelsPage = lazyPage(() => import('./pages/LevelsPage/LevelsPage.tsx'), 'LevelsPage');
 const ProfilePage = lazyPage(() => import('./pages/ProfilePage/ProfilePage.tsx'), 'ProfilePage');
 const UsefulLinksPage = lazyPage(() => import('./pages/UsefulLinksPage/UsefulLinksPage.tsx'), 'UsefulLinksPage');
+const GitGuidePage = lazyPage(() => import('./pages/GitGuidePage/GitGuidePage.tsx'), 'GitGuidePage');
 const ExamsPage = lazyPage(() => import('./pages/ExamsPage/ExamsPage.tsx'), 'ExamsPage');
 const LevelPage = lazyPage(() => import('./pages/LevelPage/LevelPage.tsx'), 'LevelPage');
 const AdminLevelsPage = lazyPage(() => import('./pages/AdminLevelsPage/AdminLevelsPage.tsx'), 'AdminLevelsPage');
@@ -60,6 +61,8 @@ export const appRoutes: readonly AppRoute[] = [
   { name: 'websites', access: 'public', title: 'Websites', element: <WebsitesPage /> },
   { name: 'login', access: 'public', title: 'Inloggen', element: <LoginPage /> },
   { name: 'usefulLinks', access: 'login', title: 'Handige links', element: <UsefulLinksPage /> },
+  // Beyond the spec (issue 23): the students' guide to git deploys, under Handige links.
+  { name: 'gitGuide', access: 'login', title: 'Je site bijwerken met git', element: <GitGuidePage /> },
   { name: 'levels', access: 'login', title: 'Levels', element: <LevelsPage /> },
   { name: 'level', access: 'login', title: 'Level', element: <LevelPage /> },
   { name: 'profile', access: 'public', title: 'Profiel', element: <ProfilePage /> },

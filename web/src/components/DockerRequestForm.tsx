@@ -10,6 +10,7 @@ import {
   type ProjectRequestBody,
 } from '../api/queries/projects.ts';
 import { useCurrentUser } from '../api/queries/user.ts';
+import { useDeploySettings } from '../api/queries/deploys.ts';
 import { isAdmin } from '../layout/roles.ts';
 import { DockerRequestFormView } from './DockerRequestFormView.tsx';
 
@@ -40,6 +41,8 @@ export function DockerRequestForm({
 }) {
   const { user } = useCurrentUser();
   const images = useDockerImages();
+  // While the school's git hosts load (or when they cannot be loaded) the form checks only the address's shape.
+  const gitSettings = useDeploySettings();
   const [saving, setSaving] = useState(false);
 
   if (user === null) return null;
@@ -89,6 +92,7 @@ export function DockerRequestForm({
       onSubmit={(body) => void save(body)}
       onCancel={onCancel}
       headingLevel={headingLevel}
+      gitPolicy={gitSettings.data}
     />
   );
 }

@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Project } from '../api/queries/projects.ts';
 import { DockerRequestFormView } from './DockerRequestFormView.tsx';
+import type { RepositoryAddressPolicy } from '@devplein/contract/validation/repositoryAddress';
 
 afterEach(cleanup);
 
@@ -12,9 +13,10 @@ const images = [
 ];
 const me = { id: 4, name: 'Sam Student' };
 
-function renderForm(project?: Project, onSubmit = vi.fn(), siteDomains?: string[]) {
+function renderForm(project?: Project, onSubmit = vi.fn(), siteDomains?: string[], gitPolicy?: RepositoryAddressPolicy) {
   render(
     <DockerRequestFormView
+      gitPolicy={gitPolicy}
       project={project}
       images={images}
       siteDomain="dev.school.nl"
@@ -96,5 +98,66 @@ describe('DockerRequestFormView', () => {
     expect(field('Naam').value).toBe('kantine-app');
     expect((screen.getByRole('button', { name: 'Opslaan' }) as HTMLButtonElement).disabled).toBe(false);
     expect(screen.getByRole('button', { name: 'Mees Schouten verwijderen' })).toBeTruthy();
+  });
+
+  describe('the repository address and branch (issue 23)', () => {
+    const policy: RepositoryAddressPolicy = { allowedHosts: ['git.school.nl', 'github.com'], allowHttp: false };
+
+    function fillValidRequest() {
+      fireEvent.change(field('Naam'), { target: { value: 'winkel' } });
+      fireEvent.change(field('Image'), { target: { value: '2' } });
+      fireEvent.change(field('Beschrijving'), { target: { value: 'x'.repeat(40) } });
+    }
+    const submitButton = () => screen.getByRole('button', { name: 'Aanvragen' }) as HTMLButtonElement;
+    const reproProblem = () => field('Git-repository (optioneel)').closest('.field')?.querySelector('.field-error')?.textContent ?? null;
+
+    it('refuses a host the school does not allow at once, with the Dutch reason, and accepts an allowed one', () => {
+      renderForm(undefined, vi.fn(), undefined, policy);
+      fillValidRequest();
+      expect(submitButton().disabled).toBe(false);
+      fireEvent.change(field('Git-repository (optioneel)'), { target: { value: 'https://gitlab.example.com/sam/winkel.git' } });
+      expect(reproProblem()).toMatch(/gitlab\.example\.com/);
+      expect(reproProblem()).toMatch(/git\.school\.nl/);
+      expect(submitButton().disabled).toBe(true);
+      fireEvent.change(field('Git-repository (optioneel)'), { target: { value: 'https://git.school.nl/sam/winkel.git' } });
+      expect(reproProblem()).toBeNull();
+      expect(submitButton().disabled).toBe(false);
+    });
+
+    it('refuses file:// and a local path with a Dutch reason', () => {
+      renderForm(undefined, vi.fn(), undefined, policy);
+      fillValidRequest();
+      fireEvent.change(field('Git-repository (optioneel)'), { target: { value: 'file:///home/sam/winkel' } });
+      const fileReason = reproProblem();
+      expect(fileReason).not.toBeNull();
+      expect(fileReason).not.toMatch(/[Ff]ile protocol|not allowed/);
+      expect(submitButton().disabled).toBe(true);
+      fireEvent.change(field('Git-repository (optioneel)'), { target: { value: '/home/sam/winkel' } });
+      expect(reproProblem()).not.toBeNull();
+      expect(submitButton().disabled).toBe(true);
+    });
+
+    it('without the school policy (still loading, or failed) checks only the shape, as before', () => {
+      renderForm();
+      fillValidRequest();
+      fireEvent.change(field('Git-repository (optioneel)'), { target: { value: 'https://gitlab.example.com/sam/winkel.git' } });
+      expect(reproProblem()).toBeNull();
+      expect(submitButton().disabled).toBe(false);
+      fireEvent.change(field('Git-repository (optioneel)'), { target: { value: 'file:///home/sam/winkel' } });
+      expect(reproProblem()).not.toBeNull();
+    });
+
+    it('sends the branch, empty for the default branch, and refuses an unsafe branch name', () => {
+      const onSubmit = renderForm(undefined, vi.fn(), undefined, policy);
+      fillValidRequest();
+      fireEvent.change(field('Git-repository (optioneel)'), { target: { value: 'git@git.school.nl:sam/winkel.git' } });
+      fireEvent.click(submitButton());
+      expect(onSubmit).toHaveBeenLastCalledWith(expect.objectContaining({ repro: 'git@git.school.nl:sam/winkel.git', branch: '' }));
+      fireEvent.change(field('Branch (leeg: de standaardbranch)'), { target: { value: '--upload-pack=x' } });
+      expect(submitButton().disabled).toBe(true);
+      fireEvent.change(field('Branch (leeg: de standaardbranch)'), { target: { value: 'develop' } });
+      fireEvent.click(submitButton());
+      expect(onSubmit).toHaveBeenLastCalledWith(expect.objectContaining({ branch: 'develop' }));
+    });
   });
 });

@@ -13,7 +13,9 @@ import {
   filterProjectName,
   projectRequestProblems,
 } from '@devplein/contract/validation/projectRequest';
+import type { RepositoryAddressPolicy } from '@devplein/contract/validation/repositoryAddress';
 import { UserSearch } from './UserSearch.tsx';
+import { BranchField } from './BranchField.tsx';
 import '../styles/admin-levels.css';
 import '../styles/projects.css';
 
@@ -40,6 +42,17 @@ export interface DockerRequestFormViewProps {
   onCancel?: () => void;
   /** The heading level: the page's h1, or an h2 inside the approvals list. */
   headingLevel?: 1 | 2;
+  /**
+   * The school's git hosts (GET /api/deploy/settings): the repository address is checked against
+   * them at once. Undefined while they load or when they could not be loaded: only its shape is checked.
+   */
+  gitPolicy?: RepositoryAddressPolicy;
+}
+
+/** The branch the server stored for the project, when its JSON says (older servers do not: undefined). */
+function storedBranch(project: Project | undefined): string | null | undefined {
+  const branch = (project as { branch?: unknown } | undefined)?.branch;
+  return typeof branch === 'string' || branch === null ? branch : undefined;
 }
 
 function initialMembers(project: Project | undefined, currentUser: FormMember, keepCurrentUser: boolean): FormMember[] {
@@ -65,6 +78,7 @@ export function DockerRequestFormView({
   onSubmit,
   onCancel,
   headingLevel = 1,
+  gitPolicy,
 }: DockerRequestFormViewProps) {
   const formId = useId();
   const [name, setName] = useState(project?.name ?? '');
@@ -73,6 +87,8 @@ export function DockerRequestFormView({
   const [description, setDescription] = useState(project?.description ?? '');
   const [visible, setVisible] = useState(project === undefined ? true : project.visible === '1');
   const [repro, setRepro] = useState(project?.repro ?? '');
+  const knownBranch = storedBranch(project);
+  const [branch, setBranch] = useState(knownBranch ?? '');
   const [members, setMembers] = useState<FormMember[]>(() => initialMembers(project, currentUser, keepCurrentUser));
   const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set(project === undefined ? [] : ['name', 'domain', 'docker_id', 'description', 'repro']));
 
@@ -84,9 +100,11 @@ export function DockerRequestFormView({
     visible: visible ? '1' : '0',
     users: members.map((member) => member.id),
     repro,
+    // A new request always says its branch (empty: the default); an edit only when it is known or a new one is typed.
+    ...(project === undefined || knownBranch !== undefined || branch.trim() !== '' ? { branch } : {}),
     end_date: project?.end_date ?? '',
   };
-  const problems = projectRequestProblems(body, siteDomains);
+  const problems = projectRequestProblems(body, siteDomains, gitPolicy);
   const valid = Object.keys(problems).length === 0;
   const touch = (field: string) => setTouched((current) => (current.has(field) ? current : new Set([...current, field])));
   const problemOf = (field: string): string | undefined => (touched.has(field) ? problems[field]?.[0] : undefined);
@@ -239,6 +257,17 @@ export function DockerRequestFormView({
         />
         <FieldProblem message={problemOf('repro')} />
       </div>
+
+      <BranchField
+        id={`${formId}-branch`}
+        value={branch}
+        onChange={(typed) => {
+          setBranch(typed);
+          touch('branch');
+        }}
+        hint={project !== undefined && knownBranch === undefined ? 'Leeg laten houdt de branch zoals hij is; je ziet hem op je docker onder Git-deploy.' : undefined}
+        problem={problemOf('branch')}
+      />
 
       <fieldset className="field member-field">
         <legend className="field-label">Teamleden</legend>

@@ -76,7 +76,18 @@ export const AdminDockerRow = memo(function AdminDockerRow(props: AdminDockerRow
           docker.user
         )}
       </td>
-      <td className="docker-image">{docker.Image}</td>
+      <td className="docker-image">
+        {docker.Image}
+        {docker.deployedCommit && (
+          <span
+            className="docker-row-commit"
+            data-testid="deployed-commit"
+            title={`Online uit git: ${docker.deployedCommit.hash}, ${docker.deployedCommit.author}, ${dutchDateTime(docker.deployedCommit.time)}`}
+          >
+            <code>{docker.deployedCommit.shortHash}</code> {docker.deployedCommit.subject}
+          </span>
+        )}
+      </td>
       <td className="status-column">
         <span className="docker-row-status">{docker.Status}</span>
         {docker.State === 'exited' && docker.autoStop && (

@@ -233,4 +233,19 @@ describe('AdminDockersPageView', () => {
     expect(props.onReload).toHaveBeenCalled();
     expect(screen.getByRole('link', { name: 'Image-opties beheren' }).getAttribute('href')).toBe('/admin/dockers/images');
   });
+
+  it('shows the commit git deploy put online under the image, with author and time in its title (issue 23)', () => {
+    const deployed: AdminDocker = {
+      ...container('webshop', 'Up 3 minutes'),
+      deployedCommit: { hash: '3f9c2a1d8e7b6c5a4f3e2d1c0b9a8f7e6d5c4b3a', shortHash: '3f9c2a1', subject: 'Menu werkt nu ook op de telefoon', author: 'Sam Student', time: '2026-11-27T20:57:00Z' },
+    };
+    const rows = indexAdminDockers([deployed, { ...container('blog', 'Exited (0) 2 hours ago'), deployedCommit: null }]);
+    renderView({ rows, total: 2 });
+    const row = screen.getAllByTestId('admin-docker-row').find((each) => each.dataset.docker === 'webshop');
+    const commit = within(row!).getByTestId('deployed-commit');
+    expect(commit.textContent).toBe('3f9c2a1 Menu werkt nu ook op de telefoon');
+    expect(commit.getAttribute('title')).toMatch(/^Online uit git: 3f9c2a1d8e7b6c5a4f3e2d1c0b9a8f7e6d5c4b3a, Sam Student, 27-11-2026 \d{2}:57$/);
+    const blog = screen.getAllByTestId('admin-docker-row').find((each) => each.dataset.docker === 'blog');
+    expect(within(blog!).queryByTestId('deployed-commit')).toBeNull();
+  });
 });

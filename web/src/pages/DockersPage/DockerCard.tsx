@@ -17,6 +17,8 @@ import { useContainerChannel } from '../../realtime/useContainerChannel.ts';
 import { DockerCardView } from './DockerCardView.tsx';
 import { useContainerStats } from '../../api/queries/containerStats.ts';
 import { ContainerStatsView } from './ContainerStatsView.tsx';
+import type { ProjectDeploy } from '../../api/queries/deploys.ts';
+import { DeployPart, useDeployChanged, useDeployLog } from './DeployPart.tsx';
 
 /** The live use of a running card (its own component: polling only while the card runs). */
 function RunningStats({ name }: { name: string }) {
@@ -37,6 +39,8 @@ export interface DockerCardProps {
   onRefresh: () => void;
   /** The card's live channel is subscribed: changes before that moment reached nobody. */
   onSubscribed?: () => void;
+  /** A git deploy of the project changed (live, or the answer to 'Bijwerken'); the page folds it into the card's summary. */
+  onDeployChanged?: (projectId: number, deploy: ProjectDeploy) => void;
 }
 
 /**
@@ -44,7 +48,7 @@ export interface DockerCardProps {
  * create flow (pull the image with progress, then make the container), delete after a
  * confirmation, the live channel, the logs dialog and the WordPress password.
  */
-export function DockerCard({ docker, onChanged, onRemoved, onRefresh, onSubscribed }: DockerCardProps) {
+export function DockerCard({ docker, onChanged, onRemoved, onRefresh, onSubscribed, onDeployChanged }: DockerCardProps) {
   const name = containerName(docker);
   const [busy, setBusy] = useState(false);
   const [remoteBusy, setRemoteBusy] = useState(false);
@@ -53,6 +57,8 @@ export function DockerCard({ docker, onChanged, onRemoved, onRefresh, onSubscrib
   const [password, setPassword] = useState<{ username: string; password: string } | null>(null);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const [logsOpen, setLogsOpen] = useState(false);
+  const deployLog = useDeployLog(docker.project.id, docker.deploy?.latest ?? null);
+  const deployChanged = useDeployChanged(docker.project.id, onDeployChanged);
 
   useContainerChannel(
     name,
@@ -66,6 +72,7 @@ export function DockerCard({ docker, onChanged, onRemoved, onRefresh, onSubscrib
       onRefresh();
     },
     onSubscribed,
+    { onLog: deployLog.onLog, onUpdated: ({ deploy }) => deployChanged(deploy) },
   );
 
   useEffect(() => {
@@ -78,7 +85,12 @@ export function DockerCard({ docker, onChanged, onRemoved, onRefresh, onSubscrib
   const applyAnswer = (list: UserDocker[]) => {
     const first = list[0];
     if (first === undefined) return;
-    onChanged(first.project?.id === docker.project.id ? { ...docker, ...first } : { ...docker, State: first.State, Status: first.Status });
+    // An action's answer may leave out the git-deploy summary: the card keeps the one it has (live updates keep it current).
+    onChanged(
+      first.project?.id === docker.project.id
+        ? { ...docker, ...first, deploy: first.deploy ?? docker.deploy }
+        : { ...docker, State: first.State, Status: first.Status },
+    );
   };
 
   const create = async () => {
@@ -153,6 +165,11 @@ export function DockerCard({ docker, onChanged, onRemoved, onRefresh, onSubscrib
         onResetPassword={() => void resetPassword()}
         onDismissPassword={() => setPassword(null)}
         stats={docker.State === 'running' ? <RunningStats name={name} /> : null}
+        deploy={
+          docker.deploy === null ? null : (
+            <DeployPart docker={docker} deploy={docker.deploy} log={deployLog.lines} onDeployChanged={deployChanged} onRefresh={onRefresh} />
+          )
+        }
       />
       {logsOpen && <LogViewer name={name} onClose={() => setLogsOpen(false)} />}
     </>

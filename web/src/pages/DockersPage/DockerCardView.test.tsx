@@ -2,35 +2,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import type { UserDocker } from '../../api/queries/dockers.ts';
+import { userDocker } from './cardFixtures.ts';
 import { DockerCardView, type DockerCardViewProps } from './DockerCardView.tsx';
 
 afterEach(cleanup);
-
-function userDocker(overrides: Partial<UserDocker> = {}): UserDocker {
-  return {
-    Id: 'abc123',
-    Names: ['/webshop'],
-    Image: '127.0.0.1:5000/devplein/php:8.3',
-    State: 'running',
-    Status: 'Up 3 minutes',
-    Labels: { projectId: 7 },
-    project: { id: 7, name: 'webshop', validated: true, docker_id: 2 },
-    Users: [
-      { id: 4, name: 'Sam Student' },
-      { id: 5, name: 'Olga Ontwikkelaar' },
-    ],
-    description: 'Een webshop voor tweedehands fietsen, gebouwd met Laravel en Vue.',
-    domain: 'webshop.dev.devplein.test',
-    ssh: false,
-    sshCommand: null,
-    wordpress: false,
-    autoStop: null,
-    exit: null,
-    deploy: null,
-    ...overrides,
-  };
-}
 
 function renderCard(overrides: Partial<DockerCardViewProps> = {}) {
   const props: DockerCardViewProps = {

@@ -37,6 +37,8 @@ export interface DockerCardViewProps {
   onDismissPassword: () => void;
   /** The live use of a running container (ContainerStatsView); null on other cards. */
   stats?: ReactNode;
+  /** The git-deploy part (DeployPart) of a project with a repository; null on other cards. */
+  deploy?: ReactNode;
 }
 
 /** Dutch names of Docker's states for the badge; the raw State stays in `data-state`. */
@@ -139,6 +141,8 @@ export function DockerCardView(props: DockerCardViewProps) {
           </code>
         </div>
       )}
+
+      {props.deploy}
 
       {pull !== null && (
         <div className="docker-progress" role="status" aria-live="polite">

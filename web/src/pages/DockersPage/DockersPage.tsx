@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { failureMessage, useUserDockers, type UserDocker } from '../../api/queries/dockers.ts';
+import { applyDeployUpdate, type ProjectDeploy } from '../../api/queries/deploys.ts';
 import { useRealtimeReconnect, useRealtimeStatus } from '../../realtime/useContainerChannel.ts';
 import { DockerCard } from './DockerCard.tsx';
 import { DockersPageView } from './DockersPageView.tsx';
@@ -44,6 +45,18 @@ export function DockersPage() {
       }),
     [mutate],
   );
+  // A deploy's new state (live or an answer) goes into the cached list, so the card's commit changes without a reload.
+  const deployChanged = useCallback(
+    (projectId: number, deploy: ProjectDeploy) =>
+      void mutate(
+        (current) =>
+          current?.map((docker) =>
+            docker.project.id === projectId && docker.deploy !== null ? { ...docker, deploy: applyDeployUpdate(docker.deploy, deploy) } : docker,
+          ),
+        { revalidate: false },
+      ),
+    [mutate],
+  );
   const removed = useCallback(
     (projectId: number) => void mutate((current) => current?.filter((docker) => docker.project.id !== projectId), { revalidate: false }),
     [mutate],
@@ -61,6 +74,7 @@ export function DockersPage() {
           onRemoved={removed}
           onRefresh={refresh}
           onSubscribed={reloadOnceSubscribed}
+          onDeployChanged={deployChanged}
         />
       )}
     />

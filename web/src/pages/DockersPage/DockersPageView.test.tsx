@@ -4,27 +4,23 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import type { UserDocker } from '../../api/queries/dockers.ts';
 import { DockersPageView } from './DockersPageView.tsx';
+import { userDocker } from './cardFixtures.ts';
 
 afterEach(cleanup);
 
-const docker = (id: number, name: string): UserDocker => ({
-  Id: null,
-  Names: [`/${name}`],
-  Image: '',
-  State: 'Nog niet goed gekeurd!',
-  Status: 'Wacht op goedkeuring van een docent.',
-  Labels: { projectId: id },
-  project: { id, name, validated: null, docker_id: 2 },
-  Users: [],
-  description: '',
-  domain: `${name}.dev.devplein.test`,
-  ssh: false,
-  sshCommand: null,
-  wordpress: false,
-  autoStop: null,
-  exit: null,
-  deploy: null,
-});
+const docker = (id: number, name: string): UserDocker =>
+  userDocker({
+    Id: null,
+    Names: [`/${name}`],
+    Image: '',
+    State: 'Nog niet goed gekeurd!',
+    Status: 'Wacht op goedkeuring van een docent.',
+    Labels: { projectId: id },
+    project: { id, name, validated: null, docker_id: 2 },
+    Users: [],
+    description: '',
+    domain: `${name}.dev.devplein.test`,
+  });
 
 function renderPage(dockers: UserDocker[] | undefined, loadError: string | null = null) {
   render(

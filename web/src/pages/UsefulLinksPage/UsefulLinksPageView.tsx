@@ -1,10 +1,21 @@
+import { Link } from 'react-router-dom';
 import type { UsefulLink, UsefulLinks } from './useful-links.ts';
+import { pathTo } from '../../routePaths.ts';
 import '../../styles/levels-and-profile.css';
 
 export function UsefulLinksPageView({ links }: { links: UsefulLinks }) {
   return (
     <div className="page useful-links-page">
       <h1>Handige links</h1>
+      <section className="card links-card" aria-labelledby="links-guides-heading">
+        <h2 id="links-guides-heading">Uitleg van devplein</h2>
+        <ul className="guide-links" data-testid="links-guides">
+          <li>
+            <Link to={pathTo('gitGuide')}>Je site bijwerken met git</Link>: je repository op je site zetten, bijwerken na een push,
+            een privé-repository, terug naar een eerdere versie.
+          </li>
+        </ul>
+      </section>
       <LinkTable title="Van school" caption="Links naar de systemen van school" links={links.internal} testId="links-internal" />
       <LinkTable title="Leren" caption="Uitleg en documentatie" links={links.learning} testId="links-learning" />
     </div>

@@ -1,0 +1,139 @@
+import useSWR from 'swr';
+import { api, apiFetcher } from '../client.ts';
+import {
+  DEPLOY_STATUS_LABELS,
+  DEPLOY_TRIGGER_LABELS,
+  type DeployAuth,
+  type DeployLogLine,
+  type DeploySettingsView,
+  type DockerDeploySummary,
+  type ProjectDeploy,
+  type ProjectDeployDetail,
+  type ProjectDeployPanel,
+} from '@devplein/contract/deploys';
+
+export { DEPLOY_STATUS_LABELS, DEPLOY_TRIGGER_LABELS };
+export type { DeployAuth, DeployLogLine, DeploySettingsView, DockerDeploySummary, ProjectDeploy, ProjectDeployDetail, ProjectDeployPanel };
+
+/** GET /api/deploy/settings: the git hosts the school allows (the request form checks addresses against them). */
+export const DEPLOY_SETTINGS_KEY = '/api/deploy/settings';
+
+/** The school's git policy; undefined while it loads or when it could not be loaded (the form then checks only the shape). */
+export function useDeploySettings() {
+  return useSWR<DeploySettingsView>(DEPLOY_SETTINGS_KEY, apiFetcher, { shouldRetryOnError: false, revalidateOnFocus: false });
+}
+
+export const deploysPath = (projectId: number): string => `/api/user/dockers/${projectId}/deploys`;
+export const deployPath = (projectId: number, deployId: number): string => `${deploysPath(projectId)}/${deployId}`;
+
+/** The card's Git-deploy panel (history, webhook, deploy key); asked for only while the panel is open (`enabled`). */
+export function useDeployPanel(projectId: number, enabled: boolean) {
+  return useSWR<ProjectDeployPanel>(enabled ? deploysPath(projectId) : null, apiFetcher, { revalidateOnFocus: false });
+}
+
+/** One deploy with its log (null deployId: nothing asked). */
+export function useDeployDetail(projectId: number, deployId: number | null) {
+  return useSWR<ProjectDeployDetail>(deployId === null ? null : deployPath(projectId, deployId), apiFetcher, { revalidateOnFocus: false });
+}
+
+/** POST …/deploys {}: 'Bijwerken', deploy the newest commit of the branch now (202 with the queued deploy). */
+export function startDeploy(projectId: number): Promise<ProjectDeploy> {
+  return api.post<ProjectDeploy>(deploysPath(projectId), {});
+}
+
+/** POST …/deploys { rollbackOf }: 'terug naar deze versie', deploy that earlier deploy's commit again. */
+export function rollBackTo(projectId: number, deployId: number): Promise<ProjectDeploy> {
+  return api.post<ProjectDeploy>(deploysPath(projectId), { rollbackOf: deployId });
+}
+
+/** The body of PUT …/deploy-settings; `token` only when a new one is typed (a stored token is never sent back). */
+export interface DeploySettingsInput {
+  branch: string;
+  auth: DeployAuth;
+  token?: string;
+}
+
+/** PUT /api/user/dockers/{projectId}/deploy-settings: branch and how git signs in. A 422 carries Dutch field errors. */
+export function saveDeploySettings(projectId: number, input: DeploySettingsInput): Promise<ProjectDeployPanel> {
+  return api.put<ProjectDeployPanel>(`/api/user/dockers/${projectId}/deploy-settings`, input);
+}
+
+/** POST /api/user/dockers/{projectId}/webhook-secret: a new webhook secret (the old one stops working). */
+export function newWebhookSecret(projectId: number): Promise<ProjectDeployPanel> {
+  return api.post<ProjectDeployPanel>(`/api/user/dockers/${projectId}/webhook-secret`, {});
+}
+
+/** The sentence the issue asks for, word for word, with a project's deploy key (the card and the guide). */
+export const DEPLOY_KEY_INSTRUCTION = 'Voeg deze sleutel toe als deploy key met alleen-lezen rechten';
+
+/** A deploy still to finish: 'Bijwerken' waits for it. */
+export function deployIsActive(deploy: Pick<ProjectDeploy, 'status'> | null | undefined): boolean {
+  return deploy?.status === 'queued' || deploy?.status === 'running';
+}
+
+/** Whether the card shows a deploy's log: while it runs and after it failed. */
+export function deployShowsLog(deploy: Pick<ProjectDeploy, 'status'> | null | undefined): boolean {
+  return deploy?.status === 'running' || deploy?.status === 'failed';
+}
+
+/**
+ * The card's summary after a live DeployUpdated: the deploy becomes the newest (unless an even
+ * newer one is already known) and, once deployed, the current one. An older deploy's late update
+ * never takes the place of a newer one.
+ */
+export function applyDeployUpdate(summary: DockerDeploySummary, deploy: ProjectDeploy): DockerDeploySummary {
+  const latest = summary.latest === null || deploy.id >= summary.latest.id ? deploy : summary.latest;
+  const current = deploy.status === 'deployed' && (summary.current === null || deploy.id >= summary.current.id) ? deploy : summary.current;
+  return { ...summary, latest, current };
+}
+
+/** The panel's history with a live update folded in (newest first, at most the server's 20). */
+export function applyDeployToHistory(deploys: readonly ProjectDeploy[], deploy: ProjectDeploy): ProjectDeploy[] {
+  const others = deploys.filter((each) => each.id !== deploy.id);
+  return [...others, deploy].sort((a, b) => b.id - a.id).slice(0, Math.max(20, deploys.length));
+}
+
+/**
+ * Where "terug naar deze versie" makes sense: an earlier deploy that succeeded with a commit
+ * other than the one the site shows now, while nothing is queued or running.
+ */
+export function canRollBackTo(deploy: ProjectDeploy, current: ProjectDeploy | null, busy: boolean): boolean {
+  if (busy || deploy.status !== 'deployed' || deploy.commit === null) return false;
+  if (current === null) return true;
+  return deploy.id !== current.id && deploy.commit.hash !== current.commit?.hash;
+}
+
+const relativeUnits: Array<[seconds: number, one: string, many: string]> = [
+  [365 * 86_400, 'jaar', 'jaar'],
+  [30 * 86_400, 'maand', 'maanden'],
+  [7 * 86_400, 'week', 'weken'],
+  [86_400, 'dag', 'dagen'],
+  [3_600, 'uur', 'uur'],
+  [60, 'minuut', 'minuten'],
+];
+
+/** '3 minuten geleden', '1 uur geleden', 'zojuist' (under a minute, or a clock a little ahead). */
+export function relativeDutchTime(iso: string, now: Date = new Date()): string {
+  const time = new Date(iso).getTime();
+  if (Number.isNaN(time)) return '';
+  const seconds = Math.floor((now.getTime() - time) / 1000);
+  for (const [size, one, many] of relativeUnits) {
+    const count = Math.floor(seconds / size);
+    if (count >= 1) return `${count} ${count === 1 ? one : many} geleden`;
+  }
+  return 'zojuist';
+}
+
+/** 'Bijgewerkt, na een push' — the status label with what started it. */
+export function deployHeadline(deploy: Pick<ProjectDeploy, 'status' | 'trigger'>): string {
+  return `${DEPLOY_STATUS_LABELS[deploy.status]}, ${DEPLOY_TRIGGER_LABELS[deploy.trigger]}`;
+}
+
+/** Most log lines a card keeps (the server's detail has the whole log). */
+export const DEPLOY_LOG_MAX_LINES = 500;
+
+/** Appends live lines, keeping the last DEPLOY_LOG_MAX_LINES. */
+export function appendLogLines(lines: readonly DeployLogLine[], more: readonly DeployLogLine[]): DeployLogLine[] {
+  const all = [...lines, ...more];
+  return all.length > DEPLOY_LOG_MAX_LINES ? all.slice(all.length - DEPLOY_LOG_MAX_LINES) : all;
+}
