@@ -79,7 +79,8 @@ describe('failureOutcome', () => {
     expect(of('git-failed')).toBe(DeployOutcome.DEPLOY_OUTCOME_FETCH_FAILED);
     // The caller's input (an RPC error instead) and a cancelled call (nobody listens).
     for (const reason of ['address-refused', 'bad-branch', 'bad-commit', 'bad-credentials', 'cancelled'] as const) expect(of(reason)).toBeUndefined();
-    expect(failureOutcome(new GitFetchError('auth', 'De Git-server weigerde de toegang.'), limits)?.message).toBe('De Git-server weigerde de toegang.');
+    // Like every failure: the message says the old site stays (the card shows it as it is).
+    expect(failureOutcome(new GitFetchError('auth', 'De Git-server weigerde de toegang.'), limits)?.message).toBe('De Git-server weigerde de toegang. De oude site blijft staan.');
   });
 
   it('maps the deployer’s reasons with Dutch messages that say the old site stays', () => {
@@ -89,7 +90,13 @@ describe('failureOutcome', () => {
       message: 'De bouwopdracht is mislukt (afsluitcode 127). De oude site blijft staan. Laatste uitvoer: sh: npm: not found',
     });
     expect(failureOutcome(new DeployError('build-failed', 'the build output folder dist is missing after the build'), limits)?.message).toBe(
-      'De bouwstap gaf geen uitvoermap: dist is missing after the build. De oude site blijft staan.',
+      'De bouwstap maakte de uitvoermap dist niet. De oude site blijft staan.',
+    );
+    expect(failureOutcome(new DeployError('build-failed', 'the build output folder dist points outside the tree'), limits)?.message).toBe(
+      'De uitvoermap dist van de bouwstap wijst naar buiten de repository. De oude site blijft staan.',
+    );
+    expect(failureOutcome(new DeployError('build-failed', 'the build output folder dist is not a folder'), limits)?.message).toBe(
+      'De uitvoermap dist van de bouwstap is geen map. De oude site blijft staan.',
     );
     expect(failureOutcome(new DeployError('after-update-failed', 'the after-update command exited with 3'), limits)).toEqual({
       outcome: DeployOutcome.DEPLOY_OUTCOME_AFTER_UPDATE_FAILED,

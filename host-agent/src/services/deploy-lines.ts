@@ -92,6 +92,17 @@ export interface FailureOutcome {
   message: string;
 }
 
+/** Every failure's message ends so: the student reads that nothing changed (the card adds nothing). */
+const OLD_SITE_STAYS = 'De oude site blijft staan.';
+
+/** The deployer's (English) words about the build's output folder, in Dutch for the student. */
+function buildOutputProblem(message: string): string {
+  const [, folder = '', why = ''] = /^the build output folder (\S+) (.*)$/.exec(message) ?? [];
+  if (why.startsWith('points outside')) return `De uitvoermap ${folder} van de bouwstap wijst naar buiten de repository.`;
+  if (why.startsWith('is not a folder')) return `De uitvoermap ${folder} van de bouwstap is geen map.`;
+  return `De bouwstap maakte de uitvoermap ${folder} niet.`;
+}
+
 const seconds = (ms: number): string => `${Math.round(ms / 1000)} seconden`;
 
 /**
@@ -102,15 +113,15 @@ export function failureOutcome(error: unknown, limits: { maxBytes: number; comma
   if (error instanceof GitFetchError) {
     switch (error.reason) {
       case 'auth':
-        return { outcome: DeployOutcome.DEPLOY_OUTCOME_AUTH_FAILED, message: error.message };
+        return { outcome: DeployOutcome.DEPLOY_OUTCOME_AUTH_FAILED, message: `${error.message} ${OLD_SITE_STAYS}` };
       case 'too-large':
-        return { outcome: DeployOutcome.DEPLOY_OUTCOME_TOO_LARGE, message: error.message };
+        return { outcome: DeployOutcome.DEPLOY_OUTCOME_TOO_LARGE, message: `${error.message} ${OLD_SITE_STAYS}` };
       case 'timeout':
-        return { outcome: DeployOutcome.DEPLOY_OUTCOME_TIMED_OUT, message: error.message };
+        return { outcome: DeployOutcome.DEPLOY_OUTCOME_TIMED_OUT, message: `${error.message} ${OLD_SITE_STAYS}` };
       case 'not-found':
       case 'redirect':
       case 'git-failed':
-        return { outcome: DeployOutcome.DEPLOY_OUTCOME_FETCH_FAILED, message: error.message };
+        return { outcome: DeployOutcome.DEPLOY_OUTCOME_FETCH_FAILED, message: `${error.message} ${OLD_SITE_STAYS}` };
       default:
         // address-refused, bad-branch, bad-commit, bad-credentials: checked before the fetch (INVALID_ARGUMENT); cancelled: nobody listens.
         return undefined;
@@ -121,27 +132,27 @@ export function failureOutcome(error: unknown, limits: { maxBytes: number; comma
     switch (error.reason) {
       case 'build-failed':
         return /output folder/.test(error.message)
-          ? { outcome: DeployOutcome.DEPLOY_OUTCOME_BUILD_FAILED, message: `De bouwstap gaf geen uitvoermap: ${error.message.replace(/^the build output folder (\S+) /, '$1 ')}. De oude site blijft staan.` }
-          : { outcome: DeployOutcome.DEPLOY_OUTCOME_BUILD_FAILED, message: `De bouwopdracht is mislukt (${error.message.replace(/^the build command exited with /, 'afsluitcode ')}). De oude site blijft staan.${tail}` };
+          ? { outcome: DeployOutcome.DEPLOY_OUTCOME_BUILD_FAILED, message: `${buildOutputProblem(error.message)} ${OLD_SITE_STAYS}` }
+          : { outcome: DeployOutcome.DEPLOY_OUTCOME_BUILD_FAILED, message: `De bouwopdracht is mislukt (${error.message.replace(/^the build command exited with /, 'afsluitcode ')}). ${OLD_SITE_STAYS}${tail}` };
       case 'build-timeout':
-        return { outcome: DeployOutcome.DEPLOY_OUTCOME_TIMED_OUT, message: `De bouwopdracht duurde langer dan ${seconds(limits.commandTimeoutMs)}. De oude site blijft staan.` };
+        return { outcome: DeployOutcome.DEPLOY_OUTCOME_TIMED_OUT, message: `De bouwopdracht duurde langer dan ${seconds(limits.commandTimeoutMs)}. ${OLD_SITE_STAYS}` };
       case 'after-update-failed':
         return {
           outcome: DeployOutcome.DEPLOY_OUTCOME_AFTER_UPDATE_FAILED,
-          message: `De opdracht na het bijwerken is mislukt (${error.message.replace(/^the after-update command exited with /, 'afsluitcode ')}). De oude site blijft staan.${tail}`,
+          message: `De opdracht na het bijwerken is mislukt (${error.message.replace(/^the after-update command exited with /, 'afsluitcode ')}). ${OLD_SITE_STAYS}${tail}`,
         };
       case 'after-update-timeout':
-        return { outcome: DeployOutcome.DEPLOY_OUTCOME_TIMED_OUT, message: `De opdracht na het bijwerken duurde langer dan ${seconds(limits.commandTimeoutMs)}. De oude site blijft staan.` };
+        return { outcome: DeployOutcome.DEPLOY_OUTCOME_TIMED_OUT, message: `De opdracht na het bijwerken duurde langer dan ${seconds(limits.commandTimeoutMs)}. ${OLD_SITE_STAYS}` };
       case 'too-large':
         return {
           outcome: DeployOutcome.DEPLOY_OUTCOME_COPY_FAILED,
           message: /files$/.test(error.message)
-            ? 'De repository heeft te veel bestanden om te kopiëren. De oude site blijft staan.'
-            : `De bestanden van de repository zijn samen groter dan ${dutchBytes(limits.maxBytes)}. De oude site blijft staan.`,
+            ? `De repository heeft te veel bestanden om te kopiëren. ${OLD_SITE_STAYS}`
+            : `De bestanden van de repository zijn samen groter dan ${dutchBytes(limits.maxBytes)}. ${OLD_SITE_STAYS}`,
         };
       case 'docker-failed':
       case 'swap-failed':
-        return { outcome: DeployOutcome.DEPLOY_OUTCOME_COPY_FAILED, message: 'Kopiëren naar de container of wisselen is mislukt. De oude site blijft staan.' };
+        return { outcome: DeployOutcome.DEPLOY_OUTCOME_COPY_FAILED, message: `Kopiëren naar de container of wisselen is mislukt. ${OLD_SITE_STAYS}` };
       default:
         // bad-settings, not-deployable: the request or the container (RPC errors); cancelled: nobody listens.
         return undefined;

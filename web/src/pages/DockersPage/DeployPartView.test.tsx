@@ -104,11 +104,12 @@ describe('DeployPartView', () => {
 
   it('shows why a deploy failed, that the old site stays, and its log', () => {
     renderPart({
-      deploy: deploySummary({ latest: projectDeploy({ id: 12, status: 'failed', commit: commitB, message: 'De opdracht na het bijwerken stopte met exitcode 1.' }) }),
+      deploy: deploySummary({ latest: projectDeploy({ id: 12, status: 'failed', commit: commitB, message: 'De opdracht na het bijwerken is mislukt (afsluitcode 1). De oude site blijft staan.' }) }),
       log: [{ phase: 'after-update', text: 'composer: command not found', percent: null }],
     });
     expect(screen.getByTestId('deploy-failure').textContent).toBe(
-      'De opdracht na het bijwerken stopte met exitcode 1. Je site is niet veranderd: de vorige versie blijft online.',
+      // The server's message says what happened to the site; nothing is added to it (it said so twice).
+      'De opdracht na het bijwerken is mislukt (afsluitcode 1). De oude site blijft staan.',
     );
     expect(screen.getByTestId('deploy-log').textContent).toBe('composer: command not found');
     expect(screen.getByTestId('deploy-current-commit').textContent).toContain('3f9c2a1');

@@ -61,10 +61,9 @@ export function CommitLine({ commit, now, testId }: { commit: DeployCommitView; 
   );
 }
 
-/** Why the newest deploy failed, and what that means for the site. */
-function failureText(latest: ProjectDeploy, current: ProjectDeploy | null): string {
-  const reason = latest.message ?? 'Bijwerken is mislukt.';
-  return current === null ? reason : `${reason} Je site is niet veranderd: de vorige versie blijft online.`;
+/** Why the newest deploy failed: the server's message already says what happened to the site. */
+function failureText(latest: ProjectDeploy): string {
+  return latest.message ?? 'Bijwerken is mislukt. De vorige versie van je site blijft online.';
 }
 
 /**
@@ -137,7 +136,7 @@ export function DeployPartView({ deploy, log, blockedReason, starting, error, no
           )}
           {latest.status === 'failed' && (
             <p className="deploy-failure" data-testid="deploy-failure">
-              {failureText(latest, current)}
+              {failureText(latest)}
             </p>
           )}
           {log.length > 0 && (
