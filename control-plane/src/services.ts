@@ -14,7 +14,8 @@ import { deployQueueOf } from './jobs/deploy-queue.ts';
 
 /** What runs beside the HTTP server for the app's lifetime; main.ts stops it on shutdown. */
 export interface AppServices {
-  stop(): void;
+  /** Resolves once the running git deploys recorded that they were stopped. */
+  stop(): Promise<void>;
 }
 
 /** The container API with every event of watchContainerEvents also handed to `tap` (the relay stays unaware). */
@@ -101,14 +102,15 @@ export function startAppServices(deps: Pick<AppDeps, 'agents' | 'realtime' | 'lo
   const deploys = deployQueueOf(deps);
   deploys.recover().catch((error: unknown) => deps.logger.error({ err: error }, 'deploys of the previous process not recovered'));
   return {
-    stop: () => {
-      deploys.stop();
+    stop: async () => {
+      const deploysStopped = deploys.stop();
       void sampler?.stop();
       stopFollowingLinks();
       for (const relay of relays.values()) relay.stop();
       void scheduler.stop();
       void unapproved.stop();
       void accessRetry.stop();
+      await deploysStopped;
     },
   };
 }

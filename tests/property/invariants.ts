@@ -15,6 +15,7 @@ import { COURSE_FILE_TYPES } from '../../control-plane/src/routes/admin-levels/s
 import { GIT_URL_PATTERN, PROJECT_DOMAIN_PATTERN, PROJECT_NAME_PATTERN, isInsideSiteDomain } from '@devplein/contract/validation/projectRequest';
 import { INTRODUCEE_NAME_PATTERN } from '@devplein/contract/validation/licensesAndIntroducees';
 import { CONTAINER_CAPABILITIES } from '@devplein/contract/validation/containerCapabilities';
+import { checkRepositoryAddress, isSafeBranchName } from '@devplein/contract/validation/repositoryAddress';
 
 /** `u{userId}_{1–3 letters}`: the only database and account names the control plane may ask for. */
 
@@ -117,6 +118,19 @@ const RULES: Record<string, Rule> = {
     check(isId(request.userId), 'user id'),
   removePeer: (request) => check(isWireguardKey(request.publicKey), 'public key is not base64 of 32 bytes'),
   capture: (request, site) => check(isProjectDomain(request.domain, site), 'capture domain'),
+  getDeployKey: (request) => check(isId(request.projectId), 'project id'),
+  deployRepository: (request) => {
+    const target = request.target as { webRoot?: unknown } | undefined;
+    const hosts = Array.isArray(request.allowedHosts) ? (request.allowedHosts as string[]) : [];
+    return (
+      check(isId(request.projectId), 'project id') ??
+      check(typeof request.address === 'string' && hosts.length > 0 && checkRepositoryAddress(request.address, { allowedHosts: hosts, allowHttp: request.allowHttp === true }).ok, 'repository address outside the policy') ??
+      check(request.branch === '' || (typeof request.branch === 'string' && isSafeBranchName(request.branch)), 'branch') ??
+      check(request.commit === '' || (typeof request.commit === 'string' && /^[0-9a-f]{40}$/.test(request.commit)), 'commit') ??
+      check(typeof target?.webRoot === 'string' && target.webRoot.startsWith('/'), 'web root') ??
+      check(typeof request.deployId === 'string' && /^\d+$/.test(request.deployId), 'deploy id')
+    );
+  },
 };
 
 /** Problems with the agent calls of one endpoint's runs (at most a few per method). */

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { checkRepositoryAddress } from '@devplein/contract/validation/repositoryAddress';
 import { containerChannelName } from '@devplein/contract/realtime';
-import { DEPLOY_LOG_EVENT, DEPLOY_TRIGGER_LABELS, DEPLOY_UPDATED_EVENT, type DeployFailure, type DeployLogEvent, type DeployUpdatedEvent } from '@devplein/contract/deploys';
+import { DEPLOY_LOG_EVENT, DEPLOY_UPDATED_EVENT, type DeployFailure, type DeployLogEvent, type DeployTrigger, type DeployUpdatedEvent } from '@devplein/contract/deploys';
 import type { AgentFleet } from '../agent/agent-fleet.ts';
 import { AgentError } from '../agent/agent-error.ts';
 import type { DeployInput, DeployStreamEvent } from '../agent/deploy-views.ts';
@@ -24,6 +24,14 @@ const NO_OUTCOME_MESSAGE = 'De dockerserver stopte de update zonder uitslag. De 
 const AGENT_FAILED_MESSAGE = 'De dockerserver kon de update niet uitvoeren. De vorige versie van de site staat er nog.';
 const NOT_DEPLOYABLE_MESSAGE = 'Dit project kan niet meer worden bijgewerkt: het is niet goedgekeurd, of het heeft geen repository of webmap meer.';
 const RESTARTED_MESSAGE = 'De container is herstart omdat de server nog de oude bestanden gebruikte.';
+
+/** The log's first line: why this deploy runs. */
+const START_LINES: Record<DeployTrigger, string> = {
+  create: 'Eerste deploy na het aanmaken van de container.',
+  button: 'Bijwerken gevraagd.',
+  webhook: 'Nieuwe push ontvangen.',
+  rollback: 'Terug naar een eerdere versie.',
+};
 
 /** How often the log lines of a running deploy go out (realtime) and into its row. */
 export const DEPLOY_LOG_FLUSH_MS = 250;
@@ -64,7 +72,7 @@ export class DeployQueue {
   private readonly secrets: SecretBox;
   private readonly realtime: TriggerQueue;
   /** Projects whose deploys run now; `again`: a request came while the last claim found none. */
-  private readonly draining = new Map<number, { again: boolean }>();
+  private readonly draining = new Map<number, { again: boolean; done: Promise<void> }>();
   /** Deploys this process claimed: recover() leaves them alone. */
   private readonly claimed = new Set<number>();
   private readonly running = new Map<number, AbortController>();
@@ -94,9 +102,9 @@ export class DeployQueue {
       state.again = true;
       return;
     }
-    const fresh = { again: false };
+    const fresh = { again: false, done: Promise.resolve() };
     this.draining.set(projectId, fresh);
-    void this.drain(projectId, fresh);
+    fresh.done = this.drain(projectId, fresh);
   }
 
   /** Fails the running rows of a dead process and runs its queued ones (see the class). */
@@ -120,10 +128,15 @@ export class DeployQueue {
     for (const row of queued) this.kick(Number(row.project_id));
   }
 
-  /** Stops every running deploy (shutdown): the agent cancels it before the swap; its row records 'interrupted'. */
-  stop(): void {
+  /**
+   * Stops every running deploy (shutdown): the agent cancels it before the swap and its row
+   * records 'interrupted'; resolves once those rows are written. Queued rows stay queued for
+   * the next start.
+   */
+  async stop(): Promise<void> {
     this.stopped = true;
     for (const controller of this.running.values()) controller.abort();
+    await Promise.all([...this.draining.values()].map((state) => state.done));
   }
 
   /** Whether a deploy runs or waits in this process. */
@@ -134,13 +147,14 @@ export class DeployQueue {
   private async drain(projectId: number, state: { again: boolean }): Promise<void> {
     try {
       for (;;) {
+        if (this.stopped) break;
         state.again = false;
         const claimed = await this.claim(projectId);
         if (claimed !== null) {
           await this.run(claimed);
           continue;
         }
-        if (!state.again || this.stopped) break;
+        if (!state.again) break;
       }
     } catch (error) {
       this.logger.error({ err: error, projectId }, 'deploy queue failed');
@@ -168,7 +182,7 @@ export class DeployQueue {
     if (!project) return;
     await this.announce(deployId, project.name);
     const log = new DeployLog();
-    log.add({ phase: 'queue', text: `Bijwerken gestart ${DEPLOY_TRIGGER_LABELS[deploy.trigger]}${deploy.branch ? ` (branch ${deploy.branch})` : ''}.`, percent: null });
+    log.add({ phase: 'queue', text: `${START_LINES[deploy.trigger]}${deploy.branch ? ` Branch: ${deploy.branch}.` : ''}`, percent: null });
     const controller = new AbortController();
     this.running.set(deployId, controller);
     const flush = async (): Promise<void> => {

@@ -72,8 +72,8 @@ export function deployRoutes(deps: AppDeps): AppRouter {
   router.post('/api/user/dockers/:projectId/deploys', async (ctx) => {
     const user = activeUser(ctx);
     const { projectId } = parseInput(ctx, projectIdParams, 'params');
-    const { rollbackOf } = parseInput(ctx, deployBody, 'body');
     const project = authorizeProject(user, await loadDockerProject(knex, projectId));
+    const { rollbackOf } = parseInput(ctx, deployBody, 'body');
     authorizeDeploy(project);
     let commit = null;
     if (rollbackOf !== undefined) {
@@ -104,8 +104,9 @@ export function deployRoutes(deps: AppDeps): AppRouter {
   router.put('/api/user/dockers/:projectId/deploy-settings', async (ctx) => {
     const user = activeUser(ctx);
     const { projectId } = parseInput(ctx, projectIdParams, 'params');
-    const input = parseInput(ctx, deploySettingsBody, 'body');
+    // Someone else's project answers 404 whatever the body (as PUT /api/user/project/{id}).
     const { project, settings } = await deployProject(await loadDockerProject(knex, projectId), user);
+    const input = parseInput(ctx, deploySettingsBody, 'body');
     const checked = checkRepositoryAddress(settings.repro as string, policy);
     const protocol = checked.ok ? checked.address.protocol : /^https?:\/\//i.test(settings.repro as string) ? 'https' : 'ssh';
     const token = input.token && input.token.length > 0 ? input.token : null;
