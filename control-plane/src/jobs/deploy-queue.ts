@@ -212,10 +212,10 @@ export class DeployQueue {
       .update({
         status: outcome.status,
         failure: outcome.failure,
-        message: outcome.message,
+        message: outcome.message === null ? null : storable(outcome.message, 2_000),
         finished_at: this.knex.fn.now(),
         log: JSON.stringify(log.lines()),
-        ...(commit ? { commit_hash: commit.hash, commit_subject: commit.subject.slice(0, 500), commit_author: commit.author.slice(0, 200), committed_at: commit.time } : {}),
+        ...(commit ? { commit_hash: commit.hash, commit_subject: storable(commit.subject, 500), commit_author: storable(commit.author, 200), committed_at: commit.time } : {}),
       });
     this.logger.info({ deployId, projectId: project.id, status: outcome.status, failure: outcome.failure }, 'deploy finished');
     await this.announce(deployId, project.name);
@@ -285,6 +285,9 @@ export class DeployQueue {
     }
   }
 }
+
+/** Text the row can hold: without U+0000, at most `max` characters. */
+const storable = (value: string, max: number): string => value.replaceAll('\u0000', '').slice(0, max);
 
 /** A failed DeployRepository call as the row records it (Dutch for the student). */
 export function agentFailureOf(error: unknown): { failure: DeployFailure; message: string } {

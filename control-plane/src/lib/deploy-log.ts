@@ -18,7 +18,9 @@ export class DeployLog {
   private fresh: DeployLogLine[] = [];
 
   add(line: DeployLogLine): void {
-    const capped = line.text.length > DEPLOY_LOG_MAX_LINE ? { ...line, text: `${line.text.slice(0, DEPLOY_LOG_MAX_LINE)}…` } : line;
+    // PostgreSQL's jsonb cannot hold U+0000 (a build may print it).
+    const text = line.text.replaceAll('\u0000', '');
+    const capped = { ...line, text: text.length > DEPLOY_LOG_MAX_LINE ? `${text.slice(0, DEPLOY_LOG_MAX_LINE)}…` : text };
     this.fresh.push(capped);
     if (this.head.length < HEAD_LINES) {
       this.head.push(capped);

@@ -63,7 +63,8 @@ export interface PushEvent {
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+/** A string of the payload, without U+0000 (PostgreSQL's text cannot hold it). */
+const text = (value: unknown): string | null => (typeof value === 'string' ? value.replaceAll('\u0000', '') : null);
 
 /** Reads a push payload (Gitea/Forgejo, GitHub, GitLab); null when it is not one. */
 export function readPush(payload: unknown): PushEvent | null {

@@ -77,12 +77,13 @@ export function deployHookRoutes(deps: AppDeps): AppRouter {
     if (wanted === null) return ignored(ctx, 'De standaardbranch van de repository is onbekend: kies een branch bij het project.');
     if (push.branch !== wanted) return ignored(ctx, `Alleen pushes naar ${wanted} worden gedeployd, niet naar ${push.branch}.`);
     const time = push.headCommit?.time ? new Date(push.headCommit.time) : null;
+    const year = time?.getUTCFullYear() ?? Number.NaN;
     const decision = await queue.request(
       {
         projectId: project.id,
         trigger: 'webhook',
         branch: project.deploy_branch,
-        commit: { hash: push.after, subject: push.headCommit?.subject ?? null, author: push.headCommit?.author ?? null, time: time && !Number.isNaN(time.getTime()) ? time : null },
+        commit: { hash: push.after, subject: push.headCommit?.subject ?? null, author: push.headCommit?.author ?? null, time: year >= 1970 && year <= 9999 ? time : null },
         requestedBy: null,
       },
       { skipSameCommit: true, projectName: project.name },
