@@ -119,15 +119,15 @@ describe('deploy on create and Bijwerken', () => {
 
   it('no deploy for a project without a repository, and none offered on an image without a web root', async () => {
     const plain = await stack.project({ name: 'zonder-repo', image: IMAGE.static, members: [STUDENT] });
-    const php = await stack.project({ name: 'php-met-repo', image: IMAGE.php, members: [STUDENT], repro: REPOSITORY });
+    const node = await stack.project({ name: 'node-met-repo', image: IMAGE.node, members: [STUDENT], repro: REPOSITORY });
     const student = await stack.as(STUDENT);
-    for (const project of [plain, php]) {
+    for (const project of [plain, node]) {
       const created = await student.json<UserDocker[]>('POST', '/api/user/dockers', { id: project.id });
       expect(created.body[0]?.deploy).toBeNull();
       expect((await student.api('GET', `/api/user/dockers/${project.id}/deploys`)).status).toBe(404);
       expect((await student.api('POST', `/api/user/dockers/${project.id}/deploys`, {})).status).toBe(409);
     }
-    expect(await stack.database.knex('project_deploys').whereIn('project_id', [plain.id, php.id]).first()).toBeUndefined();
+    expect(await stack.database.knex('project_deploys').whereIn('project_id', [plain.id, node.id]).first()).toBeUndefined();
   });
 
   it('Bijwerken runs the deploy; its log and status changes arrive on the container channel and in the row', async () => {
