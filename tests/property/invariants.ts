@@ -170,6 +170,19 @@ export async function databaseProblems(knex: Knex, siteDomain: string): Promise<
       check(isProjectDomain(row.domain, siteDomain), 'domain breaks the project rules') ??
       check(row.repro === null || (typeof row.repro === 'string' && row.repro.length <= 300 && GIT_URL_PATTERN.test(row.repro)), 'repro is not a git address'),
     ),
+    badRows(knex, 'projects', ['id', 'deploy_branch', 'deploy_auth', 'git_token_sealed', 'webhook_secret_sealed'], (row) =>
+      check(row.deploy_branch === null || (typeof row.deploy_branch === 'string' && isSafeBranchName(row.deploy_branch)), 'deploy branch') ??
+      check(['none', 'deploy-key', 'token'].includes(row.deploy_auth as string), 'deploy auth') ??
+      check(row.git_token_sealed === null || (typeof row.git_token_sealed === 'string' && row.git_token_sealed.startsWith('v1.')), 'token not sealed') ??
+      check(row.git_token_sealed === null || row.deploy_auth === 'token', 'a token kept while the project does not sign in with one') ??
+      check(row.webhook_secret_sealed === null || (typeof row.webhook_secret_sealed === 'string' && row.webhook_secret_sealed.startsWith('v1.')), 'webhook secret not sealed'),
+    ),
+    badRows(knex, 'project_deploys', ['id', 'status', 'trigger', 'branch', 'commit_hash'], (row) =>
+      check(['queued', 'running', 'deployed', 'failed', 'superseded'].includes(row.status as string), 'status') ??
+      check(['create', 'button', 'webhook', 'rollback'].includes(row.trigger as string), 'trigger') ??
+      check(row.branch === null || (typeof row.branch === 'string' && isSafeBranchName(row.branch)), 'branch') ??
+      check(row.commit_hash === null || (typeof row.commit_hash === 'string' && /^[0-9a-f]{40}$/.test(row.commit_hash)), 'commit'),
+    ),
     badRows(knex, 'databases', ['id', 'user_id', 'name', 'db_user'], (row) =>
       check(typeof row.name === 'string' && DATABASE_NAME.exec(row.name)?.[1] === String(row.user_id), 'name') ?? check(row.db_user === row.name, 'account name'),
     ),

@@ -190,7 +190,8 @@ export class DeployQueue {
       const lines = log.take();
       await this.knex('project_deploys').where('id', deployId).update({ log: JSON.stringify(log.lines()) });
       const event: DeployLogEvent = { deployId, lines };
-      await this.realtime.trigger(containerChannelName(project.name), DEPLOY_LOG_EVENT, event).catch((error: unknown) => this.logger.warn({ err: error, deployId }, 'deploy log not sent'));
+      // In order through the trigger queue; the deploy does not wait for the realtime server.
+      this.realtime.trigger(containerChannelName(project.name), DEPLOY_LOG_EVENT, event).catch((error: unknown) => this.logger.warn({ err: error, deployId }, 'deploy log not sent'));
     };
     let flushing: Promise<void> = Promise.resolve();
     const timer = setInterval(() => {
@@ -273,15 +274,19 @@ export class DeployQueue {
     };
   }
 
-  /** DEPLOY_UPDATED_EVENT with the row as it is now; never throws. */
+  /**
+   * DEPLOY_UPDATED_EVENT with the row as it is now; never throws. Resolves once the event is in
+   * the trigger queue (events go out in that order), not when the realtime server answered.
+   */
   private async announce(deployId: number, projectName: string): Promise<void> {
+    const failed = (error: unknown) => this.logger.warn({ err: error, deployId }, 'deploy update not sent');
     try {
       const row = await loadDeploy(this.knex, deployId);
       if (!row) return;
       const event: DeployUpdatedEvent = { deploy: presentDeploy(row) };
-      await this.realtime.trigger(containerChannelName(projectName), DEPLOY_UPDATED_EVENT, event);
+      this.realtime.trigger(containerChannelName(projectName), DEPLOY_UPDATED_EVENT, event).catch(failed);
     } catch (error) {
-      this.logger.warn({ err: error, deployId }, 'deploy update not sent');
+      failed(error);
     }
   }
 }
