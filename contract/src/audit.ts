@@ -29,6 +29,9 @@ export type AuditAction =
   | 'project.update'
   | 'project.delete'
   | 'project.access'
+  | 'project.deploy'
+  | 'project.deploy-settings'
+  | 'project.webhook-secret'
   | 'container.create'
   | `container.${ContainerAction}`
   | 'container.delete'

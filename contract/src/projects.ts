@@ -20,6 +20,8 @@ export interface ProjectJson {
   domain: string;
   visible: '1' | '0';
   repro: string | null;
+  /** The branch git deploy takes (issue 23); null: the repository's default branch. */
+  branch: string | null;
   users: ProjectMemberJson[];
   end_date: string | null;
   docker: string | null;

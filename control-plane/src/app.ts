@@ -19,6 +19,7 @@ import { HttpError } from './errors.ts';
 import { appRouters } from './routes/route-table.ts';
 import { DB_ADMIN_SIGNON_PATH } from './routes/db-admin/db-admin.ts';
 import { AGENT_JOIN_PATH, AGENT_RENEW_PATH } from './routes/agent-join/agent-join.ts';
+import { DEPLOY_HOOK_PREFIX } from './routes/deploy-hooks/deploy-hooks.ts';
 import { controlPlaneMetrics } from './metrics/metrics.ts';
 
 /*
@@ -88,12 +89,18 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(async (ctx, next) => {
     // oidc-provider reads its own request bodies; its interaction form is ours.
     if (csrfExempt(ctx.path) && !ctx.path.startsWith(`${DEV_IDP_PATH}/interaction/`)) return next();
+    // The deploy webhook checks an HMAC of the exact bytes: it reads its own body.
+    if (ctx.path.startsWith(DEPLOY_HOOK_PREFIX)) return next();
     return parseBody(ctx, next);
   });
   if (deps.devIdentityProvider) app.use(deps.devIdentityProvider.middleware);
   const csrf = createCsrf({ secret: config.sessionSecret, secureCookie: secure });
-  // The signon redeem and an agent's join are server to server: a secret instead of a session, so no CSRF token.
-  app.use(csrf.middleware({ exempt: (path) => csrfExempt(path) || path === DB_ADMIN_SIGNON_PATH || path === AGENT_JOIN_PATH || path === AGENT_RENEW_PATH }));
+  // The signon redeem, an agent's join and a git server's push are server to server: a secret instead of a session, so no CSRF token.
+  app.use(
+    csrf.middleware({
+      exempt: (path) => csrfExempt(path) || path === DB_ADMIN_SIGNON_PATH || path === AGENT_JOIN_PATH || path === AGENT_RENEW_PATH || path.startsWith(DEPLOY_HOOK_PREFIX),
+    }),
+  );
   app.use(loadUser(knex, deps.identity));
   app.use(signedInNoStore());
   app.use(writeRateLimit({ points: config.RATE_LIMIT_WRITES_PER_MINUTE }));

@@ -69,6 +69,16 @@ export const initialAdminEmails = z
   .pipe(z.array(z.email({ error: (issue) => `not an e-mail address: ${String(issue.input)}` })))
   .transform((emails) => [...new Set(emails)]);
 
+/**
+ * GIT_ALLOWED_HOSTS (issue 23): comma-separated git host names or IPv4 addresses the school
+ * allows repositories from, compared lowercased. Empty: git deploy is off.
+ */
+export const gitAllowedHosts = z
+  .string()
+  .transform((value) => value.split(',').map((part) => part.trim().toLowerCase()).filter((part) => part.length > 0))
+  .pipe(z.array(z.string().regex(/^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/, 'list git host names such as git.school.nl,github.com')))
+  .transform((hosts) => [...new Set(hosts)]);
+
 /** Every setting of the control plane, parsed once from the environment at start-up. */
 export const configSchema = z
   .object({
@@ -203,6 +213,13 @@ export const configSchema = z
     RATE_LIMIT_SIGNIN_PER_MINUTE: z.coerce.number().int().min(0).default(120),
     /** Unsafe API requests (POST/PUT/PATCH/DELETE) per signed-in user per minute. */
     RATE_LIMIT_WRITES_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+    /** Deploy webhook calls (POST /api/hooks/deploy/{projectId}) per project per minute. */
+    RATE_LIMIT_DEPLOY_HOOKS_PER_MINUTE: z.coerce.number().int().min(0).default(6),
+    // --- Git deploy (issue 23) ---
+    /** Git hosts repositories may come from (comma list, e.g. git.school.nl,github.com); empty: git deploy off. */
+    GIT_ALLOWED_HOSTS: gitAllowedHosts.default([]),
+    /** Whether plain http:// repository addresses are accepted (off: https, ssh and git:// only). */
+    GIT_ALLOW_HTTP: booleanFromEnv.default(false),
     /**
      * host:port of the separate metrics listener (GET /metrics in Prometheus format, GET /healthz);
      * never the public app port. An empty value (METRICS_LISTEN=) turns it off.

@@ -172,7 +172,7 @@ async function main(): Promise<void> {
     clearInterval(linkSafetyNet);
     stopLinkNotices();
     await metricsServer?.close();
-    services.stop();
+    await services.stop();
     agents.close();
     await identityNotices.stop();
     await knex.destroy();

@@ -10,10 +10,12 @@ import { startHostAccessRetry } from './jobs/host-access-retry.ts';
 import { startHostSampler } from './jobs/host-sampler.ts';
 import { recordAutoStops } from './commands/record-host-sample.ts';
 import { productStatesOfContainers } from './queries/container-product-states.ts';
+import { deployQueueOf } from './jobs/deploy-queue.ts';
 
 /** What runs beside the HTTP server for the app's lifetime; main.ts stops it on shutdown. */
 export interface AppServices {
-  stop(): void;
+  /** Resolves once the running git deploys recorded that they were stopped. */
+  stop(): Promise<void>;
 }
 
 /** The container API with every event of watchContainerEvents also handed to `tap` (the relay stays unaware). */
@@ -96,14 +98,19 @@ export function startAppServices(deps: Pick<AppDeps, 'agents' | 'realtime' | 'lo
     config.HOST_SAMPLE_CRON === 'off'
       ? null
       : startHostSampler({ knex, agents: deps.agents, logger: deps.logger.child({ component: 'host-sampler' }) }, config.HOST_SAMPLE_CRON);
+  // Deploys a previous process left: running ones failed as interrupted, queued ones run now.
+  const deploys = deployQueueOf(deps);
+  deploys.recover().catch((error: unknown) => deps.logger.error({ err: error }, 'deploys of the previous process not recovered'));
   return {
-    stop: () => {
+    stop: async () => {
+      const deploysStopped = deploys.stop();
       void sampler?.stop();
       stopFollowingLinks();
       for (const relay of relays.values()) relay.stop();
       void scheduler.stop();
       void unapproved.stop();
       void accessRetry.stop();
+      await deploysStopped;
     },
   };
 }

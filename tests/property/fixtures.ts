@@ -45,7 +45,9 @@ export async function insertProjects(
 ): Promise<Array<{ id: number; name: string }>> {
   const made: Array<{ id: number; name: string }> = [];
   for (let index = 0; index < count; index++) {
-    const name = `proef-${tag().replace(/\d/g, (digit) => 'abcdefghij'[Number(digit)] as string)}`;
+    // 12 letters of 26 (a project name has no digits): the admin specs make thousands of projects, and
+    // 8 hex digits mapped to 10 letters collided (projects_name_unique) in a full run.
+    const name = `proef-${[...randomBytes(12)].map((byte) => String.fromCharCode(97 + (byte % 26))).join('')}`;
     const [row] = await knex('projects')
       .insert({
         name,

@@ -15,6 +15,7 @@ import { COURSE_FILE_TYPES } from '../../control-plane/src/routes/admin-levels/s
 import { GIT_URL_PATTERN, PROJECT_DOMAIN_PATTERN, PROJECT_NAME_PATTERN, isInsideSiteDomain } from '@devplein/contract/validation/projectRequest';
 import { INTRODUCEE_NAME_PATTERN } from '@devplein/contract/validation/licensesAndIntroducees';
 import { CONTAINER_CAPABILITIES } from '@devplein/contract/validation/containerCapabilities';
+import { checkRepositoryAddress, isSafeBranchName } from '@devplein/contract/validation/repositoryAddress';
 
 /** `u{userId}_{1–3 letters}`: the only database and account names the control plane may ask for. */
 
@@ -117,6 +118,19 @@ const RULES: Record<string, Rule> = {
     check(isId(request.userId), 'user id'),
   removePeer: (request) => check(isWireguardKey(request.publicKey), 'public key is not base64 of 32 bytes'),
   capture: (request, site) => check(isProjectDomain(request.domain, site), 'capture domain'),
+  getDeployKey: (request) => check(isId(request.projectId), 'project id'),
+  deployRepository: (request) => {
+    const target = request.target as { webRoot?: unknown } | undefined;
+    const hosts = Array.isArray(request.allowedHosts) ? (request.allowedHosts as string[]) : [];
+    return (
+      check(isId(request.projectId), 'project id') ??
+      check(typeof request.address === 'string' && hosts.length > 0 && checkRepositoryAddress(request.address, { allowedHosts: hosts, allowHttp: request.allowHttp === true }).ok, 'repository address outside the policy') ??
+      check(request.branch === '' || (typeof request.branch === 'string' && isSafeBranchName(request.branch)), 'branch') ??
+      check(request.commit === '' || (typeof request.commit === 'string' && /^[0-9a-f]{40}$/.test(request.commit)), 'commit') ??
+      check(typeof target?.webRoot === 'string' && target.webRoot.startsWith('/'), 'web root') ??
+      check(typeof request.deployId === 'string' && /^\d+$/.test(request.deployId), 'deploy id')
+    );
+  },
 };
 
 /** Problems with the agent calls of one endpoint's runs (at most a few per method). */
@@ -155,6 +169,19 @@ export async function databaseProblems(knex: Knex, siteDomain: string): Promise<
       check(isProjectName(row.name), 'name breaks the project rules') ??
       check(isProjectDomain(row.domain, siteDomain), 'domain breaks the project rules') ??
       check(row.repro === null || (typeof row.repro === 'string' && row.repro.length <= 300 && GIT_URL_PATTERN.test(row.repro)), 'repro is not a git address'),
+    ),
+    badRows(knex, 'projects', ['id', 'deploy_branch', 'deploy_auth', 'git_token_sealed', 'webhook_secret_sealed'], (row) =>
+      check(row.deploy_branch === null || (typeof row.deploy_branch === 'string' && isSafeBranchName(row.deploy_branch)), 'deploy branch') ??
+      check(['none', 'deploy-key', 'token'].includes(row.deploy_auth as string), 'deploy auth') ??
+      check(row.git_token_sealed === null || (typeof row.git_token_sealed === 'string' && row.git_token_sealed.startsWith('v1.')), 'token not sealed') ??
+      check(row.git_token_sealed === null || row.deploy_auth === 'token', 'a token kept while the project does not sign in with one') ??
+      check(row.webhook_secret_sealed === null || (typeof row.webhook_secret_sealed === 'string' && row.webhook_secret_sealed.startsWith('v1.')), 'webhook secret not sealed'),
+    ),
+    badRows(knex, 'project_deploys', ['id', 'status', 'trigger', 'branch', 'commit_hash'], (row) =>
+      check(['queued', 'running', 'deployed', 'failed', 'superseded'].includes(row.status as string), 'status') ??
+      check(['create', 'button', 'webhook', 'rollback'].includes(row.trigger as string), 'trigger') ??
+      check(row.branch === null || (typeof row.branch === 'string' && isSafeBranchName(row.branch)), 'branch') ??
+      check(row.commit_hash === null || (typeof row.commit_hash === 'string' && /^[0-9a-f]{40}$/.test(row.commit_hash)), 'commit'),
     ),
     badRows(knex, 'databases', ['id', 'user_id', 'name', 'db_user'], (row) =>
       check(typeof row.name === 'string' && DATABASE_NAME.exec(row.name)?.[1] === String(row.user_id), 'name') ?? check(row.db_user === row.name, 'account name'),

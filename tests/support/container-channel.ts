@@ -1,7 +1,8 @@
 /**
  * A container's private realtime channel as the browser sees it: a pusher-js client on soketi,
  * subscribed to `private-container.{name}` with the channel authorized by the control plane
- * (`POST /broadcasting/auth` in `session`), collecting the `DockerEventSent` messages.
+ * (`POST /broadcasting/auth` in `session`), collecting the `DockerEventSent` messages and every
+ * other event on the channel (a git deploy's DeployUpdated and DeployLog, issue 23).
  */
 import { createRequire } from 'node:module';
 import type * as PusherJs from 'pusher-js';
@@ -25,6 +26,10 @@ export interface ContainerChannelOptions {
 export interface ContainerChannel {
   /** Every DockerEventSent message so far, in order of arrival. */
   readonly messages: string[];
+  /** Every other event so far (name and payload), in order of arrival. */
+  readonly events: Array<{ name: string; data: unknown }>;
+  /** Resolves with the first event named `name` whose payload passes `matches` (now or before); rejects after the timeout. */
+  waitForEvent<Data>(name: string, matches: (data: Data) => boolean, description: string): Promise<Data>;
   /** Resolves once `message` has arrived (now or before); rejects after the timeout. */
   waitFor(message: string): Promise<void>;
   /** Calls `listener` for each message from now on, as it arrives; returns a function that stops it. */
@@ -37,6 +42,7 @@ export interface ContainerChannel {
 export async function subscribeContainerChannel(options: ContainerChannelOptions): Promise<ContainerChannel> {
   const { session, name, soketi } = options;
   const messages: string[] = [];
+  const events: Array<{ name: string; data: unknown }> = [];
   const listeners = new Set<(message: string) => void>();
   const client = new Pusher(soketi.key, {
     cluster: 'eu',
@@ -61,6 +67,9 @@ export async function subscribeContainerChannel(options: ContainerChannelOptions
       channel.bind('pusher:subscription_succeeded', () => resolve());
       channel.bind('pusher:subscription_error', (error: unknown) => reject(new Error(JSON.stringify(error))));
     });
+    channel.bind_global((name: string, data: unknown) => {
+      if (name !== 'DockerEventSent' && !name.startsWith('pusher:')) events.push({ name, data });
+    });
     channel.bind('DockerEventSent', (data: { message: string }) => {
       messages.push(data.message);
       for (const listener of listeners) listener(data.message);
@@ -71,6 +80,15 @@ export async function subscribeContainerChannel(options: ContainerChannelOptions
   }
   return {
     messages,
+    events,
+    async waitForEvent<Data>(name: string, matches: (data: Data) => boolean, description: string): Promise<Data> {
+      const find = () => events.find((event) => event.name === name && matches(event.data as Data));
+      await waitFor(() => find() !== undefined, {
+        description: `${name} on ${options.name}: ${description} (got ${JSON.stringify(events.map((event) => event.name))})`,
+        timeoutMs: options.timeoutMs ?? 15_000,
+      });
+      return find()?.data as Data;
+    },
     waitFor: (message: string) =>
       waitFor(() => messages.includes(message), {
         description: `DockerEventSent '${message}' on ${name} (got ${JSON.stringify(messages)})`,

@@ -77,6 +77,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<R
         METRICS_LISTEN: '',
         // The overview's sampler would add HostStats and ListContainers calls to every fake agent's log: off unless a test asks.
         HOST_SAMPLE_CRON: 'off',
+        // The school's git hosts of the tests' repository addresses (issue 23; empty would refuse every 'repro').
+        GIT_ALLOWED_HOSTS: 'git.devplein.test,git.school.nl,localhost,127.0.0.1',
         ...options.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

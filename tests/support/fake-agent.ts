@@ -1,7 +1,9 @@
 /**
  * A fake host agent for control-plane tests: a real gRPC server with mutual TLS (the test
  * certificates of makeTestCerts) that implements the generated InfoService, ContainerService,
- * ProxyService, SshAccessService, DatabaseService, VpnService, ScreenshotService and HostStatsService in memory. Containers live in a
+ * ProxyService, SshAccessService, DatabaseService, VpnService, ScreenshotService, HostStatsService,
+ * ContainerStatsService and DeployService in memory. Deploys stream scripted lines and outcomes,
+ * can be held at a gate (queue tests) and are recorded with their requests. Containers live in a
  * map, events go to every open WatchContainerEvents stream, logs and pull progress are scripted;
  * databases and WireGuard peers live in maps too (peer addresses from a pool, lowest free first);
  * locked accounts, open MySQL connections and open SSH sessions are sets and maps a test fills.
@@ -33,6 +35,14 @@ import { type GetServerInfoResponse, type Peer, type VpnServiceServer, VpnServic
 import { type ContainerStats, type ContainerStatsServiceServer, ContainerStatsServiceService } from '@devplein/proto/container_stats';
 import { type GetHostStatsResponse, type HostStatsServiceServer, HostStatsServiceService, type LastBackup, type PartHealth } from '@devplein/proto/host_stats';
 import { CaptureOutcome, type CaptureRequest, type CaptureResponse, type ScreenshotServiceServer, ScreenshotServiceService } from '@devplein/proto/screenshot';
+import {
+  type DeployCommit,
+  DeployOutcome,
+  DeployPhase,
+  type DeployRepositoryRequest,
+  type DeployServiceServer,
+  DeployServiceService,
+} from '@devplein/proto/deploy';
 import type { TestCerts } from './agent.ts';
 
 /** How the fake answers: normally, after a delay, with INTERNAL, or with UNAVAILABLE. */
@@ -96,6 +106,28 @@ export interface FakeScreenshot {
   rpcError?: { code: grpc.status; details: string };
   delayMs?: number;
 }
+
+/** What the fake DeployService streams for a deploy: progress lines, then its outcome. */
+export interface FakeDeployScript {
+  lines: Array<{ phase: DeployPhase; line: string; percent?: number }>;
+  outcome: DeployOutcome;
+  /** The finished message (default: a Dutch sentence per outcome). */
+  message?: string;
+  restarted?: boolean;
+  /** Answer with this gRPC error instead of a stream (after recording the request). */
+  rpcError?: { code: grpc.status; details: string };
+}
+
+/** The default deploy: a fetch with progress, a copy and a swap, deployed. */
+export const DEFAULT_DEPLOY_SCRIPT: FakeDeployScript = {
+  lines: [
+    { phase: DeployPhase.DEPLOY_PHASE_FETCH, line: 'Ophalen: 50% (1/2)', percent: 50 },
+    { phase: DeployPhase.DEPLOY_PHASE_FETCH, line: 'Ophalen: 100% (2/2)', percent: 100 },
+    { phase: DeployPhase.DEPLOY_PHASE_COPY, line: 'Kopiëren naar de container: 3 bestanden' },
+    { phase: DeployPhase.DEPLOY_PHASE_SWAP, line: 'Nieuwe versie staat online.' },
+  ],
+  outcome: DeployOutcome.DEPLOY_OUTCOME_DEPLOYED,
+};
 
 /** A small solid-colour PNG (RGB, 8 bit), the colour derived from `seed`: distinct per site. */
 export function fakePng(seed: string, width = 320, height = 200): Buffer {
@@ -226,6 +258,20 @@ export class FakeAgent {
   statsWatchCount = 0;
   /** ContainerStats: ListContainerStats calls answered (each a sweep on a real agent). */
   statsSweeps = 0;
+  /** DeployService: the script of every deploy (per project in deployScripts). */
+  deployScript: FakeDeployScript = DEFAULT_DEPLOY_SCRIPT;
+  readonly deployScripts = new Map<number, FakeDeployScript>();
+  /** DeployService: the newest commit of the deployed branch (a roll back gets the commit it asks for). */
+  headCommit: DeployCommit = { hash: 'a'.repeat(40), subject: 'Eerste versie', author: 'Sam Student', authorEmail: 'sam@devplein.test', time: new Date('2026-11-20T10:00:00Z') };
+  /** DeployService: while true, every deploy waits after its lines until releaseDeploys(). */
+  holdDeploys = false;
+  /** DeployService: every DeployRepository request, in order. */
+  readonly deployRequests: DeployRepositoryRequest[] = [];
+  /** DeployService: deploys streaming now, and waiting at the gate now. */
+  deploysRunning = 0;
+  private readonly heldDeploys = new Set<() => void>();
+  /** DeployService: GetDeployKey's answer (the project id goes into the comment). */
+  deployKeyFingerprint = 'SHA256:ZmFrZS1kZXBsb3kta2V5LWZvci1kZXZwbGVpbi10ZXN0cw';
   /** Methods that fail with INTERNAL even in 'ok' mode (e.g. 'changeContainerState'). */
   readonly failingMethods = new Set<string>();
   /** Methods that answer UNIMPLEMENTED, as a real agent does for a service it does not have yet. */
@@ -282,6 +328,7 @@ export class FakeAgent {
     server.addService(ScreenshotServiceService, this.screenshotService());
     server.addService(HostStatsServiceService, this.hostStatsService());
     server.addService(ContainerStatsServiceService, this.containerStatsService());
+    server.addService(DeployServiceService, this.deployService());
     this.port = await new Promise<number>((resolve, reject) =>
       server.bindAsync(`127.0.0.1:${this.port}`, grpc.ServerCredentials.createSsl(ca, [{ private_key: key, cert_chain: cert }], true), (error, port) =>
         error ? reject(error) : resolve(port),
@@ -379,6 +426,23 @@ export class FakeAgent {
       if (container && container.projectId === 0 && !(sink.request as { includeUnmanaged?: boolean }).includeUnmanaged) continue;
       sink.write({ event });
     }
+  }
+
+  /** Deploys waiting at the gate (holdDeploys). */
+  get heldDeployCount(): number {
+    return this.heldDeploys.size;
+  }
+
+  /** Lets every held deploy finish (holdDeploys stays as it is for the next ones). */
+  releaseDeploys(): void {
+    const held = [...this.heldDeploys];
+    this.heldDeploys.clear();
+    for (const release of held) release();
+  }
+
+  /** The public deploy key GetDeployKey answers for a project. */
+  deployKeyOf(projectId: number): string {
+    return `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeDeployKeyForDevpleinTests000000000000000 devplein-project-${projectId}@fake-agent`;
   }
 
   callsOf(method: string): FakeCall[] {
@@ -852,6 +916,65 @@ export class FakeAgent {
       removePeer: this.unary('removePeer', (request) => ({ removed: this.peers.delete(request.publicKey) })),
       listPeers: this.unary('listPeers', () => ({ peers: [...this.peers.values()] })),
       getServerInfo: this.unary('getServerInfo', () => ({ ...this.vpnServer, allowedNetworks: [...this.vpnServer.allowedNetworks], dnsServers: [...this.vpnServer.dnsServers] })),
+    };
+  }
+
+  private deployService(): DeployServiceServer {
+    return {
+      getDeployKey: this.unary('getDeployKey', (request) => ({ publicKey: this.deployKeyOf(request.projectId), fingerprint: this.deployKeyFingerprint })),
+      deployRepository: (call) => {
+        void this.gate('deployRepository', call.request).then(async (failure) => {
+          if (failure) return failStream(call, Object.assign(new Error(failure.details), failure));
+          const request = call.request;
+          this.deployRequests.push(request);
+          const script = this.deployScripts.get(request.projectId) ?? this.deployScript;
+          if (script.rpcError) return failStream(call, Object.assign(new Error(script.rpcError.details), serviceError(script.rpcError.code, script.rpcError.details)));
+          const container = [...this.containers.values()].find((each) => each.projectId === request.projectId);
+          if (!container) return failStream(call, Object.assign(new Error('no container'), serviceError(grpc.status.NOT_FOUND, `project ${request.projectId} has no container`)));
+          if (container.state !== 'running') return failStream(call, Object.assign(new Error('not running'), serviceError(grpc.status.FAILED_PRECONDITION, `container ${container.name} is ${container.state}`)));
+          let cancelled = false;
+          call.on('cancelled', () => {
+            cancelled = true;
+          });
+          this.deploysRunning += 1;
+          try {
+            for (const line of script.lines) {
+              if (cancelled) return;
+              call.write({ event: { $case: 'progress', value: { phase: line.phase, line: line.line, percent: line.percent ?? -1 } } });
+              await new Promise((resolve) => setTimeout(resolve, 5));
+            }
+            if (this.holdDeploys) {
+              await new Promise<void>((resolve) => {
+                this.heldDeploys.add(resolve);
+                call.on('cancelled', () => {
+                  this.heldDeploys.delete(resolve);
+                  resolve();
+                });
+              });
+            }
+            if (cancelled) return;
+            const deployed = script.outcome === DeployOutcome.DEPLOY_OUTCOME_DEPLOYED;
+            const commit = request.commit ? { ...this.headCommit, hash: request.commit, subject: `Versie ${request.commit.slice(0, 7)}` } : this.headCommit;
+            call.write({
+              event: {
+                $case: 'finished',
+                value: {
+                  outcome: script.outcome,
+                  message: script.message ?? (deployed ? 'De nieuwe versie staat online.' : 'Het ophalen van de repository is mislukt.'),
+                  commit: script.outcome === DeployOutcome.DEPLOY_OUTCOME_FETCH_FAILED ? undefined : commit,
+                  files: deployed ? 3 : 0,
+                  bytes: deployed ? 1_234 : 0,
+                  durationMs: 42,
+                  restarted: script.restarted ?? false,
+                },
+              },
+            });
+            call.end();
+          } finally {
+            this.deploysRunning -= 1;
+          }
+        });
+      },
     };
   }
 

@@ -38,7 +38,7 @@ export interface HostingStack {
   /** A new activated developer (not one of the demo accounts, so a test may disable or delete them), signed in. */
   newDeveloper(name: string): Promise<{ id: number; email: string; session: HttpSession }>;
   /** Inserts a project (validated true by default) with these members, first = owner. */
-  project(input: { name: string; image?: number | null; validated?: boolean | null; members: string[] }): Promise<{ id: number; name: string }>;
+  project(input: { name: string; image?: number | null; validated?: boolean | null; members: string[]; repro?: string | null; branch?: string | null }): Promise<{ id: number; name: string }>;
   /** A pusher-js client subscribed to private-container.{name} as `session`; collects DockerEventSent messages. */
   subscribe(session: HttpSession, name: string): Promise<ContainerChannel>;
   /** Restarts the fake agent and waits until the control plane's channel to it works again. */
@@ -102,6 +102,8 @@ export async function startHostingStack(options: Omit<FakeAgentOptions, 'certs'>
           visible: false,
           docker_image_id: input.image === undefined ? IMAGE.php : input.image,
           validated: input.validated === undefined ? true : input.validated,
+          repro: input.repro ?? null,
+          deploy_branch: input.branch ?? null,
         })
         .returning<{ id: number }[]>('id');
       const id = Number(row?.id);

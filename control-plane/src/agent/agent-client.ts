@@ -10,9 +10,11 @@ import { VpnServiceClient } from '@devplein/proto/vpn';
 import { ScreenshotServiceClient } from '@devplein/proto/screenshot';
 import { HostStatsServiceClient } from '@devplein/proto/host_stats';
 import { ContainerStatsServiceClient } from '@devplein/proto/container_stats';
+import { DeployServiceClient } from '@devplein/proto/deploy';
 import { streamCaller } from './grpc-stream.ts';
 import { type AgentDeadlines, unaryCaller } from './grpc-unary.ts';
-import type { AgentCallOptions, ContainerApi, DatabaseApi, ProxyApi, ScreenshotApi, SshApi, VpnApi } from './host-apis.ts';
+import type { AgentCallOptions, ContainerApi, DatabaseApi, DeployApi, ProxyApi, ScreenshotApi, SshApi, VpnApi } from './host-apis.ts';
+import { createDeployClient } from './deploy-client.ts';
 import { createContainerClient } from './container-client.ts';
 import { createDatabaseClient } from './database-client.ts';
 import { createInfoClient } from './info-client.ts';
@@ -30,7 +32,7 @@ export { AgentError, type AgentErrorCode } from './agent-error.ts';
 export type { AgentInfoView, AgentStatus, CapabilityView } from './health-monitor.ts';
 export type { HostStatsApi, HostStatsView } from './host-stats-client.ts';
 export type { ContainerStatsApi, ContainerStatsView } from './container-stats-client.ts';
-export type { AgentCallOptions, ContainerApi, DatabaseApi, ProxyApi, ScreenshotApi, SshApi, VpnApi } from './host-apis.ts';
+export type { AgentCallOptions, ContainerApi, DatabaseApi, DeployApi, ProxyApi, ScreenshotApi, SshApi, VpnApi } from './host-apis.ts';
 
 export interface AgentClientOptions {
   /** host:port of the agent; use a name in its certificate's SAN, e.g. `localhost:7443`. */
@@ -56,6 +58,8 @@ export interface AgentClientOptions {
   createDeadlineMs?: number;
   /** Deadline of a whole PullImage stream (default 15 min). */
   pullDeadlineMs?: number;
+  /** Deadline of a whole DeployRepository stream (default 30 min: the agent has its own fetch, build and command limits). */
+  deployDeadlineMs?: number;
   logger: Logger;
   /** Pause between health checks while the agent answers (default 5000 ms). */
   monitorIntervalMs?: number;
@@ -89,6 +93,8 @@ export interface AgentClient {
   hostStats: HostStatsApi;
   /** ContainerStatsService (live CPU, memory, I/O of one container; contract 1.6.0). */
   containerStats: ContainerStatsApi;
+  /** DeployService (git deploys and deploy keys; contract 1.7.0). */
+  deploys: DeployApi;
   /** Starts the health monitor (idempotent). */
   start(): void;
   /** Stops the monitor and closes the connection. */
@@ -141,12 +147,14 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
   const screenshotClient = new ScreenshotServiceClient(options.address, credentials, channelOptions);
   const hostStatsClient = new HostStatsServiceClient(options.address, credentials, channelOptions);
   const containerStatsClient = new ContainerStatsServiceClient(options.address, credentials, channelOptions);
+  const deployClient = new DeployServiceClient(options.address, credentials, channelOptions);
   const deadlines: AgentDeadlines = {
     call: deadlineMs,
     // Creating or dropping a database and its account, or a peer, takes a few statements/commands.
     hostChange: Math.max(deadlineMs, 30_000),
     create: options.createDeadlineMs ?? 120_000,
     pull: options.pullDeadlineMs ?? 15 * 60_000,
+    deploy: options.deployDeadlineMs ?? 30 * 60_000,
   };
   const host = options.host ?? 'dev1';
   const hostMetrics = options.metrics ?? controlPlaneMetrics;
@@ -188,6 +196,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     screenshots: createScreenshotClient(screenshotClient, unary, deadlines),
     hostStats: createHostStatsClient(hostStatsClient, unary),
     containerStats: createContainerStatsClient(containerStatsClient, { unary, stream }),
+    deploys: createDeployClient(deployClient, { unary, stream }, deadlines),
     start: () => monitor.start(),
     close() {
       monitor.stop();
@@ -200,6 +209,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
       screenshotClient.close();
       hostStatsClient.close();
       containerStatsClient.close();
+      deployClient.close();
     },
   };
 }

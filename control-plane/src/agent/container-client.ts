@@ -11,14 +11,9 @@ import type {
   WatchContainerEventsResponse,
 } from '@devplein/proto/container';
 import { containerActionCode, containerEventView, containerRef, containerView, logLineView, pullProgressView } from './container-views.ts';
-import type { StreamCall } from './grpc-stream.ts';
+import { type StreamCall, withoutNulls } from './grpc-stream.ts';
 import type { AgentDeadlines, UnaryCall } from './grpc-unary.ts';
 import type { ContainerApi } from './host-apis.ts';
-
-/** Drops the nulls a stream maps empty messages to. */
-async function* withoutNulls<View>(source: AsyncIterable<View | null>): AsyncGenerator<View, void, undefined> {
-  for await (const item of source) if (item !== null) yield item;
-}
 
 /** ContainerService over the link: containers, logs, pulls, events, WordPress. */
 export function createContainerClient(client: ContainerServiceClient, calls: { unary: UnaryCall; stream: StreamCall }, deadlines: AgentDeadlines): ContainerApi {

@@ -73,6 +73,11 @@ export async function* streamCall<Message, View>(
   }
 }
 
+/** Drops the nulls a stream's map gives for messages without content. */
+export async function* withoutNulls<View>(source: AsyncIterable<View | null>): AsyncGenerator<View, void, undefined> {
+  for await (const item of source) if (item !== null) yield item;
+}
+
 /** Opens one server-streaming RPC as an async iterable of views (see streamCall). */
 export type StreamCall = <Message, View>(rpc: string, open: StreamOpener<Message>, map: (message: Message) => View, options?: StreamCallOptions) => AsyncIterable<View>;
 

@@ -41,6 +41,8 @@ export interface AgentDeadlines {
   create: number;
   /** A whole PullImage stream. */
   pull: number;
+  /** A whole DeployRepository stream (fetch, build, copy, after-update and swap). */
+  deploy: number;
 }
 
 /**

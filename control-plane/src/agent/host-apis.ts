@@ -14,6 +14,7 @@ import type {
 import type { AccountLockView, CreateDatabaseInput, CreatedDatabaseView, DatabaseView, DroppedDatabaseView } from './database-views.ts';
 import type { CreatePeerInput, PeerView, VpnServerView } from './vpn-views.ts';
 import type { CaptureInput, CaptureView } from './screenshot-views.ts';
+import type { DeployInput, DeployStreamEvent } from './deploy-views.ts';
 
 export type { StreamCallOptions } from './grpc-stream.ts';
 
@@ -40,6 +41,16 @@ export interface ContainerApi {
   pullImage(image: string, projectId: number, options?: StreamCallOptions): AsyncIterable<PullProgressView>;
   watchContainerEvents(filter: { projectIds?: number[]; includeUnmanaged?: boolean; since?: Date }, options?: StreamCallOptions): AsyncIterable<ContainerEventView>;
   execWordpressPasswordReset(target: ContainerTarget, username?: string, options?: AgentCallOptions): Promise<{ username: string; password: string }>;
+}
+
+/**
+ * DeployService (contract 1.7.0): a git deploy as a stream of log lines ending with one
+ * 'finished' event, and the project's deploy key (made by the agent when the project has none;
+ * the private half stays on the dev server). An agent before 1.7.0 answers UNIMPLEMENTED.
+ */
+export interface DeployApi {
+  deployRepository(input: DeployInput, options?: StreamCallOptions): AsyncIterable<DeployStreamEvent>;
+  getDeployKey(projectId: number, options?: AgentCallOptions): Promise<{ publicKey: string; fingerprint: string }>;
 }
 
 /** ProxyService: repairs and reconciling of the reverse proxy routes. */

@@ -4,7 +4,7 @@ import type { AgentCallOptions } from './host-apis.ts';
 import type { UnaryCall } from './grpc-unary.ts';
 import { createSshAccessClient } from './ssh-access-client.ts';
 
-const deadlines = { call: 5_000, hostChange: 30_000, create: 120_000, pull: 600_000 };
+const deadlines = { call: 5_000, hostChange: 30_000, create: 120_000, pull: 600_000, deploy: 600_000 };
 
 /** The client over a unary caller that records each RPC's options and answers `response`. */
 function recording(response: unknown): { calls: Array<{ rpc: string; options: AgentCallOptions | undefined }>; unary: UnaryCall } {

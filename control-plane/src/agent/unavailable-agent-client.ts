@@ -39,6 +39,7 @@ export function createUnavailableAgentClient(reason: string): AgentClient {
     screenshots: { capture: fail },
     hostStats: { getHostStats: fail },
     containerStats: { getContainerStats: fail, listContainerStats: fail, watchContainerStats: () => failingStream(error) },
+    deploys: { deployRepository: () => failingStream(error), getDeployKey: fail },
     start: () => undefined,
     close: () => undefined,
   };

@@ -15,6 +15,8 @@ export interface ProjectColumns {
   host: string;
   visible: boolean;
   repro: string | null;
+  /** Absent: unchanged (a form that does not send a branch keeps the stored one). */
+  deploy_branch?: string | null;
   end_date: string | null;
   docker_image_id: number;
 }

@@ -16,6 +16,7 @@ import * as agentLinks from './migrations/0014_agent_links.ts';
 import * as agentCertRenewal from './migrations/0015_agent_cert_renewal.ts';
 import * as hostSamples from './migrations/0016_host_samples.ts';
 import * as imageDeploySettings from './migrations/0017_image_deploy_settings.ts';
+import * as projectDeploys from './migrations/0018_project_deploys.ts';
 
 interface NamedMigration {
   name: string;
@@ -46,6 +47,7 @@ const migrations: readonly NamedMigration[] = [
   { name: '0015_agent_cert_renewal', migration: agentCertRenewal },
   { name: '0016_host_samples', migration: hostSamples },
   { name: '0017_image_deploy_settings', migration: imageDeploySettings },
+  { name: '0018_project_deploys', migration: projectDeploys },
 ];
 
 /** knex MigrationSource over the static list above. */

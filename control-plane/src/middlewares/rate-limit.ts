@@ -22,7 +22,7 @@ export interface RateLimitOptions {
  * One in-memory limiter (one control-plane process; a second process would need a shared
  * store). Resolves to null when the request may go on, or to the seconds to wait.
  */
-function limiter(options: RateLimitOptions): ((key: string) => Promise<number | null>) | null {
+export function limiter(options: RateLimitOptions): ((key: string) => Promise<number | null>) | null {
   if (options.points <= 0) return null;
   const memory = new RateLimiterMemory({ points: options.points, duration: options.durationSeconds ?? 60 });
   return async (key) => {

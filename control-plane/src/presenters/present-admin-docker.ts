@@ -26,12 +26,14 @@ export function presentAdminDocker(
   };
 }
 
-/** A row of the table with its site screenshot state (queries/admin-dockers.ts loads it). */
+/** A row of the table with its site screenshot state and, for project rows, the deployed commit (queries/admin-dockers.ts loads both). */
 export function presentAdminDockerRow(row: {
   container: ContainerView;
   host: string;
   project: { id: number; owner: { id: number; name: string } | null } | null;
   screenshot: AdminDockerJson['screenshot'];
+  deployedCommit?: AdminDockerJson['deployedCommit'];
 }): AdminDockerJson {
-  return { ...presentAdminDocker(row.container, row.project, row.host), screenshot: row.screenshot };
+  const docker = { ...presentAdminDocker(row.container, row.project, row.host), screenshot: row.screenshot };
+  return row.deployedCommit === undefined ? docker : { ...docker, deployedCommit: row.deployedCommit };
 }

@@ -12,6 +12,8 @@ export interface ProjectRow {
   host: string | null;
   visible: boolean;
   repro: string | null;
+  /** The branch git deploy takes (projects.deploy_branch); null: the default branch. */
+  branch: string | null;
   end_date: string | Date | null;
   docker_image_id: number | null;
   docker_name: string | null;
@@ -39,6 +41,7 @@ export function presentProject(row: ProjectRow): ProjectJson {
     domain: row.domain,
     visible: row.visible ? '1' : '0',
     repro: row.repro,
+    branch: row.branch,
     users: row.users.map((user) => ({
       id: Number(user.id),
       name: user.name,

@@ -2,6 +2,7 @@ import type { ContainerView } from '../agent/container-views.ts';
 import type { DockerProjectRow } from '../queries/projects.ts';
 import { STATUS_TEXT } from '../lib/container-states.ts';
 import type { UserDocker } from '@devplein/contract/dockers';
+import type { DockerDeploySummary } from '@devplein/contract/deploys';
 
 /** One card of the dockers page (the shared contract of contract/src/dockers.ts). */
 export type UserDockerJson = UserDocker;
@@ -11,7 +12,8 @@ export type ContainerSituation =
   | { kind: 'container'; container: ContainerView; sshCommand: string | null }
   | { kind: 'state'; state: keyof typeof STATUS_TEXT };
 
-export function presentUserDocker(project: DockerProjectRow, situation: ContainerSituation): UserDockerJson {
+/** `deploy`: the project's git-deploy summary (presentDeploySummary; null when git deploy is not offered). */
+export function presentUserDocker(project: DockerProjectRow, situation: ContainerSituation, deploy: DockerDeploySummary | null = null): UserDockerJson {
   const container = situation.kind === 'container' ? situation.container : null;
   return {
     Id: container?.id ?? null,
@@ -29,7 +31,6 @@ export function presentUserDocker(project: DockerProjectRow, situation: Containe
     wordpress: project.wordpress,
     autoStop: container?.autoStop ?? null,
     exit: container?.exit ?? null,
-    // Filled by the git-deploy work of issue 23 (the project's deploy summary).
-    deploy: null,
+    deploy,
   };
 }

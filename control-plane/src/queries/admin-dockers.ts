@@ -8,6 +8,9 @@ import type { ThumbnailCapturer } from '../commands/capture-thumbnail.ts';
 import { loadScreenshotStates } from './thumbnails.ts';
 import { loadDockerProjects } from './projects.ts';
 import type { ScreenshotState } from '@devplein/contract/dockers';
+import type { DeployCommitView } from '@devplein/contract/deploys';
+import { loadDeploySummaries } from './deploys.ts';
+import { presentDeployCommit } from '../presenters/present-deploy.ts';
 
 export interface AdminDockerDeps {
   knex: Knex;
@@ -29,6 +32,8 @@ export interface PlacedContainer {
 export interface AdminDockerRow extends PlacedContainer {
   project: { id: number; owner: { id: number; name: string } | null } | null;
   screenshot: ScreenshotState | null;
+  /** The commit git deploy put there last (project rows; null when none), undefined for rows without a project. */
+  deployedCommit?: DeployCommitView | null;
 }
 
 /**
@@ -53,12 +58,13 @@ export async function loadAdminDockerRows(deps: AdminDockerDeps, placed: PlacedC
     const projectId = project?.id ?? (container.projectId > 0 ? container.projectId : null);
     return { container, host, project, projectId };
   });
-  const states = await loadScreenshotStates(
-    knex,
-    deps.thumbnails,
-    rows.flatMap((row) => (row.projectId === null ? [] : [row.projectId])),
-  );
-  return rows.map(({ projectId, ...row }) => ({ ...row, screenshot: projectId === null ? null : (states.get(projectId) ?? null) }));
+  const projectIds = rows.flatMap((row) => (row.projectId === null ? [] : [row.projectId]));
+  const [states, deploys] = await Promise.all([loadScreenshotStates(knex, deps.thumbnails, projectIds), loadDeploySummaries(knex, projectIds)]);
+  return rows.map(({ projectId, ...row }) => {
+    if (projectId === null) return { ...row, screenshot: null };
+    const current = deploys.get(projectId)?.current ?? null;
+    return { ...row, screenshot: states.get(projectId) ?? null, deployedCommit: current ? presentDeployCommit(current) : null };
+  });
 }
 
 export async function loadAdminDockerRow(deps: AdminDockerDeps, placed: PlacedContainer): Promise<AdminDockerRow> {

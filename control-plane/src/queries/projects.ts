@@ -25,11 +25,17 @@ export interface DockerProjectRow {
   capabilities: string[];
   created_at: Date | string;
   users: Array<{ id: number; name: string }>;
+  /** The git clone address (the form's 'repro'); null: none. */
+  repro: string | null;
+  /** The branch git deploy takes; null: the repository's default branch. */
+  branch: string | null;
+  /** The image option's web root for git deploys (migration 0017); null: git deploy not offered. */
+  webRoot: string | null;
 }
 
 /** What the one project query reads: the request form's fields and the container's image option. */
 type ProjectQueryRow = Omit<ProjectRow, 'users'> &
-  Pick<DockerProjectRow, 'image' | 'ssh' | 'wordpress' | 'capabilities'> & { users: ProjectMemberRow[] | string };
+  Pick<DockerProjectRow, 'image' | 'ssh' | 'wordpress' | 'capabilities'> & { users: ProjectMemberRow[] | string; web_root: string | null };
 
 /** Oldest first (the approvals screen, the request form) or newest first (the dockers pages). */
 type Order = 'oldest' | 'newest';
@@ -51,6 +57,8 @@ async function queryProjects(db: Db, order: Order, filter: Filter): Promise<Proj
       'p.host',
       'p.visible',
       'p.repro',
+      'p.deploy_branch as branch',
+      'di.deploy_web_root as web_root',
       'p.end_date',
       'p.docker_image_id',
       'di.name as docker_name',
@@ -87,6 +95,7 @@ const asProjectRow = (row: ProjectQueryRow): ProjectRow => ({
   host: row.host,
   visible: row.visible,
   repro: row.repro,
+  branch: row.branch,
   end_date: row.end_date,
   docker_image_id: row.docker_image_id,
   docker_name: row.docker_name,
@@ -110,6 +119,9 @@ const asDockerProjectRow = (row: ProjectQueryRow): DockerProjectRow => ({
   capabilities: [...row.capabilities],
   created_at: row.created_at,
   users: membersOf(row).map((user) => ({ id: Number(user.id), name: user.name })),
+  repro: row.repro,
+  branch: row.branch,
+  webRoot: row.web_root,
 });
 
 /** Requests awaiting approval, oldest first (the approvals screen). */
@@ -233,6 +245,7 @@ export const auditSnapshot = (row: ProjectRow): Record<string, unknown> => ({
   description: row.description,
   visible: row.visible,
   repro: row.repro,
+  branch: row.branch,
   end_date: row.end_date,
   validated: row.validated,
   members: row.users.map((user) => user.id),

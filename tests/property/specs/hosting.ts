@@ -73,7 +73,77 @@ const certificateLike = (): fc.Arbitrary<string> =>
     fc.constantFrom('-----BEGIN CERTIFICATE-----', '-----BEGIN CERTIFICATE-----\n\n-----END CERTIFICATE-----'),
   );
 
+/** The static image option (web root /www, migration 0017) and a repository of an allowed host. */
+const STATIC_IMAGE = 5;
+const REPOSITORY = 'https://git.school.nl/klas/site.git';
+
+/** The developer's projects git deploy is offered for (repository + web root), each with a running container; some of their deploys, for roll backs. */
+async function deployProjects(stack: PropertyStack): Promise<{ projects: number[]; deploys: number[] }> {
+  const { knex, agent, siteDomain, userIds } = stack;
+  const mine = () =>
+    ids(knex('projects as p').join('project_user as pu', 'pu.project_id', 'p.id').where({ 'pu.user_id': userIds.developer, 'p.validated': true, 'p.docker_image_id': STATIC_IMAGE }).whereNotNull('p.repro').select('p.id'));
+  let projects = await mine();
+  if (projects.length < 4) {
+    const made = await insertProjects(knex, 4, { members: [userIds.developer], siteDomain, imageId: STATIC_IMAGE });
+    await knex('projects').whereIn('id', made.map((each) => each.id)).update({ repro: REPOSITORY });
+    for (const project of made) agent.addManaged({ name: project.name, projectId: project.id, domain: `${project.name}.${siteDomain}` });
+    projects = await mine();
+  }
+  const deploys = await ids(knex('project_deploys').whereIn('project_id', projects).whereNotNull('commit_hash').select('id'));
+  return { projects, deploys };
+}
+
+const BRANCH = fc.constantFrom('main', 'develop', 'release/2026', 'feature_x', null, '');
+const BRANCH_HOSTILE = fc.oneof(hostileString(), fc.constantFrom('-x', 'a..b', 'a b', 'main.lock', '../x', 'HEAD', '@{-1}', 'a~1', 'a:b', '/main', 'main/'));
+const AUTH = fc.constantFrom('none', 'deploy-key', 'token');
+
 export const hostingSpecs: EndpointSpec[] = [
+  endpoint({
+    route: 'POST /api/user/dockers/:projectId/deploys',
+    as: 'developer',
+    batchSize: 200,
+    prepare: deployProjects,
+    request: ({ projects, deploys }) =>
+      fc.record({ params: fc.record({ projectId: idSegment(projects) }), body: bodyOf({ rollbackOf: { valid: idValue(deploys), optional: true } }) }),
+  }),
+  endpoint({
+    route: 'PUT /api/user/dockers/:projectId/deploy-settings',
+    as: 'developer',
+    prepare: deployProjects,
+    request: ({ projects }) =>
+      fc.record({
+        params: fc.record({ projectId: idSegment(projects) }),
+        body: bodyOf({
+          branch: { valid: BRANCH, hostile: BRANCH_HOSTILE },
+          auth: { valid: AUTH, hostile: fc.oneof(hostileString(), fc.constantFrom('ssh', 'Token', 'deploy_key', '')) },
+          token: { valid: fc.stringMatching(/^[A-Za-z0-9_]{8,60}$/), hostile: fc.oneof(hostileString(), fc.constantFrom('a b', 'x'.repeat(501), 'tok\n')), optional: true },
+        }),
+      }),
+  }),
+  endpoint({
+    route: 'POST /api/user/dockers/:projectId/webhook-secret',
+    as: 'developer',
+    batchSize: 200,
+    prepare: deployProjects,
+    request: ({ projects }) => fc.record({ params: fc.record({ projectId: idSegment(projects) }), body: bodyOf({}) }),
+  }),
+  endpoint({
+    route: 'POST /api/hooks/deploy/:projectId',
+    // No session: a git server's signature is the authority (none of these is signed: all 401, or 413).
+    as: 'signon-script',
+    prepare: deployProjects,
+    request: ({ projects }) =>
+      fc.record({
+        params: fc.record({ projectId: idSegment(projects) }),
+        body: bodyOf({ ref: { valid: fc.constantFrom('refs/heads/main', 'refs/tags/v1') }, after: { valid: fc.stringMatching(/^[0-9a-f]{40}$/) } }),
+        headers: fc.oneof(
+          fc.constant({}),
+          fc.record({ 'X-Gitea-Event': fc.constant('push'), 'X-Gitea-Signature': fc.stringMatching(/^[0-9a-f]{64}$/) }),
+          fc.record({ 'X-GitHub-Event': fc.constantFrom('push', 'ping'), 'X-Hub-Signature-256': fc.stringMatching(/^sha256=[0-9a-f]{64}$/) }),
+          fc.record({ 'X-Gitlab-Event': fc.constant('Push Hook'), 'X-Gitlab-Token': fc.string({ maxLength: 80 }).filter((value) => /^[\x20-\x7e]*$/.test(value)) }),
+        ),
+      }),
+  }),
   endpoint({
     route: 'POST /api/agents/renew',
     // No session: the agent's current certificate and a signature with its key are the authority.

@@ -88,6 +88,7 @@ describe('DockerRequestFormView', () => {
       domain: 'kantine-app.dev.school.nl',
       visible: '0',
       repro: null,
+      branch: null,
       users: [{ id: 7, name: 'Mees Schouten', group: null }],
       end_date: null,
       docker: 'PHP 8.3 + Apache',

@@ -11,19 +11,30 @@ import { loadApprovedProjects, loadAwaitingProjects, loadProject } from '../../q
 import { projectIdParams } from '../project-requests/schema.ts';
 import { approveProject, PROJECT_NOT_FOUND } from '../../commands/approve-project.ts';
 import { deleteProject } from '../../commands/delete-project.ts';
+import { checkRepositoryAddress, type RepositoryAddressPolicy } from '@devplein/contract/validation/repositoryAddress';
+import { gitPolicyOf } from '../../lib/git-policy.ts';
 
 const listQuery = z.object({
   all: z.enum(['true', 'false', '1', '0'], { error: "Gebruik all=true of laat all weg." }).optional(),
 });
 
-/** PUT /api/admin/projects/{id} {git?}: an optional git address to store with the decision. */
-const decisionBody = z.object({
-  git: z
-    .union([z.string(), z.null()])
-    .optional()
-    .transform((value) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null))
-    .refine((value) => value === null || (value.length <= PROJECT_REPRO_MAX && GIT_URL_PATTERN.test(value)), PROJECT_MESSAGES.repro),
-});
+/**
+ * PUT /api/admin/projects/{id} {git?}: an optional git address to store with the decision; it
+ * must pass the school's git policy (issue 23), as the request form's address does.
+ */
+const decisionBody = (policy: RepositoryAddressPolicy) =>
+  z.object({
+    git: z
+      .union([z.string(), z.null()])
+      .optional()
+      .transform((value) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null))
+      .refine((value) => value === null || (value.length <= PROJECT_REPRO_MAX && GIT_URL_PATTERN.test(value)), PROJECT_MESSAGES.repro)
+      .superRefine((value, ctx) => {
+        if (value === null || value.length > PROJECT_REPRO_MAX || !GIT_URL_PATTERN.test(value)) return;
+        const check = checkRepositoryAddress(value, policy);
+        if (!check.ok) ctx.addIssue({ code: 'custom', message: check.message });
+      }),
+  });
 
 /**
  * The approvals screen's calls: GET /api/admin/projects (awaiting approval; ?all=true: all
@@ -32,6 +43,7 @@ const decisionBody = z.object({
 export function adminProjectRoutes(deps: AppDeps): AppRouter {
   const { knex, agents } = deps;
   const router: AppRouter = new Router();
+  const decision = decisionBody(gitPolicyOf(deps.config));
 
   router.get('/api/admin/projects', async (ctx) => {
     const user = activeUser(ctx);
@@ -48,7 +60,7 @@ export function adminProjectRoutes(deps: AppDeps): AppRouter {
     const user = activeUser(ctx);
     if (!mayDecideOnProjects(user)) throw forbidden();
     const { id } = parseInput(ctx, projectIdParams, 'params');
-    const { git } = parseInput(ctx, decisionBody, 'body');
+    const { git } = parseInput(ctx, decision, 'body');
     const { validated } = await approveProject({ knex, agents, realtime: deps.realtime, logger: deps.logger, log: ctx.state.log }, user.id, id, git);
     ctx.body = { validated };
   });

@@ -20,6 +20,7 @@ import { listImageOptionNames } from '../../queries/docker-images.ts';
 import { syncProjectAccess } from '../../commands/sync-project-access.ts';
 import type { AgentFleet } from '../../agent/agent-fleet.ts';
 import { projectIdParams } from './schema.ts';
+import { gitPolicyOf } from '../../lib/git-policy.ts';
 
 const PROJECT_NOT_FOUND = 'Dit project bestaat niet.';
 
@@ -58,6 +59,7 @@ const projectColumns = (agents: AgentFleet, input: ProjectRequestData): ProjectC
   host: hostOf(agents, input.domain.toLowerCase()),
   visible: input.visible,
   repro: input.repro,
+  ...(input.branch === undefined ? {} : { deploy_branch: input.branch }),
   end_date: input.end_date,
   docker_image_id: input.docker_id,
 });
@@ -72,11 +74,13 @@ export function projectRequestRoutes(deps: AppDeps): AppRouter {
   const router: AppRouter = new Router();
   // The site domains of the linked dev servers at the time of the request (a server may join or
   // be revoked while the process runs); the schema is rebuilt only when they change.
+  // The repository address must pass the school's git policy (issue 23), as in the form.
   let schemaOf: { key: string; schema: ReturnType<typeof projectRequestSchema> } | undefined;
+  const gitPolicy = gitPolicyOf(config);
   const currentSchema = () => {
     const domains = agents.links.map((link) => link.siteDomain);
     const key = domains.join(' ');
-    if (schemaOf?.key !== key) schemaOf = { key, schema: projectRequestSchema(domains) };
+    if (schemaOf?.key !== key) schemaOf = { key, schema: projectRequestSchema(domains, gitPolicy) };
     return schemaOf.schema;
   };
 

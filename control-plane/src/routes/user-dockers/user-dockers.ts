@@ -22,6 +22,9 @@ import { openResponseStream, writeLine } from './streams.ts';
 import { PerUserSlots } from '../../lib/per-user-slots.ts';
 import { ContainerStatsWatches } from '../../lib/container-stats-watches.ts';
 import { presentContainerStats } from '../../presenters/present-container-stats.ts';
+import { loadDeploySummaries } from '../../queries/deploys.ts';
+import { deployQueueOf } from '../../jobs/deploy-queue.ts';
+import { presentDeploySummary } from '../../presenters/present-deploy.ts';
 
 /** Shared by the container routers: the command deps, built once per app. */
 export function containerCommandDeps(deps: AppDeps): ContainerCommandDeps {
@@ -31,6 +34,7 @@ export function containerCommandDeps(deps: AppDeps): ContainerCommandDeps {
     realtime: deps.realtime,
     logger: deps.logger.child({ component: 'containers' }),
     sshCommands: new SshCommandResolver(deps.agents, deps.logger.child({ component: 'ssh-commands' })),
+    deploys: deployQueueOf(deps),
   };
 }
 
@@ -74,17 +78,21 @@ export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDep
   // One agent stream per watched container for every tab that polls it (docs/architecture.md).
   const statsWatches = new ContainerStatsWatches({ agents: deps.agents, logger: deps.logger.child({ component: 'container-stats' }) });
 
+  const deploySummaryOf = async (project: DockerProjectRow) => presentDeploySummary(project, (await loadDeploySummaries(knex, [project.id])).get(project.id));
+
   router.get('/api/user/dockers', async (ctx) => {
     const user = activeUser(ctx);
-    ctx.body = (await loadUserDockerCards(commandDeps, user.id)).map(({ project, situation }) => presentUserDocker(project, situation));
+    const cards = await loadUserDockerCards(commandDeps, user.id);
+    const deploys = await loadDeploySummaries(knex, cards.map(({ project }) => project.id));
+    ctx.body = cards.map(({ project, situation }) => presentUserDocker(project, situation, presentDeploySummary(project, deploys.get(project.id))));
   });
 
   router.post('/api/user/dockers', async (ctx) => {
     const user = activeUser(ctx);
     const { id } = parseInput(ctx, createDockerBody, 'body');
     const project = authorizeProject(user, await loadDockerProject(knex, id));
-    const container = await createProjectContainer(commandDeps, project);
-    const docker = presentUserDocker(project, await containerSituationOf(commandDeps, project, container));
+    const container = await createProjectContainer(commandDeps, project, { requestedBy: user.id });
+    const docker = presentUserDocker(project, await containerSituationOf(commandDeps, project, container), await deploySummaryOf(project));
     await recordContainerAct(commandDeps, user, project, 'container.create', { state: docker.State });
     ctx.state.log.info({ userId: user.id, projectId: id }, 'container created');
     ctx.body = [docker];
@@ -97,7 +105,7 @@ export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDep
     const project = authorizeProject(user, await loadDockerProject(knex, projectId));
     if (!mayRunProjectContainer(project, action)) throw forbidden(notRunnableMessage(project.validated));
     const container = await changeContainerState(commandDeps, project, action);
-    const docker = presentUserDocker(project, await containerSituationOf(commandDeps, project, container));
+    const docker = presentUserDocker(project, await containerSituationOf(commandDeps, project, container), await deploySummaryOf(project));
     await recordContainerAct(commandDeps, user, project, `container.${action}`, { state: docker.State });
     ctx.state.log.info({ userId: user.id, projectId, action }, 'container action');
     ctx.body = [docker];

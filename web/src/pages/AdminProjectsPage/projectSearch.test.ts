@@ -12,6 +12,7 @@ const project = (overrides: Partial<Project>): Project => ({
   domain: 'webshop-groen.dev.devplein.test',
   visible: '1',
   repro: null,
+  branch: null,
   users: [],
   end_date: null,
   docker: 'PHP 8.3 + Apache',

@@ -1,0 +1,56 @@
+import type { DeployRepositoryRequest, DeployRepositoryResponse, DeployServiceClient, GetDeployKeyResponse } from '@devplein/proto/deploy';
+import { deployEventView, type DeployInput, type DeployStreamEvent } from './deploy-views.ts';
+import { type StreamCall, withoutNulls } from './grpc-stream.ts';
+import type { AgentDeadlines, UnaryCall } from './grpc-unary.ts';
+import type { DeployApi } from './host-apis.ts';
+
+/** The request of one deploy, as the contract has it. */
+export function deployRequest(input: DeployInput): DeployRepositoryRequest {
+  const { target, credentials } = input;
+  return {
+    projectId: input.projectId,
+    deployId: String(input.deployId),
+    address: input.address,
+    branch: input.branch ?? '',
+    commit: input.commit ?? '',
+    target: {
+      webRoot: target.webRoot,
+      afterUpdate: target.afterUpdate ?? '',
+      keepPaths: [...target.keepPaths],
+      buildCommand: target.buildCommand ?? '',
+      buildOutput: target.buildOutput ?? '',
+    },
+    allowedHosts: [...input.allowedHosts],
+    allowHttp: input.allowHttp,
+    credentials:
+      credentials.kind === 'deploy-key'
+        ? { $case: 'useDeployKey', value: true }
+        : credentials.kind === 'token'
+          ? { $case: 'httpsToken', value: credentials.token }
+          : undefined,
+  };
+}
+
+/** DeployService over the link (contract 1.7.0): git deploys as a stream, the project's deploy key. */
+export function createDeployClient(client: DeployServiceClient, calls: { unary: UnaryCall; stream: StreamCall }, deadlines: AgentDeadlines): DeployApi {
+  const { unary, stream } = calls;
+  return {
+    deployRepository: (input, streamOptions) =>
+      withoutNulls(
+        stream<DeployRepositoryResponse, DeployStreamEvent | null>(
+          'DeployRepository',
+          (md, opts) => client.deployRepository(deployRequest(input), md, opts),
+          deployEventView,
+          { deadlineMs: deadlines.deploy, ...streamOptions },
+        ),
+      ),
+    async getDeployKey(projectId, callOptions) {
+      const response = await unary<GetDeployKeyResponse>(
+        'GetDeployKey',
+        (md, opts, cb) => client.getDeployKey({ projectId }, md, opts, cb),
+        { deadlineMs: deadlines.hostChange, ...callOptions },
+      );
+      return { publicKey: response.publicKey, fingerprint: response.fingerprint };
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import Router from '@koa/router';
+import type { AppContext, AppDeps, AppRouter } from '../../app-context.ts';
+import { HttpError } from '../../errors.ts';
+import { readRawBody } from '../admin-levels/raw-body.ts';
+import { deployRefusal } from '../../policies/deploy-policy.ts';
+import { loadDeploySettings, loadProjectDeploy } from '../../queries/deploys.ts';
+import { presentDeploy } from '../../presenters/present-deploy.ts';
+import { deployQueueOf } from '../../jobs/deploy-queue.ts';
+import { webhookSecretOf } from '../../lib/webhook-secret.ts';
+import { checkSignature, hookEvent, readPush } from '../../lib/webhook-push.ts';
+import { limiter } from '../../middlewares/rate-limit.ts';
+import { HOOK_BODY_LIMIT, hookParams } from './schema.ts';
+
+/** The path prefix the app's body parser and CSRF check leave alone (the HMAC needs the raw bytes; git servers have no session). */
+export const DEPLOY_HOOK_PREFIX = '/api/hooks/deploy/';
+
+const BAD_SIGNATURE = 'Ongeldige of ontbrekende handtekening.';
+
+const ignored = (ctx: AppContext, reason: string): void => {
+  ctx.status = 202;
+  ctx.body = { ignored: reason };
+};
+
+/**
+ * POST /api/hooks/deploy/{projectId}: push events of Gitea/Forgejo, GitHub and GitLab, signed with
+ * the project's webhook secret (lib/webhook-push.ts). No session and no CSRF token: the signature
+ * is the authentication. A missing or bad signature and a project that does not exist both answer
+ * 401 (which ids exist is not told) and change nothing; they are logged, not audited (an audit
+ * row per forged request would let anyone fill the append-only log). A valid push of the
+ * project's branch (or the repository's default branch) queues a deploy (202); other branches,
+ * tags, deleted branches and other events are ignored (202 {ignored}); a ping answers 200; the
+ * commit the newest deploy already has answers 200 without a new deploy; rejected or unapproved
+ * projects 403; more than RATE_LIMIT_DEPLOY_HOOKS_PER_MINUTE signed calls per project 429.
+ */
+export function deployHookRoutes(deps: AppDeps): AppRouter {
+  const { knex, config } = deps;
+  const router: AppRouter = new Router();
+  const queue = deployQueueOf(deps);
+  const take = limiter({ points: config.RATE_LIMIT_DEPLOY_HOOKS_PER_MINUTE });
+
+  router.post('/api/hooks/deploy/:projectId', async (ctx) => {
+    const log = ctx.state.log;
+    const params = hookParams.safeParse((ctx as unknown as { params?: unknown }).params ?? {});
+    const body = await readRawBody(ctx, HOOK_BODY_LIMIT);
+    const project = params.success ? await loadDeploySettings(knex, params.data.projectId) : undefined;
+    // A project that does not exist is checked against a secret nobody has, so both take as long.
+    const secret = project ? webhookSecretOf(project, deps.secrets, config.encryptionKey) : 'geen-project';
+    const signature = checkSignature(ctx.headers, body, secret);
+    if (!project || !signature.ok) {
+      log.warn({ projectId: params.success ? params.data.projectId : null, known: Boolean(project), reason: signature.ok ? 'unknown-project' : signature.reason, ip: ctx.ip }, 'deploy webhook refused');
+      throw new HttpError(401, BAD_SIGNATURE);
+    }
+    const wait = take ? await take(`deploy-hook:${project.id}`) : null;
+    if (wait !== null) {
+      ctx.set('Retry-After', String(wait));
+      throw new HttpError(429, `Te veel pushes kort na elkaar voor dit project. Wacht ${wait} ${wait === 1 ? 'seconde' : 'seconden'}.`, { retryAfter: wait });
+    }
+    const event = hookEvent(ctx.headers);
+    if (event === 'ping') {
+      ctx.body = { ok: true };
+      return;
+    }
+    if (event !== 'push') return ignored(ctx, 'Alleen push-events starten een deploy.');
+    let payload: unknown;
+    try {
+      payload = JSON.parse(body.toString('utf8')) as unknown;
+    } catch {
+      throw new HttpError(400, 'De push kon niet gelezen worden: stuur JSON (application/json).');
+    }
+    const push = readPush(payload);
+    if (!push) throw new HttpError(400, 'Dit is geen push-event dat devplein kent.');
+    const refusal = deployRefusal({ validated: project.validated, repro: project.repro, webRoot: project.deploy_web_root });
+    if (refusal) throw refusal;
+    const wanted = project.deploy_branch ?? push.defaultBranch;
+    if (push.branch === null) return ignored(ctx, 'Dit is geen push naar een branch.');
+    if (push.after === null) return ignored(ctx, `De branch ${push.branch} is verwijderd.`);
+    if (wanted === null) return ignored(ctx, 'De standaardbranch van de repository is onbekend: kies een branch bij het project.');
+    if (push.branch !== wanted) return ignored(ctx, `Alleen pushes naar ${wanted} worden gedeployd, niet naar ${push.branch}.`);
+    const time = push.headCommit?.time ? new Date(push.headCommit.time) : null;
+    const year = time?.getUTCFullYear() ?? Number.NaN;
+    const decision = await queue.request(
+      {
+        projectId: project.id,
+        trigger: 'webhook',
+        branch: project.deploy_branch,
+        commit: { hash: push.after, subject: push.headCommit?.subject ?? null, author: push.headCommit?.author ?? null, time: year >= 1970 && year <= 9999 ? time : null },
+        requestedBy: null,
+      },
+      { skipSameCommit: true, projectName: project.name },
+    );
+    const deployId = decision.queued ? decision.deployId : decision.duplicateOf;
+    const row = await loadProjectDeploy(knex, project.id, deployId);
+    log.info({ projectId: project.id, sender: signature.sender, commit: push.after, deployId, duplicate: !decision.queued }, 'deploy webhook');
+    ctx.status = decision.queued ? 202 : 200;
+    ctx.body = row ? presentDeploy(row) : { id: deployId };
+  });
+
+  return router;
+}

@@ -1,0 +1,132 @@
+import Router from '@koa/router';
+import type { AppDeps, AppRouter } from '../../app-context.ts';
+import { activeUser } from '../../middlewares/authenticate.ts';
+import { parseInput } from '../../middlewares/validate.ts';
+import { HttpError, notFound, validationFailed } from '../../errors.ts';
+import { authorizeProject } from '../../policies/authorize-project.ts';
+import { authorizeDeploy, DEPLOY_NOT_OFFERED_MESSAGE, offersGitDeploy } from '../../policies/deploy-policy.ts';
+import { loadDockerProject, type DockerProjectRow } from '../../queries/projects.ts';
+import { loadDeploySettings, loadProjectDeploy, loadProjectDeploys, type DeploySettingsRow } from '../../queries/deploys.ts';
+import { presentDeploy, presentDeployDetail, presentDeployPanel } from '../../presenters/present-deploy.ts';
+import { deployQueueOf } from '../../jobs/deploy-queue.ts';
+import { gitPolicyOf } from '../../lib/git-policy.ts';
+import { webhookSecretOf } from '../../lib/webhook-secret.ts';
+import { DeployKeys } from '../../lib/deploy-keys.ts';
+import { changeDeploySettings } from '../../commands/change-deploy-settings.ts';
+import { renewWebhookSecret } from '../../commands/renew-webhook-secret.ts';
+import { checkRepositoryAddress } from '@devplein/contract/validation/repositoryAddress';
+import type { DeploySettingsView } from '@devplein/contract/deploys';
+import { DEPLOY_SETTINGS_MESSAGES, deployBody, deployParams, deploySettingsBody, projectIdParams } from './schema.ts';
+
+const DEPLOY_NOT_FOUND = 'Deze deploy bestaat niet.';
+const ROLLBACK_UNKNOWN = 'Deze versie bestaat niet (meer) bij dit project.';
+
+/** The path of a project's deploy webhook (the app's URL in front). */
+export const deployHookPath = (projectId: number): string => `/api/hooks/deploy/${projectId}`;
+
+/**
+ * Git deploys of a project (issue 23): the school's settings (GET /api/deploy/settings, any
+ * activated user), and per project for its members and admins (others 404): the panel, Bijwerken
+ * and 'terug naar deze versie', one deploy with its log, the deploy settings and a new webhook
+ * secret. Deploys are recorded and queued here; the queue (jobs/deploy-queue.ts) runs them.
+ */
+export function deployRoutes(deps: AppDeps): AppRouter {
+  const { knex, config } = deps;
+  const router: AppRouter = new Router();
+  const queue = deployQueueOf(deps);
+  const keys = new DeployKeys(deps.agents, deps.logger.child({ component: 'deploy-keys' }));
+  const policy = gitPolicyOf(config);
+
+  /** The project with git deploy offered, for a member or an admin (404 otherwise). */
+  const deployProject = async (userProject: DockerProjectRow | undefined, user: Parameters<typeof authorizeProject>[0]): Promise<{ project: DockerProjectRow; settings: DeploySettingsRow }> => {
+    const project = authorizeProject(user, userProject);
+    const settings = offersGitDeploy(project) ? await loadDeploySettings(knex, project.id) : undefined;
+    if (!settings) throw notFound(DEPLOY_NOT_OFFERED_MESSAGE);
+    return { project, settings };
+  };
+
+  const panel = async (project: DockerProjectRow, settings: DeploySettingsRow, requestId: string) =>
+    presentDeployPanel({
+      repository: settings.repro as string,
+      branch: settings.deploy_branch,
+      auth: settings.deploy_auth,
+      hasToken: settings.git_token_sealed !== null,
+      deploys: await loadProjectDeploys(knex, project.id),
+      webhook: { url: `${config.appUrl}${deployHookPath(project.id)}`, secret: webhookSecretOf(settings, deps.secrets, config.encryptionKey) },
+      deployKey: await keys.publicKey(project.host, project.id, requestId),
+    });
+
+  router.get('/api/deploy/settings', (ctx) => {
+    activeUser(ctx);
+    const view: DeploySettingsView = { allowedHosts: policy.allowedHosts, allowHttp: policy.allowHttp };
+    ctx.body = view;
+  });
+
+  router.get('/api/user/dockers/:projectId/deploys', async (ctx) => {
+    const user = activeUser(ctx);
+    const { projectId } = parseInput(ctx, projectIdParams, 'params');
+    const { project, settings } = await deployProject(await loadDockerProject(knex, projectId), user);
+    ctx.body = await panel(project, settings, ctx.state.requestId);
+  });
+
+  router.post('/api/user/dockers/:projectId/deploys', async (ctx) => {
+    const user = activeUser(ctx);
+    const { projectId } = parseInput(ctx, projectIdParams, 'params');
+    const project = authorizeProject(user, await loadDockerProject(knex, projectId));
+    const { rollbackOf } = parseInput(ctx, deployBody, 'body');
+    authorizeDeploy(project);
+    let commit = null;
+    if (rollbackOf !== undefined) {
+      const earlier = await loadProjectDeploy(knex, project.id, rollbackOf);
+      if (!earlier?.commit_hash) throw validationFailed({ rollbackOf: [ROLLBACK_UNKNOWN] });
+      commit = { hash: earlier.commit_hash, subject: earlier.commit_subject, author: earlier.commit_author, time: earlier.committed_at === null ? null : new Date(earlier.committed_at) };
+    }
+    const decision = await queue.request(
+      { projectId: project.id, trigger: commit ? 'rollback' : 'button', branch: project.branch, commit, requestedBy: user.id },
+      { projectName: project.name },
+    );
+    if (!decision.queued) throw new HttpError(409, 'Deze versie staat al klaar.');
+    const row = await loadProjectDeploy(knex, project.id, decision.deployId);
+    ctx.state.log.info({ userId: user.id, projectId, deployId: decision.deployId, rollbackOf }, 'deploy requested');
+    ctx.status = 202;
+    ctx.body = row ? presentDeploy(row) : { id: decision.deployId };
+  });
+
+  router.get('/api/user/dockers/:projectId/deploys/:deployId', async (ctx) => {
+    const user = activeUser(ctx);
+    const { projectId, deployId } = parseInput(ctx, deployParams, 'params');
+    const project = authorizeProject(user, await loadDockerProject(knex, projectId));
+    const row = await loadProjectDeploy(knex, project.id, deployId);
+    if (!row) throw notFound(DEPLOY_NOT_FOUND);
+    ctx.body = presentDeployDetail(row);
+  });
+
+  router.put('/api/user/dockers/:projectId/deploy-settings', async (ctx) => {
+    const user = activeUser(ctx);
+    const { projectId } = parseInput(ctx, projectIdParams, 'params');
+    // Someone else's project answers 404 whatever the body (as PUT /api/user/project/{id}).
+    const { project, settings } = await deployProject(await loadDockerProject(knex, projectId), user);
+    const input = parseInput(ctx, deploySettingsBody, 'body');
+    const checked = checkRepositoryAddress(settings.repro as string, policy);
+    const protocol = checked.ok ? checked.address.protocol : /^https?:\/\//i.test(settings.repro as string) ? 'https' : 'ssh';
+    const token = input.token && input.token.length > 0 ? input.token : null;
+    if (input.auth === 'deploy-key' && protocol !== 'ssh') throw validationFailed({ auth: [DEPLOY_SETTINGS_MESSAGES.keyNeedsSsh] });
+    if (input.auth === 'token' && protocol !== 'https' && protocol !== 'http') throw validationFailed({ auth: [DEPLOY_SETTINGS_MESSAGES.tokenNeedsHttps] });
+    if (input.auth === 'token' && !token && settings.git_token_sealed === null) throw validationFailed({ token: [DEPLOY_SETTINGS_MESSAGES.tokenRequired] });
+    await changeDeploySettings({ knex, secrets: deps.secrets }, settings, { branch: input.branch, auth: input.auth, token }, user.id);
+    ctx.state.log.info({ userId: user.id, projectId, auth: input.auth }, 'deploy settings changed');
+    const after = (await loadDeploySettings(knex, project.id)) as DeploySettingsRow;
+    ctx.body = await panel({ ...project, branch: after.deploy_branch }, after, ctx.state.requestId);
+  });
+
+  router.post('/api/user/dockers/:projectId/webhook-secret', async (ctx) => {
+    const user = activeUser(ctx);
+    const { projectId } = parseInput(ctx, projectIdParams, 'params');
+    const { project } = await deployProject(await loadDockerProject(knex, projectId), user);
+    await renewWebhookSecret({ knex, secrets: deps.secrets }, project.id, user.id);
+    ctx.state.log.info({ userId: user.id, projectId }, 'webhook secret renewed');
+    ctx.body = await panel(project, (await loadDeploySettings(knex, project.id)) as DeploySettingsRow, ctx.state.requestId);
+  });
+
+  return router;
+}

@@ -1,0 +1,207 @@
+/**
+ * The deploy webhook POST /api/hooks/deploy/{projectId} (issue 23), as the git servers call it:
+ * no session, no CSRF token, the raw body signed with the project's webhook secret (Gitea and
+ * Forgejo: hex HMAC-SHA256; GitHub: `sha256=` + hex; GitLab: the secret as a token). Bad or
+ * missing signatures and unknown projects 401 without a change; pings 200; the branch filter,
+ * deleted branches, the same commit twice, the rate limit, rejected projects, a renewed secret.
+ */
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProjectDeploy, ProjectDeployPanel } from '@devplein/contract/deploys';
+import { waitFor } from '../../support/ports.ts';
+import { IMAGE, SITE, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
+
+const REPOSITORY = 'https://git.devplein.test/sam/haak.git';
+
+let stack: HostingStack;
+
+beforeAll(async () => {
+  stack = await startHostingStack();
+}, 90_000);
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+type Scheme = 'gitea' | 'forgejo' | 'github' | 'gitlab';
+
+/** A deployable project (static image, repository, running container) and its webhook as the panel shows it. */
+async function hooked(name: string, options: { validated?: boolean | null; branch?: string | null } = {}): Promise<{ id: number; url: string; secret: string }> {
+  const project = await stack.project({ name, image: IMAGE.static, members: [STUDENT], repro: REPOSITORY, branch: options.branch ?? null });
+  stack.agent.addManaged({ name, projectId: project.id, domain: `${name}.${SITE}`, image: 'devplein/static:1' });
+  const panel = await (await stack.as(STUDENT)).json<ProjectDeployPanel>('GET', `/api/user/dockers/${project.id}/deploys`);
+  expect(panel.status).toBe(200);
+  if (options.validated !== undefined) await stack.database.knex('projects').where({ id: project.id }).update({ validated: options.validated });
+  return { id: project.id, ...panel.body.webhook };
+}
+
+const commit = (digit: string) => digit.repeat(40);
+
+function pushBody(input: { ref?: string; after: string; defaultBranch?: string; gitlab?: boolean }): string {
+  const repository = { full_name: 'sam/haak', default_branch: input.defaultBranch ?? 'main' };
+  return JSON.stringify({
+    ref: input.ref ?? 'refs/heads/main',
+    before: commit('0').replace(/^0/, '1'),
+    after: input.after,
+    ...(input.gitlab ? { project: { path_with_namespace: 'sam/haak', default_branch: repository.default_branch } } : { repository }),
+    head_commit: { id: input.after, message: 'Nieuwe tekst op de site\n\nmet uitleg', timestamp: '2026-11-27T09:00:00Z', author: { name: 'Sam Student' } },
+    commits: [{ id: input.after, message: 'Nieuwe tekst op de site', author: { name: 'Sam Student' } }],
+  });
+}
+
+/** Sends `body` as `scheme` signs it (with `secret`), the event header of that server. */
+async function hook(projectId: number, body: string, scheme: Scheme, secret: string | null, event = 'push'): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  const hex = secret === null ? null : createHmac('sha256', secret).update(body).digest('hex');
+  if (scheme === 'gitea') Object.assign(headers, { 'X-Gitea-Event': event }, hex ? { 'X-Gitea-Signature': hex } : {});
+  if (scheme === 'forgejo') Object.assign(headers, { 'X-Forgejo-Event': event }, hex ? { 'X-Forgejo-Signature': hex } : {});
+  if (scheme === 'github') Object.assign(headers, { 'X-GitHub-Event': event }, hex ? { 'X-Hub-Signature-256': `sha256=${hex}` } : {});
+  if (scheme === 'gitlab') Object.assign(headers, { 'X-Gitlab-Event': event === 'push' ? 'Push Hook' : event }, secret ? { 'X-Gitlab-Token': secret } : {});
+  const response = await fetch(`${stack.app.url}/api/hooks/deploy/${projectId}`, { method: 'POST', headers, body });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown>, headers: response.headers };
+}
+
+const deploysOf = (projectId: number) => stack.database.knex('project_deploys').where({ project_id: projectId }).orderBy('id').select<{ id: number; status: string; trigger: string; commit_hash: string | null; requested_by: number | null }[]>();
+
+async function deployed(id: number): Promise<void> {
+  await waitFor(async () => (await stack.database.knex('project_deploys').where({ id }).first<{ status: string }>())?.status === 'deployed', { description: `deploy ${id} deployed`, timeoutMs: 15_000, intervalMs: 50 });
+}
+
+describe('signatures', () => {
+  it('accepts a push signed by each git server and queues a webhook deploy', async () => {
+    for (const [index, scheme] of (['gitea', 'forgejo', 'github', 'gitlab'] as const).entries()) {
+      const project = await hooked(`haak-${scheme}`);
+      const after = commit(String(index + 1));
+      const answer = await hook(project.id, pushBody({ after, gitlab: scheme === 'gitlab' }), scheme, project.secret);
+      expect(answer.status, scheme).toBe(202);
+      const deploy = answer.body as unknown as ProjectDeploy;
+      expect(deploy).toMatchObject({ projectId: project.id, trigger: 'webhook', requestedBy: null, commit: { hash: after, subject: 'Nieuwe tekst op de site', author: 'Sam Student' } });
+      await deployed(deploy.id);
+      // The branch's newest commit is deployed (the push names what it expects); the fetch records what it got.
+      expect(stack.agent.deployRequests.at(-1)).toMatchObject({ projectId: project.id, branch: '', commit: '' });
+      const audit = await stack.database.knex('audit_log').where({ action: 'project.deploy', subject_id: String(project.id) }).first<{ actor_id: number | null; after: unknown }>();
+      expect(audit?.actor_id).toBeNull();
+      expect(JSON.stringify(audit?.after)).toContain('webhook');
+    }
+  });
+
+  it('401 for a bad or missing signature and for a project that does not exist, and nothing changes', async () => {
+    const project = await hooked('haak-fout');
+    const body = pushBody({ after: commit('5') });
+    const bad = [
+      await hook(project.id, body, 'gitea', 'een-ander-geheim'),
+      await hook(project.id, body, 'github', 'een-ander-geheim'),
+      await hook(project.id, body, 'gitlab', 'een-ander-geheim'),
+      await hook(project.id, body, 'gitea', null),
+      await hook(987654, body, 'gitea', project.secret),
+      await hook(0, body, 'gitea', project.secret),
+    ];
+    for (const answer of bad) expect(answer).toMatchObject({ status: 401, body: { message: 'Ongeldige of ontbrekende handtekening.' } });
+    // A body changed after signing.
+    const signature = createHmac('sha256', project.secret).update(body).digest('hex');
+    const tampered = await fetch(`${stack.app.url}/api/hooks/deploy/${project.id}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Gitea-Event': 'push', 'X-Gitea-Signature': signature },
+      body: body.replace('refs/heads/main', 'refs/heads/main '),
+    });
+    expect(tampered.status).toBe(401);
+    expect(await deploysOf(project.id)).toEqual([]);
+  });
+
+  it('a renewed secret: the old one stops working at once', async () => {
+    const project = await hooked('haak-nieuw');
+    const renewed = await (await stack.as(STUDENT)).json<ProjectDeployPanel>('POST', `/api/user/dockers/${project.id}/webhook-secret`, {});
+    expect((await hook(project.id, pushBody({ after: commit('6') }), 'gitea', project.secret)).status).toBe(401);
+    expect((await hook(project.id, pushBody({ after: commit('6') }), 'gitea', renewed.body.webhook.secret)).status).toBe(202);
+  });
+});
+
+describe('events and branches', () => {
+  it('a ping answers 200, other events are ignored, and neither deploys', async () => {
+    const project = await hooked('haak-ping');
+    expect((await hook(project.id, JSON.stringify({ zen: 'Keep it logically awesome.' }), 'github', project.secret, 'ping')).status).toBe(200);
+    const issue = await hook(project.id, JSON.stringify({ action: 'opened' }), 'gitea', project.secret, 'issues');
+    expect(issue).toMatchObject({ status: 202, body: { ignored: expect.stringContaining('push') } });
+    expect(await deploysOf(project.id)).toEqual([]);
+  });
+
+  it('only the repository’s default branch without a project branch; only the project branch with one', async () => {
+    const project = await hooked('haak-tak');
+    const other = await hook(project.id, pushBody({ ref: 'refs/heads/experiment', after: commit('7') }), 'gitea', project.secret);
+    expect(other).toMatchObject({ status: 202, body: { ignored: expect.stringContaining('experiment') } });
+    const tag = await hook(project.id, pushBody({ ref: 'refs/tags/v1.0', after: commit('7') }), 'gitea', project.secret);
+    expect(tag).toMatchObject({ status: 202, body: { ignored: expect.any(String) } });
+    const gone = await hook(project.id, pushBody({ after: commit('0') }), 'gitea', project.secret);
+    expect(gone).toMatchObject({ status: 202, body: { ignored: expect.stringContaining('verwijderd') } });
+    expect(await deploysOf(project.id)).toEqual([]);
+
+    const develop = await hooked('haak-develop', { branch: 'develop' });
+    expect((await hook(develop.id, pushBody({ after: commit('8') }), 'github', develop.secret)).status).toBe(202);
+    expect(await deploysOf(develop.id)).toEqual([]);
+    const pushed = await hook(develop.id, pushBody({ ref: 'refs/heads/develop', after: commit('8') }), 'github', develop.secret);
+    expect(pushed.status).toBe(202);
+    expect(pushed.body).toMatchObject({ branch: 'develop' });
+    await deployed(Number(pushed.body.id));
+    expect(stack.agent.deployRequests.at(-1)).toMatchObject({ projectId: develop.id, branch: 'develop' });
+  });
+
+  it('the same commit again: 200 with the deploy it already has, no new one', async () => {
+    const project = await hooked('haak-twee');
+    const body = pushBody({ after: commit('9') });
+    // The git server has the pushed commit: the fetch gets it.
+    const head = stack.agent.headCommit;
+    stack.agent.headCommit = { ...head, hash: commit('9') };
+    try {
+      const first = await hook(project.id, body, 'gitea', project.secret);
+      expect(first.status).toBe(202);
+      const again = await hook(project.id, body, 'gitea', project.secret);
+      expect(again.status).toBe(200);
+      expect(again.body.id).toBe(first.body.id);
+      await deployed(Number(first.body.id));
+      // Deployed now (the same commit as fetched): still the same.
+      expect((await hook(project.id, body, 'gitlab', project.secret)).status).toBe(200);
+      expect(await deploysOf(project.id)).toHaveLength(1);
+      // A new commit deploys again.
+      expect((await hook(project.id, pushBody({ after: 'ab'.repeat(20) }), 'gitea', project.secret)).status).toBe(202);
+      expect(await deploysOf(project.id)).toHaveLength(2);
+    } finally {
+      stack.agent.headCommit = head;
+    }
+  });
+});
+
+describe('refusals and limits', () => {
+  it('403 for a rejected or unapproved project, with no deploy', async () => {
+    const rejected = await hooked('haak-afgekeurd', { validated: false });
+    const waiting = await hooked('haak-wacht', { validated: null });
+    for (const project of [rejected, waiting]) {
+      const answer = await hook(project.id, pushBody({ after: commit('c') }), 'gitea', project.secret);
+      expect(answer.status).toBe(403);
+      expect(answer.body.message).toEqual(expect.any(String));
+      expect(await deploysOf(project.id)).toEqual([]);
+    }
+  });
+
+  it('more than 6 signed calls a minute for one project: 429 with Retry-After; another project is not held up', async () => {
+    const project = await hooked('haak-vol');
+    const other = await hooked('haak-rustig');
+    for (let index = 0; index < 6; index++) {
+      const answer = await hook(project.id, pushBody({ after: `${index}`.repeat(40) }), 'gitea', project.secret);
+      expect(answer.status, `call ${index + 1}`).toBeLessThan(300);
+    }
+    const seventh = await hook(project.id, pushBody({ after: commit('d') }), 'gitea', project.secret);
+    expect(seventh.status).toBe(429);
+    expect(Number(seventh.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(seventh.body.message).toEqual(expect.stringContaining('Wacht'));
+    expect((await hook(other.id, pushBody({ after: commit('d') }), 'gitea', other.secret)).status).toBe(202);
+    // Unsigned calls do not use up a project's calls.
+    expect((await hook(other.id, pushBody({ after: commit('e') }), 'gitea', 'fout')).status).toBe(401);
+  });
+
+  it('a body over 1 MB: 413', async () => {
+    const project = await hooked('haak-groot');
+    const answer = await hook(project.id, JSON.stringify({ padding: 'x'.repeat(1_100_000) }), 'gitea', project.secret);
+    expect(answer.status).toBe(413);
+  });
+});
