@@ -479,6 +479,9 @@ function startControlPlane(): Managed {
       DEV_LOGIN: env.DEV_LOGIN ?? (env.OIDC_ISSUER ? '' : '1'),
       DATA_DIR: dataDir,
       WEB_DIST: webDist,
+      // Git deploy (issue 23) is off without a list of allowed git hosts: the demo allows the
+      // public ones and the demo data's git.devplein.test, so the request form takes an address.
+      GIT_ALLOWED_HOSTS: env.GIT_ALLOWED_HOSTS ?? 'github.com,gitlab.com,codeberg.org,git.devplein.test',
       AGENT_ADDRESS: `localhost:${agentPort}`,
       AGENT_TLS_CA: join(certDir, 'ca.pem'),
       AGENT_TLS_CERT: join(certDir, 'control-plane.pem'),

@@ -161,11 +161,21 @@ describe('push to deploy', { timeout: 240_000 }, () => {
     // The card with commit, log and the webhook details: desktop and phone.
     await own.getByRole('button', { name: /Git-deploy/ }).click();
     await own.getByTestId('webhook-url').waitFor();
-    await own.scrollIntoViewIfNeeded();
+    // A full-page picture from the top (scrolled, the sticky header lands mid-page).
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(shots, 'git-deploy-card-desktop.png'), fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: path.join(shots, 'git-deploy-card-phone.png'), fullPage: true });
-    await page.setViewportSize({ width: 1280, height: 900 });
+    const phone = await e2e.signInAs('student@devplein.test', { width: 390, height: 844 });
+    try {
+      await phone.page.goto(`${e2e.url}/dockers`);
+      const phoneCard = card(phone.page, openName);
+      await phoneCard.getByTestId('deploy-current-commit').getByText(second.slice(0, 7)).waitFor();
+      await phoneCard.getByRole('button', { name: /Git-deploy/ }).click();
+      await phoneCard.getByTestId('webhook-url').waitFor();
+      await phone.page.evaluate(() => window.scrollTo(0, 0));
+      await phone.page.screenshot({ path: path.join(shots, 'git-deploy-card-phone.png'), fullPage: true });
+    } finally {
+      await phone.context.close();
+    }
 
     // A forced push of a broken tree (no index.html): the deploy fails, the old site stays.
     const broken = await host.forcePushTree('portfolio', { 'README.md': 'kapot\n' }, { message: 'Alles weg' });
@@ -173,6 +183,7 @@ describe('push to deploy', { timeout: 240_000 }, () => {
     await expect.poll(() => own.getByTestId('deploy-status').getAttribute('data-status'), { timeout: 60_000 }).toBe('failed');
     expect(await siteText(openName)).toContain('Nu met projecten');
     await own.getByTestId('deploy-failure').waitFor();
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(shots, 'git-deploy-card-failed.png'), fullPage: true });
 
     // A bad signature: 401, and no deploy is queued.
