@@ -20,10 +20,10 @@ import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../supp
 
 /**
  * Common English words of UI texts and error messages (whole words, any case). Words that are
- * Dutch as well are left out ("back-up", "Log in met je schoolaccount", "is", "was", "of", "info").
+ * Dutch as well are left out ("back-up", "Log in met je schoolaccount", "is", "was", "of", "info", "week": "1 week geleden").
  */
 const ENGLISH =
-  /\b(the|and|with|your|you|this|that|not|for|from|please|click|error|errors|failed|failure|loading|submit|cancel|delete|save|saved|edit|add|remove|created|deleted|settings|not found|unknown|invalid|required|expected|received|undefined|null|NaN|network|request|response|forbidden|unauthorized|try again|something went wrong|sign in|sign out|log out|search|user|users|password|page|next|previous|close|upload|download|downloading|extracting|pulling|complete|waiting|already exists|warning|page crashed|timeout|refused|missing|empty|none|yes|less than|about an?|ago|seconds?|minutes?|hours?|days|weeks?|months?|years?)\b/i;
+  /\b(the|and|with|your|you|this|that|not|for|from|please|click|error|errors|failed|failure|loading|submit|cancel|delete|save|saved|edit|add|remove|created|deleted|settings|not found|unknown|invalid|required|expected|received|undefined|null|NaN|network|request|response|forbidden|unauthorized|try again|something went wrong|sign in|sign out|log out|search|user|users|password|page|next|previous|close|upload|download|downloading|extracting|pulling|complete|waiting|already exists|warning|page crashed|timeout|refused|missing|empty|none|yes|less than|about an?|ago|seconds?|minutes?|hours?|days|weeks|months?|years?)\b/i;
 
 /** An HTTP path of the API (or a method and a path): a message meant for a developer. */
 const HTTP_PATH = /\/api\/|\b(GET|POST|PUT|PATCH|DELETE) \//;

@@ -104,8 +104,11 @@ export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDep
     const { action } = parseInput(ctx, actionQuery, 'query');
     const project = authorizeProject(user, await loadDockerProject(knex, projectId));
     if (!mayRunProjectContainer(project, action)) throw forbidden(notRunnableMessage(project.validated));
+    // Read before the agent acts: an action needs the database only up to there, so the answer
+    // still comes when it goes away meanwhile (an action does not change the deploys anyway).
+    const deploy = await deploySummaryOf(project);
     const container = await changeContainerState(commandDeps, project, action);
-    const docker = presentUserDocker(project, await containerSituationOf(commandDeps, project, container), await deploySummaryOf(project));
+    const docker = presentUserDocker(project, await containerSituationOf(commandDeps, project, container), deploy);
     await recordContainerAct(commandDeps, user, project, `container.${action}`, { state: docker.State });
     ctx.state.log.info({ userId: user.id, projectId, action }, 'container action');
     ctx.body = [docker];
