@@ -34,7 +34,7 @@ import { updateCourseText } from '../../commands/update-course-text.ts';
 import { deleteCourseText } from '../../commands/delete-course-text.ts';
 import { renameCourseFile } from '../../commands/rename-course-file.ts';
 import { deleteCourseFile } from '../../commands/delete-course-file.ts';
-import { readRawBody } from './raw-body.ts';
+import { readRawBody } from '../../middlewares/raw-body.ts';
 import {
   COURSE_FILE_TYPES,
   MAX_COURSE_FILE_BYTES,

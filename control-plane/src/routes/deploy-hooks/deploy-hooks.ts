@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { AppContext, AppDeps, AppRouter } from '../../app-context.ts';
 import { HttpError } from '../../errors.ts';
-import { readRawBody } from '../admin-levels/raw-body.ts';
+import { readRawBody } from '../../middlewares/raw-body.ts';
 import { deployRefusal } from '../../policies/deploy-policy.ts';
 import { loadDeploySettings, loadProjectDeploy } from '../../queries/deploys.ts';
 import { presentDeploy } from '../../presenters/present-deploy.ts';

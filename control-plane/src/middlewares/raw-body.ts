@@ -1,5 +1,5 @@
-import type { AppContext } from '../../app-context.ts';
-import { HttpError } from '../../errors.ts';
+import type { AppContext } from '../app-context.ts';
+import { HttpError } from '../errors.ts';
 
 /** How much of a too-large body we still read (and discard) so the client gets to see the 413. */
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
