@@ -135,14 +135,15 @@ async function main(): Promise<void> {
   const stopLinkNotices = identity.onAgentLinksChanged(reloadLinks);
   const linkSafetyNet = setInterval(reloadLinks, 60_000);
   linkSafetyNet.unref();
-  const app = createApp({ config, knex, logger, agents, realtime, schoolProvider, devIdentityProvider, courseFiles, secrets: createSecretBox(config.encryptionKey), identity, identityNotices });
+  const secrets = createSecretBox(config.encryptionKey);
+  const app = createApp({ config, knex, logger, agents, realtime, schoolProvider, devIdentityProvider, courseFiles, secrets, identity, identityNotices });
   const server: Server = app.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     logger.info({ port, url: config.appUrl, devIdentityProvider: Boolean(devIdentityProvider) }, 'listening');
   });
   server.keepAliveTimeout = 65_000;
-  const services = startAppServices({ agents, realtime, logger, knex, config });
+  const services = startAppServices({ agents, realtime, logger, knex, config, secrets });
 
   // Prometheus metrics and /healthz on their own listener (never the public app port). A port
   // that is taken is logged, not fatal: the app itself still serves.

@@ -43,7 +43,7 @@ function tappedContainers(containers: ContainerApi, tap: (event: ContainerEventV
  * logs and reconnects on its own, unaware of the others. The capturer is the one the admin route
  * uses too, so a site is captured once at a time.
  */
-export function startAppServices(deps: Pick<AppDeps, 'agents' | 'realtime' | 'logger' | 'knex' | 'config'>): AppServices {
+export function startAppServices(deps: Pick<AppDeps, 'agents' | 'realtime' | 'logger' | 'knex' | 'config' | 'secrets'>): AppServices {
   const { knex, config } = deps;
   const scheduler = startThumbnailScheduler({
     knex,

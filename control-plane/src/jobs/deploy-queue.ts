@@ -7,7 +7,7 @@ import type { AgentFleet } from '../agent/agent-fleet.ts';
 import { AgentError } from '../agent/agent-error.ts';
 import type { DeployInput, DeployStreamEvent } from '../agent/deploy-views.ts';
 import type { Config } from '../config.ts';
-import { createSecretBox, type SecretBox } from '../crypto/secret-box.ts';
+import type { SecretBox } from '../crypto/secret-box.ts';
 import { AGENT_UNREACHABLE_MESSAGE } from '../lib/agent-failure.ts';
 import { DeployLog } from '../lib/deploy-log.ts';
 import { gitPolicyOf } from '../lib/git-policy.ts';
@@ -41,7 +41,9 @@ export interface DeployQueueDeps {
   agents: AgentFleet;
   realtime: RealtimeTrigger;
   logger: Logger;
-  config: Pick<Config, 'GIT_ALLOWED_HOSTS' | 'GIT_ALLOW_HTTP' | 'encryptionKey'>;
+  config: Pick<Config, 'GIT_ALLOWED_HOSTS' | 'GIT_ALLOW_HTTP'>;
+  /** The app's secret box (the sealed HTTPS tokens). */
+  secrets: SecretBox;
 }
 
 /** The end of one deploy as its row records it. */
@@ -81,7 +83,7 @@ export class DeployQueue {
   constructor(private readonly deps: DeployQueueDeps) {
     this.knex = deps.knex;
     this.logger = deps.logger;
-    this.secrets = createSecretBox(deps.config.encryptionKey);
+    this.secrets = deps.secrets;
     this.realtime = createTriggerQueue(deps.realtime);
   }
 
