@@ -93,9 +93,16 @@ async function sharedProject(members: Array<{ id: number; session: HttpSession }
   const id = Number(row?.id);
   for (const [position, member] of members.entries()) await database!.knex('project_user').insert({ project_id: id, user_id: member.id, position });
   const created = await members[0]!.session.json('POST', '/api/user/dockers', { id });
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  // On a failure, what the control plane and the agent logged says why (a 502 hides the agent's reason).
+  expect(created.status, `${JSON.stringify(created.body)}\n${logTail()}`).toBe(200);
   const info = (await docker.listContainers({ all: true, filters: { label: [`devplein.project-id=${id}`], network: [network] } }))[0];
   return { id, port: Number(info?.Labels['devplein.ssh-port']) };
+}
+
+/** The last lines the control plane and the agent wrote, for a failure's message. */
+function logTail(): string {
+  const tail = (text: string) => text.trimEnd().split('\n').slice(-15).join('\n');
+  return `control plane:\n${tail(app?.output() ?? '')}\nagent:\n${tail(host.agent.output())}`;
 }
 
 async function open(keyFile: string, port: number): Promise<OpenSshSession> {

@@ -4,6 +4,8 @@
  * page's address and heading, and its last requests to the control plane (status and time) and
  * console lines. A page that landed on /login says why: a 401, a start-up fetch that gave up, a
  * 5xx. Types only from playwright: this module is loaded by every test file and must stay light.
+ * A test that closes its context in a `finally` would leave nothing to show: the pages a context
+ * closes are kept (address, events, a viewport picture) until the next test starts.
  */
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 
@@ -14,6 +16,15 @@ const EVENTS_KEPT = 8;
 /** Requests worth naming: the app's API, sign-in and sign-out, and page loads. */
 const WATCHED_PATH = /^\/(api|auth|session|logout)(\/|$)/;
 
+/** A page as it was when the test closed its context. */
+export interface ClosedPage {
+  url: string;
+  events: readonly string[];
+  picture: Buffer | undefined;
+}
+
+let closedPages: ClosedPage[] = [];
+
 export function registerBrowser(browser: Browser): void {
   browsers.add(browser);
   browser.on('disconnected', () => browsers.delete(browser));
@@ -22,6 +33,11 @@ export function registerBrowser(browser: Browser): void {
   browser.newContext = async (...args: Parameters<Browser['newContext']>): Promise<BrowserContext> => {
     const context = await newContext(...args);
     context.on('page', watchPage);
+    const close = context.close.bind(context);
+    context.close = async (...closeArgs: Parameters<BrowserContext['close']>): Promise<void> => {
+      await keepClosingPages(context);
+      return close(...closeArgs);
+    };
     return context;
   };
 }
@@ -29,6 +45,25 @@ export function registerBrowser(browser: Browser): void {
 /** Every open page of every registered browser. */
 export function openPages(): Page[] {
   return [...browsers].flatMap((browser) => browser.contexts().flatMap((context) => context.pages()));
+}
+
+/** The pages closed with their context since the last `forgetClosedPages()`. */
+export function closedPagesOfThisTest(): readonly ClosedPage[] {
+  return closedPages;
+}
+
+/** Called when a test starts: what an earlier test closed is not this test's. */
+export function forgetClosedPages(): void {
+  closedPages = [];
+}
+
+async function keepClosingPages(context: BrowserContext): Promise<void> {
+  for (const page of context.pages()) {
+    if (page.isClosed()) continue;
+    // A viewport JPEG: cheap enough to take for every closing page, kept only in memory.
+    const picture = await page.screenshot({ type: 'jpeg', quality: 60, timeout: 2_000 }).catch(() => undefined);
+    closedPages.push({ url: page.url(), events: recentPageEvents(page), picture });
+  }
 }
 
 /** What `page` did last (requests with status and time, console lines), oldest first. */

@@ -4,10 +4,10 @@
  * lines go into the log and into the test's meta, which the summary line of a failure prints: a
  * CI log's tail then says what the page showed and why, not only which wait ran out.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach } from 'vitest';
-import { openPages, recentPageEvents } from './open-browsers.ts';
+import { afterEach, beforeEach } from 'vitest';
+import { closedPagesOfThisTest, forgetClosedPages, openPages, recentPageEvents } from './open-browsers.ts';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -18,13 +18,21 @@ declare module 'vitest' {
 
 const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 60).replace(/^-|-$/g, '');
 
+beforeEach(() => forgetClosedPages());
+
 afterEach(async (context) => {
   if (context.task.result?.state !== 'fail') return;
   const pages = openPages();
-  if (pages.length === 0) return;
+  const closed = closedPagesOfThisTest();
+  if (pages.length === 0 && closed.length === 0) return;
   const shots = path.resolve('.tmp/shots');
   mkdirSync(shots, { recursive: true });
   const described: string[] = [];
+  // Pages the test closed itself (a context closed in `finally`): as they were just before.
+  for (const [index, page] of closed.entries()) {
+    if (page.picture) writeFileSync(path.join(shots, `failed-${slug(context.task.name)}-closed-${index + 1}.jpg`), page.picture);
+    described.push(`(closed) ${pathOf(page.url)}${page.events.length > 0 ? ` {${page.events.join('; ')}}` : ''}`);
+  }
   for (const [index, page] of pages.entries()) {
     if (page.isClosed()) continue;
     const file = path.join(shots, `failed-${slug(context.task.name)}-${index + 1}.png`);
@@ -34,15 +42,19 @@ afterEach(async (context) => {
       .first()
       .textContent({ timeout: 1_000 })
       .catch(() => null);
-    let address = page.url();
-    try {
-      address = new URL(address).pathname;
-    } catch {
-      // about:blank and the like: keep as is
-    }
+    const address = pathOf(page.url());
     const events = recentPageEvents(page);
     described.push(`${address} "${heading?.trim() ?? ''}"${events.length > 0 ? ` {${events.join('; ')}}` : ''}`);
   }
   context.task.meta.openPages = described.join(', ');
-  console.log(`[failed test] ${context.task.name}: open pages ${described.join(', ')} (screenshots: ${shots}/failed-${slug(context.task.name)}-*.png)`);
+  console.log(`[failed test] ${context.task.name}: open pages ${described.join(', ')} (pictures: ${shots}/failed-${slug(context.task.name)}-*)`);
 });
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    // about:blank and the like: keep as is
+    return url;
+  }
+}

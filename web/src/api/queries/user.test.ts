@@ -39,9 +39,35 @@ describe('fetchCurrentUser (start-up GET /api/user)', () => {
     expect(await fetchCurrentUser()).toBeNull();
   });
 
-  it('treats a network failure as signed out', async () => {
-    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
-    expect(await fetchCurrentUser()).toBeNull();
+  it('treats a network failure that lasts the whole time budget as signed out', async () => {
+    let calls = 0;
+    vi.stubGlobal('fetch', () => {
+      calls += 1;
+      return Promise.reject(new TypeError('Failed to fetch'));
+    });
+    expect(await fetchCurrentUser(300)).toBeNull();
+    expect(calls).toBeGreaterThan(1);
+  });
+
+  it('tries again after a network failure within the time budget (a laptop changing networks is not a sign-out)', async () => {
+    let calls = 0;
+    vi.stubGlobal('fetch', () => {
+      calls += 1;
+      // Chromium's net::ERR_NETWORK_CHANGED reaches fetch as a TypeError, like being offline.
+      return calls === 1 ? Promise.reject(new TypeError('Failed to fetch')) : Promise.resolve(Response.json(demoUsers.student));
+    });
+    expect(await fetchCurrentUser(2000)).toEqual(demoUsers.student);
+    expect(calls).toBe(2);
+  });
+
+  it('does not try again after an HTTP answer: a 500 is signed out at once', async () => {
+    let calls = 0;
+    vi.stubGlobal('fetch', () => {
+      calls += 1;
+      return Promise.resolve(Response.json({ message: 'kapot' }, { status: 500 }));
+    });
+    expect(await fetchCurrentUser(2000)).toBeNull();
+    expect(calls).toBe(1);
   });
 
   it('gives up after the timeout and treats it as signed out', async () => {

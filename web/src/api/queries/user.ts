@@ -21,30 +21,59 @@ export const CURRENT_USER_KEY = '/api/user';
 /** Spec §9: the start-up user fetch gives up after 8 s. */
 export const CURRENT_USER_TIMEOUT_MS = 8000;
 
+/** Waits between tries of the start-up fetch after a network failure: short, then a little longer. */
+const NETWORK_RETRY_DELAYS_MS = [100, 250, 500, 1000];
+
 /**
  * Loads the signed-in user once at start-up. Any failure (401, timeout, network, server error)
  * means "not signed in" (spec §8), so this never throws: it logs and resolves to null.
+ * A failure without any answer (a laptop changing networks: Chromium's ERR_NETWORK_CHANGED) is
+ * tried again within the same time budget (spec §9: 8 s), so a network blip is not a sign-out;
+ * an HTTP answer (401, 500, …) is final at once.
  * The 401/403 redirect of the API client is off here: a 401 is the normal signed-out answer.
  */
 export async function fetchCurrentUser(timeoutMs: number = CURRENT_USER_TIMEOUT_MS): Promise<CurrentUser | null> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
-    const body = await api.get<unknown>(CURRENT_USER_KEY, { signal: controller.signal, redirectOnAuthError: false });
-    if (isCurrentUser(body)) return body;
-    // E.g. a static server answering with index.html: not a control plane, so nobody is signed in.
-    console.error('GET /api/user gaf geen gebruiker terug; verder als niet ingelogd');
-    return null;
-  } catch (error) {
-    if (error instanceof NetworkError && error.aborted) {
-      console.warn(`Gebruiker laden duurde langer dan ${timeoutMs} ms; verder als niet ingelogd`);
-    } else {
-      console.info('Niet ingelogd:', error instanceof Error ? error.message : error);
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const body = await api.get<unknown>(CURRENT_USER_KEY, { signal: controller.signal, redirectOnAuthError: false });
+        if (isCurrentUser(body)) return body;
+        // E.g. a static server answering with index.html: not a control plane, so nobody is signed in.
+        console.error('GET /api/user gaf geen gebruiker terug; verder als niet ingelogd');
+        return null;
+      } catch (error) {
+        const noAnswer = error instanceof NetworkError && !error.aborted;
+        if (noAnswer && !controller.signal.aborted) {
+          console.info('Geen verbinding bij het laden van de gebruiker; opnieuw proberen');
+          await pause(NETWORK_RETRY_DELAYS_MS[Math.min(attempt, NETWORK_RETRY_DELAYS_MS.length - 1)] ?? 1000, controller.signal);
+          if (!controller.signal.aborted) continue;
+        }
+        if (controller.signal.aborted) {
+          console.warn(`Gebruiker laden duurde langer dan ${timeoutMs} ms; verder als niet ingelogd`);
+        } else {
+          console.info('Niet ingelogd:', error instanceof Error ? error.message : error);
+        }
+        return null;
+      }
     }
-    return null;
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Resolves after `ms`, or at once when the signal aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
 }
 
 /** Shape check of the /api/user answer (the fields the menus and guards rely on). */
