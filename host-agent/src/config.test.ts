@@ -80,6 +80,22 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...tls, AGENT_BROWSER_FIREWALL: 'nft' })).toThrow(/AGENT_BROWSER_FIREWALL/);
   });
 
+  it('reads where git runs for deploys: the git runner with its secret file and state folder, or none', () => {
+    expect(loadConfig(tls).deploy.runner).toBeUndefined();
+    expect(loadConfig({ ...tls, AGENT_GIT_RUNNER: '' }).deploy.runner).toBeUndefined();
+    expect(loadConfig({ ...tls, AGENT_GIT_RUNNER: '127.0.0.1:9224', AGENT_GIT_RUNNER_SECRET_FILE: '/run/g' }).deploy.runner).toEqual({
+      url: 'http://127.0.0.1:9224',
+      secretFile: '/run/g',
+      stateDir: '/var/lib/devplein-git',
+    });
+    expect(loadConfig({ ...tls, AGENT_GIT_RUNNER: 'http://127.0.0.1:9224', AGENT_GIT_RUNNER_SECRET_FILE: '/run/g', AGENT_GIT_RUNNER_STATE_DIR: '/srv/git' }).deploy.runner).toMatchObject({
+      url: 'http://127.0.0.1:9224',
+      stateDir: '/srv/git',
+    });
+    expect(() => loadConfig({ ...tls, AGENT_GIT_RUNNER: '127.0.0.1:9224' })).toThrow(/AGENT_GIT_RUNNER_SECRET_FILE/);
+    expect(() => loadConfig({ ...tls, AGENT_GIT_RUNNER: 'https://git.example:9224', AGENT_GIT_RUNNER_SECRET_FILE: '/run/g' })).toThrow(/loopback/);
+  });
+
   it('isolates containers by default with MariaDB open, and no disk limit', () => {
     expect(loadConfig(tls).containers).toMatchObject({ firewall: 'iptables', allowedHostPorts: [3306], diskLimitBytes: undefined });
     expect(loadConfig({ ...tls, AGENT_CONTAINER_HOST_PORTS: ' 3306, 5432,3306' }).containers.allowedHostPorts).toEqual([3306, 5432]);

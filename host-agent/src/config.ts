@@ -241,6 +241,14 @@ const environmentSchema = z.object({
   AGENT_DEPLOY_COMMAND_TIMEOUT_MS: milliseconds(300_000),
   AGENT_GIT_USER: z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, 'a user name').default('devplein-git'),
   AGENT_GIT_FIREWALL: z.enum(['iptables', 'off']).default('iptables'),
+  AGENT_GIT_RUNNER: z
+    .string()
+    .trim()
+    .regex(/^((http:\/\/)?127\.0\.0\.1:\d{1,5})?$/, 'the git runner listens on loopback: 127.0.0.1:PORT')
+    .optional()
+    .transform((value) => (!value ? undefined : value.startsWith('http://') ? value : `http://${value}`)),
+  AGENT_GIT_RUNNER_SECRET_FILE: z.string().trim().default(''),
+  AGENT_GIT_RUNNER_STATE_DIR: z.string().trim().min(1).default('/var/lib/devplein-git'),
   AGENT_ACCESS_LOG_LISTEN: z
     .literal('')
     .or(hostPort.refine((value) => /^(127\.\d+\.\d+\.\d+|localhost|\[::1\]):/.test(value), 'Caddy sends its access log in plain UDP: a loopback address only'))
@@ -265,6 +273,10 @@ const checkedEnvironmentSchema = environmentSchema
   .refine((values) => values.AGENT_CONTAINER_PIDS <= values.AGENT_CONTAINER_MAX_PIDS, {
     path: ['AGENT_CONTAINER_MAX_PIDS'],
     message: 'must be at least AGENT_CONTAINER_PIDS (the default a container gets)',
+  })
+  .refine((values) => values.AGENT_GIT_RUNNER === undefined || values.AGENT_GIT_RUNNER_SECRET_FILE !== '', {
+    path: ['AGENT_GIT_RUNNER_SECRET_FILE'],
+    message: 'AGENT_GIT_RUNNER needs the file with the git runner’s secret',
   })
   .refine((values) => values.AGENT_BROWSER_SERVER === undefined || values.AGENT_BROWSER_SECRET_FILE !== '', {
     path: ['AGENT_BROWSER_SECRET_FILE'],
@@ -324,6 +336,12 @@ export interface AgentConfig {
     gitUser: string;
     /** `iptables`: that user's outgoing traffic reaches only the git host being fetched (drivers/git/git-firewall.ts). */
     firewall: 'iptables' | 'off';
+    /**
+     * The git runner of the git user's own unit (drivers/git/git-runner-server.ts):
+     * http://127.0.0.1:PORT, its secret's file and its state folder (the checkouts the agent
+     * reads). Unset: git runs from the agent (as gitUser when the agent is root).
+     */
+    runner: { url: string; secretFile: string; stateDir: string } | undefined;
   };
   /** Where the screenshot browser runs (drivers/browser/screenshot-browser.ts). */
   browser: {
@@ -471,6 +489,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       commandTimeoutMs: values.AGENT_DEPLOY_COMMAND_TIMEOUT_MS,
       gitUser: values.AGENT_GIT_USER,
       firewall: values.AGENT_GIT_FIREWALL,
+      runner: values.AGENT_GIT_RUNNER
+        ? { url: values.AGENT_GIT_RUNNER, secretFile: values.AGENT_GIT_RUNNER_SECRET_FILE, stateDir: values.AGENT_GIT_RUNNER_STATE_DIR }
+        : undefined,
     },
     browser: {
       server: values.AGENT_BROWSER_SERVER,

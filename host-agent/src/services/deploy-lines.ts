@@ -6,6 +6,7 @@ import { DeployOutcome, DeployPhase, type DeployProgress as ProgressMessage } fr
 import { DeployError, type DeployProgress } from '../drivers/deploy/container-deployer.ts';
 import type { GitProgressEvent, GitProgressPhase } from '../drivers/git/git-progress.ts';
 import { GitFetchError } from '../drivers/git/repository-fetcher.ts';
+import { GitRunnerUnavailableError } from '../drivers/git/git-runner-client.ts';
 
 /** Bytes as a Dutch reader writes them: "812 B", "4,1 kB", "4,1 MB", "1,2 GB" (powers of 1024, as git shows them). */
 export function dutchBytes(bytes: number): string {
@@ -126,6 +127,9 @@ export function failureOutcome(error: unknown, limits: { maxBytes: number; comma
         // address-refused, bad-branch, bad-commit, bad-credentials: checked before the fetch (INVALID_ARGUMENT); cancelled: nobody listens.
         return undefined;
     }
+  }
+  if (error instanceof GitRunnerUnavailableError) {
+    return { outcome: DeployOutcome.DEPLOY_OUTCOME_FETCH_FAILED, message: `De git-runner van de ontwikkelserver antwoordt niet; meld het bij een docent. ${OLD_SITE_STAYS}` };
   }
   if (error instanceof DeployError) {
     const tail = error.outputLines.length > 0 ? ` Laatste uitvoer: ${error.outputLines.slice(-3).join(' | ')}` : '';

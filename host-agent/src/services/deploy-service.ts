@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { chmod, mkdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +24,8 @@ import type { DockerDriver } from '../drivers/docker/docker-driver.ts';
 import { DeployKeyStore } from '../drivers/git/deploy-key-store.ts';
 import { GitFirewall, gitPort } from '../drivers/git/git-firewall.ts';
 import type { GitProgressEvent } from '../drivers/git/git-progress.ts';
+import { GitRunnerClient } from '../drivers/git/git-runner-client.ts';
+import { runnerCheckoutDir } from '../drivers/git/git-runner-protocol.ts';
 import { type FetchedCommit, type FetchResult, type GitCredentials, GitFetchError, RepositoryFetcher } from '../drivers/git/repository-fetcher.ts';
 import { callLogger } from '../interceptors/logging.ts';
 import { dockerFailure } from './docker-status.ts';
@@ -137,15 +140,22 @@ type Send = (event: DeployRepositoryResponse['event']) => void;
 
 /**
  * DeployService (contract 1.7.0, deploy.proto): a project's repository into its container. git
- * runs on the host as AGENT_GIT_USER when the agent is root (its traffic kept to the git host by
- * git-firewall.ts), else as the agent itself (a warning at start-up); checkouts and deploy keys
- * live in AGENT_DATA_DIR/deploy (see deploy-key-store.ts for the sealing).
+ * runs, in order of preference:
+ * - in the git runner of its own unit (AGENT_GIT_RUNNER, production: devplein-git.service), as the
+ *   git user, with the checkouts in the runner's state folder, which the agent reads;
+ * - from the agent as AGENT_GIT_USER when the agent is root (tests, `npm start`);
+ * - else as the agent itself (a warning at start-up).
+ * The git user's traffic is kept to the git host of each fetch by git-firewall.ts (the agent sets
+ * the iptables owner rule: root, or CAP_NET_ADMIN in production). Deploy keys live in
+ * AGENT_DATA_DIR/deploy (see deploy-key-store.ts for the sealing); the runner gets a key's plain
+ * text for one fetch only.
  */
 export class DeployServiceImpl {
   private readonly projectLock = new KeyedLock<number>();
   private readonly keys: DeployKeyStore;
   private readonly deployer: ContainerDeployer;
   private readonly runAs: { uid: number; gid: number } | undefined;
+  private readonly runner: GitRunnerClient | undefined;
   private readonly firewall: GitFirewall | undefined;
   private prepared: Promise<void> | undefined;
 
@@ -160,6 +170,16 @@ export class DeployServiceImpl {
       buildTimeoutMs: config.deploy.commandTimeoutMs,
     });
     const isRoot = process.getuid?.() === 0;
+    const { runner: runnerSettings } = config.deploy;
+    if (runnerSettings) {
+      // Read once at start-up, like the browser server's secret: a missing file stops the agent with its reason.
+      this.runner = new GitRunnerClient({ baseUrl: runnerSettings.url, secret: readFileSync(runnerSettings.secretFile, 'utf8').trim() });
+      const user = lookUpUser(config.deploy.gitUser);
+      if (user && config.deploy.firewall === 'iptables') this.firewall = new GitFirewall({ iptablesBinary: config.vpn.iptablesBinary, uid: user.uid });
+      if (!user) logger.warn({ user: config.deploy.gitUser }, 'git deploys: the git runner’s user does not exist here, so its traffic is not fenced (AGENT_GIT_USER)');
+      logger.info({ runner: runnerSettings.url, user: config.deploy.gitUser, firewall: this.firewall ? 'iptables' : 'off' }, 'git deploys: git runs in the git runner');
+      return;
+    }
     const user = isRoot ? lookUpUser(config.deploy.gitUser) : undefined;
     if (user) {
       this.runAs = { uid: user.uid, gid: user.gid };
@@ -167,7 +187,7 @@ export class DeployServiceImpl {
       logger.info({ user: config.deploy.gitUser, firewall: config.deploy.firewall }, 'git deploys: git runs as its own user');
     } else {
       logger.warn(
-        { why: isRoot ? `there is no user ${config.deploy.gitUser} (useradd --system --shell /usr/sbin/nologin ${config.deploy.gitUser})` : 'the agent is not root' },
+        { why: isRoot ? `there is no user ${config.deploy.gitUser} (useradd --system --shell /usr/sbin/nologin ${config.deploy.gitUser})` : 'the agent is not root and AGENT_GIT_RUNNER is not set' },
         'git deploys: git runs as the agent’s own user, without the git firewall (see docs/operations.md, "Git deploys on the dev server")',
       );
     }
@@ -179,7 +199,8 @@ export class DeployServiceImpl {
   }
 
   checkoutDir(projectId: number): string {
-    return join(this.baseDir, 'checkouts', String(projectId));
+    const runner = this.options.config.deploy.runner;
+    return runner ? runnerCheckoutDir(runner.stateDir, projectId) : join(this.baseDir, 'checkouts', String(projectId));
   }
 
   /** The folders, made once; the git user may pass through the agent's folders (never list or read them). */
@@ -203,7 +224,8 @@ export class DeployServiceImpl {
 
   /** Removes a project's checkout (its container is gone); its deploy key stays (registered at the git server). */
   async removeCheckout(projectId: number): Promise<void> {
-    await rm(this.checkoutDir(projectId), { recursive: true, force: true });
+    if (this.runner) await this.runner.removeCheckout(projectId);
+    else await rm(this.checkoutDir(projectId), { recursive: true, force: true });
   }
 
   async getDeployKey(projectIdInput: number): Promise<GetDeployKeyResponse> {
@@ -287,26 +309,15 @@ export class DeployServiceImpl {
 
   /** Fetches into the project's checkout with the request's credentials; undefined when a deploy key is wanted and there is none. */
   private async fetch(checked: CheckedDeploy, signal: AbortSignal, onProgress: (event: GitProgressEvent) => void): Promise<FetchResult | undefined> {
+    if (this.runner) return this.fetchInRunner(this.runner, checked, signal, onProgress);
     const { config } = this.options;
-    const firewall = this.firewall;
     const fetcher = new RepositoryFetcher({
       policy: { allowedHosts: checked.allowedHosts, allowHttp: checked.allowHttp },
       stateDir: join(this.baseDir, 'git'),
       timeoutMs: config.deploy.fetchTimeoutMs,
       maxBytes: config.deploy.maxBytes,
       ...(this.runAs ? { runAs: this.runAs } : {}),
-      ...(firewall
-        ? {
-            openWay: async (address: RepositoryAddress) => {
-              try {
-                return await firewall.open(address.host, gitPort(address));
-              } catch (error) {
-                const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-                throw new DeployRequestError(grpc.status.UNAVAILABLE, `De firewall van de git-gebruiker kon niet worden ingesteld (${reason}).`);
-              }
-            },
-          }
-        : {}),
+      ...(this.firewall ? { openWay: async (address: RepositoryAddress) => (await this.openWay(address)) ?? (async () => undefined) } : {}),
     });
     const base = {
       address: checked.address.url,
@@ -323,6 +334,41 @@ export class DeployServiceImpl {
     }
     const credentials: GitCredentials = checked.credentials.kind === 'token' ? { kind: 'token', token: checked.credentials.token } : { kind: 'anonymous' };
     return fetcher.fetch({ ...base, credentials });
+  }
+
+  /** The fetch done by the git runner, with the firewall's way open to the git host meanwhile. */
+  private async fetchInRunner(runner: GitRunnerClient, checked: CheckedDeploy, signal: AbortSignal, onProgress: (event: GitProgressEvent) => void): Promise<FetchResult | undefined> {
+    const { config } = this.options;
+    const job = {
+      projectId: checked.projectId,
+      address: checked.address.url,
+      ...(checked.branch !== undefined ? { branch: checked.branch } : {}),
+      ...(checked.commit !== undefined ? { commit: checked.commit } : {}),
+      policy: { allowedHosts: checked.allowedHosts, allowHttp: checked.allowHttp },
+      timeoutMs: config.deploy.fetchTimeoutMs,
+      maxBytes: config.deploy.maxBytes,
+    };
+    const close = await this.openWay(checked.address);
+    try {
+      if (checked.credentials.kind === 'deploy-key') {
+        return await this.keys.withPrivateKeyText(checked.projectId, (privateKey) => runner.fetch({ ...job, credentials: { kind: 'deploy-key', privateKey } }, onProgress, signal));
+      }
+      const credentials = checked.credentials.kind === 'token' ? { kind: 'token' as const, token: checked.credentials.token } : { kind: 'anonymous' as const };
+      return await runner.fetch({ ...job, credentials }, onProgress, signal);
+    } finally {
+      await close?.();
+    }
+  }
+
+  /** Opens the git user's firewall to this address's host and port for one fetch; undefined without a firewall. */
+  private async openWay(address: RepositoryAddress): Promise<(() => Promise<void>) | undefined> {
+    if (!this.firewall) return undefined;
+    try {
+      return await this.firewall.open(address.host, gitPort(address));
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      throw new DeployRequestError(grpc.status.UNAVAILABLE, `De firewall van de git-gebruiker kon niet worden ingesteld (${reason}).`);
+    }
   }
 
   /** Removes this agent's firewall rules (the server calls this at shutdown). */

@@ -18,12 +18,13 @@
  * Chromium's sandbox is always on (`chromiumSandbox: true`); arguments that would weaken it or
  * open another way in are refused, whoever asks.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserServer } from 'playwright-core';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { hasSecret } from '../loopback-secret.ts';
 
 /** Switches that turn Chromium's sandbox off, open a debugging port, or run other programs: never accepted. */
 const REFUSED_SWITCHES = [
@@ -92,15 +93,6 @@ export interface RunningBrowserServer {
   close(): Promise<void>;
 }
 
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
-}
-
-/** Whether `header` is `Bearer <secret>` (compared in constant time). */
-export function hasSecret(header: string | undefined, secret: string): boolean {
-  const given = /^Bearer (.+)$/.exec(header ?? '')?.[1] ?? '';
-  return timingSafeEqual(digest(given), digest(secret));
-}
 
 async function readBody(request: http.IncomingMessage, limit: number): Promise<string> {
   let body = '';

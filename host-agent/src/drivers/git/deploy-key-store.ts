@@ -136,6 +136,16 @@ export class DeployKeyStore {
    * under `runDir` (both owned by `owner` when given: the user ssh runs as), removed afterwards.
    * Undefined (and `work` not run) when the project has no key yet.
    */
+  /** `work` with the private key's plain text (for the git runner, which writes it for one fetch); undefined when the project has no key. */
+  async withPrivateKeyText<T>(projectId: number, work: (privateKey: string) => Promise<T>): Promise<T | undefined> {
+    const stored = await this.read(projectId);
+    if (!stored) return undefined;
+    const plain = unseal(await this.key(), stored, `devplein-deploy-key:${projectId}`);
+    const text = plain.toString('utf8');
+    plain.fill(0);
+    return work(text);
+  }
+
   async withPrivateKey<T>(projectId: number, runDir: string, owner: { uid: number; gid: number } | undefined, work: (privateKeyPath: string) => Promise<T>): Promise<T | undefined> {
     const stored = await this.read(projectId);
     if (!stored) return undefined;
