@@ -126,9 +126,12 @@ async function createSite(projectId: number, name: string): Promise<Docker.Conta
 /** Runs a command in the container (as root unless `user`): its output. */
 const exec = (container: Docker.Container, cmd: string[], user = 'root'): Promise<{ exitCode: number; output: string }> => execIn(docker, container, cmd, user);
 
-/** git processes of the deploys (the git user's when root, else any git fetch/clone with --progress). */
+/**
+ * git processes of this file's deploys (the git user's when root, else any git fetch/clone with
+ * --progress), named by this agent's data folder: other test files' agents run git as the same user.
+ */
 async function gitProcesses(): Promise<string[]> {
-  const args = asRoot ? ['-u', GIT_USER, '-a', 'git'] : ['-af', 'git.*--progress'];
+  const args = asRoot ? ['-u', GIT_USER, '-a', '-f', `git.*${dataDir}`] : ['-af', `git.*--progress.*${dataDir}`];
   return run('pgrep', args).then(
     ({ stdout }) => stdout.split('\n').filter(Boolean),
     () => [],

@@ -31,6 +31,7 @@ import { execIn } from '../../support/container-exec.ts';
 import { ensureBusyboxImage, randomSuffix, requireDockerEngine, testDocker } from '../../support/docker.ts';
 import { type GitHost, startGitHost } from '../../support/git-host.ts';
 import { startTestGitRunner, type TestGitRunner } from '../../support/git-runner.ts';
+import { waitFor } from '../../support/ports.ts';
 import { sshAgentEnv } from '../../support/ssh-agent.ts';
 
 const run = promisify(execFile);
@@ -41,7 +42,7 @@ const asRoot = canSwitchUser();
 const suffix = randomSuffix();
 const docker = testDocker();
 const base = 700_000 + Math.floor(Math.random() * 90_000);
-const project = { site: base, keyed: base + 1, gone: base + 2 };
+const project = { site: base, keyed: base + 1, gone: base + 2, cancel: base + 3 };
 
 let host: GitHost;
 let workDir: string;
@@ -52,7 +53,15 @@ let deploys: DeployServiceClient;
 let containers: ContainerServiceClient;
 let network: string;
 
-function deploy(request: Partial<DeployRepositoryRequest> & Pick<DeployRepositoryRequest, 'projectId' | 'address'>): Promise<DeployFinished> {
+/** The git processes of this file's runner (other tests' agents run git as the same user). */
+async function runnerGitProcesses(): Promise<string[]> {
+  return run('pgrep', ['-u', GIT_USER, '-a', '-f', `git.*${runner.stateDir}`]).then(
+    ({ stdout }) => stdout.split('\n').filter(Boolean),
+    () => [],
+  );
+}
+
+function startDeploy(request: Partial<DeployRepositoryRequest> & Pick<DeployRepositoryRequest, 'projectId' | 'address'>): { call: grpc.ClientReadableStream<unknown>; done: Promise<DeployFinished> } {
   const full: DeployRepositoryRequest = {
     branch: '',
     commit: '',
@@ -64,7 +73,7 @@ function deploy(request: Partial<DeployRepositoryRequest> & Pick<DeployRepositor
     ...request,
   };
   const call = deploys.deployRepository(full, contractMetadata(), { deadline: new Date(Date.now() + 90_000) });
-  return new Promise<DeployFinished>((resolve, reject) => {
+  const done = new Promise<DeployFinished>((resolve, reject) => {
     let finished: DeployFinished | undefined;
     call.on('data', (message: { event?: { $case: string; value: unknown } }) => {
       if (message.event?.$case === 'finished') finished = message.event.value as DeployFinished;
@@ -72,7 +81,10 @@ function deploy(request: Partial<DeployRepositoryRequest> & Pick<DeployRepositor
     call.once('error', reject);
     call.once('end', () => (finished ? resolve(finished) : reject(new Error('the stream ended without finished'))));
   });
+  return { call, done };
 }
+
+const deploy = (request: Partial<DeployRepositoryRequest> & Pick<DeployRepositoryRequest, 'projectId' | 'address'>): Promise<DeployFinished> => startDeploy(request).done;
 
 async function createSite(projectId: number, name: string): Promise<Docker.Container> {
   const made = await unaryCall(containers, containers.createContainer, {
@@ -186,6 +198,21 @@ describe.skipIf(!asRoot)('git deploys through the git runner', { timeout: 120_00
     const notAFetch = await fetch(`${runner.url}/fetch`, { method: 'POST', body: JSON.stringify({ ...job, credentials: { kind: 'ssh-agent' } }), headers: { Authorization: `Bearer ${runner.secret}` } });
     expect(notAFetch.status).toBe(400);
     expect(existsSync(checkoutOf(project.gone))).toBe(false);
+  });
+
+  it('a cancelled deploy stops its git in the runner', async () => {
+    await host.createRepository('slow', { 'index.html': '<h1>Traag</h1>\n' });
+    await createSite(project.cancel, 'cancel');
+    const hanging = startDeploy({ projectId: project.cancel, address: host.hangingUrl('slow') });
+    const ended = hanging.done.then(
+      () => 'ended',
+      (error: grpc.ServiceError) => error.code,
+    );
+    await waitFor(async () => (await runnerGitProcesses()).length > 0, { description: 'git to run in the runner for the hanging deploy' });
+    hanging.call.cancel();
+    expect(await ended).toBe(grpc.status.CANCELLED);
+    await waitFor(async () => (await runnerGitProcesses()).length === 0, { description: 'no git process of the cancelled fetch left in the runner' });
+    expect(existsSync(checkoutOf(project.cancel))).toBe(false);
   });
 
   it('removes the checkout through the runner when the container goes', async () => {
