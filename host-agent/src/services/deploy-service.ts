@@ -168,6 +168,7 @@ export class DeployServiceImpl {
       maxBytes: config.deploy.maxBytes,
       afterUpdateTimeoutMs: config.deploy.commandTimeoutMs,
       buildTimeoutMs: config.deploy.commandTimeoutMs,
+      onCleanupFailed: (error) => logger.warn({ err: error }, 'git deploys: the previous tree stays in the container until its next deploy'),
     });
     const isRoot = process.getuid?.() === 0;
     const { runner: runnerSettings } = config.deploy;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContainerDeployer, DeployError, type DeployProgress } from '../../../host-agent/src/drivers/deploy/container-deployer.ts';
+import { ContainerDeployer, DeployError, type DeployProgress, type DeployRequest, type DeployResult } from '../../../host-agent/src/drivers/deploy/container-deployer.ts';
 import { RepositoryFetcher } from '../../../host-agent/src/drivers/git/repository-fetcher.ts';
 import { execIn } from '../../support/container-exec.ts';
 import { ensureBusyboxImage, randomSuffix, requireDockerEngine, testDocker } from '../../support/docker.ts';
@@ -76,6 +76,13 @@ async function clone(repo: string): Promise<string> {
   return dir;
 }
 
+/** A deploy and the end of its turn: the previous tree is removed after the answer. */
+async function deployAndSettle(deployer: ContainerDeployer, request: DeployRequest): Promise<DeployResult> {
+  const result = await deployer.deploy(request);
+  await deployer.idle(request.containerId);
+  return result;
+}
+
 describe('ContainerDeployer', () => {
   it('deploys a cloned repository into /www, served by the container, and an update after a push', async () => {
     await host.createRepository('site', { 'index.html': '<h1>Versie 1</h1>\n', 'css/site.css': 'body{}\n' });
@@ -84,7 +91,7 @@ describe('ContainerDeployer', () => {
     expect(await page(container)).toContain('devplein');
     const events: DeployProgress[] = [];
     const deployer = new ContainerDeployer({ docker });
-    const first = await deployer.deploy({ containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www' }, onProgress: (event) => events.push(event) });
+    const first = await deployAndSettle(deployer, { containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www' }, onProgress: (event) => events.push(event) });
     // busybox httpd chdirs into /www once at start: after the swap it still works in the old
     // folder (it would answer 404), so the container is restarted.
     expect(first).toMatchObject({ files: 2, bytes: 18 + 7, kept: [], skipped: [], restarted: true });
@@ -98,14 +105,14 @@ describe('ContainerDeployer', () => {
     expect((await run(container, ['ls', '-a', '/www'])).output.split('\n')).not.toContain('.git');
     expect(await besideWebRoot(container)).toEqual(['www']);
     // Reported only, no restart: the page then comes from the removed folder.
-    const reporting = await new ContainerDeployer({ docker, heldOldRoot: 'report' }).deploy({ containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www' } });
+    const reporting = await deployAndSettle(new ContainerDeployer({ docker, heldOldRoot: 'report' }), { containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www' } });
     expect(reporting).toMatchObject({ restarted: false, heldOldRoot: [expect.stringMatching(/ httpd$/)] });
     expect((await run(container, ['wget', '-qO-', 'http://127.0.0.1/'])).output).toMatch(/404/);
     expect((await run(container, ['cat', '/www/index.html'])).output).toBe('<h1>Versie 1</h1>\n');
 
     await host.pushCommit('site', { 'index.html': '<h1>Versie 2</h1>\n' });
     await clone('site');
-    const second = await deployer.deploy({ containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www' } });
+    const second = await deployAndSettle(deployer, { containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www' } });
     expect(second.files).toBe(2);
     expect(await page(container)).toBe('<h1>Versie 2</h1>\n');
     expect(await besideWebRoot(container)).toEqual(['www']);
@@ -117,7 +124,7 @@ describe('ContainerDeployer', () => {
     const container = await makeSite('keep');
     expect((await run(container, ['sh', '-c', 'mkdir -p /www/uploads && echo foto > /www/uploads/foto.txt && echo geheim > /www/.env'])).exitCode).toBe(0);
     const deployer = new ContainerDeployer({ docker });
-    const result = await deployer.deploy({ containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www', keepPaths: ['uploads', '.env', 'wp-config.php'] } });
+    const result = await deployAndSettle(deployer, { containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www', keepPaths: ['uploads', '.env', 'wp-config.php'] } });
     expect(result.kept).toEqual(['uploads', '.env']);
     expect(await page(container)).toBe('met uploads\n');
     expect(await page(container, '/uploads/foto.txt')).toBe('foto\n');
@@ -136,7 +143,7 @@ describe('ContainerDeployer', () => {
     const onProgress = (event: DeployProgress) => {
       if (event.step === 'after-update') lines.push(event.line);
     };
-    await deployer.deploy({ containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www', afterUpdate: 'echo gebouwd; id -u > wie.txt; pwd > waar.txt' }, onProgress });
+    await deployAndSettle(deployer, { containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www', afterUpdate: 'echo gebouwd; id -u > wie.txt; pwd > waar.txt' }, onProgress });
     expect(lines).toEqual(['gebouwd']);
     expect(await page(container, '/wie.txt')).toBe('1000\n');
     expect(await page(container, '/waar.txt')).toMatch(/^\/www\.devplein-next-[0-9a-f]{8}\n$/);
@@ -171,7 +178,7 @@ describe('ContainerDeployer', () => {
     await host.createRepository('killed', { 'index.html': 'eerste\n' });
     const checkout = await clone('killed');
     const container = await makeSite('killed');
-    await new ContainerDeployer({ docker }).deploy({ containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www' } });
+    await deployAndSettle(new ContainerDeployer({ docker }), { containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www' } });
     await host.pushCommit('killed', { 'index.html': 'tweede\n' });
     await clone('killed');
     // Like an agent killed right before the swap: the deploy never goes on.
@@ -193,7 +200,7 @@ describe('ContainerDeployer', () => {
     expect((await run(container, ['cat', `/${beside[1]}/index.html`])).output).toBe('tweede\n');
 
     const events: DeployProgress[] = [];
-    await new ContainerDeployer({ docker }).deploy({ containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www' }, onProgress: (event) => events.push(event) });
+    await deployAndSettle(new ContainerDeployer({ docker }), { containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www' }, onProgress: (event) => events.push(event) });
     expect(events[0]).toEqual({ step: 'cleaning', removed: 1 });
     expect(await page(container)).toBe('tweede\n');
     expect(await besideWebRoot(container)).toEqual(['www']);
@@ -204,11 +211,11 @@ describe('ContainerDeployer', () => {
     const checkout = await clone('halfway');
     const container = await makeSite('halfway');
     const deployer = new ContainerDeployer({ docker });
-    await deployer.deploy({ containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www' } });
+    await deployAndSettle(deployer, { containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www' } });
     expect((await run(container, ['sh', '-c', 'mkdir /www/uploads && echo bewaard > /www/uploads/a.txt && mv -T /www /www.devplein-prev-dead0001'])).exitCode).toBe(0);
     await host.pushCommit('halfway', { 'index.html': 'twee\n' });
     await clone('halfway');
-    const result = await deployer.deploy({ containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www', keepPaths: ['uploads'] } });
+    const result = await deployAndSettle(deployer, { containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www', keepPaths: ['uploads'] } });
     expect(result.kept).toEqual(['uploads']);
     expect(await page(container)).toBe('twee\n');
     expect(await page(container, '/uploads/a.txt')).toBe('bewaard\n');

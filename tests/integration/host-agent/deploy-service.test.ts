@@ -141,6 +141,9 @@ async function gitProcesses(): Promise<string[]> {
 const indexOf = async (container: Docker.Container): Promise<string> => (await exec(container, ['cat', '/www/index.html'])).output;
 const besideWebRoot = async (container: Docker.Container): Promise<string[]> =>
   (await exec(container, ['ls', '-a', '/'])).output.split('\n').filter((name) => name.startsWith('www'));
+/** Only the web root beside it, once the deploy's removal of the previous tree (after the answer) is done. */
+const onlyWebRootLeft = (container: Docker.Container): Promise<void> =>
+  waitFor(async () => (await besideWebRoot(container)).join() === 'www', { description: 'the previous tree to be removed after the deploy' });
 
 beforeAll(async () => {
   requireDockerEngine();
@@ -217,7 +220,7 @@ describe('DeployService', { timeout: 120_000 }, () => {
     expect(missing.finished.outcome).toBe(DeployOutcome.DEPLOY_OUTCOME_FETCH_FAILED);
     expect(missing.finished.message).toMatch(/^De Git-server gaf commit ffffffff niet/);
     expect(await indexOf(container)).toBe('<h1>Versie 1</h1>\n');
-    expect(await besideWebRoot(container)).toEqual(['www']);
+    await onlyWebRootLeft(container);
 
     // Kept paths survive, with their owner, also a file only its owner reads (the agent's
     // containers drop every capability: root may not write in, or read, the student's files).
@@ -230,7 +233,7 @@ describe('DeployService', { timeout: 120_000 }, () => {
     expect((await exec(container, ['cat', '/www/uploads/foto.txt'])).output).toBe('foto\n');
     expect((await exec(container, ['cat', '/www/.env'], '1000:1000')).output).toBe('geheim\n');
     expect((await exec(container, ['stat', '-c', '%u %a', '/www/.env'])).output).toBe('1000 600\n');
-    expect(await besideWebRoot(container)).toEqual(['www']);
+    await onlyWebRootLeft(container);
     console.log(`[deploy-service] first deploy of a 1-file repository: ${firstMs} ms (with a container restart); update after a push: ${updateMs} ms`);
   });
 
@@ -329,7 +332,7 @@ describe('DeployService', { timeout: 120_000 }, () => {
     expect(redirected.finished.outcome).toBe(DeployOutcome.DEPLOY_OUTCOME_FETCH_FAILED);
     expect(redirected.finished.message).toMatch(/doorsturen is niet toegestaan/);
     expect(await indexOf(container)).toBe(before);
-    expect(await besideWebRoot(container)).toEqual(['www']);
+    await onlyWebRootLeft(container);
   });
 
   it('runs a build step into the web root; a failing build or after-update command keeps the old site', async () => {
@@ -366,7 +369,7 @@ describe('DeployService', { timeout: 120_000 }, () => {
     expect(afterUpdate.finished.outcome).toBe(DeployOutcome.DEPLOY_OUTCOME_AFTER_UPDATE_FAILED);
     expect(afterUpdate.progress).toContainEqual({ phase: DeployPhase.DEPLOY_PHASE_AFTER_UPDATE, line: 'bijna', percent: -1 });
     expect(await indexOf(container)).toBe('<h1>Gebouwd door student</h1>\n');
-    expect(await besideWebRoot(container)).toEqual(['www']);
+    await onlyWebRootLeft(container);
   });
 
   it('stops a fetch when the caller cancels; a second deploy of the project waits for the first and then runs', async () => {

@@ -12,7 +12,8 @@
  * 5. the after-update command runs in it as the web user (time limit, output capped, each line a
  *    progress event); a non-zero exit removes the staging folder and keeps the old site;
  * 6. one `sh -c` renames the web root to `<webRoot>.devplein-prev-<id>` and the staging folder to
- *    the web root (`mv -T`, two renames), then the previous folder is removed.
+ *    the web root (`mv -T`, two renames); the container restarts when its server worked in the old
+ *    folder; the previous folder is removed after the answer, before the container's next deploy.
  *
  * The web user is the image's `student` account (from /etc/passwd, as for the SSH keys): the
  * account a student works as over SSH, so deployed files and files they edit have one owner.
@@ -96,6 +97,8 @@ export interface ContainerDeployerOptions {
   heldOldRoot?: 'restart' | 'report';
   /** Time limit of the agent's own execs (cleanup, keep, swap). */
   execTimeoutMs?: number;
+  /** The previous tree could not be removed after a deploy (the next deploy's cleaning tries again). */
+  onCleanupFailed?: (error: unknown) => void;
 }
 
 interface ExecOutcome {
@@ -129,23 +132,31 @@ done`;
 const KEEP_ROOM_SCRIPT = `next="$1"; shift
 for p; do rm -rf "$next/$p"; mkdir -p "$next/$(dirname "$p")"; done`;
 
-const SWAP_SCRIPT = `set -e
-if [ -e "$1" ]; then mv -T "$1" "$2"; fi
-mv -T "$3" "$1"`;
+/** Printed between the holders and the swap's own output (the two run in one exec). */
+const SWAP_MARK = '--devplein-swap--';
 
 /**
- * Processes whose working folder is the current web root (by device and inode), or a web root
- * an earlier swap removed (a deploy that only reported them), looked up just before the swap. busybox httpd chdirs into its home once at
- * start and serves relative paths, so after a swap it keeps serving the old, removed folder.
+ * One exec, two steps. First the processes whose working folder is the current web root (by
+ * device and inode), or a web root an earlier swap removed (a deploy that only reported them):
+ * busybox httpd chdirs into its home once at start and serves relative paths, so after a swap it
+ * keeps serving the old, removed folder. They are looked up before the renames: in overlayfs a
+ * renamed folder of the image's layer gets a new inode, while the server's cwd stays the old one.
+ * Then the swap: the web root to `$2`, the staging folder `$3` to the web root (`mv -T`).
  */
-const HOLDERS_SCRIPT = `old="$(stat -c %d:%i "$1")" || exit 0
-for p in /proc/[0-9]*; do
-  held=no
-  [ "$(stat -L -c %d:%i "$p/cwd" 2>/dev/null)" = "$old" ] && held=yes
-  case "$(readlink "$p/cwd" 2>/dev/null)" in "$1 (deleted)"|"$1/"*" (deleted)"|"$1".devplein-prev-*) held=yes ;; esac
-  [ "$held" = yes ] && echo "\${p#/proc/} $(cat "$p/comm" 2>/dev/null)"
-done
-exit 0`;
+const HOLDERS_THEN_SWAP_SCRIPT = `holders() {
+  old="$(stat -c %d:%i "$1")" || return 0
+  for p in /proc/[0-9]*; do
+    held=no
+    [ "$(stat -L -c %d:%i "$p/cwd" 2>/dev/null)" = "$old" ] && held=yes
+    case "$(readlink "$p/cwd" 2>/dev/null)" in "$1 (deleted)"|"$1/"*" (deleted)"|"$1".devplein-prev-*) held=yes ;; esac
+    [ "$held" = yes ] && echo "\${p#/proc/} $(cat "$p/comm" 2>/dev/null)"
+  done
+  return 0
+}
+holders "$1"
+echo ${SWAP_MARK}
+if [ -e "$1" ]; then mv -T "$1" "$2" || exit 1; fi
+mv -T "$3" "$1"`;
 
 /**
  * Whether the build's output (`$2`, relative to the staging folder `$1`) is a real folder inside
@@ -168,14 +179,21 @@ export class ContainerDeployer {
 
   constructor(private readonly options: ContainerDeployerOptions) {}
 
-  /** Deploys one checkout; deploys to one container run one at a time. */
+  /**
+   * Deploys one checkout; deploys to one container run one at a time. The answer comes once the
+   * new tree is live; the removal of the previous one still belongs to this deploy's turn.
+   */
   deploy(request: DeployRequest): Promise<DeployResult> {
     const before = this.queues.get(request.containerId) ?? Promise.resolve();
-    const result = before.then(
+    const ran = before.then(
       () => this.run(request),
       () => this.run(request),
     );
-    const settled = result.catch(() => undefined);
+    const result = ran.then((done) => done.result);
+    const settled = ran.then(
+      (done) => done.cleanup().catch((error: unknown) => this.options.onCleanupFailed?.(error)),
+      () => undefined,
+    );
     this.queues.set(request.containerId, settled);
     void settled.then(() => {
       if (this.queues.get(request.containerId) === settled) this.queues.delete(request.containerId);
@@ -183,7 +201,15 @@ export class ContainerDeployer {
     return result;
   }
 
-  private async run({ containerId, checkoutDir, settings, onProgress = () => undefined, signal }: DeployRequest): Promise<DeployResult> {
+  /** Resolves when the container's deploys so far are done, the previous tree's removal included. */
+  async idle(containerId: string): Promise<void> {
+    for (let current = this.queues.get(containerId); current; current = this.queues.get(containerId)) {
+      await current;
+      if (this.queues.get(containerId) === current) return;
+    }
+  }
+
+  private async run({ containerId, checkoutDir, settings, onProgress = () => undefined, signal }: DeployRequest): Promise<{ result: DeployResult; cleanup: () => Promise<void> }> {
     const started = performance.now();
     const webRoot = checkWebRoot(settings.webRoot);
     const keepPaths = (settings.keepPaths ?? []).map(checkKeepPath);
@@ -239,19 +265,23 @@ export class ContainerDeployer {
       stopIfCancelled();
       await this.options.beforeSwap?.();
       stopIfCancelled();
-      // Looked up before the renames: in overlayfs a renamed folder of the image's layer gets a
-      // new inode, while the server's cwd stays the old (now deleted) one.
-      const holders = lines((await this.exec(container, ['sh', '-c', HOLDERS_SCRIPT, 'sh', webRoot], 'root')).output);
       onProgress({ step: 'swapping' });
-      const swap = await this.exec(container, ['sh', '-c', SWAP_SCRIPT, 'sh', webRoot, prev, next], 'root');
-      if (swap.exitCode !== 0) throw new DeployError('swap-failed', `swapping the new tree into ${webRoot} failed: ${swap.output.trim()}`);
-      await this.removeTrees(container, [prev], owner);
+      const swap = await this.exec(container, ['sh', '-c', HOLDERS_THEN_SWAP_SCRIPT, 'sh', webRoot, prev, next], 'root');
+      const marked = swap.output.indexOf(SWAP_MARK);
+      const holders = marked < 0 ? [] : lines(swap.output.slice(0, marked));
+      if (swap.exitCode !== 0 || marked < 0) throw new DeployError('swap-failed', `swapping the new tree into ${webRoot} failed: ${swap.output.slice(marked < 0 ? 0 : marked + SWAP_MARK.length).trim()}`);
       const restart = holders.length > 0 && (this.options.heldOldRoot ?? 'restart') === 'restart';
       if (restart) {
         onProgress({ step: 'restarting', holders });
         await this.engine('restarting the container', () => container.restart({ t: 10 }));
       }
-      return { files: plan.files, bytes: plan.bytes, durationMs: Math.round(performance.now() - started), kept, skipped: plan.skipped, heldOldRoot: holders, restarted: restart };
+      // The new site is live: the previous tree goes after the answer (the container's next
+      // deploy waits for it; one that fails leaves it to the next deploy's cleaning).
+      const cleanup = () => this.removeTrees(container, [prev], owner);
+      return {
+        result: { files: plan.files, bytes: plan.bytes, durationMs: Math.round(performance.now() - started), kept, skipped: plan.skipped, heldOldRoot: holders, restarted: restart },
+        cleanup,
+      };
     } catch (error) {
       // The old site stays: only the staging folder goes (best effort; the next deploy cleans too).
       await this.removeTrees(container, [next, `${webRoot}.devplein-build-${id}`], owner).catch(() => undefined);
