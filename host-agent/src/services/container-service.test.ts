@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContainerAction } from '@devplein/proto/container';
 import type { ContainerView, DockerDriver, LifecycleAction, NewContainer } from '../drivers/docker/docker-driver.ts';
-import { DockerError } from '../drivers/docker/docker-errors.ts';
+import { DockerError, SshPortTakenError } from '../drivers/docker/docker-errors.ts';
 import { type ProxyDriver, type ProxyRoute, ProxyUnavailableError } from '../drivers/proxy/proxy-driver.ts';
 import type { AuthorizedKeyLine } from '../drivers/ssh/authorized-keys.ts';
 import type { NewContainerRef, SshKeyWriter } from '../drivers/ssh/container-keys.ts';
@@ -28,9 +28,16 @@ class MemoryDocker implements Partial<DockerDriver> {
     return [...this.containers.values()].find((view) => ('projectId' in lookup ? view.projectId === lookup.projectId : view.names.includes(`/${lookup.name}`)));
   }
 
+  /** SSH ports another program takes between the port check and the start (the start then fails). */
+  takenAtStart = new Set<number>();
+
   async create(spec: NewContainer, prepare?: (containerId: string) => Promise<unknown>) {
     // Yield like the real engine does, so concurrent creates interleave.
     await new Promise((resolve) => setTimeout(resolve, 5));
+    if (spec.sshPort !== undefined && this.takenAtStart.has(spec.sshPort)) {
+      // Like the real driver: the half-made container is removed, the port named.
+      throw new SshPortTakenError(spec.sshPort, `starting container ${spec.name}: Bind for 127.0.0.1:${spec.sshPort} failed: port is already allocated`);
+    }
     if ([...this.containers.values()].some((view) => view.names.includes(`/${spec.name}`))) throw new DockerError('failed-precondition', 'name taken');
     this.created.push(spec);
     const id = String(this.next++);
@@ -190,6 +197,22 @@ describe('ContainerServiceImpl', () => {
       { containerId: two.container.id, imageId: 'sha256:devplein/php:8.3', keys: [], startedBefore: false },
     ]);
     expect([one.authorizedKeysWritten, two.authorizedKeysWritten]).toEqual([true, true]);
+  });
+
+  it('takes the next SSH port when another program took the chosen one before the start', async () => {
+    const { impl, docker } = service();
+    docker.takenAtStart = new Set([45_100, 45_101]);
+    const made = await impl.createContainer(request(6, 'raced', { ssh: true }), logger);
+    expect(made.created).toBe(true);
+    expect(docker.created.map((spec) => spec.sshPort)).toEqual([45_102]);
+    expect(made.container.labels['devplein.ssh-port']).toBe('45102');
+  });
+
+  it('gives up after three taken SSH ports with an honest UNAVAILABLE', async () => {
+    const { impl, docker } = service();
+    docker.takenAtStart = new Set([45_100, 45_101, 45_102, 45_103]);
+    await expect(impl.createContainer(request(7, 'unlucky', { ssh: true }), logger)).rejects.toMatchObject({ kind: 'unavailable' });
+    expect(docker.containers.size).toBe(0);
   });
 
   it('writes the members’ keys of the create before the first start, and says so', async () => {

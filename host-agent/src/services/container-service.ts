@@ -17,9 +17,9 @@ import {
   type PullImageResponse,
 } from '@devplein/proto/container';
 import type { AgentConfig } from '../config.ts';
-import type { ContainerEventView, ContainerView, ContainerWithUpstream, DockerDriver, LifecycleAction } from '../drivers/docker/docker-driver.ts';
+import type { ContainerEventView, ContainerView, ContainerWithUpstream, DockerDriver, LifecycleAction, NewContainer } from '../drivers/docker/docker-driver.ts';
 import { LABELS } from '../drivers/docker/docker-driver.ts';
-import { DockerError } from '../drivers/docker/docker-errors.ts';
+import { DockerError, SshPortTakenError } from '../drivers/docker/docker-errors.ts';
 import { parseCapabilities } from '../drivers/docker/capabilities.ts';
 import type { DecodedLogLine } from '../drivers/docker/log-decoder.ts';
 import { parseContainerName, parseDomain, parseId, parseImageReference, parseProjectContainerName } from '../drivers/docker/references.ts';
@@ -34,7 +34,7 @@ import { requireManaged, requireNotInfrastructure } from './container-access.ts'
 import { dockerFailure } from './docker-status.ts';
 import { grpcReply } from './grpc-reply.ts';
 import { checkAuthorizedKey } from './ssh-access-service.ts';
-import { SshPortPicker } from './ssh-port-picker.ts';
+import { SshPortPicker, type SshPortReservation } from './ssh-port-picker.ts';
 import { StepTimes } from '../step-times.ts';
 
 /** Lines GetContainerLogs returns when the caller asks for 0. */
@@ -226,25 +226,50 @@ export class ContainerServiceImpl {
         imageId = await docker.imageId(image);
         if (imageId === undefined) throw new DockerError('not-found', `image ${image} is not there after its pull`);
       }
-      // Held until the container carries the port in its label (or the create failed).
-      const sshPort = request.ssh ? await steps.time('sshPort', () => this.sshPorts.reserve()) : undefined;
-      let created: ContainerWithUpstream;
-      try {
-        // SSH: the members' keys (none: an empty file) as the image's student user's
-        // authorized_keys before the first start, so no key the image may carry ever works.
-        const imageOfKeys = imageId;
-        const prepare = keys
-          ? (id: string) => steps.time('keys', () => this.options.sshKeys.writeBeforeFirstStart({ id, name, imageId: imageOfKeys }, keys.lines))
-          : undefined;
-        created = await docker.create({ projectId, name, domain, image, ownerUserId, ssh: request.ssh, wordpress: request.wordpress, limits, capabilities, sshPort: sshPort?.port }, prepare, steps);
-      } finally {
-        sshPort?.release();
-      }
+      // SSH: the members' keys (none: an empty file) as the image's student user's
+      // authorized_keys before the first start, so no key the image may carry ever works.
+      const imageOfKeys = imageId;
+      const prepare = keys
+        ? (id: string) => steps.time('keys', () => this.options.sshKeys.writeBeforeFirstStart({ id, name, imageId: imageOfKeys }, keys.lines))
+        : undefined;
+      const spec = { projectId, name, domain, image, ownerUserId, ssh: request.ssh, wordpress: request.wordpress, limits, capabilities };
+      const created = request.ssh
+        ? await this.createWithSshPort(spec, prepare, steps, logger)
+        : await docker.create({ ...spec, sshPort: undefined }, prepare, steps);
       const { upstream, ...container } = created;
       await steps.time('route', () => this.refreshRoute(container, logger, upstream));
       logger.info({ projectId, name, containerId: container.id, image, capabilities, steps }, 'created a project container');
       return { container, created: true, authorizedKeysWritten: keys?.asked === true };
     });
+  }
+
+  /**
+   * A create with an SSH port: the port is held until the container carries it in its label (or the
+   * create failed). Another program may take the chosen port between the check and the start (the
+   * engine cannot bind it): then the next free port, three tries in all, the taken ones held
+   * meanwhile so the picker does not hand them out again.
+   */
+  private async createWithSshPort(
+    spec: Omit<NewContainer, 'sshPort'>,
+    prepare: ((containerId: string) => Promise<unknown>) | undefined,
+    steps: StepTimes,
+    logger: Logger,
+  ): Promise<ContainerWithUpstream> {
+    const held: SshPortReservation[] = [];
+    try {
+      for (let attempt = 1; ; attempt += 1) {
+        const port = await steps.time('sshPort', () => this.sshPorts.reserve());
+        held.push(port);
+        try {
+          return await this.options.docker.create({ ...spec, sshPort: port.port }, prepare, steps);
+        } catch (error) {
+          if (!(error instanceof SshPortTakenError) || attempt === 3) throw error;
+          logger.warn({ port: port.port, name: spec.name }, 'the SSH port was taken before the container started; trying the next one');
+        }
+      }
+    } finally {
+      for (const port of held) port.release();
+    }
   }
 
   /**

@@ -4,6 +4,7 @@
  * the Docker driver under it. Each part has its own agent (or private dockerd).
  */
 import { stat, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { type Readable, PassThrough } from 'node:stream';
@@ -27,6 +28,7 @@ import { expectSshLogin, sshKeyFile } from '../../support/ssh-login.ts';
 import { findExecutable } from '../../support/system-deps.ts';
 import type { NewContainer } from '../../../host-agent/src/drivers/docker/docker-driver.ts';
 import { DockerodeDriver, diskLimitProblem } from '../../../host-agent/src/drivers/docker/dockerode-driver.ts';
+import { SshPortTakenError } from '../../../host-agent/src/drivers/docker/docker-errors.ts';
 import { type PrivateDockerd, startPrivateDockerd } from '../../support/private-docker.ts';
 
 /**
@@ -879,6 +881,35 @@ describe('a disk limit on an engine that cannot enforce it', () => {
       expect(await shared.listContainers({ all: true, filters: { name: [`refused-${suffix}`] } })).toEqual([]);
     } finally {
       await shared.getContainer(`refused-${suffix}`).remove({ force: true }).catch(() => undefined);
+      await shared.getNetwork(sharedNetwork).remove().catch(() => undefined);
+    }
+  });
+});
+
+describe('an SSH port another program took before the start', () => {
+  it('fails the create as SshPortTakenError naming the port, and leaves no container', async () => {
+    requireDockerEngine();
+    const shared = testDocker();
+    const image = await ensureWebImage();
+    const sharedNetwork = `devplein-port-taken-${suffix}`;
+    const driver = new DockerodeDriver(shared, { network: sharedNetwork, httpPort: 80, publishAddress: '127.0.0.1', sshBindAddress: '127.0.0.1' });
+    // The port is held by a listener: the engine cannot bind it when the container starts.
+    const listener = createServer();
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', () => resolve()));
+    const port = (listener.address() as AddressInfo).port;
+    const name = `taken-${suffix}`;
+    try {
+      await driver.ensureNetwork();
+      const failure = await driver.create({ ...spec(name, 4, image), ssh: true, sshPort: port }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(SshPortTakenError);
+      expect(failure).toMatchObject({ port, kind: 'unavailable' });
+      expect(await shared.listContainers({ all: true, filters: { name: [name] } })).toEqual([]);
+    } finally {
+      listener.close();
+      await shared.getContainer(name).remove({ force: true }).catch(() => undefined);
       await shared.getNetwork(sharedNetwork).remove().catch(() => undefined);
     }
   });

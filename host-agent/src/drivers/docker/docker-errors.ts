@@ -16,6 +16,26 @@ export class DockerError extends Error {
   }
 }
 
+/**
+ * The SSH port chosen for a new container was taken by another program between the port check and
+ * the container's start (the engine could not bind it); the half-made container is gone.
+ */
+export class SshPortTakenError extends DockerError {
+  override name = 'SshPortTakenError';
+  constructor(
+    readonly port: number,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super('unavailable', message, options);
+  }
+}
+
+/** The engine's words when it cannot bind a published port (docker-proxy or iptables). */
+export function isPortBindFailure(message: string): boolean {
+  return /port is already allocated|address already in use/i.test(message);
+}
+
 /** Socket-level failures: the engine is not there (stopped, socket missing, no permission). */
 const unreachableCodes = new Set(['ECONNREFUSED', 'ENOENT', 'EACCES', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
 

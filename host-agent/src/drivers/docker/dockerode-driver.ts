@@ -20,7 +20,7 @@ import {
 import { type InspectState, statusText } from './container-status.ts';
 import { stateAfterEvent } from './event-state.ts';
 import { type ExitState, ExitFactsCache } from './exit-facts.ts';
-import { DockerError, engineMessage, engineStatus, isEngineUnreachable, translateDockerError } from './docker-errors.ts';
+import { DockerError, engineMessage, engineStatus, isEngineUnreachable, isPortBindFailure, SshPortTakenError, translateDockerError } from './docker-errors.ts';
 import { type DecodedLogLine, LogDecoder, decodeLogs, demuxOutput } from './log-decoder.ts';
 import { registryOf } from './references.ts';
 import { type ContainerFirewall, ContainerFirewallError } from './container-firewall.ts';
@@ -550,6 +550,9 @@ export class DockerodeDriver implements DockerDriver {
     } catch (error) {
       // A container that cannot be prepared or start (no SSH user, port taken, bad image) is not left half-made.
       await container.remove({ force: true, v: true }).catch(() => undefined);
+      if (spec.sshPort !== undefined && isPortBindFailure(engineMessage(error))) {
+        throw new SshPortTakenError(spec.sshPort, `starting container ${spec.name}: ${engineMessage(error)}`, { cause: error });
+      }
       throw translateDockerError(error, `starting container ${spec.name}`);
     }
     return steps.time('view', () => this.withUpstream(container, `container ${spec.name} vanished right after it was created`));
