@@ -7,12 +7,13 @@ import { z } from 'zod';
 const CONTAINER_FILES = 'bestanden in de containers van studenten (uploads van hun sites, code die met SSH/SFTP is gekopieerd)';
 const IMAGES_AND_CONTAINERS = 'de Docker-images en de containers zelf (studenten of een beheerder maken ze opnieuw)';
 const BACKUP_KEY = 'de backupsleutel zelf (/etc/devplein/backup.key): bewaar die apart, offline';
+const GIT_CHECKOUTS = 'de opgehaalde repositories van git-deploys (de volgende deploy haalt ze opnieuw op; de deploy keys zitten er wel in)';
 
 /** Per role of the archive; `all` is what the status page lists once for the whole installation. */
 export const BACKUP_NOT_INCLUDED = {
   'control-plane': [CONTAINER_FILES, IMAGES_AND_CONTAINERS, BACKUP_KEY],
-  agent: [CONTAINER_FILES, IMAGES_AND_CONTAINERS, "andere MariaDB-databases dan die van studenten (u{id}_{naam}), zoals die van phpMyAdmin", BACKUP_KEY],
-  all: [CONTAINER_FILES, IMAGES_AND_CONTAINERS, "andere MariaDB-databases dan die van studenten (u{id}_{naam}), zoals die van phpMyAdmin", BACKUP_KEY],
+  agent: [CONTAINER_FILES, IMAGES_AND_CONTAINERS, "andere MariaDB-databases dan die van studenten (u{id}_{naam}), zoals die van phpMyAdmin", GIT_CHECKOUTS, BACKUP_KEY],
+  all: [CONTAINER_FILES, IMAGES_AND_CONTAINERS, "andere MariaDB-databases dan die van studenten (u{id}_{naam}), zoals die van phpMyAdmin", GIT_CHECKOUTS, BACKUP_KEY],
 } as const satisfies Record<string, readonly string[]>;
 
 /**

@@ -102,9 +102,18 @@ export async function backupAgent(target: AgentTarget, options: { backupDir: str
     }
     const state = path.join(staging, 'state');
     await mkdir(state);
-    // Not the status file of the last run: restored, it would report the old server's backup.
+    // Not the status file of the last run: restored, it would report the old server's backup. Nor
+    // the git deploys' checkouts, git state and opened keys (agents without a git runner keep them
+    // here): the next deploy fetches again; the sealed deploy keys and their seal key do go in.
     if (!(await isEmptyDir(target.dataDir))) {
-      await runTool('sh', ['-c', 'tar -C "$1" --exclude="./$3" -cf - . | tar -C "$2" -xf -', 'copy', target.dataDir, state, AGENT_BACKUP_STATUS_FILE]);
+      await runTool('sh', [
+        '-c',
+        'tar -C "$1" --exclude="./$3" --exclude=./deploy/checkouts --exclude=./deploy/git --exclude=./deploy/run -cf - . | tar -C "$2" -xf -',
+        'copy',
+        target.dataDir,
+        state,
+        AGENT_BACKUP_STATUS_FILE,
+      ]);
     }
     const config = path.join(staging, 'config');
     await mkdir(config);

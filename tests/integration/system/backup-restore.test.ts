@@ -415,10 +415,17 @@ describe('agent: devplein backup --role agent / restore', () => {
       await writeFile(path.join(stateDir, 'keys', 'project-7', 'id_ed25519'), randomBytes(400), { mode: 0o600 });
       await chmod(path.join(stateDir, 'keys'), 0o750);
       await symlink('wireguard/wg0.key', path.join(stateDir, 'current.key'));
+      // Git deploys: the sealed deploy keys and their seal key go in; a checkout, git's state and an
+      // opened key (agents without a git runner keep them here) do not: the next deploy fetches again.
+      await mkdir(path.join(stateDir, 'deploy', 'keys'), { recursive: true });
+      await writeFile(path.join(stateDir, 'deploy', 'seal.key'), randomBytes(32), { mode: 0o600 });
+      await writeFile(path.join(stateDir, 'deploy', 'keys', '7.json'), JSON.stringify({ format: 1, sealed: randomBytes(64).toString('base64') }));
+      const stateFiles = await fileHashes(stateDir);
+      for (const refetched of ['checkouts/7', 'git/git-home', 'run/key-abc']) await mkdir(path.join(stateDir, 'deploy', refetched), { recursive: true });
+      await writeFile(path.join(stateDir, 'deploy', 'checkouts', '7', 'index.html'), '<h1>opnieuw op te halen</h1>\n');
 
       const before = await studentSnapshot(sourceDb);
       expect(Object.keys(before.databases)).toEqual(studentDatabases);
-      const stateFiles = await fileHashes(stateDir);
       const backupDir = path.join(work, 'agent-backups');
 
       const made = await runBackupCli(['backup', '--role', 'agent', '--dir', backupDir, '--key', keyFile], { AGENT_MYSQL_URL: sourceDb.adminUrl, AGENT_DATA_DIR: stateDir });
