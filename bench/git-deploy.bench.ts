@@ -24,18 +24,18 @@ import * as grpc from '@grpc/grpc-js';
 import { ContainerServiceClient } from '@devplein/proto/container';
 import { type DeployFinished, DeployOutcome, DeployPhase, type DeployProgress, DeployServiceClient } from '@devplein/proto/deploy';
 import { ensureBusyboxImage } from '../scripts/lib/busybox-image.ts';
-import { contractMetadata, unaryCall } from '../tests/support/agent-calls.ts';
+import { contractMetadata } from '../tests/support/agent-calls.ts';
 import { makeTestCerts, readClientPems, startTestAgent } from '../tests/support/agent.ts';
 import { canSwitchUser } from '../tests/support/agent-user.ts';
 import { ensureSystemUser } from '../tests/support/browser-user.ts';
 import { ensureDockerEngine, randomSuffix, testDocker } from '../tests/support/docker.ts';
 import { startGitHost } from '../tests/support/git-host.ts';
 import { sshAgentEnv } from '../tests/support/ssh-agent.ts';
+import { createStaticSite, STATIC_DEPLOY_IMAGE } from '../tests/support/static-site.ts';
 import { Cleanups } from './lib/cleanups.ts';
 
 const MEGABYTES = Number(process.env.BENCH_DEPLOY_MB ?? 50);
 const RUNS = Number(process.env.BENCH_DEPLOY_RUNS ?? 3);
-const STATIC_IMAGE = 'devplein-test/static-deploy:1';
 const GIT_USER = 'devplein-git';
 const run = promisify(execFile);
 const suffix = randomSuffix();
@@ -53,7 +53,7 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
 
 try {
   await ensureDockerEngine();
-  await ensureBusyboxImage(STATIC_IMAGE, ['/bin/httpd', '-f', '-p', '80', '-h', '/www']);
+  await ensureBusyboxImage(STATIC_DEPLOY_IMAGE, ['/bin/httpd', '-f', '-p', '80', '-h', '/www']);
   const asRoot = canSwitchUser();
   if (asRoot) ensureSystemUser(GIT_USER);
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'devplein-bench-deploy-'));
@@ -141,20 +141,8 @@ try {
   const rows: Array<{ cloneMs: number; firstMs: number; fetchMs: number; updateMs: number; files: number; mb: number }> = [];
   for (let index = 0; index < RUNS; index += 1) {
     const projectId = 870_000_000 + index;
-    await unaryCall(containers, containers.createContainer, {
-      projectId,
-      // Container names are letters and hyphens only.
-      name: `bench-deploy-${String.fromCharCode(97 + index)}-${suffix}`,
-      image: STATIC_IMAGE,
-      domain: `bench-deploy-${String.fromCharCode(97 + index)}-${suffix}.dev.test`,
-      ownerUserId: 1,
-      memberUserIds: [1],
-      wordpress: false,
-      limits: undefined,
-      capabilities: { add: [] },
-      authorizedKeys: [],
-      ssh: false,
-    });
+    // Container names are letters and hyphens only.
+    await createStaticSite(containers, projectId, `bench-deploy-${String.fromCharCode(97 + index)}-${suffix}`);
     const byHand = path.join(workDir, `by-hand-${index}`);
     const cloneMs = await timed(() => run('git', ['clone', '--quiet', '--depth', '1', '--single-branch', address, byHand], { maxBuffer: 16 * 1024 * 1024 }));
     let first: DeployFinished | undefined;

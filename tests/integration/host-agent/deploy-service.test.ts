@@ -41,9 +41,9 @@ import { ensureBusyboxImage, randomSuffix, requireDockerEngine, testDocker } fro
 import { type GitHost, startGitHost } from '../../support/git-host.ts';
 import { findFreePort, waitFor } from '../../support/ports.ts';
 import { sshAgentEnv } from '../../support/ssh-agent.ts';
+import { createStaticSite, STATIC_DEPLOY_IMAGE } from '../../support/static-site.ts';
 
 const run = promisify(execFile);
-const STATIC_IMAGE = 'devplein-test/static-deploy:1';
 const GIT_USER = 'devplein-git';
 const asRoot = canSwitchUser();
 
@@ -107,20 +107,7 @@ function deploy(request: Partial<DeployRepositoryRequest> & Pick<DeployRepositor
 }
 
 async function createSite(projectId: number, name: string): Promise<Docker.Container> {
-  const made = await unaryCall(containers, containers.createContainer, {
-    projectId,
-    name: `${name}-${suffix}`,
-    image: STATIC_IMAGE,
-    domain: `${name}-${suffix}.dev.test`,
-    ownerUserId: 1,
-    memberUserIds: [1],
-    wordpress: false,
-    limits: undefined,
-    capabilities: { add: [] },
-    authorizedKeys: [],
-    ssh: false,
-  });
-  return docker.getContainer(made.container?.id ?? '');
+  return docker.getContainer(await createStaticSite(containers, projectId, `${name}-${suffix}`));
 }
 
 /** Runs a command in the container (as root unless `user`): its output. */
@@ -147,7 +134,7 @@ const onlyWebRootLeft = (container: Docker.Container): Promise<void> =>
 
 beforeAll(async () => {
   requireDockerEngine();
-  await ensureBusyboxImage(STATIC_IMAGE, ['/bin/httpd', '-f', '-p', '80', '-h', '/www']);
+  await ensureBusyboxImage(STATIC_DEPLOY_IMAGE, ['/bin/httpd', '-f', '-p', '80', '-h', '/www']);
   if (asRoot) ensureSystemUser(GIT_USER);
   host = await startGitHost();
   workDir = await mkdtemp(path.join(os.tmpdir(), 'devplein-deploy-service-'));

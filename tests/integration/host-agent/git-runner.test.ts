@@ -33,9 +33,9 @@ import { type GitHost, startGitHost } from '../../support/git-host.ts';
 import { startTestGitRunner, type TestGitRunner } from '../../support/git-runner.ts';
 import { waitFor } from '../../support/ports.ts';
 import { sshAgentEnv } from '../../support/ssh-agent.ts';
+import { createStaticSite, STATIC_DEPLOY_IMAGE } from '../../support/static-site.ts';
 
 const run = promisify(execFile);
-const STATIC_IMAGE = 'devplein-test/static-deploy:1';
 const GIT_USER = 'devplein-git';
 const asRoot = canSwitchUser();
 
@@ -87,20 +87,7 @@ function startDeploy(request: Partial<DeployRepositoryRequest> & Pick<DeployRepo
 const deploy = (request: Partial<DeployRepositoryRequest> & Pick<DeployRepositoryRequest, 'projectId' | 'address'>): Promise<DeployFinished> => startDeploy(request).done;
 
 async function createSite(projectId: number, name: string): Promise<Docker.Container> {
-  const made = await unaryCall(containers, containers.createContainer, {
-    projectId,
-    name: `${name}-${suffix}`,
-    image: STATIC_IMAGE,
-    domain: `${name}-${suffix}.dev.test`,
-    ownerUserId: 1,
-    memberUserIds: [1],
-    wordpress: false,
-    limits: undefined,
-    capabilities: { add: [] },
-    authorizedKeys: [],
-    ssh: false,
-  });
-  return docker.getContainer(made.container?.id ?? '');
+  return docker.getContainer(await createStaticSite(containers, projectId, `${name}-${suffix}`));
 }
 
 const indexOf = async (container: Docker.Container): Promise<string> => (await execIn(docker, container, ['cat', '/www/index.html'], 'root')).output;
@@ -109,7 +96,7 @@ const checkoutOf = (projectId: number): string => path.join(runner.stateDir, 'ch
 beforeAll(async () => {
   if (!asRoot) return;
   requireDockerEngine();
-  await ensureBusyboxImage(STATIC_IMAGE, ['/bin/httpd', '-f', '-p', '80', '-h', '/www']);
+  await ensureBusyboxImage(STATIC_DEPLOY_IMAGE, ['/bin/httpd', '-f', '-p', '80', '-h', '/www']);
   ensureSystemUser(GIT_USER);
   const user = lookUpUser(GIT_USER);
   if (!user) throw new Error(`no user ${GIT_USER}`);
