@@ -395,6 +395,37 @@ describe('install.sh in a throwaway root', () => {
     expect(await install(path.join(bundle, 'install.sh'), 'agent', machine, 'skip')).toMatch(/\/etc\/devplein\/agent\s+ongewijzigd/);
   });
 
+  it('upgrade.sh makes the git runner\'s user and secret on an agent installed before them (before it stops anything), keeping what exists', async () => {
+    const machine = await makeRoot('before-git-runner');
+    await install(path.join(bundle, 'install.sh'), 'agent', machine, 'skip');
+    // As a release from before the git runner left it: no devplein-git, no git-runner-secret.
+    for (const file of ['passwd', 'group', 'shadow', 'gshadow']) {
+      const full = path.join(machine, 'etc', file);
+      writeFileSync(full, readFileSync(full, 'utf8').split('\n').filter((line) => !line.startsWith('devplein-git:')).join('\n'));
+    }
+    expect(accountLine(machine, 'passwd', 'devplein-git')).toBeUndefined();
+    await rm(path.join(machine, 'etc/devplein/credentials/git-runner-secret'));
+    const browserSecret = readFileSync(path.join(machine, 'etc/devplein/credentials/browser-secret'), 'utf8');
+    // What upgrade.sh runs for the agent role (install-common.sh of the new bundle), with its settings.
+    const helpers = () =>
+      run('bash', ['-c', 'set -euo pipefail; R=$1; source "$2"; ensure_agent_helper_users; ensure_agent_helper_secrets', 'helpers', machine, path.join(bundle, 'deploy/install-common.sh')], {
+        env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C.UTF-8' },
+      });
+    const { stdout } = await helpers();
+    expect(stdout).toMatch(/gebruiker devplein-git +aangemaakt/);
+    expect(stdout).toMatch(/\/etc\/devplein\/credentials\/git-runner-secret +geschreven/);
+    expect(stdout).toMatch(/\/etc\/devplein\/credentials\/browser-secret +ongewijzigd/);
+    expect(accountLine(machine, 'passwd', 'devplein-git')?.[6]).toBe('/usr/sbin/nologin');
+    expect(ownership(machine, 'etc/devplein/credentials/git-runner-secret')).toBe('600 0:root');
+    expect(readFileSync(path.join(machine, 'etc/devplein/credentials/git-runner-secret'), 'utf8')).toMatch(/^[0-9a-f]{64}\n$/);
+    expect(readFileSync(path.join(machine, 'etc/devplein/credentials/browser-secret'), 'utf8')).toBe(browserSecret);
+    expect((await helpers()).stdout).not.toMatch(changeWords);
+    // upgrade.sh calls them for the agent role before its units stop.
+    const upgrade = readFileSync(path.join(repo, 'deploy/upgrade.sh'), 'utf8');
+    expect(upgrade.indexOf('ensure_agent_helper_secrets')).toBeGreaterThan(0);
+    expect(upgrade.indexOf('ensure_agent_helper_secrets')).toBeLessThan(upgrade.indexOf('stop_role agent ||'));
+  });
+
   it('refuses to install Debian packages into a root that is not /', async () => {
     const result = await run(path.join(bundle, 'install.sh'), ['agent', '--root', second, '--packages=install']).catch((error: { code?: number; stderr?: string }) => error);
     expect('code' in result ? result.code : 0).toBe(1);
