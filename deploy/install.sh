@@ -2,8 +2,8 @@
 # install.sh — installs one server role of devplein from an unpacked release bundle (Debian 12):
 #
 #   sudo ./install.sh control-plane   the control plane + soketi (PostgreSQL, Caddy)
-#   sudo ./install.sh agent           the host agent + its screenshot browser (Docker, Caddy,
-#                                     MariaDB, Chromium, WireGuard)
+#   sudo ./install.sh agent           the host agent + its screenshot browser and git runner
+#                                     (Docker, Caddy, MariaDB, Chromium, git, WireGuard)
 #   sudo ./install.sh upgrade         from a newer bundle: the installed roles to its version,
 #                                     back to the old one when it fails (deploy/upgrade.sh)
 #
@@ -141,52 +141,8 @@ todo() { left+=("$1"); }
 # Services whose configuration this run changed (restarted when systemd runs).
 reload=()
 
-# --- Users and files inside the root ---------------------------------------------------------
-# Ids come from the root's own /etc/passwd and /etc/group (id_in, install-common.sh).
-gid_of() { id_in group "$1"; }
-user_exists() { id_in passwd "$1" >/dev/null; }
-group_exists() { id_in group "$1" >/dev/null; }
-in_group() { awk -F: -v name="$1" -v user="$2" '$1 == name { n = split($4, m, ","); for (i = 1; i <= n; i++) if (m[i] == user) found = 1 } END { exit !found }' "$R/etc/group"; }
-prefix_args=()
-on_real_root || prefix_args=(--prefix "$R")
-
-ensure_group() {
-  if group_exists "$1"; then
-    report "groep $1" ongewijzigd
-  else
-    groupadd "${prefix_args[@]}" --system "$1"
-    report "groep $1" aangemaakt
-  fi
-}
-
-# ensure_user <name> <home> [supplementary group]
-ensure_user() {
-  local name=$1 home=$2 extra=${3:-}
-  if user_exists "$name"; then
-    if [[ -n "$extra" ]] && ! in_group "$extra" "$name"; then
-      usermod "${prefix_args[@]}" --append --groups "$extra" "$name"
-      report "gebruiker $name" bijgewerkt "lid van $extra"
-    else
-      report "gebruiker $name" ongewijzigd
-    fi
-    return
-  fi
-  local args=(--system --user-group --no-create-home --home-dir "$home" --shell /usr/sbin/nologin)
-  [[ -z "$extra" ]] || args+=(--groups "$extra")
-  # useradd warns that /usr/sbin/nologin is missing when the root has no /usr.
-  useradd "${prefix_args[@]}" "${args[@]}" "$name" 2> >(grep -v 'missing or non-executable shell' >&2)
-  report "gebruiker $name" aangemaakt "$home"
-}
-
-# ensure_dir <path in root> <mode> <group>
-ensure_dir() {
-  local dir=$R$1 mode=$2 group=$3 gid
-  gid=$(gid_of "$group")
-  if [[ -d "$dir" && "$(stat -c '%a %u %g' "$dir")" == "${mode#0} 0 $gid" ]]; then return; fi
-  mkdir -p "$dir"
-  chown "0:$gid" "$dir"
-  chmod "$mode" "$dir"
-}
+# --- Files inside the root ---------------------------------------------------------------------
+# Users, folders and secret files: install-common.sh (shared with upgrade.sh).
 
 # put_file <source> <path in root> <mode> <group>: the file as given, replaced when it differs
 # (then put_changed=yes).
@@ -207,24 +163,6 @@ put_file() {
   report "$2" "$status"
 }
 
-# keep_or_write <path in root> <mode> <group> <command...>: a file with secrets, written once from
-# the command's output and never again (a second run keeps the secrets the services use).
-keep_or_write() {
-  local name=$1 target=$R$1 mode=$2 group=$3 gid
-  shift 3
-  if [[ -f "$target" ]]; then
-    report "$name" ongewijzigd "bestaat al, behouden"
-    return
-  fi
-  gid=$(gid_of "$group")
-  mkdir -p "$(dirname "$target")"
-  (umask 077 && "$@" >"$target.new")
-  chown "0:$gid" "$target.new"
-  chmod "$mode" "$target.new"
-  mv -f "$target.new" "$target"
-  report "$name" geschreven "nieuwe geheimen"
-}
-
 # with_names: deploy/'s example names replaced by the school's (through markers, so a name that
 # contains another, say devplein.dev.school.nl, is replaced once).
 with_names() {
@@ -232,8 +170,7 @@ with_names() {
     -e "s|@@email@@|$email|g; s|@@domain@@|$domain|g; s|@@vpn@@|$vpn_host|g; s|@@sites@@|$site_domain|g"
 }
 
-# Secrets: openssl's random generator, in shapes the configs accept.
-secret_hex() { openssl rand -hex "$1"; }
+# Secrets: openssl's random generator, in shapes the configs accept (secret_hex: install-common.sh).
 secret_base64() { openssl rand -base64 "$1" | tr -d '\n'; }
 
 # fill_env <template> KEY=value...: the template with those settings' CHANGE_ME replaced.
@@ -258,8 +195,9 @@ case "$role" in
     units=(devplein-soketi.service devplein-control-plane.service)
     ;;
   agent)
-    debian_packages=(docker.io caddy mariadb-server chromium wireguard-tools wireguard-go iptables openssl curl ca-certificates)
-    units=(devplein-browser.service devplein-agent.service)
+    # git and openssh-client: the git runner's git and ssh (git deploys), the agent's ssh-keygen (deploy keys).
+    debian_packages=(docker.io caddy mariadb-server chromium git openssh-client wireguard-tools wireguard-go iptables openssl curl ca-certificates)
+    units=(devplein-browser.service devplein-git.service devplein-agent.service)
     ;;
 esac
 
@@ -307,7 +245,9 @@ case "$role" in
     # docker.io makes this group; made here too when the packages were not installed (--root).
     ensure_group docker
     ensure_user devplein-agent /var/lib/devplein-agent docker
-    ensure_user devplein-browser /nonexistent
+    # devplein-browser (screenshot browser), devplein-git (git runner; the agent reads its
+    # checkouts through the group, SupplementaryGroups= in its unit): install-common.sh.
+    ensure_agent_helper_users
     ;;
 esac
 
@@ -368,9 +308,9 @@ case "$role" in
   agent)
     keep_or_write /etc/devplein/agent.env 0640 devplein-agent \
       fill_env "$systemd_dir/devplein-agent.env" "AGENT_MYSQL_URL=$(secret_hex 24)"
-    # Shared by the agent and the browser server; systemd hands it to both as a credential.
-    ensure_dir /etc/devplein/credentials 0700 root
-    keep_or_write /etc/devplein/credentials/browser-secret 0600 root secret_hex 32
+    # Shared by the agent and the browser server, and by the agent and the git runner; systemd
+    # hands each to both units as a credential (install-common.sh).
+    ensure_agent_helper_secrets
     ;;
 esac
 # Backups (devplein-backup.timer): the key that encrypts them (never inside an archive), the

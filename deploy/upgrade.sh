@@ -111,11 +111,19 @@ service() {
   fi
 }
 
+# units_of <role>: its units in start order, those the release in use (/opt/devplein/current)
+# ships: a release from before the git runner has no devplein-git.service, so going back to it
+# stops that unit and starts none (its unit file stays, unused: the old agent unit does not want it).
 units_of() {
+  local unit units=() shipped=()
   case "$1" in
-    control-plane) echo devplein-soketi.service devplein-control-plane.service ;;
-    agent) echo devplein-browser.service devplein-agent.service ;;
+    control-plane) units=(devplein-soketi.service devplein-control-plane.service) ;;
+    agent) units=(devplein-browser.service devplein-git.service devplein-agent.service) ;;
   esac
+  for unit in "${units[@]}"; do
+    [[ ! -f "$R/opt/devplein/current/deploy/systemd/$unit" ]] || shipped+=("$unit")
+  done
+  echo "${shipped[*]}"
 }
 
 # start_role / stop_role <role>: its units in start order, or in reverse.
@@ -301,6 +309,14 @@ done
 
 # --- 3. The agent first ----------------------------------------------------------------------
 if [[ " ${roles[*]} " == *" agent "* ]]; then
+  # The users and shared secrets of the units beside the agent (install-common.sh): an agent
+  # installed before the git runner has neither devplein-git nor git-runner-secret, and the new
+  # agent unit (SupplementaryGroups=, LoadCredential=) does not start without them. Made before
+  # anything stops; kept when they exist.
+  section "Gebruikers en geheimen naast de agent"
+  command -v openssl >/dev/null || fail "openssl ontbreekt (apt-get install openssl)"
+  ensure_agent_helper_users
+  ensure_agent_helper_secrets
   section "Agent: $old → $new"
   touched+=(agent)
   stop_role agent || roll_back "het stoppen van de agent mislukte"

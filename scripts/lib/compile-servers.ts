@@ -1,6 +1,7 @@
 /*
  * Compiles the servers (what `npm run build:servers` and `npm run release` run): the control
- * plane with its commands, and the host agent with the browser server it starts, each into its
+ * plane with its commands, and the host agent with the browser server and the git runner (each
+ * run by a unit of its own in production), each into its
  * workspace's dist/ (or the same place in a release's folder). Hands back esbuild's metafile of each, which names the npm packages the
  * compiled JavaScript still imports (the release bundle ships exactly those).
  */
@@ -27,8 +28,14 @@ const servers: Array<{ workspace: CompiledServer['workspace']; entries: string[]
     entries: ['control-plane/src/main.ts', 'control-plane/src/cli/admin-cli.ts', 'control-plane/src/cli/agent-cli.ts', 'control-plane/src/cli/backup-cli.ts', 'control-plane/src/db/migrate-cli.ts'],
     options: controlPlaneBuildOptions,
   },
+  // browser-server: `devplein browser-server` (devplein-browser.service), dist/browser-server.js;
+  // git-runner: `devplein git-runner` (devplein-git.service, git deploys), dist/git-runner.js;
   // cert-renew: `devplein agent renew` on a joined dev server (its certificate, without a new invitation), dist/cli/cert-renew.js.
-  { workspace: 'host-agent', entries: ['host-agent/src/main.ts', 'host-agent/src/browser-server.ts', 'host-agent/src/cli/cert-renew.ts'], options: hostAgentBuildOptions },
+  {
+    workspace: 'host-agent',
+    entries: ['host-agent/src/main.ts', 'host-agent/src/browser-server.ts', 'host-agent/src/git-runner.ts', 'host-agent/src/cli/cert-renew.ts'],
+    options: hostAgentBuildOptions,
+  },
 ];
 
 /** Compiles each server into `<outRoot>/<workspace>/dist` (the repository's own dist folders by default). */

@@ -183,12 +183,14 @@ function withSettings(text: string, settings: Record<string, string>): string {
 /**
  * The installed agent's env file, made safe for a shared test machine: its paths inside the root,
  * free loopback ports, no Caddy, its own Docker network and WireGuard interface name, and the
- * host's firewall left alone (the stand-in gives no capabilities). The screenshot browser's
- * port through a drop-in, as a sysadmin would (the upgrade installs the units anew, not drop-ins).
+ * host's firewall left alone (the stand-in gives no capabilities). The screenshot browser's and
+ * the git runner's ports (and the runner's state folder inside the root) through drop-ins, as a
+ * sysadmin would (the upgrade installs the units anew, not drop-ins).
  */
 async function configureAgent(): Promise<void> {
   const envPath = path.join(agentRoot, 'etc/devplein/agent.env');
   const browserPort = await findFreePort();
+  const gitRunnerPort = await findFreePort();
   const metricsPort = await findFreePort();
   agentHealthUrl = `http://127.0.0.1:${metricsPort}/healthz`;
   const text = (await readFile(envPath, 'utf8')).replace(/^([A-Z_]+)=(\/(?:etc\/devplein|var\/lib|opt\/devplein|run\/credentials)\/)/gm, `$1=${agentRoot}$2`);
@@ -199,6 +201,8 @@ async function configureAgent(): Promise<void> {
       AGENT_METRICS_LISTEN: `127.0.0.1:${metricsPort}`,
       AGENT_ACCESS_LOG_LISTEN: `127.0.0.1:${await findFreePort()}`,
       AGENT_BROWSER_SERVER: `127.0.0.1:${browserPort}`,
+      AGENT_GIT_RUNNER: `http://127.0.0.1:${gitRunnerPort}`,
+      AGENT_GIT_FIREWALL: 'off',
       AGENT_CADDY_ADMIN: 'http://127.0.0.1:1',
       AGENT_DOCKER_NETWORK: `devplein-upgrade-${process.pid}`,
       AGENT_WG_INTERFACE: `wgup${process.pid % 100_000}`,
@@ -212,6 +216,12 @@ async function configureAgent(): Promise<void> {
   const dropIns = path.join(agentRoot, 'etc/systemd/system/devplein-browser.service.d');
   await mkdir(dropIns, { recursive: true });
   await writeFile(path.join(dropIns, 'port.conf'), `[Service]\nEnvironment=BROWSER_LISTEN=127.0.0.1:${browserPort}\n`);
+  const gitDropIns = path.join(agentRoot, 'etc/systemd/system/devplein-git.service.d');
+  await mkdir(gitDropIns, { recursive: true });
+  await writeFile(
+    path.join(gitDropIns, 'test.conf'),
+    `[Service]\nEnvironment=GIT_RUNNER_LISTEN=127.0.0.1:${gitRunnerPort} GIT_RUNNER_STATE_DIR=${path.join(agentRoot, 'var/lib/devplein-git')}\n`,
+  );
 }
 
 async function agentHealth(): Promise<{ code: number; status: unknown; agentVersion: unknown }> {
@@ -220,7 +230,7 @@ async function agentHealth(): Promise<{ code: number; status: unknown; agentVers
   return { code: response.status, status: body.status, agentVersion: body.agentVersion };
 }
 
-const AGENT_UNITS = ['devplein-browser.service', 'devplein-agent.service'];
+const AGENT_UNITS = ['devplein-browser.service', 'devplein-git.service', 'devplein-agent.service'];
 
 const transcripts: Record<string, string> = {};
 let seeded: Record<string, number>;
@@ -384,7 +394,7 @@ describe('install.sh upgrade', () => {
 });
 
 describe('install.sh upgrade of a dev server (the agent role alone)', () => {
-  it('runs the installed agent and its screenshot browser, each as its own user', async () => {
+  it('runs the installed agent, its screenshot browser and its git runner, each as its own user', async () => {
     expect(await current(agentRoot)).toBe(`releases/${oldVersion}`);
     for (const unit of AGENT_UNITS) expect(await servingRelease(unit, agentRoot)).toBe(oldVersion);
     expect(await agentHealth()).toEqual({ code: 200, status: 'ok', agentVersion: oldVersion });

@@ -13,6 +13,7 @@ Gebruik: devplein <opdracht> [argumenten]
   agent invite|revoke|list …  ontwikkelservers koppelen (op de control plane, met diens instellingen)
   agent renew [--restart]      vernieuwt het certificaat van deze ontwikkelserver (vanaf 30 dagen voor het einde)
   browser-server    start de screenshotbrowser van de agent (deploy/systemd/devplein-browser.service)
+  git-runner        start de git-runner van de agent voor git-deploys (deploy/systemd/devplein-git.service)
   soketi            start soketi, de realtime-server (SOKETI_*-instellingen uit de omgeving)
   admin …           beheerders: devplein admin create --email <e-mailadres>, devplein admin list
   migrate           voert de databasemigraties uit (--rollback draait ze allemaal terug)
@@ -37,6 +38,7 @@ case "$command" in
       *) exec "$node" "$bundle/host-agent/dist/main.js" "$@" ;;
     esac ;;
   browser-server) exec "$node" "$bundle/host-agent/dist/browser-server.js" "$@" ;;
+  git-runner) exec "$node" "$bundle/host-agent/dist/git-runner.js" "$@" ;;
   admin) exec "$node" "$bundle/control-plane/dist/cli/admin-cli.js" "$@" ;;
   migrate) exec "$node" "$bundle/control-plane/dist/db/migrate-cli.js" "$@" ;;
   backup | restore)

@@ -1,7 +1,8 @@
 /**
  * The files a sysadmin installs (deploy/) hold together: the systemd units pass
- * `systemd-analyze verify`, each env file names exactly the settings its process's config
- * schema reads (with values that parse), the compose file parses and names its three services,
+ * `systemd-analyze verify`, the agent's helper units (screenshot browser, git runner) match what
+ * the agent dials and loads, each env file names exactly the settings its process's config
+ * schema reads (with values that parse; for the agent with what its unit sets itself), the compose file parses and names its three services,
  * and the Caddyfile is valid Caddy — and, run for real on loopback with test ports, it serves
  * the control plane over HTTPS next to the student sites the agent routes on its :80 server.
  */
@@ -75,6 +76,26 @@ function unitSettings(text: string): Map<string, string> {
   return settings;
 }
 
+/** Every value of a setting that may be given more than once (LoadCredential=, Environment=). */
+function unitValues(text: string, key: string): string[] {
+  return text.split('\n').flatMap((line) => (line.startsWith(`${key}=`) ? [line.slice(key.length + 1)] : []));
+}
+
+/** The `<file>` of a unit's `LoadCredential=<name>:<file>`, by name. */
+function credentialSource(text: string, name: string): string | undefined {
+  return unitValues(text, 'LoadCredential').find((value) => value.startsWith(`${name}:`))?.slice(name.length + 1);
+}
+
+/** A unit's Environment= settings (space-separated KEY=value pairs, no quoting used in deploy/), `%d` as systemd expands it. */
+function unitEnvironment(text: string, unit: string): Record<string, string> {
+  const pairs = unitValues(text, 'Environment').flatMap((value) => value.split(' '));
+  return Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1).replaceAll('%d', `/run/credentials/${unit}`)]));
+}
+
+const agentUnitText = read('systemd/devplein-agent.service');
+/** What the agent process sees: its unit's Environment=, then the env file (whose settings win). */
+const agentProcessEnv: Record<string, string> = { ...unitEnvironment(agentUnitText, 'devplein-agent.service'), ...agentEnv.values };
+
 describe('systemd units', () => {
   // The units install.sh installs run the release bundle (/opt/devplein/current/bin/devplein),
   // which this machine does not have: install-script.test.ts verifies them where it installed them.
@@ -103,7 +124,7 @@ describe('systemd units', () => {
     const unit = unitSettings(read('systemd/devplein-agent.service'));
     expect(unit.get('EnvironmentFile')).toBe('/etc/devplein/agent.env');
     expect(unit.get('User')).toBe('devplein-agent');
-    expect(unit.get('SupplementaryGroups')).toBe('docker');
+    expect(unit.get('SupplementaryGroups')).toBe('docker devplein-git');
     expect(unit.get('KillMode')).toBe('process');
     expect(unit.get('NoNewPrivileges')).toBe('yes');
     expect(unit.get('ProtectSystem')).toBe('strict');
@@ -130,9 +151,59 @@ describe('systemd units', () => {
     expect(unit.get('ExecStart')).not.toContain('--no-sandbox');
     // The browser server listens where the agent dials, and both load the same secret file.
     expect(read('systemd/devplein-browser.service')).toContain(`Environment=BROWSER_LISTEN=${agentEnv.values.AGENT_BROWSER_SERVER}`);
-    const source = (value: string | undefined) => value?.split(':').slice(1).join(':');
-    expect(source(agentUnit.get('LoadCredential'))).toBe(source(unit.get('LoadCredential')));
-    expect(agentEnv.values.AGENT_BROWSER_SECRET_FILE).toBe(`/run/credentials/devplein-agent.service/${agentUnit.get('LoadCredential')?.split(':')[0]}`);
+    expect(agentUnit.get('Wants')?.split(' ')).toContain('devplein-browser.service');
+    expect(credentialSource(agentUnitText, 'browser-secret')).toBe('/etc/devplein/credentials/browser-secret');
+    expect(credentialSource(read('systemd/devplein-browser.service'), 'browser-secret')).toBe(credentialSource(agentUnitText, 'browser-secret'));
+    expect(agentEnv.values.AGENT_BROWSER_SECRET_FILE).toBe('/run/credentials/devplein-agent.service/browser-secret');
+  });
+
+  it('runs git as its own user in the git runner, on loopback, with the secret the agent loads too; the agent reads its checkouts through the group', () => {
+    const text = read('systemd/devplein-git.service');
+    const unit = unitSettings(text);
+    const agentUnit = unitSettings(agentUnitText);
+    const environment = unitEnvironment(text, 'devplein-git.service');
+    expect(unit.get('User')).toBe(agentEnv.values.AGENT_GIT_USER);
+    expect(unit.get('Group')).toBe(agentEnv.values.AGENT_GIT_USER);
+    expect(unit.get('SupplementaryGroups')).toBeUndefined();
+    expect(unit.get('ExecStart')).toBe('/opt/devplein/current/bin/devplein git-runner');
+    // No capabilities, no way to gain any, a read-only system and nothing of others to see.
+    expect(unit.get('CapabilityBoundingSet')).toBe('');
+    expect(unit.get('AmbientCapabilities')).toBe('');
+    for (const [key, value] of [
+      ['NoNewPrivileges', 'yes'],
+      ['ProtectSystem', 'strict'],
+      ['ProtectHome', 'yes'],
+      ['PrivateTmp', 'yes'],
+      ['PrivateDevices', 'yes'],
+      ['ProtectProc', 'invisible'],
+      ['RestrictAddressFamilies', 'AF_UNIX AF_INET AF_INET6'],
+      ['SystemCallArchitectures', 'native'],
+    ]) {
+      expect(unit.get(key ?? ''), key).toBe(value);
+    }
+    expect(unit.get('MemoryMax')).toMatch(/^\d+[KMG]$/);
+    expect(Number(unit.get('TasksMax'))).toBeGreaterThan(0);
+    // Below the agent's weight (systemd's default, 100, when the agent unit sets none).
+    expect(Number(unit.get('CPUWeight'))).toBeLessThan(Number(agentUnit.get('CPUWeight') ?? 100));
+    // Git reaches its hosts by name: the agent's iptables owner rules fence it, not IPAddressDeny=.
+    expect(unit.get('IPAddressDeny')).toBeUndefined();
+    expect(text).toMatch(/^# No IPAddressDeny=/m);
+    // The state folder is the one the agent reads, group-readable only.
+    expect(`/var/lib/${unit.get('StateDirectory') ?? ''}`).toBe(agentEnv.values.AGENT_GIT_RUNNER_STATE_DIR);
+    expect(environment.GIT_RUNNER_STATE_DIR).toBe(agentEnv.values.AGENT_GIT_RUNNER_STATE_DIR);
+    expect(unit.get('StateDirectoryMode')).toBe('0750');
+    expect(unit.get('UMask')).toBe('0027');
+    // It listens where the agent dials, and both load the same secret file.
+    expect(`http://${environment.GIT_RUNNER_LISTEN ?? ''}`).toBe(agentEnv.values.AGENT_GIT_RUNNER);
+    expect(environment.GIT_RUNNER_SECRET_FILE).toBe('/run/credentials/devplein-git.service/git-runner-secret');
+    expect(credentialSource(text, 'git-runner-secret')).toBe('/etc/devplein/credentials/git-runner-secret');
+    expect(credentialSource(agentUnitText, 'git-runner-secret')).toBe(credentialSource(text, 'git-runner-secret'));
+    expect(agentProcessEnv.AGENT_GIT_RUNNER_SECRET_FILE).toBe('/run/credentials/devplein-agent.service/git-runner-secret');
+    // Started before the agent, which wants it and reads the checkouts through its group.
+    expect(unit.get('Before')).toBe('devplein-agent.service');
+    expect(agentUnit.get('Wants')?.split(' ')).toContain('devplein-git.service');
+    expect(agentUnit.get('After')?.split(' ')).toContain('devplein-git.service');
+    expect(agentUnit.get('SupplementaryGroups')?.split(' ')).toContain(unit.get('Group'));
   });
 
   it.each([
@@ -163,9 +234,14 @@ describe('systemd units', () => {
 });
 
 describe('env files', () => {
-  it('the agent env file names exactly the variables the agent config reads', () => {
-    expect(agentSchemaKeys().length).toBeGreaterThan(30);
-    expect([...agentEnv.keys].sort()).toEqual([...new Set(agentSchemaKeys())].sort());
+  it('the agent env file, with the settings its unit sets itself, names exactly the variables the agent config reads', () => {
+    const schemaKeys = new Set(agentSchemaKeys());
+    expect(schemaKeys.size).toBeGreaterThan(30);
+    const fromUnit = Object.keys(unitEnvironment(agentUnitText, 'devplein-agent.service')).filter((key) => schemaKeys.has(key));
+    // Set in the unit next to the credential it names (the env file would override it).
+    expect(fromUnit).toEqual(['AGENT_GIT_RUNNER_SECRET_FILE']);
+    expect(agentEnv.keys.filter((key) => fromUnit.includes(key))).toEqual([]);
+    expect([...agentEnv.keys, ...fromUnit].sort()).toEqual([...schemaKeys].sort());
   });
 
   it('the control plane env file names exactly the variables its config schema reads (but the tests-only ones)', () => {
@@ -173,10 +249,15 @@ describe('env files', () => {
     expect([...controlPlaneEnv.keys].sort()).toEqual(Object.keys(configSchema.shape).filter((key) => !testsOnly.has(key)).sort());
   });
 
-  it('the agent accepts its env file as it stands', () => {
-    const config = loadAgentConfig(agentEnv.values);
+  it('the agent accepts its env file as it stands (with its unit\'s Environment=)', () => {
+    const config = loadAgentConfig(agentProcessEnv);
     expect(config.dataDir).toBe('/var/lib/devplein-agent');
     expect(config.vpn.endpoint).toBe('vpn.school.nl:51820');
+    expect(config.deploy.runner).toEqual({
+      url: 'http://127.0.0.1:9224',
+      secretFile: '/run/credentials/devplein-agent.service/git-runner-secret',
+      stateDir: '/var/lib/devplein-git',
+    });
   });
 
   it('the control plane refuses the placeholders and accepts real secrets', () => {
@@ -201,7 +282,7 @@ describe('env files', () => {
   });
 
   it('both sides agree on the shared values', () => {
-    const agent = loadAgentConfig(agentEnv.values);
+    const agent = loadAgentConfig(agentProcessEnv);
     const controlPlane = loadControlPlaneConfig(fillPlaceholders(controlPlaneEnv.values));
     expect(agent.screenshots.siteDomain).toBe(controlPlane.SITE_DOMAIN);
     // The VPN server takes the pool's first address; the databases page shows it.

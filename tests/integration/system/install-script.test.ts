@@ -4,7 +4,8 @@
  * devplein's users — enough for useradd --prefix — plus bash and systemd's own units for
  * `systemd-analyze verify --root`), from a small bundle with the release's layout: the real
  * bin/devplein and deploy/ (install.sh in deploy/ and at the root, as the release will have it),
- * a VERSION, no servers. Checked: the users, the bundle with its current symlink, env files with
+ * a VERSION, no servers. Checked: the users (the agent's, the screenshot browser's, the git
+ * runner's), the bundle with its current symlink, env files with
  * fresh secrets the config schemas accept (modes, groups), certificates from one CA, the units as
  * systemd reads them, `apt-get -s` naming the role's packages, that a second run changes no file
  * and says "ongewijzigd", and that two installs share no secret. Starting under systemd is not
@@ -31,9 +32,9 @@ const roles = {
     users: ['devplein', 'devplein-soketi'],
   },
   agent: {
-    packages: ['docker.io', 'caddy', 'mariadb-server', 'chromium', 'wireguard-tools', 'wireguard-go', 'iptables', 'openssl', 'curl', 'ca-certificates'],
-    units: ['devplein-browser.service', 'devplein-agent.service'],
-    users: ['devplein-agent', 'devplein-browser'],
+    packages: ['docker.io', 'caddy', 'mariadb-server', 'chromium', 'git', 'openssh-client', 'wireguard-tools', 'wireguard-go', 'iptables', 'openssl', 'curl', 'ca-certificates'],
+    units: ['devplein-browser.service', 'devplein-git.service', 'devplein-agent.service'],
+    users: ['devplein-agent', 'devplein-browser', 'devplein-git'],
   },
 } as const;
 type Role = keyof typeof roles;
@@ -170,6 +171,10 @@ describe('install.sh in a throwaway root', () => {
     expect(accountLine(first, 'passwd', 'devplein-agent')?.[5]).toBe('/var/lib/devplein-agent');
     expect(accountLine(first, 'group', 'docker')?.[3]?.split(',')).toContain('devplein-agent');
     expect(accountLine(first, 'group', 'docker')?.[3]?.split(',')).not.toContain('devplein-browser');
+    expect(accountLine(first, 'group', 'docker')?.[3]?.split(',')).not.toContain('devplein-git');
+    // No home: git's HOME is in the git runner's state folder (/var/lib/devplein-git/git).
+    expect(accountLine(first, 'passwd', 'devplein-git')?.[5]).toBe('/nonexistent');
+    expect(accountLine(first, 'passwd', 'devplein-browser')?.[5]).toBe('/nonexistent');
   });
 
   it('copies the bundle to /opt/devplein/releases/<version> with a current symlink and devplein on the PATH', () => {
@@ -202,15 +207,25 @@ describe('install.sh in a throwaway root', () => {
     expect(soketi).toEqual({ SOKETI_DEFAULT_APP_ID: env.REALTIME_APP_ID, SOKETI_DEFAULT_APP_KEY: env.REALTIME_KEY, SOKETI_DEFAULT_APP_SECRET: env.REALTIME_SECRET });
   });
 
-  it("writes the agent env file and the browser secret; the agent's config accepts it", () => {
+  it("writes the agent env file, the browser secret and the git runner secret; the agent's config accepts it", () => {
     expect(ownership(first, 'etc/devplein/agent.env')).toBe('640 0:devplein-agent');
     const env = envFile(path.join(first, 'etc/devplein/agent.env'));
     expect(env.AGENT_MYSQL_URL).toMatch(/^mysql:\/\/devplein_agent:[0-9a-f]{48}@127\.0\.0\.1:3306\/$/);
     expect(Object.keys(env).filter((key) => env[key]?.includes('CHANGE_ME'))).toEqual([]);
-    expect(loadAgentConfig(env).mysqlUrl).toBe(env.AGENT_MYSQL_URL);
+    // As the agent gets it: its unit's Environment= (the git runner's secret file), then the env file.
+    const unit = readFileSync(path.join(first, 'etc/systemd/system/devplein-agent.service'), 'utf8');
+    const fromUnit = Object.fromEntries(
+      [...unit.matchAll(/^Environment=(AGENT_[A-Z0-9_]+)=(\S+)$/gm)].map((match) => [match[1] ?? '', (match[2] ?? '').replace('%d', '/run/credentials/devplein-agent.service')]),
+    );
+    const config = loadAgentConfig({ ...fromUnit, ...env });
+    expect(config.mysqlUrl).toBe(env.AGENT_MYSQL_URL);
+    expect(config.deploy.runner?.secretFile).toBe('/run/credentials/devplein-agent.service/git-runner-secret');
     expect(ownership(first, 'etc/devplein/credentials')).toBe('700 0:root');
-    expect(ownership(first, 'etc/devplein/credentials/browser-secret')).toBe('600 0:root');
-    expect(readFileSync(path.join(first, 'etc/devplein/credentials/browser-secret'), 'utf8')).toMatch(/^[0-9a-f]{64}\n$/);
+    for (const secret of ['browser-secret', 'git-runner-secret']) {
+      expect(ownership(first, `etc/devplein/credentials/${secret}`), secret).toBe('600 0:root');
+      expect(readFileSync(path.join(first, `etc/devplein/credentials/${secret}`), 'utf8'), secret).toMatch(/^[0-9a-f]{64}\n$/);
+    }
+    expect(readFileSync(path.join(first, 'etc/devplein/credentials/git-runner-secret'), 'utf8')).not.toBe(readFileSync(path.join(first, 'etc/devplein/credentials/browser-secret'), 'utf8'));
   });
 
   it('makes the certificates of the agent link from one CA, each key readable by its service only', async () => {
@@ -323,6 +338,7 @@ describe('install.sh in a throwaway root', () => {
       'etc/devplein/soketi.env',
       'etc/devplein/agent.env',
       'etc/devplein/credentials/browser-secret',
+      'etc/devplein/credentials/git-runner-secret',
       'etc/devplein/backup.key',
       'etc/devplein/ca/ca-key.pem',
       'etc/devplein/agent/agent-key.pem',
@@ -377,6 +393,37 @@ describe('install.sh in a throwaway root', () => {
     expect(ownership(machine, 'etc/devplein/agent/agent.pem')).toBe('644 0:root');
     expect(() => statSync(path.join(machine, 'etc/devplein/ca')), 'no CA of its own').toThrow();
     expect(await install(path.join(bundle, 'install.sh'), 'agent', machine, 'skip')).toMatch(/\/etc\/devplein\/agent\s+ongewijzigd/);
+  });
+
+  it('upgrade.sh makes the git runner\'s user and secret on an agent installed before them (before it stops anything), keeping what exists', async () => {
+    const machine = await makeRoot('before-git-runner');
+    await install(path.join(bundle, 'install.sh'), 'agent', machine, 'skip');
+    // As a release from before the git runner left it: no devplein-git, no git-runner-secret.
+    for (const file of ['passwd', 'group', 'shadow', 'gshadow']) {
+      const full = path.join(machine, 'etc', file);
+      writeFileSync(full, readFileSync(full, 'utf8').split('\n').filter((line) => !line.startsWith('devplein-git:')).join('\n'));
+    }
+    expect(accountLine(machine, 'passwd', 'devplein-git')).toBeUndefined();
+    await rm(path.join(machine, 'etc/devplein/credentials/git-runner-secret'));
+    const browserSecret = readFileSync(path.join(machine, 'etc/devplein/credentials/browser-secret'), 'utf8');
+    // What upgrade.sh runs for the agent role (install-common.sh of the new bundle), with its settings.
+    const helpers = () =>
+      run('bash', ['-c', 'set -euo pipefail; R=$1; source "$2"; ensure_agent_helper_users; ensure_agent_helper_secrets', 'helpers', machine, path.join(bundle, 'deploy/install-common.sh')], {
+        env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C.UTF-8' },
+      });
+    const { stdout } = await helpers();
+    expect(stdout).toMatch(/gebruiker devplein-git +aangemaakt/);
+    expect(stdout).toMatch(/\/etc\/devplein\/credentials\/git-runner-secret +geschreven/);
+    expect(stdout).toMatch(/\/etc\/devplein\/credentials\/browser-secret +ongewijzigd/);
+    expect(accountLine(machine, 'passwd', 'devplein-git')?.[6]).toBe('/usr/sbin/nologin');
+    expect(ownership(machine, 'etc/devplein/credentials/git-runner-secret')).toBe('600 0:root');
+    expect(readFileSync(path.join(machine, 'etc/devplein/credentials/git-runner-secret'), 'utf8')).toMatch(/^[0-9a-f]{64}\n$/);
+    expect(readFileSync(path.join(machine, 'etc/devplein/credentials/browser-secret'), 'utf8')).toBe(browserSecret);
+    expect((await helpers()).stdout).not.toMatch(changeWords);
+    // upgrade.sh calls them for the agent role before its units stop.
+    const upgrade = readFileSync(path.join(repo, 'deploy/upgrade.sh'), 'utf8');
+    expect(upgrade.indexOf('ensure_agent_helper_secrets')).toBeGreaterThan(0);
+    expect(upgrade.indexOf('ensure_agent_helper_secrets')).toBeLessThan(upgrade.indexOf('stop_role agent ||'));
   });
 
   it('refuses to install Debian packages into a root that is not /', async () => {

@@ -89,7 +89,7 @@ describe('the release bundle', () => {
     // What the servers import at run time is there (a sample of both trees).
     for (const name of ['playwright-core', 'dockerode', '@grpc/grpc-js', '@electric-sql/pglite', 'oidc-provider']) expect(packageFolders).toContain(name);
     expect(existsSync(path.join(bundle, 'soketi/node_modules/@soketi/soketi/bin/server.js'))).toBe(true);
-    for (const part of ['web/dist/index.html', 'deploy/systemd/devplein-control-plane.service', 'deploy/certs/make-certs.sh', 'CHANGELOG.md']) {
+    for (const part of ['web/dist/index.html', 'deploy/systemd/devplein-control-plane.service', 'deploy/systemd/devplein-git.service', 'deploy/certs/make-certs.sh', 'CHANGELOG.md']) {
       expect(existsSync(path.join(bundle, part)), part).toBe(true);
     }
     expect(await readFile(path.join(bundle, 'CHANGELOG.md'), 'utf8')).toContain(`## ${version}`);
@@ -257,6 +257,38 @@ describe('started from the unpacked bundle', () => {
     expect(stdout).toMatch(/^dev1\tactive\t/m);
     expect(stdout).toMatch(/^dev2\tinvited\tdev2\.school\.test:7443\t/m);
   });
+});
+
+/**
+ * The git runner of git deploys, as devplein-git.service starts it: `devplein git-runner` with the
+ * secret in a file (the unit's credential) and a state folder; files it makes are not for others.
+ */
+describe('devplein git-runner from the unpacked bundle', () => {
+  it('listens on loopback with the secret from its file and turns away a caller without it', async () => {
+    const work = path.join(installDir, 'git-runner');
+    await mkdir(work);
+    const secretFile = path.join(work, 'git-runner-secret');
+    const secret = randomBytes(32).toString('hex');
+    await writeFile(secretFile, `${secret}\n`, { mode: 0o600 });
+    const port = await findFreePort();
+    const runner = startBundleCommand(bundle, ['git-runner'], {
+      cwd: work,
+      env: { GIT_RUNNER_LISTEN: `127.0.0.1:${port}`, GIT_RUNNER_SECRET_FILE: secretFile, GIT_RUNNER_STATE_DIR: path.join(work, 'state'), LOG_LEVEL: 'info', NODE_ENV: 'production' },
+    });
+    started.push(runner);
+    await waitFor(() => runner.output().includes('"msg":"git runner listening"'), { description: 'the git runner to listen', timeoutMs: 30_000, giveUpIf: () => runner.exitReason() });
+    const listening = runner
+      .output()
+      .split('\n')
+      .find((line) => line.includes('"msg":"git runner listening"'));
+    expect(JSON.parse(listening ?? '{}')).toMatchObject({ port });
+    const fetchJob = (authorization?: string) =>
+      fetch(`http://127.0.0.1:${port}/fetch`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(authorization ? { Authorization: authorization } : {}) }, body: '{}' });
+    expect((await fetchJob()).status).toBe(401);
+    expect((await fetchJob('Bearer not-the-secret-at-all')).status).toBe(401);
+    // With the secret, a job that is no job is refused as such (not as unauthorized).
+    expect((await fetchJob(`Bearer ${secret}`)).status).toBe(400);
+  }, 60_000);
 });
 
 /**
