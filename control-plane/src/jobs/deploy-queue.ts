@@ -13,8 +13,11 @@ import { DeployLog } from '../lib/deploy-log.ts';
 import { gitPolicyOf } from '../lib/git-policy.ts';
 import { createTriggerQueue, type RealtimeTrigger, type TriggerQueue } from '../realtime/trigger-queue.ts';
 import { queueDeploy, type DeployRequest, type QueueDecision } from '../commands/queue-deploy.ts';
-import { loadDeploy, loadDeploySettings, type DeploySettingsRow } from '../queries/deploys.ts';
+import { type DeployRowWithLog, loadDeploy, loadDeploySettings, loadProjectDeploy, type DeploySettingsRow } from '../queries/deploys.ts';
 import { presentDeploy } from '../presenters/present-deploy.ts';
+
+/** A queue decision; a queued one with the deploy's row as accepted (undefined only if it vanished at once). */
+export type AcceptedDecision = Exclude<QueueDecision, { queued: true }> | (Extract<QueueDecision, { queued: true }> & { accepted: DeployRowWithLog | undefined });
 
 export const OLD_AGENT_MESSAGE = 'Deze dockerserver kan nog geen git-deploy.';
 export const INTERRUPTED_MESSAGE = 'De update werd onderbroken doordat devplein opnieuw startte. De vorige versie van de site is mogelijk nog online: probeer Bijwerken opnieuw.';
@@ -88,12 +91,17 @@ export class DeployQueue {
   }
 
   /** Records the request (see queueDeploy), announces it and the deploys it superseded, and starts the project's queue. */
-  async request(request: DeployRequest, options: { skipSameCommit?: boolean; projectName: string }): Promise<QueueDecision> {
+  /**
+   * Records the request and starts the project's queue. A queued decision carries the deploy as
+   * accepted (read before the queue may start it), so a 202 always shows what was accepted.
+   */
+  async request(request: DeployRequest, options: { skipSameCommit?: boolean; projectName: string }): Promise<AcceptedDecision> {
     const decision = await queueDeploy(this.knex, request, options);
     if (!decision.queued) return decision;
     for (const id of [...decision.superseded, decision.deployId]) await this.announce(id, options.projectName);
+    const accepted = await loadProjectDeploy(this.knex, request.projectId, decision.deployId);
     this.kick(request.projectId);
-    return decision;
+    return { ...decision, accepted };
   }
 
   /** Runs the project's queued deploys unless they run already. */

@@ -89,7 +89,8 @@ export function deployHookRoutes(deps: AppDeps): AppRouter {
       { skipSameCommit: true, projectName: project.name },
     );
     const deployId = decision.queued ? decision.deployId : decision.duplicateOf;
-    const row = await loadProjectDeploy(knex, project.id, deployId);
+    // A new deploy as accepted (queued); a duplicate as it is now.
+    const row = decision.queued ? decision.accepted : await loadProjectDeploy(knex, project.id, deployId);
     log.info({ projectId: project.id, sender: signature.sender, commit: push.after, deployId, duplicate: !decision.queued }, 'deploy webhook');
     ctx.status = decision.queued ? 202 : 200;
     ctx.body = row ? presentDeploy(row) : { id: deployId };

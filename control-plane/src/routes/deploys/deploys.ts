@@ -86,10 +86,9 @@ export function deployRoutes(deps: AppDeps): AppRouter {
       { projectName: project.name },
     );
     if (!decision.queued) throw new HttpError(409, 'Deze versie staat al klaar.');
-    const row = await loadProjectDeploy(knex, project.id, decision.deployId);
     ctx.state.log.info({ userId: user.id, projectId, deployId: decision.deployId, rollbackOf }, 'deploy requested');
     ctx.status = 202;
-    ctx.body = row ? presentDeploy(row) : { id: decision.deployId };
+    ctx.body = decision.accepted ? presentDeploy(decision.accepted) : { id: decision.deployId };
   });
 
   router.get('/api/user/dockers/:projectId/deploys/:deployId', async (ctx) => {
