@@ -103,7 +103,8 @@ function remember(page: Page, event: string): void {
   pageEvents.set(page, events);
 }
 
-function pathOf(url: string): string {
+/** A page address as its path (about:blank and the like as they are). */
+export function pathOf(url: string): string {
   try {
     return new URL(url).pathname;
   } catch {

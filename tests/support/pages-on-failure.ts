@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { closedPagesOfThisTest, forgetClosedPages, openPages, recentPageEvents } from './open-browsers.ts';
+import { closedPagesOfThisTest, forgetClosedPages, openPages, pathOf, recentPageEvents } from './open-browsers.ts';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -49,12 +49,3 @@ afterEach(async (context) => {
   context.task.meta.openPages = described.join(', ');
   console.log(`[failed test] ${context.task.name}: open pages ${described.join(', ')} (pictures: ${shots}/failed-${slug(context.task.name)}-*)`);
 });
-
-function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    // about:blank and the like: keep as is
-    return url;
-  }
-}

@@ -90,10 +90,10 @@ export class DeployQueue {
     this.realtime = createTriggerQueue(deps.realtime);
   }
 
-  /** Records the request (see queueDeploy), announces it and the deploys it superseded, and starts the project's queue. */
   /**
-   * Records the request and starts the project's queue. A queued decision carries the deploy as
-   * accepted (read before the queue may start it), so a 202 always shows what was accepted.
+   * Records the request (see queueDeploy), announces it and the deploys it superseded, and starts
+   * the project's queue. A queued decision carries the deploy as accepted (read before the queue
+   * may start it), so a 202 always shows what was accepted.
    */
   async request(request: DeployRequest, options: { skipSameCommit?: boolean; projectName: string }): Promise<AcceptedDecision> {
     const decision = await queueDeploy(this.knex, request, options);

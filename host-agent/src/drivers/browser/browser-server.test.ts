@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningBrowserServer, startBrowserServer } from './browser-server.ts';
-import { hasSecret } from '../loopback-secret.ts';
+import { hasSecret } from '../loopback-server.ts';
 import { ip6tablesBinary, proxyTarget } from './browser-firewall.ts';
 
 describe('browser server: who may ask, and what', () => {

@@ -24,7 +24,7 @@ import type { AddressInfo } from 'node:net';
 import type { BrowserServer } from 'playwright-core';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { hasSecret } from '../loopback-secret.ts';
+import { hasSecret, readBody } from '../loopback-server.ts';
 
 /** Switches that turn Chromium's sandbox off, open a debugging port, or run other programs: never accepted. */
 const REFUSED_SWITCHES = [
@@ -91,16 +91,6 @@ export interface RunningBrowserServer {
   browsers(): number;
   /** Stops listening and closes every browser. */
   close(): Promise<void>;
-}
-
-
-async function readBody(request: http.IncomingMessage, limit: number): Promise<string> {
-  let body = '';
-  for await (const chunk of request) {
-    body += String(chunk);
-    if (body.length > limit) throw new Error('request body too large');
-  }
-  return body;
 }
 
 /** Closes a browser server; kills its Chromium when closing takes longer than 10 s. */

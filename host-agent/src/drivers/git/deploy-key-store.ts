@@ -131,25 +131,29 @@ export class DeployKeyStore {
     }
   }
 
-  /**
-   * Runs `work` with the project's private key opened into a 0600 file in a new private folder
-   * under `runDir` (both owned by `owner` when given: the user ssh runs as), removed afterwards.
-   * Undefined (and `work` not run) when the project has no key yet.
-   */
+  /** The project's private key in plain text (the caller zeroes it), or undefined when it has no key yet. */
+  private async unsealed(projectId: number): Promise<Buffer | undefined> {
+    const stored = await this.read(projectId);
+    return stored && unseal(await this.key(), stored, `devplein-deploy-key:${projectId}`);
+  }
+
   /** `work` with the private key's plain text (for the git runner, which writes it for one fetch); undefined when the project has no key. */
   async withPrivateKeyText<T>(projectId: number, work: (privateKey: string) => Promise<T>): Promise<T | undefined> {
-    const stored = await this.read(projectId);
-    if (!stored) return undefined;
-    const plain = unseal(await this.key(), stored, `devplein-deploy-key:${projectId}`);
+    const plain = await this.unsealed(projectId);
+    if (!plain) return undefined;
     const text = plain.toString('utf8');
     plain.fill(0);
     return work(text);
   }
 
+  /**
+   * Runs `work` with the project's private key opened into a 0600 file in a new private folder
+   * under `runDir` (both owned by `owner` when given: the user ssh runs as), removed afterwards.
+   * Undefined (and `work` not run) when the project has no key yet.
+   */
   async withPrivateKey<T>(projectId: number, runDir: string, owner: { uid: number; gid: number } | undefined, work: (privateKeyPath: string) => Promise<T>): Promise<T | undefined> {
-    const stored = await this.read(projectId);
-    if (!stored) return undefined;
-    const plain = unseal(await this.key(), stored, `devplein-deploy-key:${projectId}`);
+    const plain = await this.unsealed(projectId);
+    if (!plain) return undefined;
     await mkdir(runDir, { recursive: true, mode: 0o711 });
     const folder = await mkdtemp(join(runDir, 'key-'));
     try {

@@ -5,7 +5,7 @@
  */
 import type { GitProgressEvent } from './git-progress.ts';
 import { type FetchJob, type RunnerLine } from './git-runner-protocol.ts';
-import { type FetchResult, GitFetchError } from './repository-fetcher.ts';
+import { cancelledFetch, type FetchResult, GitFetchError } from './repository-fetcher.ts';
 
 export class GitRunnerUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -46,10 +46,10 @@ export class GitRunnerClient {
       }
     } catch (error) {
       if (error instanceof GitFetchError) throw error;
-      if (signal.aborted) throw new GitFetchError('cancelled', 'Het ophalen van de repository is afgebroken.');
+      if (signal.aborted) throw cancelledFetch();
       throw new GitRunnerUnavailableError('the git runner broke off the fetch', { cause: error });
     }
-    if (signal.aborted) throw new GitFetchError('cancelled', 'Het ophalen van de repository is afgebroken.');
+    if (signal.aborted) throw cancelledFetch();
     throw new GitRunnerUnavailableError('the git runner ended the fetch without an outcome');
   }
 
@@ -62,7 +62,7 @@ export class GitRunnerClient {
     try {
       return await fetch(`${this.options.baseUrl}${path}`, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), Authorization: `Bearer ${this.options.secret}` } });
     } catch (error) {
-      if (init.signal?.aborted) throw new GitFetchError('cancelled', 'Het ophalen van de repository is afgebroken.');
+      if (init.signal?.aborted) throw cancelledFetch();
       throw new GitRunnerUnavailableError(`the git runner at ${this.options.baseUrl} did not answer`, { cause: error });
     }
   }

@@ -13,7 +13,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { hasSecret } from '../loopback-secret.ts';
+import { BodyTooLargeError, hasSecret, readBody } from '../loopback-server.ts';
 import { fetchJobSchema, RUNNER_MAX_BODY_BYTES, runnerCheckoutDir, type FetchJob, type RunnerLine } from './git-runner-protocol.ts';
 import { type GitCredentials, GitFetchError, RepositoryFetcher } from './repository-fetcher.ts';
 
@@ -31,17 +31,6 @@ export interface GitRunnerServerOptions {
 export interface RunningGitRunnerServer {
   port: number;
   close(): Promise<void>;
-}
-
-class BodyTooLarge extends Error {}
-
-async function readBody(request: http.IncomingMessage): Promise<string> {
-  let body = '';
-  for await (const chunk of request) {
-    body += String(chunk);
-    if (body.length > RUNNER_MAX_BODY_BYTES) throw new BodyTooLarge('request body too large');
-  }
-  return body;
 }
 
 function answer(response: http.ServerResponse, status: number, message: string): void {
@@ -117,11 +106,11 @@ export async function startGitRunnerServer(options: GitRunnerServerOptions): Pro
       if (request.method !== 'POST' || url.pathname !== '/fetch') return answer(response, 404, 'not found');
       let job: FetchJob;
       try {
-        const parsed = fetchJobSchema.safeParse(JSON.parse(await readBody(request)));
+        const parsed = fetchJobSchema.safeParse(JSON.parse(await readBody(request, RUNNER_MAX_BODY_BYTES)));
         if (!parsed.success) return answer(response, 400, parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
         job = parsed.data;
       } catch (error) {
-        return answer(response, error instanceof BodyTooLarge ? 413 : 400, error instanceof BodyTooLarge ? 'request body too large' : 'not JSON');
+        return error instanceof BodyTooLargeError ? answer(response, 413, error.message) : answer(response, 400, 'not JSON');
       }
       if (running.has(job.projectId)) return answer(response, 409, 'a fetch of this project is running');
       running.add(job.projectId);

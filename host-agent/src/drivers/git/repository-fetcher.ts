@@ -116,6 +116,11 @@ export class GitFetchError extends Error {
   }
 }
 
+/** The fetch was broken off by its caller (a cancelled deploy). */
+export function cancelledFetch(): GitFetchError {
+  return new GitFetchError('cancelled', 'Het ophalen van de repository is afgebroken.');
+}
+
 
 /** Bytes of regular files under `dir` (symbolic links count as themselves); 0 when it is gone. */
 export async function folderBytes(dir: string): Promise<number> {
@@ -389,7 +394,7 @@ export class RepositoryFetcher {
                 if (bytes > this.settings.maxBytes) stop(this.tooLarge());
               });
             }, this.settings.sizeCheckIntervalMs ?? 200);
-      const onAbort = (): void => stop(new GitFetchError('cancelled', 'Het ophalen van de repository is afgebroken.'));
+      const onAbort = (): void => stop(cancelledFetch());
       if (request.signal?.aborted) onAbort();
       request.signal?.addEventListener('abort', onAbort, { once: true });
       let stdout = '';
