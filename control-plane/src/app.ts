@@ -1,5 +1,4 @@
 import Koa from 'koa';
-import session from 'koa-session';
 import { bodyParser } from '@koa/bodyparser';
 import type { AppDeps, AppMiddleware, AppState } from './app-context.ts';
 import { requestContext } from './middlewares/request-context.ts';
@@ -7,6 +6,7 @@ import { securityHeaders } from './middlewares/security-headers.ts';
 import { compressAnswers } from './middlewares/compress.ts';
 import { signInRateLimit, writeRateLimit } from './middlewares/rate-limit.ts';
 import { createSessionStore, touchSession } from './auth/session-store.ts';
+import { sessions } from './auth/session-middleware.ts';
 import { createCsrf } from './auth/csrf.ts';
 import { loadUser } from './middlewares/authenticate.ts';
 import { settleBeforeSignedInRequests } from './auth/identity-notices.ts';
@@ -56,23 +56,14 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(settleBeforeSignedInRequests(deps.identityNotices));
   app.use(signInRateLimit({ points: config.RATE_LIMIT_SIGNIN_PER_MINUTE }));
   const sessionLimits = { maxAgeMs: config.sessionMaxAgeMs, idleMs: config.sessionIdleTimeoutMs };
+  // The row is written when the data changes: at sign-in and when touchSession refreshes the
+  // last-seen time (at most once a minute); the store derives the expiry from both.
   app.use(
-    session(
-      {
-        key: sessionCookieName(secure),
-        maxAge: config.sessionMaxAgeMs,
-        httpOnly: true,
-        sameSite: 'lax',
-        secure,
-        signed: true,
-        // The row is written when the data changes: at sign-in and when touchSession refreshes
-        // the last-seen time (at most once a minute); the store derives the expiry from both.
-        rolling: false,
-        renew: false,
-        store: createSessionStore(knex, sessionLimits, deps.identity),
-      },
-      app as unknown as Koa,
-    ) as unknown as AppMiddleware,
+    sessions(app, createSessionStore(knex, sessionLimits, deps.identity), {
+      name: sessionCookieName(secure),
+      maxAgeMs: config.sessionMaxAgeMs,
+      secure,
+    }),
   );
   app.use(touchSession(sessionLimits));
   const parseBody = bodyParser({
