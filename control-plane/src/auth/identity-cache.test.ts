@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IdentityCache } from './identity-cache.ts';
 import type { CurrentUser } from './current-user.ts';
+import type { StoredThumbnail } from '../queries/thumbnails.ts';
 
 const user = (id: number, name: string): CurrentUser => ({
   id,
@@ -157,5 +158,65 @@ describe('IdentityCache.siteWall', () => {
     const load = async () => `v${(calls += 1)}`;
     expect(await cache.siteWall(load)).toBe('v1');
     expect(await cache.siteWall(load)).toBe('v2');
+  });
+});
+
+describe('IdentityCache, concurrent misses', () => {
+  it('shares one load between concurrent misses of every kind (a class opening the wall at once)', async () => {
+    const cache = new IdentityCache();
+    cache.setListening(true);
+    const users = source<CurrentUser | null>(user(1, 'Ada'));
+    const thumbnails = source<StoredThumbnail | null>(null);
+    const sessions = source({ data: { userId: 1 }, expiresAt: Number.MAX_SAFE_INTEGER });
+    const categories = source([{ id: 1, title: 'PHP', number: 3, icons: false }]);
+    const twice = <T>(read: () => Promise<T>) => Promise.all([read(), read()]);
+    await Promise.all([
+      twice(() => cache.user(1, users.load)),
+      twice(() => cache.thumbnail('site', thumbnails.load)),
+      twice(() => cache.session('s1', sessions.load)),
+      twice(() => cache.categories(categories.load)),
+    ]);
+    expect([users.state.calls, thumbnails.state.calls, sessions.state.calls, categories.state.calls]).toEqual([1, 1, 1, 1]);
+  });
+
+  it('never lets a read after a change of its key join a load that began before it; other keys do not matter', async () => {
+    const cache = new IdentityCache();
+    cache.setListening(true);
+    const pending: Array<(value: StoredThumbnail | null) => void> = [];
+    let calls = 0;
+    const load = () => {
+      calls += 1;
+      return new Promise<StoredThumbnail | null>((resolve) => pending.push(resolve));
+    };
+    const thumbnail = (name: string, at: number): StoredThumbnail => ({ png: Buffer.from(name), at } as unknown as StoredThumbnail);
+
+    const before = cache.thumbnail('site', load);
+    cache.applyNotice('u:5'); // not a thumbnail: a read of 'site' may still join
+    const joined = cache.thumbnail('site', load);
+    expect(calls).toBe(1);
+    cache.applyNotice('w'); // a thumbnail changed: a read from now on loads anew
+    const after = cache.thumbnail('site', load);
+    expect(calls).toBe(2);
+    pending[1]!(thumbnail('site', 2));
+    pending[0]!(thumbnail('site', 1));
+    expect(await before).toEqual(thumbnail('site', 1));
+    expect(await joined).toEqual(thumbnail('site', 1));
+    expect(await after).toEqual(thumbnail('site', 2));
+    expect(await cache.thumbnail('site', load)).toEqual(thumbnail('site', 2));
+    expect(calls).toBe(2);
+  });
+
+  it('gives a failed load’s error to every read that joined it, and loads again next time', async () => {
+    const cache = new IdentityCache();
+    cache.setListening(true);
+    let calls = 0;
+    const failing = () => {
+      calls += 1;
+      return Promise.reject(new Error('database weg'));
+    };
+    const reads = [cache.user(1, failing), cache.user(1, failing)];
+    for (const read of reads) await expect(read).rejects.toThrow('database weg');
+    expect(calls).toBe(1);
+    await expect(cache.user(1, () => Promise.resolve(user(1, 'Ada')))).resolves.toMatchObject({ name: 'Ada' });
   });
 });

@@ -51,8 +51,6 @@ export class IdentityCache {
   readonly #siteWall: InvalidatingCache<typeof ALL, unknown>;
   /** Thumbnails by project name, with the project's wall flags (null: none stored), bounded by bytes. */
   readonly #thumbnails: InvalidatingCache<string, StoredThumbnail | null>;
-  /** The wall load in flight and the generation it started at: joined only by reads of that generation. */
-  #siteWallLoad: { generation: number; promise: Promise<unknown> } | undefined;
   #listening = false;
   /** Called on migration 0014's `a` notice (a write to agent_links, by any process): the fleet reloads. */
   readonly #agentLinkListeners = new Set<() => void>();
@@ -106,26 +104,11 @@ export class IdentityCache {
   }
 
   /**
-   * The websites wall, loaded by `load` when absent. Concurrent reads after the same change share
-   * one load; a load that started before a change is never joined by a read after it (its ticket
-   * would be older than the invalidation).
+   * The websites wall, loaded by `load` when absent. Like every read here, concurrent misses share
+   * one load, and a read after a change never joins a load that began before it.
    */
-  async siteWall<T>(load: () => Promise<T>): Promise<T> {
-    if (!this.#listening) return load();
-    const hit = this.#siteWall.get(ALL);
-    if (hit !== undefined) return hit as T;
-    const ticket = this.#siteWall.ticket(ALL);
-    const running = this.#siteWallLoad;
-    if (running && running.generation === ticket.generation) return (await running.promise) as T;
-    const promise = load();
-    this.#siteWallLoad = { generation: ticket.generation, promise };
-    try {
-      const value = await promise;
-      this.#siteWall.store(ticket, value);
-      return value;
-    } finally {
-      if (this.#siteWallLoad?.promise === promise) this.#siteWallLoad = undefined;
-    }
+  siteWall<T>(load: () => Promise<T>): Promise<T> {
+    return this.#read(this.#siteWall, ALL, load) as Promise<T>;
   }
 
   /** A project's thumbnail with its wall flags, loaded by `load` when absent. */
@@ -209,14 +192,9 @@ export class IdentityCache {
     else this.clear();
   }
 
-  async #read<K, V>(cache: InvalidatingCache<K, V>, key: K, load: () => Promise<V>): Promise<V> {
+  #read<K, V>(cache: InvalidatingCache<K, V>, key: K, load: () => Promise<V>): Promise<V> {
     if (!this.#listening) return load();
-    const hit = cache.get(key);
-    if (hit !== undefined) return hit;
-    const ticket = cache.ticket(key);
-    const value = await load();
-    cache.store(ticket, value);
-    return value;
+    return cache.read(key, load);
   }
 }
 

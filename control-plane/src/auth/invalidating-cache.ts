@@ -34,6 +34,8 @@ export class InvalidatingCache<K, V> {
   readonly #entries = new Map<K, Entry<V>>();
   /** Generation at which each recently invalidated key was last invalidated (bounded, LRU). */
   readonly #invalidatedAt = new Map<K, number>();
+  /** Loads under way (`read`), each with the generation of its ticket. */
+  readonly #loading = new Map<K, { generation: number; promise: Promise<V> }>();
   /** Every key not in #invalidatedAt was last invalidated at or before this generation. */
   #forgottenUpTo = 0;
   #generation = 0;
@@ -82,8 +84,7 @@ export class InvalidatingCache<K, V> {
 
   /** Stores what was read under `ticket`, unless the key was invalidated since. Returns whether it did. */
   store(ticket: ReadTicket<K>, value: V): boolean {
-    const invalidatedAt = this.#invalidatedAt.get(ticket.key) ?? this.#forgottenUpTo;
-    if (invalidatedAt > ticket.generation) return false;
+    if (this.#invalidatedSince(ticket.key, ticket.generation)) return false;
     const weight = this.#weigh(value);
     // A value heavier than the whole budget would only push everything else out.
     if (weight > this.#maxWeight) return false;
@@ -96,6 +97,33 @@ export class InvalidatingCache<K, V> {
       this.#drop(oldest.value);
     }
     return true;
+  }
+
+  /**
+   * The cached value, else what `load` reads (stored unless the key was invalidated meanwhile).
+   * Concurrent misses of a key share one load, as a class opening the same page at once would
+   * otherwise read the same rows once per student; a read that starts after the key was
+   * invalidated never joins a load that began before (its value could be the old one).
+   */
+  async read(key: K, load: () => Promise<V>): Promise<V> {
+    const hit = this.get(key);
+    if (hit !== undefined) return hit;
+    const running = this.#loading.get(key);
+    if (running && !this.#invalidatedSince(key, running.generation)) return running.promise;
+    const ticket = this.ticket(key);
+    const promise = load();
+    this.#loading.set(key, { generation: ticket.generation, promise });
+    try {
+      const value = await promise;
+      this.store(ticket, value);
+      return value;
+    } finally {
+      if (this.#loading.get(key)?.promise === promise) this.#loading.delete(key);
+    }
+  }
+
+  #invalidatedSince(key: K, generation: number): boolean {
+    return (this.#invalidatedAt.get(key) ?? this.#forgottenUpTo) > generation;
   }
 
   #drop(key: K): void {
