@@ -35,6 +35,23 @@ export const WEB_STDOUT_LINE = 'devplein-test web: serving /www on port 80';
 export const WEB_STDERR_LINE = 'devplein-test web: this line goes to stderr';
 
 /** A dockerode client on the test engine. */
+/**
+ * A container Docker itself recorded as OOM-killed, for tests that check what the agent reports
+ * about one. Docker 20.10 marks OOMKilled only when containerd's OOM event reaches it before the
+ * exit event, and keeps one flag for all containers in between (libcontainerd's event loop): with
+ * other tests' containers exiting, an OOM-killed container is sometimes recorded without it. So
+ * `makeAndSettle` (create the container named `name`, start it, wait until it has been killed and
+ * did what it does next) runs again until Docker has recorded OOMKilled, at most five times.
+ */
+export async function recordedOomKill(docker: Docker, name: string, makeAndSettle: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    await makeAndSettle();
+    if ((await docker.getContainer(name).inspect()).State.OOMKilled) return;
+    if (attempt === 5) throw new Error('Docker did not record OOMKilled for five containers killed at their memory limit');
+    await docker.getContainer(name).remove({ force: true });
+  }
+}
+
 export function testDocker(): Docker {
   return new Docker({ socketPath: DOCKER_SOCKET });
 }

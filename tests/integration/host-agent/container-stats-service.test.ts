@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ContainerStats, ContainerStatsServiceClient, type WatchContainerStatsResponse } from '@devplein/proto/container_stats';
 import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../../support/agent.ts';
 import { contractMetadata, refusal, unaryCall } from '../../support/agent-calls.ts';
-import { ensureWebImage, randomSuffix, testDocker } from '../../support/docker.ts';
+import { ensureWebImage, randomSuffix, recordedOomKill, testDocker } from '../../support/docker.ts';
 import { waitFor } from '../../support/ports.ts';
 
 const docker = testDocker();
@@ -51,11 +51,7 @@ beforeAll(async () => {
   await Promise.all([limited.start(), foreign.start()]);
   // Runs out of its 8 MB at the first start (tail buffers /dev/zero without end); the restart
   // policy starts it again, and then it serves (the marker in its writable layer survives).
-  // Docker 20.10 records OOMKilled only when containerd's OOM event reaches it before the exit
-  // event (libcontainerd keeps one flag across all containers' events): with other tests'
-  // containers exiting meanwhile it sometimes misses it. This test needs a container Docker
-  // recorded as OOM-killed, so it is made again until Docker has; the agent is checked against it.
-  for (let attempt = 1; ; attempt += 1) {
+  await recordedOomKill(docker, names.oom, async () => {
     const oom = await docker.createContainer({
       name: names.oom,
       Image: image,
@@ -71,10 +67,7 @@ beforeAll(async () => {
       },
       { description: 'the OOM-killed container to run again', timeoutMs: 60_000, intervalMs: 200 },
     );
-    if ((await oom.inspect()).State.OOMKilled) break;
-    if (attempt === 5) throw new Error('Docker did not record OOMKilled for five containers killed at their memory limit');
-    await oom.remove({ force: true });
-  }
+  });
 }, 180_000);
 
 afterAll(async () => {

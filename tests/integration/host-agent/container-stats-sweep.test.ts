@@ -16,7 +16,7 @@ import { ContainerServiceClient } from '@devplein/proto/container';
 import { ContainerStatsServiceClient } from '@devplein/proto/container_stats';
 import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../../support/agent.ts';
 import { unaryCall } from '../../support/agent-calls.ts';
-import { ensureWebImage, randomSuffix, testDocker } from '../../support/docker.ts';
+import { ensureWebImage, randomSuffix, recordedOomKill, testDocker } from '../../support/docker.ts';
 import { waitFor } from '../../support/ports.ts';
 import { networkCreateOptions } from '../../../host-agent/src/drivers/docker/dockerode-driver.ts';
 
@@ -67,19 +67,11 @@ beforeAll(async () => {
   const exited = (name: string) =>
     waitFor(async () => !(await docker.getContainer(name).inspect()).State.Running, { description: `${name} to exit`, timeoutMs: 60_000, intervalMs: 200 });
   await Promise.all([names.failed, names.clean].map(exited));
-  // Docker 20.10 marks OOMKilled only when containerd's OOM event reaches it before the exit
-  // event, and keeps one flag for all containers in between (libcontainerd's event loop): with
-  // other tests' containers exiting, an OOM-killed container is sometimes recorded without it. The
-  // fixture this test needs is a container Docker itself recorded as OOM-killed, so it is made
-  // again until Docker has recorded one; what the agent reports is then checked against that.
-  for (let attempt = 1; ; attempt += 1) {
-    // tail buffers /dev/zero without end: the kernel kills it at 8 MB.
+  // tail buffers /dev/zero without end: the kernel kills it at 8 MB.
+  await recordedOomKill(docker, names.oom, async () => {
     await (await make(names.oom, managed(projectBase + 3), ['tail', '/dev/zero'], 8 * MB)).start();
     await exited(names.oom);
-    if ((await docker.getContainer(names.oom).inspect()).State.OOMKilled) break;
-    if (attempt === 5) throw new Error('Docker did not record OOMKilled for five containers killed at their memory limit');
-    await docker.getContainer(names.oom).remove({ force: true });
-  }
+  });
 }, 120_000);
 
 afterAll(async () => {
