@@ -120,44 +120,79 @@ function megabytes(bytes: number): string {
   return `${(bytes / 1_000_000).toFixed(1)} MB`;
 }
 
-async function backup(invocation: Extract<Invocation, { verb: 'backup' }>): Promise<void> {
+/**
+ * Backs up each role in turn. One role that fails never skips the next (on a server with both
+ * roles the control plane's archive must not depend on the dev server's); the exit code is the
+ * first failure's.
+ */
+async function backup(invocation: Extract<Invocation, { verb: 'backup' }>): Promise<number> {
   const key = await readBackupKey(invocation.keyFile);
+  let exitCode = 0;
   for (const role of invocation.roles) {
-    loadRoleSettings(role);
-    await backupRole(role, key, invocation);
+    try {
+      loadRoleSettings(role);
+      await backupRole(role, key, invocation);
+    } catch (error) {
+      const code = reportFailure(error, invocation.roles.length > 1 ? `Backup van ${role}` : 'Backup');
+      if (exitCode === 0) exitCode = code;
+    }
   }
+  return exitCode;
+}
+
+/**
+ * What the status page is told after an archive was made. Failing to tell it is a warning, never
+ * a failed backup: the archive exists, and retention must still run (or the disk fills up).
+ */
+async function recordOutcome(what: string, record: () => Promise<void>): Promise<void> {
+  try {
+    await record();
+  } catch (error) {
+    console.warn(`Let op: ${what} is niet geschreven (${error instanceof Error ? error.message : String(error)}); de backup zelf is gemaakt.`);
+  }
+}
+
+function summarise(manifest: { contents: Array<{ path: string; files: number; bytes: number }> }): string {
+  return manifest.contents.map((part) => `${part.path}: ${part.files} bestand(en), ${megabytes(part.bytes)}`).join('; ');
 }
 
 async function backupRole(role: BackupRole, key: Buffer, invocation: Extract<Invocation, { verb: 'backup' }>): Promise<void> {
   const startedAt = new Date();
+  const seconds = () => ((Date.now() - startedAt.getTime()) / 1000).toFixed(1);
   if (role === 'agent') {
     const target = agentTarget();
+    let result;
     try {
-      const result = await backupAgent(target, { backupDir: invocation.dir, key, version: version(), now: startedAt });
-      const summary = result.manifest.contents.map((part) => `${part.path}: ${part.files} bestand(en), ${megabytes(part.bytes)}`).join('; ');
-      await writeAgentBackupStatus(target.dataDir, { finishedAt: new Date().toISOString(), ok: true, sizeBytes: result.bytes, message: summary });
-      console.log(`Backup gemaakt: ${result.archive} (${megabytes(result.bytes)}, ${((Date.now() - startedAt.getTime()) / 1000).toFixed(1)} s).`);
+      result = await backupAgent(target, { backupDir: invocation.dir, key, version: version(), now: startedAt });
     } catch (error) {
       // The status page must show a failed night of a dev server too (through its agent).
       const message = error instanceof Error ? error.message : String(error);
       await writeAgentBackupStatus(target.dataDir, { finishedAt: new Date().toISOString(), ok: false, sizeBytes: null, message: message.slice(0, 2000) }).catch(() => {});
       throw error;
     }
+    const summary = summarise(result.manifest);
+    console.log(`Backup gemaakt: ${result.archive} (${megabytes(result.bytes)}, ${seconds()} s).`);
+    await recordOutcome('de backupstatus voor de statuspagina', () =>
+      writeAgentBackupStatus(target.dataDir, { finishedAt: new Date().toISOString(), ok: true, sizeBytes: result.bytes, message: summary }),
+    );
   } else {
     const databaseUrl = databaseUrlOrFail();
     const knex = createKnex({ databaseUrl, dataDir: controlPlaneDataDir(), log: { warn: () => {}, error: () => {}, debug: () => {} } });
     try {
+      let result;
       try {
-        const result = await backupControlPlane({ databaseUrl, dataDir: controlPlaneDataDir() }, { backupDir: invocation.dir, key, version: version(), now: startedAt });
-        const summary = result.manifest.contents.map((part) => `${part.path}: ${part.files} bestand(en), ${megabytes(part.bytes)}`).join('; ');
-        await recordBackupRun(knex, { role: 'control-plane', startedAt, finishedAt: new Date(), ok: true, sizeBytes: result.bytes, archivePath: result.archive, message: summary });
-        console.log(`Backup gemaakt: ${result.archive} (${megabytes(result.bytes)}, ${((Date.now() - startedAt.getTime()) / 1000).toFixed(1)} s). ${summary}.`);
+        result = await backupControlPlane({ databaseUrl, dataDir: controlPlaneDataDir() }, { backupDir: invocation.dir, key, version: version(), now: startedAt });
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         // The status page must show a failed night too; when the database itself is the problem, the journal has it.
         await recordBackupRun(knex, { role: 'control-plane', startedAt, finishedAt: new Date(), ok: false, message: message.slice(0, 2000) }).catch(() => {});
         throw error;
       }
+      const summary = summarise(result.manifest);
+      console.log(`Backup gemaakt: ${result.archive} (${megabytes(result.bytes)}, ${seconds()} s). ${summary}.`);
+      await recordOutcome('de backuprun voor de statuspagina (in PostgreSQL)', () =>
+        recordBackupRun(knex, { role: 'control-plane', startedAt, finishedAt: new Date(), ok: true, sizeBytes: result.bytes, archivePath: result.archive, message: summary }),
+      );
     } finally {
       await knex.destroy();
     }
@@ -218,19 +253,24 @@ try {
   process.exit(EXIT_USAGE);
 }
 
-try {
-  if (invocation.verb === 'backup') await backup(invocation);
-  else await restore(invocation);
-} catch (error) {
+/** Says what went wrong, in Dutch and without a stack trace (DEVPLEIN_DEBUG shows it); returns the exit code. */
+function reportFailure(error: unknown, what: string): number {
   if (error instanceof BackupArchiveError) {
     console.error(error.message);
-    process.exitCode = error.reason === 'bad-key-file' && invocation.verb === 'backup' ? EXIT_FAILED : EXIT_ARCHIVE;
-  } else if (error instanceof RestoreRefused) {
-    console.error(`Niet gedaan: ${error.message}`);
-    process.exitCode = EXIT_REFUSED;
-  } else {
-    if (process.env.DEVPLEIN_DEBUG) console.error(error);
-    console.error(`${invocation.verb === 'backup' ? 'Backup' : 'Herstel'} mislukt: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = EXIT_FAILED;
+    return error.reason === 'bad-key-file' && invocation.verb === 'backup' ? EXIT_FAILED : EXIT_ARCHIVE;
   }
+  if (error instanceof RestoreRefused) {
+    console.error(`Niet gedaan: ${error.message}`);
+    return EXIT_REFUSED;
+  }
+  if (process.env.DEVPLEIN_DEBUG) console.error(error);
+  console.error(`${what} mislukt: ${error instanceof Error ? error.message : String(error)}`);
+  return EXIT_FAILED;
+}
+
+try {
+  if (invocation.verb === 'backup') process.exitCode = await backup(invocation);
+  else await restore(invocation);
+} catch (error) {
+  process.exitCode = reportFailure(error, invocation.verb === 'backup' ? 'Backup' : 'Herstel');
 }

@@ -488,4 +488,28 @@ describe('agent: devplein backup --role agent / restore', () => {
     },
     TIMEOUT,
   );
+  it('a status the agent cannot be given is a warning, not a failed backup: the archive is made and retention still prunes', async () => {
+    const stateDir = path.join(work, 'agent-state-blocked');
+    // Where the status goes is taken by a folder: the rename onto it fails, for root too.
+    await mkdir(path.join(stateDir, AGENT_BACKUP_STATUS_FILE, 'in-the-way'), { recursive: true });
+    const backupDir = path.join(work, 'agent-backups-blocked');
+    await mkdir(backupDir, { recursive: true });
+    for (const at of ['2026-11-20T02-00-00-000Z', '2026-11-21T02-00-00-000Z']) await writeFile(path.join(backupDir, `devplein-agent-${at}.backup`), 'x');
+    const made = await runBackupCli(['backup', '--role', 'agent', '--dir', backupDir, '--key', keyFile, '--keep', '1'], { AGENT_MYSQL_URL: sourceDb.adminUrl, AGENT_DATA_DIR: stateDir });
+    expect(made.code, `${made.stdout}\n${made.stderr}`).toBe(0);
+    expect(made.stderr).toContain('de backupstatus voor de statuspagina is niet geschreven');
+    expect(await readdir(backupDir)).toEqual([path.basename(archiveIn(made.stdout))]);
+  }, TIMEOUT);
+
+  it('one role that fails never skips the next: both roles, no control-plane database, and the agent archive is still made', async () => {
+    const stateDir = path.join(work, 'agent-state-both');
+    await mkdir(stateDir, { recursive: true });
+    const backupDir = path.join(work, 'both-roles');
+    const made = await runBackupCli(['backup', '--dir', backupDir, '--key', keyFile], { BACKUP_ROLE: 'control-plane agent', AGENT_MYSQL_URL: sourceDb.adminUrl, AGENT_DATA_DIR: stateDir });
+    expect(made.code, `${made.stdout}\n${made.stderr}`).toBe(3);
+    expect(made.stderr).toContain('DATABASE_URL is niet ingesteld');
+    expect(path.basename(archiveIn(made.stdout))).toMatch(/^devplein-agent-/);
+    const status = agentBackupStatusSchema.parse(JSON.parse(await readFile(path.join(stateDir, AGENT_BACKUP_STATUS_FILE), 'utf8')));
+    expect(status.ok).toBe(true);
+  }, TIMEOUT);
 });
