@@ -1,5 +1,6 @@
 import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { SummaryLineReporter } from './tests/support/summary-line-reporter.ts';
 
 // Workspace packages resolve to their TypeScript sources through the `development` condition.
 const conditions = (defaults: readonly string[]): string[] => ['development', ...defaults];
@@ -19,5 +20,6 @@ export default defineConfig({
     teardownTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 1,
+    reporters: ['default', new SummaryLineReporter()],
   },
 });

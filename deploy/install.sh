@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# install.sh — installs one server role of devplein from an unpacked release bundle (Debian 12):
+# install.sh — installs one server role of devplein from an unpacked release bundle (Debian 12 or 13):
 #
 #   sudo ./install.sh control-plane   the control plane + soketi (PostgreSQL, Caddy)
 #   sudo ./install.sh agent           the host agent + its screenshot browser and git runner
@@ -127,6 +127,21 @@ root=$(cd "$root" && pwd -P)
 # R prefixes every path written: empty for the real root.
 R=${root%/}
 on_real_root() { [[ -z "$R" ]]; }
+
+# The Debian release of the target (12 bookworm, 13 trixie: the ones devplein is tested on).
+debian_release() { sed -n 's/^VERSION_ID="\{0,1\}\([0-9]*\).*/\1/p' "$R/etc/os-release" 2>/dev/null; }
+
+# The PHP of the target's PHP-FPM (phpMyAdmin, deploy/phpmyadmin): the installed one, or the one
+# its Debian release ships (12: 8.2, 13: 8.4).
+php_version() {
+  local installed
+  installed=$(find "$R/etc/php" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' 2>/dev/null | sort -V | tail -n 1)
+  if [[ -n "$installed" ]]; then echo "$installed"; return; fi
+  case "$(debian_release)" in
+    13) echo 8.4 ;;
+    *) echo 8.2 ;;
+  esac
+}
 if [[ -z "$packages" ]]; then
   if on_real_root; then packages=install; else packages=simulate; fi
 fi
@@ -202,6 +217,10 @@ case "$role" in
 esac
 
 echo "devplein $version installeren: rol $role, in ${R:-/} (bundel $bundle)"
+case "$(debian_release)" in
+  12 | 13) ;;
+  *) echo "Let op: devplein is getest op Debian 12 en 13; dit is $(sed -n 's/^PRETTY_NAME="\{0,1\}\([^"]*\).*/\1/p' "$R/etc/os-release" 2>/dev/null || echo 'een onbekend systeem'). Ga door op eigen risico." >&2 ;;
+esac
 
 # --- 1. Debian packages ------------------------------------------------------------------------
 section "Debian-pakketten: ${debian_packages[*]}"
@@ -452,7 +471,8 @@ else
   # Debian's own (a static file server on :80) would take the port the agent's sites need.
   [[ ! -f "$caddyfile" ]] || mv "$caddyfile" "$caddyfile.voor-devplein"
   named_caddyfile=$(mktemp)
-  with_names <"$bundle/deploy/caddy/Caddyfile" >"$named_caddyfile"
+  # The example names Debian 12's PHP-FPM socket; each Debian release has its own PHP.
+  with_names <"$bundle/deploy/caddy/Caddyfile" | sed "s|/run/php/php8\.2-fpm\.sock|/run/php/php$(php_version)-fpm.sock|" >"$named_caddyfile"
   put_file "$named_caddyfile" /etc/caddy/Caddyfile 0644 root
   rm -f "$named_caddyfile"
   reload+=(caddy.service)

@@ -1,10 +1,12 @@
 /*
  * `npm test`: everything that must hold before a change lands, in order, stopping at the first
  * failure: system programs → type-check → lint → proto drift → web build → vitest (unit,
- * integration and browser tests; extra arguments go to vitest, e.g. `npm test -- tests/e2e`).
+ * integration and browser tests; extra arguments go to vitest, e.g. `npm test -- tests/e2e`) →
+ * the operations tests (tests/ops, vitest.ops.config.ts: fresh Debian 12 and 13 servers booted
+ * with systemd, install.sh, the units as shipped, upgrade; only when no vitest arguments are given).
  *
  * TEST_SKIP=typecheck,lint,... skips steps by key while iterating locally (keys: system, typecheck,
- * lint, proto, build, vitest). TEST_SKIP_SYSTEM_DEPS=1 checks system programs without installing.
+ * lint, proto, build, vitest, ops). TEST_SKIP_SYSTEM_DEPS=1 checks system programs without installing.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +34,7 @@ const NPM_TEST_PROPERTY_RUNS = 1_000;
 const skipped = new Set((process.env.TEST_SKIP ?? '').split(',').map((key) => key.trim()).filter(Boolean));
 const summaryDir = mkdtempSync(join(tmpdir(), 'devplein-test-'));
 const summaryFile = join(summaryDir, 'summary.json');
+const opsSummaryFile = join(summaryDir, 'ops-summary.json');
 
 // Ctrl-C reaches the running child too (same process group); let it stop, then stop here.
 let interrupted = false;
@@ -103,6 +106,22 @@ const steps: Step[] = [
         env: { ...process.env, PROPERTY_RUNS: process.env.PROPERTY_RUNS ?? String(NPM_TEST_PROPERTY_RUNS), DEVPLEIN_TEST_SUMMARY_FILE: summaryFile },
       }),
   },
+  {
+    key: 'ops',
+    title: 'Operations tests (tests/ops: Debian 12 and 13 servers booted with systemd, install.sh, upgrade)',
+    run: async () => {
+      // A run of some vitest files (`npm test -- tests/e2e`) is a developer's subset: the servers are not part of it.
+      if (vitestArgs.length > 0) {
+        console.log('a subset of the tests was asked for: the operations tests are left out (npm run test:ops runs them alone)');
+        return 'skipped';
+      }
+      if (process.getuid?.() !== 0) {
+        console.error('The operations tests boot Debian servers (debootstrap, systemd-nspawn) and install devplein on them: run npm test as root, or TEST_SKIP=ops to leave them out.');
+        return 1;
+      }
+      return runCommand(bin('vitest'), ['run', '--config', 'vitest.ops.config.ts'], { env: { ...process.env, DEVPLEIN_TEST_SUMMARY_FILE: opsSummaryFile } });
+    },
+  },
 ];
 
 function printSummary(outcomes: Outcome[], totalMs: number): void {
@@ -122,9 +141,16 @@ interface TestCounts {
   failures?: string[];
 }
 
+/** The counts of the vitest run and the operations run together (each writes its own file). */
 function readTestCounts(): TestCounts | undefined {
-  if (!existsSync(summaryFile)) return undefined;
-  return JSON.parse(readFileSync(summaryFile, 'utf8')) as TestCounts;
+  const runs = [summaryFile, opsSummaryFile].filter((file) => existsSync(file)).map((file) => JSON.parse(readFileSync(file, 'utf8')) as TestCounts);
+  if (runs.length === 0) return undefined;
+  return runs.reduce((sum, counts) => ({
+    passed: sum.passed + counts.passed,
+    failed: sum.failed + counts.failed,
+    skipped: sum.skipped + counts.skipped,
+    failures: [...(sum.failures ?? []), ...(counts.failures ?? [])],
+  }));
 }
 
 /** The counts line of the test run, repeated last: CI reads the final `N passed, N failed` line. */

@@ -1,0 +1,218 @@
+/**
+ * A fresh Debian server as a school's sysadmin gets one, booted with systemd as PID 1
+ * (tests/support/debian-machine.ts): `install.sh agent` and then `install.sh control-plane` (both
+ * roles on one server) from the real release bundle, with real `apt-get install` of every package
+ * the roles name and apt starting PostgreSQL, MariaDB, Docker and Caddy as it does on a server;
+ * then every shipped unit running as shipped, sandboxing included, started and inspected with
+ * `systemctl` and `journalctl`: the control plane, soketi, the agent, its browser and git runner,
+ * a WireGuard interface, the nightly backup of both roles and the certificate renewal.
+ *
+ * One suite, one Debian release a file (tests/ops/debian-12-server.test.ts and -13-): each takes
+ * minutes (the install is real) and the ops suite runs one file at a time.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm, chmod } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DebianMachine, type DebianRelease, debianVersion } from './debian-machine.ts';
+import { waitFor } from './ports.ts';
+
+const run = promisify(execFile);
+const repo = path.resolve(import.meta.dirname, '../..');
+
+/** The packages install.sh names for a role (its debian_packages line), so the test follows it. */
+export async function rolePackages(role: 'control-plane' | 'agent'): Promise<string[]> {
+  const script = await readFile(path.join(repo, 'deploy/install.sh'), 'utf8');
+  const start = script.indexOf(`\n  ${role})\n`);
+  const list = start < 0 ? undefined : /debian_packages=\(([^)]*)\)/.exec(script.slice(start))?.[1];
+  if (!list) throw new Error(`no debian_packages for ${role} in deploy/install.sh`);
+  return list.trim().split(/\s+/);
+}
+
+/**
+ * The report lines (install-common.sh's `report`: what, padded to 52, then the status) whose
+ * status says the step wrote something. Only the status counts: "ongewijzigd (alle al
+ * geïnstalleerd)" wrote nothing.
+ */
+export function changedSteps(output: string): string[] {
+  return output.split('\n').filter((line) => /^ {3}(?:.{52}|\S{53,}) (aangemaakt|geschreven|gekopieerd|bijgewerkt|geïnstalleerd|uitgevoerd)\b/.test(line));
+}
+
+/** Every unit install.sh enables on a server with both roles, and what each must be after the start. */
+const LONG_RUNNING = ['devplein-browser.service', 'devplein-git.service', 'devplein-agent.service', 'devplein-soketi.service', 'devplein-control-plane.service'];
+
+export function debianServerSuite(release: DebianRelease): void {
+  const name = `Debian ${debianVersion[release]} (${release})`;
+  let work: string;
+  let machine: DebianMachine;
+  let version: string;
+  const transcripts: Record<string, string> = {};
+
+  const install = (role: 'control-plane' | 'agent') => machine.run(`cd /root/devplein-${version} && ./install.sh ${role}`, 1_200_000);
+  /** Hashes of every file install.sh writes, to compare runs. */
+  const writtenFiles = () =>
+    machine.ok('find /etc/devplein /etc/systemd/system /etc/caddy /etc/mysql/mariadb.conf.d /opt/devplein /usr/local/bin -xdev \\( -type f -o -type l \\) -printf "%p %m %u:%g %l\\n" | sort; find /etc/devplein /etc/caddy -type f -exec sha256sum {} + | sort');
+  /** The journal of the devplein units at priority err and worse (journalctl -p err). */
+  const journalErrors = async () => (await machine.run("journalctl -q --no-pager -p err -u 'devplein-*'")).output.trim();
+  const unitState = async (unit: string) => (await machine.run(`systemctl show -p ActiveState,SubState,Result --value ${unit} | paste -sd' '`)).output.trim();
+
+  beforeAll(async () => {
+    version = (JSON.parse(await readFile(path.join(repo, 'package.json'), 'utf8')) as { version: string }).version;
+    work = await mkdtemp(path.join(os.tmpdir(), `devplein-${release}-`));
+    await chmod(work, 0o755);
+    // TEST_RELEASE_TARBALL: a bundle built before (as upgrade.test.ts takes it), else this tree's.
+    const out = process.env.TEST_RELEASE_TARBALL ? path.dirname(process.env.TEST_RELEASE_TARBALL) : path.join(work, 'release');
+    if (!process.env.TEST_RELEASE_TARBALL) await run('npm', ['run', '--silent', 'release', '--', '--out', out], { cwd: repo, env: { ...process.env, DEVPLEIN_RELEASE_KEY: '' }, maxBuffer: 16 * 1024 * 1024, timeout: 1_800_000 });
+    const packages = [...new Set([...(await rolePackages('agent')), ...(await rolePackages('control-plane'))])];
+    machine = await DebianMachine.boot({
+      release,
+      work,
+      packages,
+      prepare: async (tree) => {
+        await run('tar', ['-xzf', path.join(out, `devplein-${version}.tar.gz`), '-C', path.join(tree, 'root')]);
+        if (!process.env.TEST_RELEASE_TARBALL) await rm(out, { recursive: true });
+      },
+    });
+  }, 2_400_000);
+
+  afterAll(async () => {
+    if (machine) {
+      transcripts['journalctl -p warning (devplein units)'] = (await machine.run("journalctl -q --no-pager -p warning -u 'devplein-*' | tail -n 80")).output;
+      await machine.stop();
+    }
+    if (work) await rm(work, { recursive: true, force: true }).catch(() => undefined);
+    for (const [title, transcript] of Object.entries(transcripts)) console.log(`\n===== ${name}: ${title}\n${transcript}`);
+  }, 180_000);
+
+  describe(`install.sh on a fresh ${name} server with systemd (both roles)`, () => {
+    it('installs the agent role: apt-get starts Docker, MariaDB and Caddy; the agent, its browser and git runner run', async () => {
+      const result = await install('agent');
+      transcripts['install.sh agent (1)'] = result.output;
+      expect(result.code, result.output).toBe(0);
+      expect(result.output).toMatch(/pakketten +geïnstalleerd/);
+      for (const name of await rolePackages('agent')) {
+        expect(await machine.ok(`dpkg-query -W -f='\${Status}' ${name}`), name).toBe('install ok installed');
+      }
+      expect(await machine.ok('id -nG devplein-agent')).toMatch(/\bdocker\b/);
+      expect(result.output).toMatch(/MariaDB-account devplein_agent +aangemaakt/);
+      for (const unit of ['docker.service', 'mariadb.service', 'caddy.service', 'devplein-browser.service', 'devplein-git.service', 'devplein-agent.service']) {
+        expect(await unitState(unit), unit).toMatch(/^active running/);
+      }
+      expect(await unitState('devplein-backup.timer')).toMatch(/^active waiting/);
+      expect(await unitState('devplein-agent-renew.timer')).toMatch(/^active waiting/);
+    }, 1_500_000);
+
+    it('installs the control-plane role next to it: PostgreSQL, the database role and the migrations in the first run', async () => {
+      const result = await install('control-plane');
+      transcripts['install.sh control-plane (1)'] = result.output;
+      expect(result.code, result.output).toBe(0);
+      for (const name of await rolePackages('control-plane')) {
+        expect(await machine.ok(`dpkg-query -W -f='\${Status}' ${name}`), name).toBe('install ok installed');
+      }
+      expect(result.output).toMatch(/migraties +uitgevoerd/);
+      expect(await machine.ok('readlink /opt/devplein/current')).toBe(`releases/${version}\n`);
+      expect(await unitState('devplein-soketi.service')).toMatch(/^active running/);
+      // It waits for the school's identity provider (install.sh lists it as left to do).
+      expect(await unitState('devplein-control-plane.service')).toMatch(/^inactive/);
+    }, 1_500_000);
+
+    it('a second run changes no file and says so', async () => {
+      const before = await writtenFiles();
+      const hash = (text: string) => createHash('sha256').update(text).digest('hex');
+      for (const role of ['agent', 'control-plane'] as const) {
+        const result = await install(role);
+        transcripts[`install.sh ${role} (2)`] = result.output;
+        expect(result.code, result.output).toBe(0);
+        expect(changedSteps(result.output), `${role}: a step wrote something`).toEqual([]);
+        expect(result.output).toMatch(/pakketten +ongewijzigd/);
+      }
+      expect(hash(await writtenFiles())).toBe(hash(before));
+    }, 1_500_000);
+
+    it('every long-running unit runs as shipped, as its own user; both /healthz answer; no error in the journal', async () => {
+      await machine.ok(
+        [
+          "sed -i -e 's|^OIDC_ISSUER=.*|OIDC_ISSUER=https://login.school.test|' -e 's|^OIDC_CLIENT_ID=.*|OIDC_CLIENT_ID=devplein|' -e 's|^OIDC_CLIENT_SECRET=.*|OIDC_CLIENT_SECRET=k3y0f7h3sch00l4e9c2b1a6d5f8e3c7b|' /etc/devplein/control-plane.env",
+          "! grep -n '^[^#]*CHANGE_ME' /etc/devplein/*.env",
+          'systemctl restart devplein-control-plane.service',
+        ].join(' && '),
+      );
+      for (const unit of LONG_RUNNING) expect(await unitState(unit), unit).toMatch(/^active running/);
+      const users = await machine.ok(`for unit in ${LONG_RUNNING.join(' ')}; do echo "$unit $(ps -o user= -p "$(systemctl show -p MainPID --value $unit)")"; done`);
+      expect(users.trim().split('\n')).toEqual([
+        'devplein-browser.service devplein-browser',
+        'devplein-git.service devplein-git',
+        'devplein-agent.service devplein-agent',
+        'devplein-soketi.service devplein-soketi',
+        'devplein-control-plane.service devplein',
+      ]);
+
+      let agentHealth = '';
+      await waitFor(async () => (agentHealth = (await machine.run('curl -fsS --max-time 2 http://127.0.0.1:9465/healthz')).output).includes('"status":"ok"'), {
+        description: "the agent's /healthz",
+        timeoutMs: 90_000,
+        intervalMs: 500,
+      });
+      transcripts['agent /healthz'] = agentHealth;
+      const capabilities = (JSON.parse(agentHealth) as { capabilities: Record<string, { available: boolean; reason?: string }> }).capabilities;
+      for (const capability of ['docker', 'mysql', 'chromium', 'proxy', 'wireguard']) expect(capabilities[capability]?.available, `${capability}: ${agentHealth}`).toBe(true);
+
+      let health = '';
+      await waitFor(async () => (health = (await machine.run('curl -fsS --max-time 2 http://127.0.0.1:8080/healthz')).output).includes('"database":"up"'), {
+        description: "the control plane's /healthz",
+        timeoutMs: 90_000,
+        intervalMs: 500,
+      });
+      transcripts['control plane /healthz'] = health;
+      expect(JSON.parse(health)).toMatchObject({ status: 'ok', database: 'up', agent: { state: 'reachable' } });
+      expect(await journalErrors()).toBe('');
+    }, 600_000);
+
+    it('a WireGuard interface runs under devplein-wireguard@.service', async () => {
+      const started = await machine.run('systemctl start devplein-wireguard@wgtest.service && for i in $(seq 50); do wg show wgtest >/dev/null 2>&1 && break; sleep 0.2; done; wg show wgtest');
+      transcripts['devplein-wireguard@wgtest'] = `${started.output}\n${(await machine.run('journalctl -q --no-pager -u devplein-wireguard@wgtest')).output}`;
+      expect(started.code, transcripts['devplein-wireguard@wgtest']).toBe(0);
+      expect(started.output).toMatch(/interface: wgtest/);
+      expect(await unitState('devplein-wireguard@wgtest.service')).toMatch(/^active running/);
+      await machine.ok('systemctl stop devplein-wireguard@wgtest.service');
+    }, 120_000);
+
+    it('devplein-backup.service backs up both roles under its own sandbox, records each, and prunes', async () => {
+      const started = await machine.run('systemctl start devplein-backup.service', 900_000);
+      transcripts['devplein-backup.service (1)'] = (await machine.run('journalctl -q --no-pager -u devplein-backup.service')).output;
+      expect(started.code, transcripts['devplein-backup.service (1)']).toBe(0);
+      expect(await unitState('devplein-backup.service')).toMatch(/success$/);
+      const archives = async () => (await machine.ok('ls /var/backups/devplein')).trim().split('\n').filter(Boolean).sort();
+      const first = await archives();
+      expect(first.filter((file) => file.includes('control-plane')), first.join(', ')).toHaveLength(1);
+      expect(first.filter((file) => file.includes('agent')), first.join(', ')).toHaveLength(1);
+
+      // What the status page shows: the control plane's run from PostgreSQL, the dev server's from the file its agent reads.
+      expect(await machine.ok("runuser -u postgres -- psql -qtAc \"select ok from backup_runs where role = 'control-plane' order by id desc limit 1\" devplein")).toBe('t\n');
+      const statusFile = (await machine.ok('. /etc/devplein/agent.env; echo "${AGENT_BACKUP_STATUS_FILE:-$AGENT_DATA_DIR/backup-status.json}"')).trim();
+      const status = JSON.parse(await machine.ok(`runuser -u devplein-agent -- cat ${statusFile}`)) as { ok: boolean };
+      expect(status.ok, JSON.stringify(status)).toBe(true);
+
+      // Retention: with BACKUP_KEEP=1 the next run leaves one archive of each role, the new one.
+      await machine.ok("sed -i 's/^BACKUP_KEEP=.*/BACKUP_KEEP=1/' /etc/devplein/backup.env && sleep 1.1");
+      const again = await machine.run('systemctl start devplein-backup.service', 900_000);
+      transcripts['devplein-backup.service (2)'] = (await machine.run('journalctl -q --no-pager -u devplein-backup.service')).output;
+      expect(again.code, transcripts['devplein-backup.service (2)']).toBe(0);
+      const second = await archives();
+      expect(second).toHaveLength(2);
+      expect(second.filter((file) => first.includes(file)), `${first.join(', ')} → ${second.join(', ')}`).toEqual([]);
+      expect(await journalErrors()).toBe('');
+    }, 1_800_000);
+
+    it('devplein-agent-renew.service runs under its unit: nothing to renew for a certificate far from its end', async () => {
+      const started = await machine.run('systemctl start devplein-agent-renew.service', 300_000);
+      transcripts['devplein-agent-renew.service'] = (await machine.run('journalctl -q --no-pager -u devplein-agent-renew.service')).output;
+      expect(started.code, transcripts['devplein-agent-renew.service']).toBe(0);
+      expect(await unitState('devplein-agent-renew.service')).toMatch(/success$/);
+      expect(await journalErrors()).toBe('');
+    }, 300_000);
+  });
+}
