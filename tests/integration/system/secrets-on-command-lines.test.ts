@@ -21,10 +21,12 @@
  * them: the role and the account must accept the password the services decode from the URL.
  * Runs as root (runuser, setpriv, strace of other users' processes).
  */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,6 +36,7 @@ import { runBackupCli } from '../../support/backup-cli.ts';
 import { startMariaDb, type TestMariaDb } from '../../support/mariadb.ts';
 import { startPostgres, type PostgresServer } from '../../support/postgres.ts';
 
+const run = promisify(execFile);
 const repo = path.resolve(import.meta.dirname, '../../..');
 const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 const TIMEOUT = 180_000;
@@ -87,6 +90,15 @@ async function query<T extends pg.QueryResultRow>(url: string, sql: string): Pro
 }
 
 /**
+ * The environment of the install and upgrade steps: the postgres user's psql and createdb reach
+ * the throwaway cluster (PGHOST, PGPORT), root's mariadb the throwaway server (its socket in
+ * ~/.my.cnf: Debian's client ignores MYSQL_UNIX_PORT), never the machine's own servers.
+ */
+function stepsEnv(): NodeJS.ProcessEnv {
+  return { PATH: SYSTEM_PATH, LANG: 'C.UTF-8', HOME: path.join(work, 'root-home'), PGHOST: '127.0.0.1', PGPORT: String(port) };
+}
+
+/**
  * The control plane's role (with the decoded password), database and migrations as an install
  * leaves them, made by the test itself: the upgrade and backup tests do not depend on the install
  * test before them.
@@ -117,18 +129,7 @@ async function tracedSteps(name: string, script: string): Promise<{ code: number
       script,
     ].join('\n'),
   );
-  const env = {
-    PATH: SYSTEM_PATH,
-    LANG: 'C.UTF-8',
-    // The postgres user's psql and createdb reach the throwaway cluster, root's mariadb the throwaway server.
-    PGHOST: '127.0.0.1',
-    PGPORT: String(port),
-    MYSQL_UNIX_PORT: mariadb.socket,
-    CP_ENV: controlPlaneEnv(),
-    AGENT_ENV: agentEnv(),
-    DEVPLEIN: devplein(),
-    WORK: work,
-  };
+  const env = { ...stepsEnv(), CP_ENV: controlPlaneEnv(), AGENT_ENV: agentEnv(), DEVPLEIN: devplein(), WORK: work };
   const result = await runTraced(trace, 'bash', [file], { env, cwd: work });
   const lines = await execveLines(trace);
   return { code: result.code, output: `${result.stdout}${result.stderr}`, leaks: commandLinesWithSecrets(lines, secrets), commands: lines.length };
@@ -159,6 +160,11 @@ beforeAll(async () => {
   await writeFile(path.join(work, 'cp-data/course-files/les-1.pdf'), randomBytes(2000));
   await mkdir(path.join(work, 'agent-data/wireguard'), { recursive: true });
   await writeFile(path.join(work, 'agent-data/wireguard/peers.json'), '[]\n');
+  await mkdir(path.join(work, 'root-home'));
+  await writeFile(path.join(work, 'root-home/.my.cnf'), `[client]\nsocket=${mariadb.socket}\n`, { mode: 0o600 });
+  // The steps would otherwise make their accounts on this machine's servers.
+  const reached = await run('bash', ['-c', 'mariadb -NBe "select @@port"; runuser -u postgres -- psql -qtAc "show port"'], { env: stepsEnv() });
+  if (reached.stdout.split('\n').slice(0, 2).join(' ') !== `${mariadb.port} ${port}`) throw new Error(`the steps would reach other servers (ports ${reached.stdout.trim()}), not the test's ${mariadb.port} and ${port}`);
   // bin/devplein of a release, for `migrate` only: the repository's migrations.
   await mkdir(path.dirname(devplein()), { recursive: true });
   await writeFile(
@@ -177,23 +183,27 @@ describe('no secret on a command line', () => {
   it(
     "install.sh's database steps: the role, the database and the migrations of the control plane, the agent's MariaDB account",
     async () => {
-      const run = await tracedSteps('install', 'control_plane_database "$CP_ENV" root "$DEVPLEIN"\nagent_mariadb_account "$AGENT_ENV"');
-      expect(run.leaks, `command lines with a secret:\n${run.leaks.join('\n')}`).toEqual([]);
-      expect(run.code, run.output).toBe(0);
-      expect(run.output).toMatch(/PostgreSQL-rol devplein_test\s+aangemaakt/);
-      expect(run.output).toMatch(/migraties\s+uitgevoerd/);
-      expect(run.output).toMatch(/MariaDB-account devplein_install\s+aangemaakt/);
-      // The role has the password the services read from the URL (decoded), and so has the account.
+      // One role per run, as install.sh does it.
+      const controlPlane = await tracedSteps('install-control-plane', 'control_plane_database "$CP_ENV" root "$DEVPLEIN"');
+      const agent = await tracedSteps('install-agent', 'agent_mariadb_account "$AGENT_ENV"');
+      const leaks = [...controlPlane.leaks, ...agent.leaks];
+      expect(leaks, `command lines with a secret:\n${leaks.join('\n')}`).toEqual([]);
+      expect(controlPlane.code, controlPlane.output).toBe(0);
+      expect(agent.code, agent.output).toBe(0);
+      expect(controlPlane.output).toMatch(/PostgreSQL-rol devplein_test\s+aangemaakt/);
+      expect(controlPlane.output).toMatch(/migraties\s+uitgevoerd/);
+      expect(agent.output).toMatch(/MariaDB-account devplein_install\s+aangemaakt/);
+      // The role has the password the services read from the URL (decoded; the migrations logged in with it), and so has the account.
       expect(await query<{ count: string }>(databaseUrl, 'select count(*) from knex_migrations')).not.toEqual([{ count: '0' }]);
-      const agent = await mysql.createConnection({ uri: agentUrl });
-      await agent.end();
+      const connection = await mysql.createConnection({ uri: agentUrl });
+      await connection.end();
 
       const again = await tracedSteps('install-again', 'control_plane_database "$CP_ENV" root "$DEVPLEIN"\nagent_mariadb_account "$AGENT_ENV"');
       expect(again.leaks, `command lines with a secret:\n${again.leaks.join('\n')}`).toEqual([]);
       expect(again.output).toMatch(/PostgreSQL-rol devplein_test\s+ongewijzigd/);
       expect(again.output).toMatch(/migraties\s+ongewijzigd/);
       expect(again.output).toMatch(/MariaDB-account devplein_install\s+ongewijzigd/);
-      console.log(`install steps: ${run.commands} command lines traced, then ${again.commands} on the second run`);
+      console.log(`install steps: ${controlPlane.commands + agent.commands} command lines traced, then ${again.commands} on the second run`);
     },
     TIMEOUT,
   );
@@ -203,7 +213,7 @@ describe('no secret on a command line', () => {
     async () => {
       await installedControlPlane();
       await query(databaseUrl, 'create table upgrade_probe (id int)');
-      const run = await tracedSteps(
+      const steps = await tracedSteps(
         'upgrade',
         [
           'database_url=$(env_value "$CP_ENV" DATABASE_URL)',
@@ -216,9 +226,9 @@ describe('no secret on a command line', () => {
           'report database teruggezet',
         ].join('\n'),
       );
-      expect(run.leaks, `command lines with a secret:\n${run.leaks.join('\n')}`).toEqual([]);
-      expect(run.code, run.output).toBe(0);
-      expect(run.output).toMatch(/migraties\s+uitgevoerd \((Ran \d+ migration|Database on PostgreSQL is up to date)/);
+      expect(steps.leaks, `command lines with a secret:\n${steps.leaks.join('\n')}`).toEqual([]);
+      expect(steps.code, steps.output).toBe(0);
+      expect(steps.output).toMatch(/migraties\s+uitgevoerd \((Ran \d+ migration|Database on PostgreSQL is up to date)/);
       expect(((await stat(path.join(work, 'before.dump'))).mode & 0o777).toString(8)).toBe('600');
       const tables = (await query<{ table_name: string }>(databaseUrl, "select table_name from information_schema.tables where table_schema = 'public'")).map((row) => row.table_name);
       expect(tables).toContain('upgrade_probe');
