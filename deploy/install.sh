@@ -362,8 +362,10 @@ join_agent() {
     fail "--join: the CA of $join_url is not the one of the join string (sha256 differs): nothing sent, nothing installed"
   csr=$(awk '{ printf "%s\\n", $0 }' "$work/agent.csr")
   body="{\"csr\":\"$csr\"}"
+  # The token in a header file (in the 0700 folder), not on curl's command line (ps shows that).
+  (umask 077 && printf 'Authorization: Bearer %s\n' "$join_token" >"$work/authorization")
   status=$(curl -sS --proto '=https,http' --max-time 60 -o "$work/answer" -w '%{http_code}' \
-    -H "Authorization: Bearer $join_token" -H 'Content-Type: application/json' -H 'Accept: application/x-pem-file' \
+    -H @"$work/authorization" -H 'Content-Type: application/json' -H 'Accept: application/x-pem-file' \
     --data-binary "$body" "$join_url/api/agents/join") || fail "--join: $join_url not reached (curl)"
   [[ "$status" == 200 ]] || fail "--join: the control plane answered $status: $(head -c 300 "$work/answer")"
   awk -v cert="$work/agent.pem" -v ca="$work/ca.pem" '/-----BEGIN CERTIFICATE-----/ { n++ } { print > (n == 1 ? cert : ca) }' "$work/answer"
