@@ -123,7 +123,7 @@ async function tracedSteps(name: string, script: string): Promise<{ code: number
       'R=""',
       `source ${JSON.stringify(path.join(repo, 'deploy/install-common.sh'))}`,
       `source ${JSON.stringify(path.join(repo, 'deploy/install-database.sh'))}`,
-      // As install.sh defines them.
+      // install.sh's fail; its todo collects lines for the end, printed here at once.
       'todo() { printf "   TODO %s\\n" "$1"; }',
       'fail() { echo "install.sh: $*" >&2; exit 1; }',
       script,
