@@ -63,6 +63,7 @@ ensure_postgres_account() {
   else
     # Over stdin: the password is in no command line.
     runuser -u postgres -- psql -q -v ON_ERROR_STOP=1 <<SQL
+set standard_conforming_strings = on;
 create role $(pg_ident "$user") login password $(pg_literal "$password");
 SQL
     report "PostgreSQL-rol $user" aangemaakt
