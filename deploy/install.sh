@@ -381,8 +381,10 @@ join_agent() {
     fail "--join: the CA of $join_url is not the one of the join string (sha256 differs): nothing sent, nothing installed"
   csr=$(awk '{ printf "%s\\n", $0 }' "$work/agent.csr")
   body="{\"csr\":\"$csr\"}"
+  # The token in a header file (in the 0700 folder), not on curl's command line (ps shows that).
+  (umask 077 && printf 'Authorization: Bearer %s\n' "$join_token" >"$work/authorization")
   status=$(curl -sS --proto '=https,http' --max-time 60 -o "$work/answer" -w '%{http_code}' \
-    -H "Authorization: Bearer $join_token" -H 'Content-Type: application/json' -H 'Accept: application/x-pem-file' \
+    -H @"$work/authorization" -H 'Content-Type: application/json' -H 'Accept: application/x-pem-file' \
     --data-binary "$body" "$join_url/api/agents/join") || fail "--join: $join_url not reached (curl)"
   [[ "$status" == 200 ]] || fail "--join: the control plane answered $status: $(head -c 300 "$work/answer")"
   awk -v cert="$work/agent.pem" -v ca="$work/ca.pem" '/-----BEGIN CERTIFICATE-----/ { n++ } { print > (n == 1 ? cert : ca) }' "$work/answer"
@@ -507,63 +509,19 @@ report "logrotate" "niet nodig" "alles gaat naar journald: journalctl -u devplei
 
 # --- 9. Databases -----------------------------------------------------------------------------------
 section "Database$([[ "$role" == control-plane ]] && echo ' en migraties')"
+# shellcheck source-path=SCRIPTDIR source=install-database.sh
+source "$bundle/deploy/install-database.sh"
 if [[ "$role" == control-plane ]]; then
-  database_url=$(env_value "$R/etc/devplein/control-plane.env" DATABASE_URL)
-  if [[ "$database_url" =~ ^postgres(ql)?://([^:@/]+):([^@/]*)@([^:/]+):?([0-9]*)/([^?]+) ]]; then
-    db_user=${BASH_REMATCH[2]} db_password=${BASH_REMATCH[3]} db_host=${BASH_REMATCH[4]} db_port=${BASH_REMATCH[5]:-5432} db_name=${BASH_REMATCH[6]}
-  else
-    db_host=""
-  fi
   if ! on_real_root; then
     report "PostgreSQL" overgeslagen "--root: de control plane voert de migraties uit bij zijn eerste start"
-  elif [[ -z "$db_host" ]]; then
-    report "PostgreSQL" overgeslagen "DATABASE_URL niet in de vorm postgres://gebruiker:wachtwoord@host:poort/naam"
-    todo "Database: zet DATABASE_URL in /etc/devplein/control-plane.env; de migraties lopen bij de start (of: devplein migrate)."
   else
-    # A local PostgreSQL of Debian's package: its account and database, as the postgres user.
-    if [[ "$db_host" =~ ^(127\.0\.0\.1|localhost)$ ]] && command -v psql >/dev/null && runuser -u postgres -- psql -qtAc 'select 1' >/dev/null 2>&1; then
-      if [[ "$(runuser -u postgres -- psql -qtAc "select 1 from pg_roles where rolname = '$db_user'")" == 1 ]]; then
-        report "PostgreSQL-rol $db_user" ongewijzigd
-      else
-        runuser -u postgres -- psql -qc "create role \"$db_user\" login password '$db_password'"
-        report "PostgreSQL-rol $db_user" aangemaakt
-      fi
-      if [[ "$(runuser -u postgres -- psql -qtAc "select 1 from pg_database where datname = '$db_name'")" == 1 ]]; then
-        report "PostgreSQL-database $db_name" ongewijzigd
-      else
-        runuser -u postgres -- createdb --owner "$db_user" "$db_name"
-        report "PostgreSQL-database $db_name" aangemaakt
-      fi
-    fi
-    if (exec 3<>"/dev/tcp/$db_host/$db_port") 2>/dev/null; then
-      # As the service's user, with only the database setting of its env file.
-      migrated=$(cd / && runuser -u devplein -- env DATABASE_URL="$database_url" /opt/devplein/current/bin/devplein migrate 2>&1) || {
-        printf '%s\n' "$migrated" | sed 's/^/     /'
-        fail "migrations failed"
-      }
-      if [[ "$migrated" == *"up to date"* ]]; then report "migraties" ongewijzigd "$migrated"; else report "migraties" uitgevoerd "$migrated"; fi
-    else
-      report "migraties" overgeslagen "PostgreSQL op $db_host:$db_port niet bereikbaar"
-      todo "Database: PostgreSQL op $db_host:$db_port was niet bereikbaar; de migraties lopen bij de start van de control plane (of: devplein migrate)."
-    fi
+    control_plane_database /etc/devplein/control-plane.env devplein /opt/devplein/current/bin/devplein
   fi
+elif ! on_real_root; then
+  report "MariaDB-account van de agent" overgeslagen "--root"
+  todo "MariaDB: maak het account uit AGENT_MYSQL_URL (/etc/devplein/agent.env) aan, zie docs/operations.md stap 5."
 else
-  mysql_url=$(env_value "$R/etc/devplein/agent.env" AGENT_MYSQL_URL)
-  if ! on_real_root; then
-    report "MariaDB-account van de agent" overgeslagen "--root"
-    todo "MariaDB: maak het account uit AGENT_MYSQL_URL (/etc/devplein/agent.env) aan, zie docs/operations.md stap 5."
-  elif [[ "$mysql_url" =~ ^mysql://([^:@/]+):([^@/]*)@(127\.0\.0\.1|localhost) ]] && command -v mariadb >/dev/null && mariadb -e 'select 1' >/dev/null 2>&1; then
-    mysql_user=${BASH_REMATCH[1]} mysql_password=${BASH_REMATCH[2]}
-    if [[ "$(mariadb -NBe "select count(*) from mysql.user where user = '$mysql_user' and host = '127.0.0.1'")" == 1 ]]; then
-      report "MariaDB-account $mysql_user" ongewijzigd
-    else
-      mariadb -e "create user '$mysql_user'@'127.0.0.1' identified by '$mysql_password'; grant all privileges on *.* to '$mysql_user'@'127.0.0.1' with grant option"
-      report "MariaDB-account $mysql_user" aangemaakt
-    fi
-  else
-    report "MariaDB-account van de agent" overgeslagen "MariaDB niet bereikbaar als root"
-    todo "MariaDB: maak het account uit AGENT_MYSQL_URL (/etc/devplein/agent.env) aan, zie docs/operations.md stap 5."
-  fi
+  agent_mariadb_account /etc/devplein/agent.env
 fi
 
 # --- 10. Start ----------------------------------------------------------------------------------------

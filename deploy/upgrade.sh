@@ -54,18 +54,9 @@ R=${root%/}
 # section, report, env_value and id_in, shared with install.sh.
 # shellcheck source-path=SCRIPTDIR source=install-common.sh
 source "$bundle/deploy/install-common.sh"
-
-# env_pairs <file>: its KEY=value lines as systemd reads them (one pair of quotes removed).
-env_pairs() {
-  local line value
-  while IFS= read -r line || [[ -n "$line" ]]; do
-    [[ "$line" =~ ^([A-Za-z_][A-Za-z0-9_]*)=(.*)$ ]] || continue
-    value=${BASH_REMATCH[2]}
-    value=${value#\"}
-    value=${value%\"}
-    printf '%s=%s\n' "${BASH_REMATCH[1]}" "$value"
-  done <"$1"
-}
+# The dump, the migrations and the restore (with install.sh's database steps).
+# shellcheck source-path=SCRIPTDIR source=install-database.sh
+source "$bundle/deploy/install-database.sh"
 
 # env_keys <file>: the names its KEY=value lines set, sorted.
 env_keys() { sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)=.*$/\1/p' "$1" | sort -u; }
@@ -218,25 +209,6 @@ if [[ " ${roles[*]} " == *" control-plane "* ]]; then
   [[ "$database_url" =~ ^postgres(ql)?:// ]] || fail "DATABASE_URL in /etc/devplein/control-plane.env is geen postgres://-adres"
 fi
 
-restore_database() {
-  # A clean database first: what the new version's migrations made must not survive.
-  psql --no-psqlrc -q -v ON_ERROR_STOP=1 --dbname="$database_url" <<'SQL'
-set client_min_messages = warning;
-do $$
-declare s name;
-begin
-  for s in select nspname from pg_namespace
-           where nspname !~ '^pg_' and nspname <> 'information_schema'
-             and (nspname = 'public' or nspowner = (select oid from pg_roles where rolname = current_user))
-  loop
-    execute format('drop schema %I cascade', s);
-  end loop;
-end $$;
-create schema if not exists public;
-SQL
-  pg_restore --no-owner --exit-on-error --single-transaction --dbname="$database_url" "$R$dump"
-}
-
 # append_logs <version>: the units' logs since the attempt began, into the attempt's log.
 append_logs() {
   local role unit
@@ -255,7 +227,7 @@ roll_back() {
   append_logs "$new"
   switch_to "$old"
   if [[ -n "$dump" ]]; then
-    if restore_database; then report "database" teruggezet "uit $dump"; else report "database" "terugzetten MISLUKT" "$dump"; ok=no; fi
+    if restore_database "$database_url" "$R$dump"; then report "database" teruggezet "uit $dump"; else report "database" "terugzetten MISLUKT" "$dump"; ok=no; fi
   fi
   for role in "${touched[@]}"; do
     if ! start_role "$role" || ! healthy "$role"; then ok=no; fi
@@ -332,7 +304,7 @@ if [[ " ${roles[*]} " == *" control-plane "* ]]; then
   stop_role control-plane || roll_back "het stoppen van de control plane mislukte"
   install -d -m 0700 "$R$backup_dir"
   target=$backup_dir/$old-before-$new-$stamp.dump
-  if (umask 077 && pg_dump --format=custom --file="$R$target.partial" --dbname="$database_url"); then
+  if dump_database "$database_url" "$R$target.partial"; then
     mv "$R$target.partial" "$R$target"
     dump=$target
     report "$dump" geschreven "$(du -h "$R$dump" | cut -f1)"
@@ -343,10 +315,8 @@ if [[ " ${roles[*]} " == *" control-plane "* ]]; then
   [[ "$(readlink "$R/opt/devplein/current")" == "releases/$new" ]] || switch_to "$new"
   uid=$(id_in passwd devplein) || roll_back "gebruiker devplein ontbreekt"
   gid=$(id_in group devplein) || roll_back "groep devplein ontbreekt"
-  mapfile -t settings < <(env_pairs "$R/etc/devplein/control-plane.env")
   # As the service's user with the service's env file, from the new release.
-  if migrated=$(cd "$R/opt/devplein/current" && setpriv --reuid="$uid" --regid="$gid" --clear-groups -- \
-    env -i PATH=/usr/local/bin:/usr/bin:/bin "${settings[@]}" "$R/opt/devplein/current/bin/devplein" migrate 2>&1); then
+  if migrated=$(cd "$R/opt/devplein/current" && migrate_with_env_file "$uid" "$gid" "$R/etc/devplein/control-plane.env" "$R/opt/devplein/current/bin/devplein" 2>&1); then
     if [[ "$migrated" == *"up to date"* ]]; then report "migraties" ongewijzigd "$migrated"; else report "migraties" uitgevoerd "$migrated"; fi
   else
     printf '%s\n' "$migrated" | sed 's/^/     /'

@@ -103,6 +103,12 @@ export const testSystemDependencies: SystemDependency[] = [
   },
   OPENSSL,
   {
+    name: 'strace',
+    neededFor: 'recording every command line of install, upgrade, backup and restore (secrets-on-command-lines test)',
+    debianPackages: ['strace'],
+    locate: () => executable('strace'),
+  },
+  {
     name: 'ShellCheck',
     neededFor: 'linting deploy/install.sh (install-script test)',
     debianPackages: ['shellcheck'],

@@ -38,6 +38,7 @@ import { startFakeAgent, type FakeAgent } from '../../support/fake-agent.ts';
 import { waitFor } from '../../support/ports.ts';
 import { ADMIN, STUDENT } from '../../support/hosting-stack.ts';
 import { runAgentCli } from '../../support/admin-cli.ts';
+import { commandLinesWithSecrets, execveLines, straceArgs } from '../../support/argv-trace.ts';
 import { issueAgentCertificate } from '../../../control-plane/src/agent-links/agent-certificate.ts';
 
 const run = promisify(execFile);
@@ -164,12 +165,29 @@ function cpSyncUnits(root: string): Promise<void> {
   return cp('/usr/lib/systemd/system', path.join(root, 'usr/lib/systemd/system'), { recursive: true });
 }
 
+/**
+ * `install.sh agent --join` under strace: besides install.sh's own command line (where the sysadmin
+ * gives the string), no program it starts (curl above all) may carry the one-time token (issue 33).
+ */
 async function installJoin(root: string, join: string): Promise<string> {
-  const { stdout } = await run(path.join(bundle, 'install.sh'), ['agent', '--root', root, '--no-start', '--packages=skip', '--join', join], {
+  const script = path.join(bundle, 'install.sh');
+  const trace = path.join(root, '..', `join-${randomBytes(4).toString('hex')}.trace`);
+  const [strace, ...straceRest] = straceArgs(trace);
+  const ran = await run(strace!, [...straceRest, script, 'agent', '--root', root, '--no-start', '--packages=skip', '--join', join], {
     env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C.UTF-8' },
     timeout: 60_000,
-  });
-  return stdout;
+  }).then(
+    ({ stdout }) => ({ stdout }),
+    (error: unknown) => ({ error }),
+  );
+  // A failed run (the forged string) is checked too.
+  const token = /#([A-Za-z0-9_-]{43})\./.exec(join)?.[1];
+  const started = (await execveLines(trace)).filter((line) => !line.includes(`"${script}"`));
+  await rm(trace, { force: true });
+  const leaks = token ? commandLinesWithSecrets(started, { 'the join token': token }) : [];
+  if (leaks.length > 0) throw new Error(`install.sh --join started programs with the token on their command line:\n${leaks.join('\n')}`);
+  if ('error' in ran) throw ran.error;
+  return ran.stdout;
 }
 
 /** `devplein agent renew …` on a dev server (host-agent/src/cli/cert-renew.ts), for the agent files in `certDir`. */
