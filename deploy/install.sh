@@ -458,9 +458,11 @@ fi
 
 # --- 6. systemd units ------------------------------------------------------------------------------
 section "systemd-units in /etc/systemd/system"
-renew_units=()
-[[ "$role" != agent ]] || renew_units=(devplein-agent-renew.service devplein-agent-renew.timer)
-for unit in "${units[@]}" devplein-backup.service devplein-backup.timer "${renew_units[@]}"; do
+# A dev server also gets its certificate renewal and the template of a WireGuard interface of
+# its own unit (devplein-wireguard@.service: enabled by hand, see the file).
+agent_units=()
+[[ "$role" != agent ]] || agent_units=(devplein-agent-renew.service devplein-agent-renew.timer devplein-wireguard@.service)
+for unit in "${units[@]}" devplein-backup.service devplein-backup.timer "${agent_units[@]}"; do
   put_file "$systemd_dir/$unit" "/etc/systemd/system/$unit" 0644 root
 done
 

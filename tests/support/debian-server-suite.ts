@@ -44,6 +44,9 @@ export function changedSteps(output: string): string[] {
 /** Every unit install.sh enables on a server with both roles, and what each must be after the start. */
 const LONG_RUNNING = ['devplein-browser.service', 'devplein-git.service', 'devplein-agent.service', 'devplein-soketi.service', 'devplein-control-plane.service'];
 
+/** The PHP each Debian release ships (its php-fpm package depends on php<version>-fpm). */
+const PHP_OF: Record<DebianRelease, string> = { bookworm: '8.2', trixie: '8.4' };
+
 export function debianServerSuite(release: DebianRelease): void {
   const name = `Debian ${debianVersion[release]} (${release})`;
   let work: string;
@@ -57,7 +60,8 @@ export function debianServerSuite(release: DebianRelease): void {
     machine.ok('find /etc/devplein /etc/systemd/system /etc/caddy /etc/mysql/mariadb.conf.d /opt/devplein /usr/local/bin -xdev \\( -type f -o -type l \\) -printf "%p %m %u:%g %l\\n" | sort; find /etc/devplein /etc/caddy -type f -exec sha256sum {} + | sort');
   /** The journal of the devplein units at priority err and worse (journalctl -p err). */
   const journalErrors = async () => (await machine.run("journalctl -q --no-pager -p err -u 'devplein-*'")).output.trim();
-  const unitState = async (unit: string) => (await machine.run(`systemctl show -p ActiveState,SubState,Result --value ${unit} | paste -sd' '`)).output.trim();
+  /** 'active running success', 'inactive dead success', …: systemctl show prints properties in its own order, so one at a time. */
+  const unitState = async (unit: string) => (await machine.run(`for p in ActiveState SubState Result; do systemctl show -p $p --value ${unit}; done | paste -sd' '`)).output.trim();
 
   beforeAll(async () => {
     version = (JSON.parse(await readFile(path.join(repo, 'package.json'), 'utf8')) as { version: string }).version;
@@ -114,6 +118,8 @@ export function debianServerSuite(release: DebianRelease): void {
       }
       expect(result.output).toMatch(/migraties +uitgevoerd/);
       expect(await machine.ok('readlink /opt/devplein/current')).toBe(`releases/${version}\n`);
+      // phpMyAdmin's PHP-FPM socket in the Caddyfile is this release's PHP (no php-fpm installed yet).
+      expect(await machine.ok("grep -o 'php[0-9.]*-fpm.sock' /etc/caddy/Caddyfile")).toBe(`php${PHP_OF[release]}-fpm.sock\n`);
       expect(await unitState('devplein-soketi.service')).toMatch(/^active running/);
       // It waits for the school's identity provider (install.sh lists it as left to do).
       expect(await unitState('devplein-control-plane.service')).toMatch(/^inactive/);
