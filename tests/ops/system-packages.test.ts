@@ -9,9 +9,9 @@
  * (root, deb.debian.org, a few minutes; cached in /var/cache/devplein-tests afterwards), then
  * takes about a minute.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aptInstallArguments, startSystemDependencies, type SystemDependency } from '../../scripts/lib/system-programs.ts';
-import { installedPackages, simulatedInstall } from '../support/apt-simulation.ts';
+import { AptSimulation } from '../support/apt-simulation.ts';
 import { minbaseTree, type DebianSuite } from '../support/debian-tree.ts';
 import { testSystemDependencies } from '../support/system-deps.ts';
 
@@ -26,16 +26,21 @@ const debianPackages = (list: SystemDependency[]) => [...new Set(list.flatMap((d
 const lists = { 'npm start': debianPackages(startSystemDependencies), 'npm test': debianPackages(testSystemDependencies) };
 
 describe.each<DebianSuite>(['bookworm', 'trixie'])('on a fresh Debian (%s)', (suite) => {
+  let apt: AptSimulation;
+  beforeAll(async () => {
+    apt = await AptSimulation.of(await minbaseTree(suite));
+  });
+  afterAll(() => apt?.close());
+
   it.each(Object.entries(lists))('%s installs no kernel, initramfs or printing package, and what it names', async (list, packages) => {
-    const tree = await minbaseTree(suite);
-    const installed = await simulatedInstall(tree, aptInstallArguments(packages));
+    const installed = await apt.install(aptInstallArguments(packages));
     // The same packages with their recommends: shows the check sees what it is there to catch.
-    const withRecommends = await simulatedInstall(tree, ['install', '-y', ...packages]);
+    const withRecommends = await apt.install(['install', '-y', ...packages]);
     console.log(`${suite}, ${list}: ${installed.length} packages (${withRecommends.length} with recommends) for ${packages.length} named`);
 
     expect(unwanted(withRecommends)).not.toEqual([]);
     expect(unwanted(installed)).toEqual([]);
-    const present = new Set([...(await installedPackages(tree)), ...installed]);
+    const present = new Set([...(await apt.installed()), ...installed]);
     expect(packages.filter((name) => !present.has(name))).toEqual([]);
     if (list === 'npm start') expect(NAMED_RECOMMENDS.filter((name) => !present.has(name))).toEqual([]);
   });

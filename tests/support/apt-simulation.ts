@@ -7,36 +7,43 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 /**
- * The packages `apt-get <args>` would install on the Debian tree `tree`, from `apt-get -s`
- * (simulate) against a copy of the tree's apt state: apt writes logs and caches even when it
- * only simulates, and the tree stays untouched.
+ * `apt-get -s` (simulate) against a copy of a Debian tree's apt and dpkg state: apt writes logs
+ * and caches even when it only simulates, and the tree stays untouched. One copy serves every
+ * simulation (apt builds its package cache once); close() removes it.
  */
-export async function simulatedInstall(tree: string, args: string[]): Promise<string[]> {
-  const state = await mkdtemp(path.join(os.tmpdir(), 'devplein-apt-'));
-  try {
-    await cp(path.join(tree, 'etc/apt'), path.join(state, 'etc/apt'), { recursive: true });
-    await cp(path.join(tree, 'var/lib/apt/lists'), path.join(state, 'var/lib/apt/lists'), { recursive: true });
-    await cp(path.join(tree, 'var/lib/dpkg'), path.join(state, 'var/lib/dpkg'), { recursive: true });
+export class AptSimulation {
+  private constructor(private readonly state: string) {}
+
+  static async of(tree: string): Promise<AptSimulation> {
+    const state = await mkdtemp(path.join(os.tmpdir(), 'devplein-apt-'));
+    for (const part of ['etc/apt', 'var/lib/apt/lists', 'var/lib/dpkg']) await cp(path.join(tree, part), path.join(state, part), { recursive: true });
     await mkdir(path.join(state, 'var/cache/apt'), { recursive: true });
     await mkdir(path.join(state, 'var/log/apt'), { recursive: true });
-    const { stdout } = await run('apt-get', ['-s', '-o', `Dir=${state}`, '-o', 'Debug::NoLocking=1', ...args], {
+    return new AptSimulation(state);
+  }
+
+  /** The packages `apt-get <args>` would install. */
+  async install(args: string[]): Promise<string[]> {
+    const { stdout } = await run('apt-get', ['-s', '-o', `Dir=${this.state}`, '-o', 'Debug::NoLocking=1', ...args], {
       env: { PATH: process.env.PATH, LANG: 'C', DEBIAN_FRONTEND: 'noninteractive' },
       maxBuffer: 16 * 1024 * 1024,
       timeout: 120_000,
     });
     return stdout.split('\n').flatMap((line) => /^Inst (\S+)/.exec(line)?.[1] ?? []);
-  } finally {
-    await rm(state, { recursive: true, force: true });
   }
-}
 
-/** The packages dpkg has installed in the tree `tree`. */
-export async function installedPackages(tree: string): Promise<Set<string>> {
-  const status = await readFile(path.join(tree, 'var/lib/dpkg/status'), 'utf8');
-  return new Set(
-    status.split('\n\n').flatMap((stanza) => {
-      const name = /^Package: (\S+)$/m.exec(stanza)?.[1];
-      return name !== undefined && /^Status: install ok installed$/m.test(stanza) ? [name] : [];
-    }),
-  );
+  /** The packages dpkg has installed in the tree. */
+  async installed(): Promise<Set<string>> {
+    const status = await readFile(path.join(this.state, 'var/lib/dpkg/status'), 'utf8');
+    return new Set(
+      status.split('\n\n').flatMap((stanza) => {
+        const name = /^Package: (\S+)$/m.exec(stanza)?.[1];
+        return name !== undefined && /^Status: install ok installed$/m.test(stanza) ? [name] : [];
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    await rm(this.state, { recursive: true, force: true });
+  }
 }
