@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ensureSystemDependencies, MissingSystemDependencies, startSystemDependencies, type PackageInstaller, type SystemDependency } from './system-programs.ts';
+import { aptInstaller, ensureSystemDependencies, MissingSystemDependencies, startSystemDependencies, type PackageInstaller, type SystemDependency } from './system-programs.ts';
 
 /** A program that is there once `installed` holds its package. */
 function program(name: string, debianPackage: string, installed: Set<string>): SystemDependency {
@@ -27,12 +27,24 @@ describe('ensureSystemDependencies', () => {
     const installer: PackageInstaller = { available: false, install: () => expect.unreachable() };
     const attempt = () => ensureSystemDependencies([program('dockerd', 'docker.io', installed), program('caddy', 'caddy', installed)], { installer, log: () => undefined });
     expect(attempt).toThrow(MissingSystemDependencies);
-    expect(attempt).toThrow(/dockerd \(dockerd things\): dockerd not found[\s\S]*apt-get install -y docker\.io caddy/);
+    expect(attempt).toThrow(/dockerd \(dockerd things\): dockerd not found[\s\S]*apt-get install -y --no-install-recommends docker\.io caddy/);
   });
 
   it('says when an install did not bring a program', () => {
     const installer: PackageInstaller = { available: true, install: () => undefined };
-    expect(() => ensureSystemDependencies([program('caddy', 'caddy', new Set())], { installer, log: () => undefined })).toThrow(/Still missing after apt-get install -y caddy/);
+    expect(() => ensureSystemDependencies([program('caddy', 'caddy', new Set())], { installer, log: () => undefined })).toThrow(/Still missing after apt-get install -y --no-install-recommends caddy/);
+  });
+
+  it('apt-get installs without recommends (they brought a kernel image, an initramfs and printer tools)', () => {
+    const calls: string[][] = [];
+    aptInstaller((args) => calls.push(args)).install(['docker.io', 'chromium'], () => undefined);
+    expect(calls).toEqual([['update'], ['install', '-y', '--no-install-recommends', 'docker.io', 'chromium']]);
+  });
+
+  it('npm start names what the recommends brought that it uses', () => {
+    expect(startSystemDependencies.flatMap((dependency) => dependency.debianPackages)).toEqual(
+      expect.arrayContaining(['fonts-liberation', 'git', 'openssh-client', 'xz-utils', 'ca-certificates', 'apparmor', 'kmod']),
+    );
   });
 
   it('npm start asks for every part of the main job', () => {

@@ -65,6 +65,9 @@ export function executable(name: string, extraDirs: string[] = []): { found: str
   return found ? { found } : { problem: `${name} not found in PATH${extraDirs.length ? ` or ${extraDirs.join(', ')}` : ''}` };
 }
 
+export function existingPath(path: string): { found: string } | { problem: string } {
+  return existsSync(path) ? { found: path } : { problem: `${path} is missing` };
+}
 
 // The entries both lists use (their `neededFor` says what the tests use them for).
 
@@ -72,7 +75,7 @@ export const CHROMIUM: SystemDependency = {
     name: 'Chromium',
     neededFor: 'browser tests (playwright-core drives /usr/bin/chromium)',
     debianPackages: ['chromium'],
-    locate: () => (existsSync('/usr/bin/chromium') ? { found: '/usr/bin/chromium' } : { problem: '/usr/bin/chromium is missing' }),
+    locate: () => existingPath('/usr/bin/chromium'),
   };
 
 export const DOCKER_ENGINE: SystemDependency = {
@@ -146,6 +149,67 @@ export const IPTABLES: SystemDependency = {
     locate: () => executable('iptables', ['/usr/sbin']),
   };
 
+// What Debian's recommends brought and devplein uses. apt-get installs no recommends here (they
+// pulled in a kernel image, an initramfs and printer tools), so each is named on its own.
+
+export const LIBERATION_FONTS: SystemDependency = {
+    name: 'Liberation fonts',
+    neededFor: 'text in the thumbnails as sites set it (stand-ins with the metrics of Arial, Helvetica, Times and Courier; Chromium recommends them)',
+    debianPackages: ['fonts-liberation'],
+    locate: () => existingPath('/usr/share/fonts/truetype/liberation'),
+  };
+
+export const CA_CERTIFICATES: SystemDependency = {
+    name: 'CA certificates',
+    neededFor: 'image pulls by dockerd and git clones over HTTPS (docker.io recommends them)',
+    debianPackages: ['ca-certificates'],
+    locate: () => existingPath('/etc/ssl/certs/ca-certificates.crt'),
+  };
+
+export const GIT: SystemDependency = {
+    name: 'git',
+    neededFor: "the agent's git deploys (the git runner runs git; docker.io recommends it)",
+    debianPackages: ['git'],
+    locate: () => executable('git'),
+  };
+
+export const OPENSSH_CLIENT: SystemDependency = {
+    name: 'OpenSSH client',
+    neededFor: 'git deploys with a deploy key (git over ssh; git recommends it)',
+    debianPackages: ['openssh-client'],
+    locate: () => executable('ssh'),
+  };
+
+export const XZ_UTILS: SystemDependency = {
+    name: 'xz',
+    neededFor: 'dockerd unpacking xz-compressed image archives (docker load, docker import; docker.io recommends it)',
+    debianPackages: ['xz-utils'],
+    locate: () => executable('xz'),
+  };
+
+export const KMOD: SystemDependency = {
+    name: 'kmod',
+    neededFor: 'modprobe, with which dockerd and the kernel load overlay, bridge and netfilter modules (a minimal Debian lacks it; the kernel image brought it)',
+    debianPackages: ['kmod'],
+    locate: () => executable('modprobe', ['/usr/sbin', '/sbin']),
+  };
+
+/** Whether the running kernel enforces AppArmor (what dockerd itself looks at). */
+function appArmorKernel(): boolean {
+  try {
+    return readFileSync('/sys/module/apparmor/parameters/enabled', 'utf8').startsWith('Y');
+  } catch {
+    return false;
+  }
+}
+
+export const APPARMOR: SystemDependency = {
+    name: 'AppArmor parser',
+    neededFor: "containers on a kernel with AppArmor: Debian 12's dockerd (20.10) loads its docker-default profile with apparmor_parser and refuses every container start without it (docker.io recommends it)",
+    debianPackages: ['apparmor'],
+    locate: () => (appArmorKernel() ? executable('apparmor_parser', ['/usr/sbin', '/sbin']) : { found: 'not needed (this kernel has no AppArmor)' }),
+  };
+
 export const OPENSSL: SystemDependency = {
     name: 'OpenSSL',
     neededFor: 'test certificates for the mTLS link to the host agent',
@@ -165,6 +229,13 @@ export const startSystemDependencies: SystemDependency[] = [
   { ...IPROUTE2, neededFor: 'the VPN interface (ip)' },
   { ...IPTABLES, neededFor: 'the VPN firewall and the containers’ network rules' },
   { ...OPENSSL, neededFor: 'the development certificates of the agent link' },
+  APPARMOR,
+  KMOD,
+  XZ_UTILS,
+  CA_CERTIFICATES,
+  LIBERATION_FONTS,
+  GIT,
+  OPENSSH_CLIENT,
 ];
 
 export interface EnsureOptions {
@@ -185,12 +256,24 @@ export interface PackageInstaller {
   install(packages: string[], log: (line: string) => void): void;
 }
 
+/**
+ * apt-get's arguments that install `packages`, without their recommends: on a fresh Debian 12
+ * those brought a kernel image, an initramfs and printer tools. What devplein needs of them is
+ * named in the lists above.
+ */
+export function aptInstallArguments(packages: string[]): string[] {
+  return ['install', '-y', '--no-install-recommends', ...packages];
+}
+
+/** Runs apt-get with these arguments, or throws. */
+export type AptRunner = (args: string[], log: (line: string) => void) => void;
+
 /** apt-get as root on Debian: one `apt-get update`, then one install. */
-export const aptInstaller = (): PackageInstaller => ({
+export const aptInstaller = (run: AptRunner = apt): PackageInstaller => ({
   available: isRoot() && findExecutable('apt-get') !== undefined,
   install: (packages, log) => {
-    apt(['update'], log);
-    apt(['install', '-y', ...packages], log);
+    run(['update'], log);
+    run(aptInstallArguments(packages), log);
   },
 });
 
@@ -231,7 +314,7 @@ export function ensureSystemDependencies(dependencies: SystemDependency[], optio
   if (missing.length === 0) return;
 
   const packages = [...new Set(missing.flatMap(({ dependency }) => dependency.debianPackages))];
-  const installCommand = `apt-get install -y ${packages.join(' ')}`;
+  const installCommand = `apt-get ${aptInstallArguments(packages).join(' ')}`;
   if (options.skipInstall) {
     log(`missing  (TEST_SKIP_SYSTEM_DEPS=1, not installing; tests that need them will fail):\n${describeMissing(missing)}`);
     return;

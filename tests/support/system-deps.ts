@@ -1,15 +1,20 @@
-import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import {
+  APPARMOR,
   CADDY,
   CHROMIUM,
   DOCKER_ENGINE,
   ensureSystemDependencies,
   executable,
+  existingPath,
+  GIT,
   IPROUTE2,
   IPTABLES,
   isRoot,
+  KMOD,
+  LIBERATION_FONTS,
   MARIADB_SERVER,
+  OPENSSH_CLIENT,
   OPENSSL,
   postgresBinDirs,
   STATIC_BUSYBOX,
@@ -24,6 +29,7 @@ export { ensureSystemDependencies, findExecutable, MissingSystemDependencies, po
 /** What `npm test` needs from the operating system (scripts/lib/system-programs.ts has the shared entries). */
 export const testSystemDependencies: SystemDependency[] = [
   CHROMIUM,
+  { ...LIBERATION_FONTS, neededFor: 'text in the screenshots and thumbnails as the test pages set it' },
   {
     name: 'PostgreSQL server',
     neededFor: 'the throwaway database cluster of the tests (initdb, pg_ctl)',
@@ -40,6 +46,8 @@ export const testSystemDependencies: SystemDependency[] = [
     },
   },
   DOCKER_ENGINE,
+  APPARMOR,
+  KMOD,
   {
     name: 'Docker registry',
     neededFor: 'a local image registry to test image pulls against (nothing is pulled from the internet)',
@@ -52,19 +60,15 @@ export const testSystemDependencies: SystemDependency[] = [
     name: 'Dropbear SSH server',
     neededFor: 'the SSH image of the SSH access tests (a real login as student)',
     debianPackages: ['dropbear-bin'],
-    locate: () => (existsSync('/usr/sbin/dropbear') ? { found: '/usr/sbin/dropbear' } : { problem: '/usr/sbin/dropbear is missing' }),
+    locate: () => existingPath('/usr/sbin/dropbear'),
   },
-  {
-    name: 'OpenSSH client',
-    neededFor: 'logging in to a container over SSH in the SSH access tests',
-    debianPackages: ['openssh-client'],
-    locate: () => executable('ssh'),
-  },
+  { ...OPENSSH_CLIENT, neededFor: 'logging in to a container over SSH in the SSH access tests, and git deploys with a deploy key' },
+  { ...GIT, neededFor: 'the test git host and the git deploy tests (tests/support/git-host.ts)' },
   {
     name: 'OpenSSH server',
     neededFor: 'the test git host: deploy-key clones over SSH to a git-shell login (tests/support/git-host.ts)',
     debianPackages: ['openssh-server'],
-    locate: () => (existsSync('/usr/sbin/sshd') ? { found: '/usr/sbin/sshd' } : { problem: '/usr/sbin/sshd is missing' }),
+    locate: () => existingPath('/usr/sbin/sshd'),
   },
   WIREGUARD_TOOLS,
   WIREGUARD_GO,

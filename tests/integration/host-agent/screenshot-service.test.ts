@@ -63,6 +63,23 @@ const page = (background: readonly number[], body: string, head = '') =>
   `<body style="margin:0;background:rgb(${background.join(',')});font:32px sans-serif;color:#fff">` +
   `<h1 style="margin:40px">${body}</h1></body></html>`;
 
+/** Big black text on white in the font family asked for: what a thumbnail must still show. */
+const textPage = (fontFamily: string, text: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>tekst</title></head>` +
+  `<body style="margin:0;background:#fff;color:#000;font:120px/1 ${fontFamily}"><p style="margin:40px">${text}</p></body></html>`;
+
+/** Pixels darker than mid-grey inside a box of `image`. */
+function darkPixels(image: ReturnType<typeof decodePng>, box: { x: number; y: number; width: number; height: number }): number {
+  let dark = 0;
+  for (let y = box.y; y < box.y + box.height; y += 1) {
+    for (let x = box.x; x < box.x + box.width; x += 1) {
+      const [r, g, b] = pixelAt(image, x, y);
+      if (r + g + b < 3 * 128) dark += 1;
+    }
+  }
+  return dark;
+}
+
 /** One upstream for every test site; the Host header says which behaviour. */
 function handle(request: http.IncomingMessage, response: http.ServerResponse): void {
   const label = (request.headers.host ?? '').split('.')[0] ?? '';
@@ -108,6 +125,14 @@ function handle(request: http.IncomingMessage, response: http.ServerResponse): v
         200,
         page(GREEN, 'Geheugen', "<script>fetch('/seen?stored=' + (localStorage.getItem('bezoek') ?? '')); localStorage.setItem('bezoek', 'ja');</script>"),
       );
+    case 'arial':
+      return html(200, textPage('Arial, sans-serif', 'Hallo Wereld'));
+    case 'liberation':
+      return html(200, textPage("'Liberation Sans', sans-serif", 'Hallo Wereld'));
+    case 'dejavu':
+      return html(200, textPage("'DejaVu Sans', sans-serif", 'Hallo Wereld'));
+    case 'blank':
+      return html(200, textPage('Arial, sans-serif', ''));
     case 'cdn':
       return html(200, page(ORANGE, 'Met CDN', '<script src="http://cdn.example.com/jquery.js"></script><link rel="stylesheet" href="https://fonts.example.net/x.css">'));
     default:
@@ -263,7 +288,7 @@ beforeAll(async () => {
   proxyClient = new ProxyServiceClient(agent.address, credentials);
   const target = `127.0.0.1:${(upstream.address() as AddressInfo).port}`;
   let projectId = 810_000;
-  for (const label of ['page', 'hang', 'away', 'fail', 'alert', 'busy', 'cdn', 'spin', 'memory']) await addRoute(site(label), target, (projectId += 1));
+  for (const label of ['page', 'hang', 'away', 'fail', 'alert', 'busy', 'cdn', 'spin', 'memory', 'arial', 'liberation', 'dejavu', 'blank']) await addRoute(site(label), target, (projectId += 1));
 });
 
 afterAll(async () => {
@@ -328,6 +353,21 @@ describe('ScreenshotService with Chromium through Caddy', { timeout: 120_000 }, 
       await writeFile(path.join(sampleDir, 'container-full.png'), shot.fullPng);
       await writeFile(path.join(sampleDir, 'container-thumbnail.png'), shot.thumbnailPng);
     }
+  });
+
+  it('shows the text of a site in its thumbnail, in Liberation Sans where the site asks for Arial (fonts-liberation)', async () => {
+    const [arial, liberation, dejavu, blank] = await Promise.all(['arial', 'liberation', 'dejavu', 'blank'].map((label) => capture({ domain: site(label) })));
+    for (const shot of [arial, liberation, dejavu, blank]) expect(`${shot!.outcome} ${shot!.errorReason}`).toBe(`${CaptureOutcome.CAPTURE_OUTCOME_CAPTURED} `);
+    // The 120 px line at (40, 40) of 1280×800 is 30 px high at (10, 10) of the 320×200 thumbnail.
+    const textBox = { x: 0, y: 0, width: 320, height: 60 };
+    expect(darkPixels(decodePng(blank!.thumbnailPng), textBox)).toBe(0);
+    expect(darkPixels(decodePng(arial!.thumbnailPng), textBox)).toBeGreaterThan(200);
+    // Arial is drawn with its metric twin from fonts-liberation. Without that package fontconfig
+    // answers every family it lacks with DejaVu Sans (fontconfig-config depends on it), so Arial
+    // (also Chromium's sans-serif) would look like DejaVu.
+    const pixels = (shot: CaptureResponse | undefined) => decodePng(shot!.fullPng).data;
+    expect(pixels(arial).equals(pixels(liberation))).toBe(true);
+    expect(pixels(arial).equals(pixels(dejavu))).toBe(false);
   });
 
   it('ends a site that never answers as TIMEOUT in time, while three others in the same batch are captured', async () => {
