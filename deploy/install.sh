@@ -211,7 +211,10 @@ case "$role" in
     ;;
   agent)
     # git and openssh-client: the git runner's git and ssh (git deploys), the agent's ssh-keygen (deploy keys).
-    debian_packages=(docker.io caddy mariadb-server chromium git openssh-client wireguard-tools wireguard-go iptables openssl curl ca-certificates)
+    # Recommends named because install.sh installs without them: fonts-liberation (text in the
+    # thumbnails: Arial and Helvetica drawn with their metrics), apparmor (Debian 12's dockerd 20.10
+    # refuses to start containers on an AppArmor kernel without apparmor_parser).
+    debian_packages=(docker.io caddy mariadb-server chromium fonts-liberation apparmor git openssh-client wireguard-tools wireguard-go iptables openssl curl ca-certificates)
     units=(devplein-browser.service devplein-git.service devplein-agent.service)
     ;;
 esac
