@@ -1,0 +1,77 @@
+import os from 'node:os';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import { Gauge, type Registry } from 'prom-client';
+import {
+  type BackupState,
+  type CertificateEnd,
+  gaugesOn,
+  packageVersion,
+  readWithin,
+  registerOperatorGauges,
+  releaseVersion,
+} from '@devplein/server-kit/operator-gauges';
+import { type AgentCertificatePaths, certificateEnd } from '../agent/link-certificates.ts';
+import { activeAgentCertificateEnds } from '../queries/agent-certificates.ts';
+import { latestBackupRun, latestSuccessfulBackupRun } from '../queries/backups.ts';
+
+export interface ControlPlaneGaugeSources {
+  knex: Knex;
+  /** The link CA and the control plane's client certificate (agentCertificatePaths); null: not configured. */
+  certificatePaths: Pick<AgentCertificatePaths, 'ca' | 'cert'> | null;
+  logger: Logger;
+  /** The backups' host label (default: this machine's name, as in the archive manifest). */
+  host?: string;
+  /** Time the database may take per scrape (a slow database must not stall Prometheus). */
+  readTimeoutMs?: number;
+}
+
+/** This control plane's release (DEVPLEIN_VERSION, else control-plane/package.json, which a bundle writes). */
+export const CONTROL_PLANE_VERSION = releaseVersion(packageVersion(new URL('../../package.json', import.meta.url)));
+
+/** The control plane's backups as migration 0013's backup_runs records them. */
+export async function controlPlaneBackupState(knex: Knex, host: string): Promise<BackupState> {
+  const [last, lastSuccessful] = await Promise.all([latestBackupRun(knex), latestSuccessfulBackupRun(knex)]);
+  return {
+    role: 'control-plane',
+    host,
+    lastSuccessAt: lastSuccessful ? new Date(lastSuccessful.finished_at) : null,
+    lastRun: last ? { finishedAt: new Date(last.finished_at), ok: last.ok } : null,
+  };
+}
+
+/** The CA's and the client certificate's ends (read from their files), then each pinned agent's (from the database). */
+export async function controlPlaneCertificateEnds(sources: ControlPlaneGaugeSources): Promise<CertificateEnd[]> {
+  const paths = sources.certificatePaths;
+  const [ca, client, agents] = await Promise.all([
+    paths ? certificateEnd(paths.ca) : null,
+    paths ? certificateEnd(paths.cert) : null,
+    readWithin(() => activeAgentCertificateEnds(sources.knex), sources.readTimeoutMs ?? 2_000, (error) =>
+      sources.logger.debug({ err: error }, 'metrics: agent certificates not read; leaving them out'),
+    ),
+  ]);
+  const ends: CertificateEnd[] = [];
+  if (ca?.notAfter) ends.push({ certificate: 'ca', host: '', notAfter: ca.notAfter });
+  if (client?.notAfter) ends.push({ certificate: 'control-plane', host: '', notAfter: client.notAfter });
+  for (const agent of agents ?? []) ends.push({ certificate: 'agent', host: agent.name, notAfter: agent.notAfter });
+  return ends;
+}
+
+/**
+ * Registers devplein_build_info and the backup and certificate gauges, read at each scrape (two
+ * small queries and two small files; no timer). A backup state the database does not give in
+ * time keeps its last values.
+ */
+export function registerControlPlaneGauges(registry: Registry, sources: ControlPlaneGaugeSources): void {
+  const host = sources.host ?? os.hostname();
+  registerOperatorGauges(gaugesOn(Gauge, registry), {
+    version: CONTROL_PLANE_VERSION,
+    backups: async () => {
+      const state = await readWithin(() => controlPlaneBackupState(sources.knex, host), sources.readTimeoutMs ?? 2_000, (error) =>
+        sources.logger.debug({ err: error }, 'metrics: backup runs not read; keeping the previous values'),
+      );
+      return state ? [state] : undefined;
+    },
+    certificates: () => controlPlaneCertificateEnds(sources),
+  });
+}
