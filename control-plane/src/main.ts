@@ -150,7 +150,7 @@ async function main(): Promise<void> {
   // that is taken is logged, not fatal: the app itself still serves.
   let metricsServer: RunningMetricsServer | undefined;
   if (config.metricsListen) {
-    registerControlPlaneGauges(controlPlaneMetrics.registry, { knex, certificatePaths: agentCertificatePaths(config), logger: logger.child({ component: 'metrics' }) });
+    registerControlPlaneGauges(controlPlaneMetrics.registry, { knex, certificatePems: certificates, logger: logger.child({ component: 'metrics' }) });
     try {
       metricsServer = await startMetricsServer({
         listen: config.metricsListen,

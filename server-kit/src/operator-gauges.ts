@@ -6,6 +6,7 @@
  * (control-plane/src/metrics/operator-gauges.ts, host-agent/src/metrics/operator-gauges.ts);
  * server-kit itself does not depend on prom-client.
  */
+import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 /** Labels and value of one sample. */
@@ -121,6 +122,15 @@ export interface CertificateEnd {
   /** The dev server (the control plane's link name) of an agent certificate; '' otherwise. */
   host: string;
   notAfter: Date;
+}
+
+/** The end of the (first) certificate in `pem`; null when it cannot be parsed (the gauge then leaves it out). */
+export function certificateEndOf(pem: string | Buffer, certificate: CertificateEnd['certificate'], host = ''): CertificateEnd | null {
+  try {
+    return { certificate, host, notAfter: new Date(new X509Certificate(pem).validTo) };
+  } catch {
+    return null;
+  }
 }
 
 export function certificateSample(end: CertificateEnd): GaugeSample {

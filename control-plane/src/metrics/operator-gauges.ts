@@ -5,20 +5,20 @@ import { Gauge, type Registry } from 'prom-client';
 import {
   type BackupState,
   type CertificateEnd,
+  certificateEndOf,
   gaugesOn,
   packageVersion,
   readWithin,
   registerOperatorGauges,
   releaseVersion,
 } from '@devplein/server-kit/operator-gauges';
-import { type AgentCertificatePaths, certificateEnd } from '../agent/link-certificates.ts';
 import { activeAgentCertificateEnds } from '../queries/agent-certificates.ts';
 import { latestBackupRun, latestSuccessfulBackupRun } from '../queries/backups.ts';
 
 export interface ControlPlaneGaugeSources {
   knex: Knex;
-  /** The link CA and the control plane's client certificate (agentCertificatePaths); null: not configured. */
-  certificatePaths: Pick<AgentCertificatePaths, 'ca' | 'cert'> | null;
+  /** The link CA and the client certificate as read at start (what the links use until a restart); null: none configured. */
+  certificatePems: { ca: string | Buffer; cert: string | Buffer } | null;
   logger: Logger;
   /** The backups' host label (default: this machine's name, as in the archive manifest). */
   host?: string;
@@ -40,30 +40,22 @@ export async function controlPlaneBackupState(knex: Knex, host: string): Promise
   };
 }
 
-/** The CA's and the client certificate's ends (read from their files), then each pinned agent's (from the database). */
-export async function controlPlaneCertificateEnds(sources: ControlPlaneGaugeSources): Promise<CertificateEnd[]> {
-  const paths = sources.certificatePaths;
-  const [ca, client, agents] = await Promise.all([
-    paths ? certificateEnd(paths.ca) : null,
-    paths ? certificateEnd(paths.cert) : null,
-    readWithin(() => activeAgentCertificateEnds(sources.knex), sources.readTimeoutMs ?? 2_000, (error) =>
-      sources.logger.debug({ err: error }, 'metrics: agent certificates not read; leaving them out'),
-    ),
-  ]);
-  const ends: CertificateEnd[] = [];
-  if (ca?.notAfter) ends.push({ certificate: 'ca', host: '', notAfter: ca.notAfter });
-  if (client?.notAfter) ends.push({ certificate: 'control-plane', host: '', notAfter: client.notAfter });
-  for (const agent of agents ?? []) ends.push({ certificate: 'agent', host: agent.name, notAfter: agent.notAfter });
-  return ends;
+/** The CA's and the client certificate's ends (as loaded at start), then each pinned agent's (from the database). */
+export async function controlPlaneCertificateEnds(sources: ControlPlaneGaugeSources, loaded: readonly CertificateEnd[]): Promise<CertificateEnd[]> {
+  const agents = await readWithin(() => activeAgentCertificateEnds(sources.knex), sources.readTimeoutMs ?? 2_000, (error) =>
+    sources.logger.debug({ err: error }, 'metrics: agent certificates not read; leaving them out'),
+  );
+  return [...loaded, ...(agents ?? []).map((agent): CertificateEnd => ({ certificate: 'agent', host: agent.name, notAfter: agent.notAfter }))];
 }
 
 /**
- * Registers devplein_build_info and the backup and certificate gauges, read at each scrape (two
- * small queries and two small files; no timer). A backup state the database does not give in
- * time keeps its last values.
+ * Registers devplein_build_info and the backup and certificate gauges, read at each scrape (three
+ * small queries; no timer). A backup state the database does not give in time keeps its last values.
  */
 export function registerControlPlaneGauges(registry: Registry, sources: ControlPlaneGaugeSources): void {
   const host = sources.host ?? os.hostname();
+  const pems = sources.certificatePems;
+  const loaded = pems ? [certificateEndOf(pems.ca, 'ca'), certificateEndOf(pems.cert, 'control-plane')].filter((end): end is CertificateEnd => end !== null) : [];
   registerOperatorGauges(gaugesOn(Gauge, registry), {
     version: CONTROL_PLANE_VERSION,
     backups: async () => {
@@ -72,6 +64,6 @@ export function registerControlPlaneGauges(registry: Registry, sources: ControlP
       );
       return state ? [state] : undefined;
     },
-    certificates: () => controlPlaneCertificateEnds(sources),
+    certificates: () => controlPlaneCertificateEnds(sources, loaded),
   });
 }

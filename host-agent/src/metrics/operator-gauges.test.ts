@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_VERSION } from '../agent-version.ts';
-import { registerAgentGauges, servedCertificateEnd } from './operator-gauges.ts';
+import { registerAgentGauges } from './operator-gauges.ts';
 
 const run = promisify(execFile);
 let dir: string;
@@ -67,8 +67,11 @@ describe('the agent operator gauges', () => {
     expect(text).not.toContain(`devplein_backup_last_run_timestamp_seconds${labels}`);
   });
 
-  it('leaves the agent certificate out when what it serves cannot be parsed', () => {
-    expect(servedCertificateEnd('geen certificaat')).toBeNull();
-    expect(servedCertificateEnd(certPem)?.certificate).toBe('agent');
+  it('leaves the agent certificate out when what it serves cannot be parsed', async () => {
+    const registry = new Registry();
+    registerAgentGauges(registry, { dataDir: dir, servedCertificatePem: 'geen certificaat', host: 'dev-a' });
+    const text = await registry.metrics();
+    expect(text).toContain('# TYPE devplein_certificate_expiry_timestamp_seconds gauge');
+    expect(text).not.toContain('devplein_certificate_expiry_timestamp_seconds{');
   });
 });

@@ -1,7 +1,6 @@
-import { X509Certificate } from 'node:crypto';
 import os from 'node:os';
 import { Gauge, type Registry } from 'prom-client';
-import { type BackupState, type CertificateEnd, gaugesOn, registerOperatorGauges, releaseVersion } from '@devplein/server-kit/operator-gauges';
+import { type BackupState, certificateEndOf, gaugesOn, registerOperatorGauges, releaseVersion } from '@devplein/server-kit/operator-gauges';
 import { AGENT_VERSION } from '../agent-version.ts';
 import { lastBackup } from '../drivers/host/host-probes.ts';
 
@@ -28,22 +27,13 @@ export async function agentBackupState(dataDir: string, host: string): Promise<B
   };
 }
 
-/** The served certificate's end; null when it cannot be parsed (the gauge then has no agent series). */
-export function servedCertificateEnd(pem: string | Buffer): CertificateEnd | null {
-  try {
-    return { certificate: 'agent', host: '', notAfter: new Date(new X509Certificate(pem).validTo) };
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Registers devplein_build_info and the backup and certificate gauges: the status file is read
  * at each scrape (one small file; no timer), the served certificate once.
  */
 export function registerAgentGauges(registry: Registry, sources: AgentGaugeSources): void {
   const host = sources.host ?? os.hostname();
-  const served = servedCertificateEnd(sources.servedCertificatePem);
+  const served = certificateEndOf(sources.servedCertificatePem, 'agent');
   registerOperatorGauges(gaugesOn(Gauge, registry), {
     version: AGENT_RELEASE_VERSION,
     backups: async () => [await agentBackupState(sources.dataDir, host)],

@@ -1,10 +1,10 @@
 /**
  * The control plane's operator gauges (control-plane/src/metrics/operator-gauges.ts) on a real
  * PostgreSQL: the backup runs the backup command records, the agent links' pinned certificates,
- * and the link CA and client certificate files, each read at scrape time.
+ * each read at scrape time, and the link CA and client certificate as the control plane loaded them.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -56,7 +56,7 @@ describe('the control plane operator gauges', () => {
     ]);
     // The control plane's own registry (its prom-client, not the tests').
     const registry = createControlPlaneMetrics().registry;
-    registerControlPlaneGauges(registry, { knex: database.knex, certificatePaths: { ca, cert: client }, logger: silent, host: 'cp1' });
+    registerControlPlaneGauges(registry, { knex: database.knex, certificatePems: { ca: await readFile(ca), cert: await readFile(client) }, logger: silent, host: 'cp1' });
     const labels = '{role="control-plane",host="cp1"}';
 
     let text = await registry.metrics();
@@ -81,11 +81,11 @@ describe('the control plane operator gauges', () => {
     expect(value(text, `devplein_backup_last_run_success${labels}`)).toBe(0);
   });
 
-  it('answers a scrape in time without the database: the backups keep their last values, the files are still read', async () => {
+  it('answers a scrape in time without the database: the backups keep their last values, the certificates are still there', async () => {
     const [ca, client] = await Promise.all([certificate('ca2', 30), certificate('control-plane2', 30)]);
     const own = await createTestDatabase();
     const registry = createControlPlaneMetrics().registry;
-    registerControlPlaneGauges(registry, { knex: own.knex, certificatePaths: { ca, cert: client }, logger: silent, host: 'cp1', readTimeoutMs: 500 });
+    registerControlPlaneGauges(registry, { knex: own.knex, certificatePems: { ca: await readFile(ca), cert: await readFile(client) }, logger: silent, host: 'cp1', readTimeoutMs: 500 });
     const night = new Date('2026-11-26T03:15:00.000Z');
     await recordBackupRun(own.knex, { role: 'control-plane', startedAt: night, finishedAt: night, ok: true });
     expect(value(await registry.metrics(), 'devplein_backup_last_success_timestamp_seconds{role="control-plane",host="cp1"}')).toBe(night.getTime() / 1000);
