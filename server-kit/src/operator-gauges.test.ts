@@ -1,11 +1,30 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { backupSamples, readWithin, releaseVersion, sharedWhileInFlight } from './operator-gauges.ts';
+import { backupSamples, packageVersion, readWithin, releaseVersion, sharedWhileInFlight } from './operator-gauges.ts';
 
 describe('operator gauges', () => {
   it('takes the release from DEVPLEIN_VERSION, else the package version', () => {
     expect(releaseVersion('0.1.0', { DEVPLEIN_VERSION: ' 2026.12.1 ' })).toBe('2026.12.1');
     expect(releaseVersion('0.1.0', { DEVPLEIN_VERSION: '' })).toBe('0.1.0');
     expect(releaseVersion('0.1.0', {})).toBe('0.1.0');
+  });
+
+  it("finds the package's version by name above the module, at any depth (sources, dist/, dist/chunks/)", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'devplein-package-version-'));
+    try {
+      await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'devplein', version: '9.9.9' }));
+      await mkdir(path.join(dir, 'control-plane', 'dist', 'chunks'), { recursive: true });
+      await writeFile(path.join(dir, 'control-plane', 'package.json'), JSON.stringify({ name: '@devplein/control-plane', version: '2026.12.1' }));
+      for (const module of ['dist/main.js', 'dist/chunks/x.js', 'main.js']) {
+        expect(packageVersion(pathToFileURL(path.join(dir, 'control-plane', module)), '@devplein/control-plane')).toBe('2026.12.1');
+      }
+      expect(packageVersion(pathToFileURL(path.join(dir, 'main.js')), '@devplein/control-plane')).toBe('0.0.0');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('reports never as a last success of 0 and a run without a readable time as an outcome only', () => {

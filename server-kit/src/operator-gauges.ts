@@ -7,7 +7,9 @@
  * server-kit itself does not depend on prom-client.
  */
 import { X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Labels and value of one sample. */
 export interface GaugeSample {
@@ -76,10 +78,23 @@ export const CERTIFICATE_EXPIRY = {
   labelNames: ['certificate', 'host'],
 } as const;
 
-/** `version` of a package.json ('0.0.0' when it has none): a release bundle writes the release's there. */
-export function packageVersion(packageJson: URL): string {
-  const parsed = JSON.parse(readFileSync(packageJson, 'utf8')) as { version?: unknown };
-  return typeof parsed.version === 'string' ? parsed.version : '0.0.0';
+/**
+ * The version of the package named `packageName`: the nearest package.json of that name above
+ * the module at `from` (sources, the compiled dist/ and a release bundle's chunks alike; a bundle
+ * writes the release's version there). '0.0.0' when there is none.
+ */
+export function packageVersion(from: string | URL, packageName: string): string {
+  let dir = path.dirname(fileURLToPath(from));
+  for (;;) {
+    const file = path.join(dir, 'package.json');
+    if (existsSync(file)) {
+      const parsed = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown; version?: unknown };
+      if (parsed.name === packageName) return typeof parsed.version === 'string' ? parsed.version : '0.0.0';
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return '0.0.0';
+    dir = parent;
+  }
 }
 
 /** The release this process belongs to: DEVPLEIN_VERSION when set, else its package's version. */

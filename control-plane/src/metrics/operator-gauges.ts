@@ -26,8 +26,8 @@ export interface ControlPlaneGaugeSources {
   readTimeoutMs?: number;
 }
 
-/** This control plane's release (DEVPLEIN_VERSION, else control-plane/package.json, which a bundle writes). */
-export const CONTROL_PLANE_VERSION = releaseVersion(packageVersion(new URL('../../package.json', import.meta.url)));
+/** This control plane's release (DEVPLEIN_VERSION, else control-plane/package.json, which a release bundle writes; found by name, as the bundle's files sit at other depths than the sources). */
+export const CONTROL_PLANE_VERSION = releaseVersion(packageVersion(import.meta.url, '@devplein/control-plane'));
 
 /** The control plane's backups as migration 0013's backup_runs records them. */
 export async function controlPlaneBackupState(knex: Knex, host: string): Promise<BackupState> {
