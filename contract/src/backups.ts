@@ -29,6 +29,11 @@ export const agentBackupStatusSchema = z.object({
   ok: z.boolean(),
   sizeBytes: z.number().int().nonnegative().nullable(),
   message: z.string().max(2000),
+  /**
+   * When the last successful run finished: this run's end when it succeeded, else carried over
+   * from the status before (null: none succeeded). Absent in files of older releases.
+   */
+  lastSuccessAt: z.iso.datetime().nullable().optional(),
 });
 
 export type AgentBackupStatus = z.infer<typeof agentBackupStatusSchema>;

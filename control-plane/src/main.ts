@@ -23,6 +23,7 @@ import type { SchoolProvider } from './auth/school-login.ts';
 import type { Logger } from 'pino';
 import { controlPlaneMetrics } from './metrics/metrics.ts';
 import { startMetricsServer, type RunningMetricsServer } from './metrics/metrics-server.ts';
+import { registerControlPlaneGauges } from './metrics/operator-gauges.ts';
 import { controlPlaneHealth } from './metrics/health-report.ts';
 import { endOpenResponseStreams } from './routes/user-dockers/streams.ts';
 
@@ -149,6 +150,7 @@ async function main(): Promise<void> {
   // that is taken is logged, not fatal: the app itself still serves.
   let metricsServer: RunningMetricsServer | undefined;
   if (config.metricsListen) {
+    registerControlPlaneGauges(controlPlaneMetrics.registry, { knex, certificatePems: certificates, logger: logger.child({ component: 'metrics' }) });
     try {
       metricsServer = await startMetricsServer({
         listen: config.metricsListen,

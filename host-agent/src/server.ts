@@ -19,6 +19,7 @@ import { contractVersionInterceptor } from './interceptors/version.ts';
 import { metricsInterceptor } from './interceptors/metrics.ts';
 import { createAgentMetrics, type AgentMetrics } from './metrics/metrics.ts';
 import { startAgentMetricsServer, type RunningAgentMetricsServer } from './metrics/metrics-server.ts';
+import { registerAgentGauges } from './metrics/operator-gauges.ts';
 import { IdleStopper } from './jobs/idle-stopper.ts';
 import { type IdleTracking, startIdleTracking } from './jobs/idle-tracking.ts';
 import { dockerManagedContainers } from './drivers/docker/managed-containers.ts';
@@ -69,10 +70,10 @@ export interface AgentServerOptions {
   now?: () => Date;
 }
 
-/** Mutual TLS: the agent's certificate, and client certificates required, chained to the link's CA. */
-async function serverCredentials(tls: AgentConfig['tls']): Promise<grpc.ServerCredentials> {
+/** Mutual TLS: the agent's certificate, and client certificates required, chained to the link's CA. Also the certificate served. */
+async function serverCredentials(tls: AgentConfig['tls']): Promise<{ credentials: grpc.ServerCredentials; servedCertificatePem: Buffer }> {
   const [ca, cert, key] = await Promise.all([readFile(tls.caPath), readFile(tls.certPath), readFile(tls.keyPath)]);
-  return grpc.ServerCredentials.createSsl(ca, [{ private_key: key, cert_chain: cert }], true);
+  return { credentials: grpc.ServerCredentials.createSsl(ca, [{ private_key: key, cert_chain: cert }], true), servedCertificatePem: cert };
 }
 
 function bind(server: grpc.Server, address: string, credentials: grpc.ServerCredentials): Promise<number> {
@@ -88,9 +89,10 @@ function bind(server: grpc.Server, address: string, credentials: grpc.ServerCred
  * AGENT_METRICS_LISTEN set it also serves /healthz and /metrics over plain HTTP there.
  */
 export async function startAgentServer({ config, logger, now = () => new Date() }: AgentServerOptions): Promise<RunningAgentServer> {
-  const credentials = await serverCredentials(config.tls);
+  const { credentials, servedCertificatePem } = await serverCredentials(config.tls);
   let shuttingDown = false;
   const metrics = createAgentMetrics();
+  registerAgentGauges(metrics.registry, { dataDir: config.dataDir, servedCertificatePem });
   // Sent by the screenshot browser with every request: its visits are not a visitor's.
   const visitToken = randomBytes(16).toString('hex');
   const idleStop = config.idleStop;

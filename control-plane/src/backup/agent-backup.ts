@@ -1,7 +1,7 @@
-import { chmod, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { AGENT_BACKUP_STATUS_FILE, type AgentBackupStatus, BACKUP_NOT_INCLUDED } from '@devplein/contract/backups';
+import { AGENT_BACKUP_STATUS_FILE, type AgentBackupStatus, agentBackupStatusSchema, BACKUP_NOT_INCLUDED } from '@devplein/contract/backups';
 import { archiveName, isEmptyDir, measure, type BackupManifest, type OpenedArchive, replaceDir, runTool, sealArchive } from './archive.ts';
 import { RestoreRefused } from './control-plane-backup.ts';
 import { copyServerConfig, placeRestoredConfig, serverConfigDir } from './server-config.ts';
@@ -68,14 +68,27 @@ async function studentAccountsSql(optionFile: string): Promise<string> {
 /**
  * Leaves the outcome of a run in the agent's data dir, where the agent (its own user, which may
  * read but not write what root writes there) reports it to the status page through HostStats.
- * Written beside and renamed, so the agent never reads half a file.
+ * Written beside and renamed, so the agent never reads half a file. A failed run carries the
+ * previous status's last success over (the agent's devplein_backup_last_success_timestamp_seconds).
  */
 export async function writeAgentBackupStatus(dataDir: string, status: AgentBackupStatus): Promise<void> {
   const file = path.join(dataDir, AGENT_BACKUP_STATUS_FILE);
   const partial = `${file}.partial`;
-  await writeFile(partial, `${JSON.stringify(status)}\n`, { mode: 0o644 });
+  const lastSuccessAt = status.ok ? status.finishedAt : status.lastSuccessAt !== undefined ? status.lastSuccessAt : await previousSuccess(file);
+  await writeFile(partial, `${JSON.stringify({ ...status, lastSuccessAt })}\n`, { mode: 0o644 });
   await chmod(partial, 0o644);
   await rename(partial, file);
+}
+
+/** The last success a status file records (null: none, or no readable file). */
+async function previousSuccess(file: string): Promise<string | null> {
+  try {
+    const previous = agentBackupStatusSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+    if (!previous.success) return null;
+    return previous.data.ok ? previous.data.finishedAt : (previous.data.lastSuccessAt ?? null);
+  } catch {
+    return null;
+  }
 }
 
 /** Makes this dev server's archive in `backupDir`. */

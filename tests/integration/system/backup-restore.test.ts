@@ -479,6 +479,9 @@ describe('agent: devplein backup --role agent / restore', () => {
       const failedStatus = agentBackupStatusSchema.parse(JSON.parse(await readFile(path.join(stateDir, AGENT_BACKUP_STATUS_FILE), 'utf8')));
       expect(failedStatus).toMatchObject({ ok: false, sizeBytes: null });
       expect(failedStatus.message).not.toBe('');
+      // It keeps the good night's end (the agent's devplein_backup_last_success_timestamp_seconds).
+      expect(status.lastSuccessAt).toBe(status.finishedAt);
+      expect(failedStatus.lastSuccessAt).toBe(status.finishedAt);
 
       const rows = Object.values(before.databases).flatMap((tables) => Object.values(tables)).reduce((sum, table) => sum + table.length, 0);
       console.log(

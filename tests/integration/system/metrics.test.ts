@@ -3,12 +3,13 @@
  * (METRICS_LISTEN) with the fake agent, and the real host agent's /healthz and /metrics
  * (AGENT_METRICS_LISTEN). The public app port never serves metrics.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentClient, createAgentClient } from '../../../control-plane/src/agent/agent-client.ts';
+import { recordBackupRun } from '../../../control-plane/src/commands/record-backup-run.ts';
 import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../../support/agent.ts';
 import { ADMIN, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
 import { findFreePort, waitFor } from '../../support/ports.ts';
@@ -22,6 +23,14 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
     if (wanted) total += Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return total;
+}
+
+/** Days from now until the Unix time `seconds`. */
+const daysUntil = (seconds: number) => (seconds * 1000 - Date.now()) / 86_400_000;
+
+/** The version in a workspace's package.json (what devplein_build_info reports without DEVPLEIN_VERSION). */
+async function packageVersion(workspace: string): Promise<string> {
+  return (JSON.parse(await readFile(new URL(`../../../${workspace}/package.json`, import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 async function text(url: string): Promise<{ status: number; body: string; type: string }> {
@@ -133,6 +142,26 @@ describe('control plane metrics (METRICS_LISTEN)', () => {
     });
   });
 
+  it('reports the build, the backups of backup_runs and the link certificates (make-certs.sh: CA 10 years, leaves 825 days)', async () => {
+    let body = (await text(`${metricsUrl}/metrics`)).body;
+    expect(sample(body, 'devplein_build_info', { version: await packageVersion('control-plane'), node: process.version })).toBe(1);
+    expect(daysUntil(sample(body, 'devplein_certificate_expiry_timestamp_seconds', { certificate: 'ca' }))).toBeCloseTo(3650, 0);
+    expect(daysUntil(sample(body, 'devplein_certificate_expiry_timestamp_seconds', { certificate: 'control-plane' }))).toBeCloseTo(825, 0);
+    // The seeded link pins no certificate: no agent series until a join or renewal records one.
+    expect(body).not.toContain('devplein_certificate_expiry_timestamp_seconds{certificate="agent"');
+    expect(sample(body, 'devplein_backup_last_success_timestamp_seconds', { role: 'control-plane' })).toBe(0);
+
+    const [link] = await stack.database.knex('agent_links').where({ status: 'active' }).select<Array<{ name: string }>>('name');
+    const pinnedEnd = new Date(Date.now() + 12 * 86_400_000);
+    await stack.database.knex('agent_links').where({ name: link?.name }).update({ cert_not_after: pinnedEnd });
+    const finishedAt = new Date(Date.now() - 3_600_000);
+    await recordBackupRun(stack.database.knex, { role: 'control-plane', startedAt: finishedAt, finishedAt, ok: true, sizeBytes: 1234 });
+    body = (await text(`${metricsUrl}/metrics`)).body;
+    expect(sample(body, 'devplein_certificate_expiry_timestamp_seconds', { certificate: 'agent', host: link?.name ?? '' })).toBe(Math.floor(pinnedEnd.getTime() / 1000));
+    expect(sample(body, 'devplein_backup_last_success_timestamp_seconds', { role: 'control-plane', host: os.hostname() })).toBe(Math.floor(finishedAt.getTime() / 1000));
+    expect(sample(body, 'devplein_backup_last_run_success', { role: 'control-plane' })).toBe(1);
+  });
+
   it('never serves metrics on the public app port', async () => {
     const answer = await text(`${stack.app.url}/metrics`);
     expect(answer.body).not.toContain('devplein_http_requests_total');
@@ -148,13 +177,16 @@ describe('host agent health and metrics (AGENT_METRICS_LISTEN)', () => {
   let agent: TestAgent;
   let client: AgentClient;
   let metricsUrl: string;
+  let dataDir: string;
 
   beforeAll(async () => {
     workDir = await mkdtemp(path.join(os.tmpdir(), 'devplein-metrics-'));
     const certs = await makeTestCerts(path.join(workDir, 'certs'));
     const port = await findFreePort();
     metricsUrl = `http://127.0.0.1:${port}`;
-    agent = await startTestAgent({ certDir: certs.dir, env: { AGENT_METRICS_LISTEN: `127.0.0.1:${port}` } });
+    dataDir = path.join(workDir, 'agent-data');
+    await mkdir(dataDir);
+    agent = await startTestAgent({ certDir: certs.dir, dataDir, env: { AGENT_METRICS_LISTEN: `127.0.0.1:${port}` } });
     const pems = await readClientPems(certs.ca, certs.clientCert, certs.clientKey);
     client = createAgentClient({ address: agent.address, ...pems, deadlineMs: 5_000, logger: pino({ level: 'silent' }) });
   });
@@ -181,6 +213,26 @@ describe('host agent health and metrics (AGENT_METRICS_LISTEN)', () => {
     expect(sample(metrics.body, 'devplein_agent_grpc_calls_total', { method: 'InfoService/GetInfo', code: 'OK' })).toBe(before + 1);
     expect(sample(metrics.body, 'devplein_agent_grpc_call_duration_seconds_count', { method: 'InfoService/GetInfo' })).toBeGreaterThanOrEqual(1);
     expect(metrics.body).toContain('process_resident_memory_bytes');
+  });
+
+  it('reports the build, the certificate it serves, and the backup status file at each scrape', async () => {
+    let body = (await text(`${metricsUrl}/metrics`)).body;
+    expect(sample(body, 'devplein_build_info', { version: await packageVersion('host-agent'), node: process.version })).toBe(1);
+    expect(daysUntil(sample(body, 'devplein_certificate_expiry_timestamp_seconds', { certificate: 'agent' }))).toBeCloseTo(825, 0);
+    expect(sample(body, 'devplein_backup_last_success_timestamp_seconds', { role: 'agent', host: os.hostname() })).toBe(0);
+    expect(body).not.toContain('devplein_backup_last_run_success{');
+
+    // What `devplein backup --role agent` leaves after a failed night that followed a good one.
+    const good = new Date(Date.now() - 25 * 3_600_000);
+    const failed = new Date(Date.now() - 3_600_000);
+    await writeFile(
+      path.join(dataDir, 'backup-status.json'),
+      JSON.stringify({ finishedAt: failed.toISOString(), ok: false, sizeBytes: null, message: 'MariaDB antwoordt niet', lastSuccessAt: good.toISOString() }),
+    );
+    body = (await text(`${metricsUrl}/metrics`)).body;
+    expect(sample(body, 'devplein_backup_last_success_timestamp_seconds', { role: 'agent' })).toBe(Math.floor(good.getTime() / 1000));
+    expect(sample(body, 'devplein_backup_last_run_timestamp_seconds', { role: 'agent' })).toBe(Math.floor(failed.getTime() / 1000));
+    expect(body).toContain(`devplein_backup_last_run_success{role="agent",host="${os.hostname()}"} 0`);
   });
 
   it('does not serve metrics on any other path', async () => {

@@ -53,14 +53,27 @@ describe('host probes', () => {
   it("reads the last backup's status file: none, a run, or a record it cannot read (a failed backup, never 'none yet')", async () => {
     const dataDir = path.join(dir, 'agent-data');
     await mkdir(dataDir, { recursive: true });
-    expect(await lastBackup(dataDir)).toEqual({ known: false, finishedAt: undefined, ok: false, sizeBytes: 0, message: '' });
+    expect(await lastBackup(dataDir)).toEqual({ known: false, finishedAt: undefined, ok: false, sizeBytes: 0, message: '', lastSuccessAt: undefined });
     await writeFile(path.join(dataDir, 'backup-status.json'), JSON.stringify({ finishedAt: '2026-11-26T03:15:42.000Z', ok: true, sizeBytes: 204845, message: 'mysql: 3 bestand(en)' }));
-    expect(await lastBackup(dataDir)).toEqual({ known: true, finishedAt: new Date('2026-11-26T03:15:42.000Z'), ok: true, sizeBytes: 204845, message: 'mysql: 3 bestand(en)' });
-    await writeFile(path.join(dataDir, 'backup-status.json'), JSON.stringify({ finishedAt: '2026-11-26T03:15:42.000Z', ok: false, sizeBytes: null, message: 'MariaDB antwoordt niet' }));
-    expect(await lastBackup(dataDir)).toMatchObject({ known: true, ok: false, sizeBytes: 0, message: 'MariaDB antwoordt niet' });
+    expect(await lastBackup(dataDir)).toEqual({
+      known: true,
+      finishedAt: new Date('2026-11-26T03:15:42.000Z'),
+      ok: true,
+      sizeBytes: 204845,
+      message: 'mysql: 3 bestand(en)',
+      lastSuccessAt: new Date('2026-11-26T03:15:42.000Z'),
+    });
+    // A failed run: the last success is the one it carries (none in files of older releases).
+    await writeFile(path.join(dataDir, 'backup-status.json'), JSON.stringify({ finishedAt: '2026-11-27T03:15:42.000Z', ok: false, sizeBytes: null, message: 'MariaDB antwoordt niet' }));
+    expect(await lastBackup(dataDir)).toMatchObject({ known: true, ok: false, sizeBytes: 0, message: 'MariaDB antwoordt niet', lastSuccessAt: undefined });
+    await writeFile(
+      path.join(dataDir, 'backup-status.json'),
+      JSON.stringify({ finishedAt: '2026-11-27T03:15:42.000Z', ok: false, sizeBytes: null, message: 'MariaDB antwoordt niet', lastSuccessAt: '2026-11-26T03:15:42.000Z' }),
+    );
+    expect(await lastBackup(dataDir)).toMatchObject({ finishedAt: new Date('2026-11-27T03:15:42.000Z'), ok: false, lastSuccessAt: new Date('2026-11-26T03:15:42.000Z') });
     for (const broken of ['{"ok": tru', JSON.stringify({ ok: true })]) {
       await writeFile(path.join(dataDir, 'backup-status.json'), broken);
-      expect(await lastBackup(dataDir)).toEqual({ known: true, finishedAt: undefined, ok: false, sizeBytes: 0, message: 'backup-status.json is geen geldige status' });
+      expect(await lastBackup(dataDir)).toEqual({ known: true, finishedAt: undefined, ok: false, sizeBytes: 0, message: 'backup-status.json is geen geldige status', lastSuccessAt: undefined });
     }
   });
 

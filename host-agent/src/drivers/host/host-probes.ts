@@ -55,6 +55,8 @@ export interface LastBackupState {
   ok: boolean;
   sizeBytes: number;
   message: string;
+  /** The last successful run's end (this run's when it succeeded); undefined when none is known. */
+  lastSuccessAt: Date | undefined;
 }
 
 const ok = (detail: string): PartState => ({ ok: true, detail });
@@ -266,8 +268,8 @@ export async function lastBackup(dataDir: string): Promise<LastBackupState> {
   try {
     text = await readFile(path.join(dataDir, AGENT_BACKUP_STATUS_FILE), 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { known: false, finishedAt: undefined, ok: false, sizeBytes: 0, message: '' };
-    return { known: true, finishedAt: undefined, ok: false, sizeBytes: 0, message: `${AGENT_BACKUP_STATUS_FILE} niet te lezen (${describeError(error)})` };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { known: false, finishedAt: undefined, ok: false, sizeBytes: 0, message: '', lastSuccessAt: undefined };
+    return { known: true, finishedAt: undefined, ok: false, sizeBytes: 0, message: `${AGENT_BACKUP_STATUS_FILE} niet te lezen (${describeError(error)})`, lastSuccessAt: undefined };
   }
   let parsed: ReturnType<typeof agentBackupStatusSchema.safeParse>;
   try {
@@ -275,7 +277,9 @@ export async function lastBackup(dataDir: string): Promise<LastBackupState> {
   } catch {
     parsed = agentBackupStatusSchema.safeParse(undefined);
   }
-  if (!parsed.success) return { known: true, finishedAt: undefined, ok: false, sizeBytes: 0, message: `${AGENT_BACKUP_STATUS_FILE} is geen geldige status` };
+  if (!parsed.success) return { known: true, finishedAt: undefined, ok: false, sizeBytes: 0, message: `${AGENT_BACKUP_STATUS_FILE} is geen geldige status`, lastSuccessAt: undefined };
   const status = parsed.data;
-  return { known: true, finishedAt: new Date(status.finishedAt), ok: status.ok, sizeBytes: status.sizeBytes ?? 0, message: status.message };
+  const finishedAt = new Date(status.finishedAt);
+  const lastSuccessAt = status.ok ? finishedAt : status.lastSuccessAt ? new Date(status.lastSuccessAt) : undefined;
+  return { known: true, finishedAt, ok: status.ok, sizeBytes: status.sizeBytes ?? 0, message: status.message, lastSuccessAt };
 }
