@@ -119,7 +119,14 @@ const steps: Step[] = [
         console.error('The operations tests boot Debian servers (debootstrap, systemd-nspawn) and install devplein on them: run npm test as root, or TEST_SKIP=ops to leave them out.');
         return 1;
       }
-      return runCommand(bin('vitest'), ['run', '--config', 'vitest.ops.config.ts'], { env: { ...process.env, DEVPLEIN_TEST_SUMMARY_FILE: opsSummaryFile } });
+      // One release for every file of the suite (each would otherwise build its own: a minute or two each).
+      const releaseDir = join(summaryDir, 'release');
+      const built = await runCommand('npm', ['run', '--silent', 'release', '--', '--out', releaseDir], { env: { ...process.env, DEVPLEIN_RELEASE_KEY: '' } });
+      if (built !== 0) return built;
+      const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+      return runCommand(bin('vitest'), ['run', '--config', 'vitest.ops.config.ts'], {
+        env: { ...process.env, DEVPLEIN_TEST_SUMMARY_FILE: opsSummaryFile, TEST_RELEASE_TARBALL: join(releaseDir, `devplein-${version}.tar.gz`) },
+      });
     },
   },
 ];
