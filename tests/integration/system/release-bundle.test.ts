@@ -104,6 +104,17 @@ describe('the release bundle', () => {
     expect((await run(path.join(bundle, 'soketi/node/bin/node'), ['-p', 'process.version'])).stdout.trim()).toBe(`v${soketiNode.version}`);
   });
 
+  it("carries the NAN addons (ssh2's crypto, cpu-features) built for its Node 24, which loads them", async () => {
+    const node = path.join(bundle, 'node/bin/node');
+    for (const addon of ['node_modules/ssh2/lib/protocol/crypto/build/Release/sshcrypto.node', 'node_modules/cpu-features/build/Release/cpufeatures.node']) {
+      expect(existsSync(path.join(bundle, addon)), addon).toBe(true);
+      await run(node, ['-e', 'process.dlopen({ exports: {} }, process.argv[1])', path.join(bundle, addon)]);
+    }
+    // ssh2 takes its native AES-GCM (not its JavaScript fallback) when the build loads.
+    const { stdout } = await run(node, ['-p', "require('ssh2/lib/protocol/crypto.js').bindingAvailable"], { cwd: bundle });
+    expect(stdout.trim()).toBe('true');
+  });
+
   it('has a checksum and a signature that verify, and that a changed tarball fails', async () => {
     const { stdout } = await run('sha256sum', ['-c', `devplein-${version}.tar.gz.sha256`], { cwd: outDir });
     expect(stdout.trim()).toBe(`devplein-${version}.tar.gz: OK`);
@@ -138,7 +149,7 @@ describe('started from the unpacked bundle', () => {
 
     const suffix = randomBytes(4).toString('hex');
     realtime = { host: '127.0.0.1', port: await findFreePort(), appId: `app-${suffix}`, key: `key-${suffix}`, secret: `secret-${suffix}` };
-    const launch = soketiLaunch({ ...realtime, clusterPort: await findFreePort(), metricsPort: await findFreePort(), shutdownGracePeriodMs: 200 });
+    const launch = await soketiLaunch({ ...realtime, clusterPort: await findFreePort(), metricsPort: await findFreePort(), shutdownGracePeriodMs: 200 });
     soketiDirs.push(launch.workDir);
     const soketi = startBundleCommand(bundle, ['soketi', ...launch.args.slice(launch.args.indexOf('--config'))], { cwd: launch.workDir, env: launch.env });
     started.push(soketi);
@@ -300,7 +311,7 @@ describe('soketi on the bundle\'s Node 24', () => {
   it('starts on the uWebSockets.js fallback but accepts no websocket', async () => {
     const suffix = randomBytes(4).toString('hex');
     const realtime: RealtimeApp = { host: '127.0.0.1', port: await findFreePort(), appId: `app-${suffix}`, key: `key-${suffix}`, secret: `secret-${suffix}` };
-    const launch = soketiLaunch({ ...realtime, clusterPort: await findFreePort(), metricsPort: await findFreePort(), shutdownGracePeriodMs: 200 });
+    const launch = await soketiLaunch({ ...realtime, clusterPort: await findFreePort(), metricsPort: await findFreePort(), shutdownGracePeriodMs: 200 });
     soketiDirs.push(launch.workDir);
     const soketi = spawn(path.join(bundle, 'node/bin/node'), [path.join(bundle, 'soketi/node_modules/@soketi/soketi/bin/server.js'), ...launch.args.slice(1)], {
       cwd: launch.workDir,
