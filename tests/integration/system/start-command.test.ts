@@ -165,7 +165,8 @@ describe('npm start', () => {
     expect(binaryOf('scripts/start.ts')).toContain(serverBinary);
     expect(binaryOf('control-plane/src/main.ts')).toEqual([serverBinary]);
     expect(binaryOf('host-agent/src/main.ts')).toEqual([serverBinary]);
-    expect(binaryOf('@soketi/soketi/bin/server.js')).toEqual([soketiBinary]);
+    // soketi renames its process (process.title): its command line reads 'soketi-server'.
+    expect(binaryOf('soketi-server')).toEqual([soketiBinary]);
     // npm test installed them: npm start finds every part of the main job (as root it would install what is missing).
     expect(output).toContain('system programs: ok');
 
