@@ -107,7 +107,7 @@ async function measure(build: Build, uwsDir: string, runtime: NodeRuntime): Prom
       await waitForHttp(`http://${app.host}:${app.port}/`, { description: 'soketi', timeoutMs: 30_000, giveUpIf: () => (child.exitCode !== null ? 'soketi exited' : undefined) });
     } catch {
       const why = tail.toString().split('\n').find((line) => /Error|GLIBC|error/.test(line)) ?? tail.toString().split('\n').pop();
-      return outcome(`does not start: ${why?.trim().slice(0, 160)}`);
+      return outcome(`does not start: ${why?.trim().slice(0, 100)}`);
     }
     const fallback = tail.toString().includes('Falling back to a NodeJS implementation');
     const started = performance.now();
@@ -138,4 +138,5 @@ for (const build of builds) {
     outcomes.push(result);
   }
 }
-process.exit(outcomes.some((outcome) => outcome.result.startsWith('delivers')) ? 0 : 1);
+// Exit 1 when no combination delivers: realtime would be dead on this machine.
+process.exit(outcomes.some((outcome) => outcome.result.includes('soketi delivers')) ? 0 : 1);
