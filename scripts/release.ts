@@ -10,11 +10,17 @@ import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { compileServers } from './lib/compile-servers.ts';
+import { rebuildNativeAddonsForThisNode } from './lib/native-addons.ts';
+import { machineCacheDir } from './lib/node-cache.ts';
 import { packTarGz } from './lib/release/archive.ts';
 import { readLockfile } from './lib/release/production-tree.ts';
 import { signFile, writeChecksum } from './lib/release/sign.ts';
 import { stageBundle } from './lib/release/stage.ts';
 import { bin, repoRoot, runCommand } from './lib/run.ts';
+import { runOnServerNode } from './lib/server-node.ts';
+
+// On the bundle's own Node 24: the native addons copied into the bundle are built for the Node that loads them.
+await runOnServerNode();
 
 const run = promisify(execFile);
 const { values } = parseArgs({ options: { out: { type: 'string' } } });
@@ -30,6 +36,10 @@ if (!new RegExp(`^## ${version.replaceAll('.', '\\.')}(\\s|$)`, 'm').test(change
 
 // The bundle's node is linux-x64, and the native parts of its npm packages come from this checkout.
 if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error('a release is built on linux-x64 (as it runs)');
+
+// ssh2's crypto and cpu-features (NAN) as `npm ci` on another Node left them: rebuilt for this one first.
+const natives = await rebuildNativeAddonsForThisNode(repoRoot);
+if (natives.failed.length > 0) throw new Error(`the bundle would carry native addons its Node cannot load: ${natives.failed.map(({ name }) => name).join(', ')}`);
 
 const name = `devplein-${version}`;
 await mkdir(outDir, { recursive: true });
@@ -50,7 +60,8 @@ try {
     version,
     compiled,
     lockfile: await readLockfile(path.join(repoRoot, 'package-lock.json')),
-    cacheDir: path.join(repoRoot, '.cache', 'release'),
+    // The same Node packages npm start and npm test unpack: fetched once per machine, not per clone.
+    cacheDir: path.join(machineCacheDir(), 'node'),
   });
   console.log(`npm packages: ${report.packages.servers} for the servers, ${report.packages.soketi} for soketi`);
   if (report.notInstalled.length > 0) console.log(`imported but not installed (optional, left out): ${report.notInstalled.join(', ')}`);

@@ -1,10 +1,15 @@
 /*
  * `npm start`: devplein on embedded defaults for someone who just cloned it.
  *
+ * It runs itself, and with it every server and command it starts, on the release bundle's Node
+ * (24, unpacked once into the machine's cache: scripts/lib/server-node.ts); soketi runs on the
+ * Node 20 the bundle gives it. The machine's Node only starts this script.
+ *
  *   0. as root on Debian, installs what the main job runs with and is missing (Docker engine,
  *      Caddy, MariaDB, Chromium, wireguard-go, static busybox, …) with apt-get, as `npm test`
  *      does; otherwise names what is missing, once, and runs without it;
- *   1. builds the web app when web/dist is missing or older than its sources;
+ *   1. rebuilds native addons built for another Node (ssh2, cpu-features), and builds the web app
+ *      when web/dist is missing or older than its sources;
  *   2. makes development mTLS certificates in data/certs when they are missing;
  *   3. migrates the database and seeds demo data into an empty one (PGlite in data/ unless
  *      DATABASE_URL is set);
@@ -23,7 +28,7 @@
  * (see .env.example).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -33,6 +38,9 @@ import { forEachLine, isRunning, stopChild } from './lib/processes.ts';
 import { findFreePort, waitFor } from './lib/net.ts';
 import { formatDuration, heading, repoRoot, runCommand } from './lib/run.ts';
 import { soketiLaunch } from './lib/soketi.ts';
+import { rebuildNativeAddonsForThisNode } from './lib/native-addons.ts';
+import { runOnServerNode } from './lib/server-node.ts';
+import { buildWebIfStale } from './lib/stale-builds.ts';
 import { BUSYBOX_BINARY, ensureBusyboxImage, hasLocalImage } from './lib/busybox-image.ts';
 import { ensureSystemDependencies, findExecutable, isRoot, MissingSystemDependencies, startSystemDependencies } from './lib/system-programs.ts';
 import { ensureAgentAccount, findMariaDbPrograms, initMariaDbDir, mariaDbLogTail, mariaDbServerArgs, socketConnection } from './lib/mariadb.ts';
@@ -41,6 +49,9 @@ import { readFileSync } from 'node:fs';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 
+// Everything below runs on the release bundle's Node (24), fetched once into the machine's cache.
+await runOnServerNode();
+
 const envFile = join(repoRoot, '.env');
 if (existsSync(envFile)) process.loadEnvFile(envFile); // never overrides what the shell already set
 
@@ -48,7 +59,6 @@ const env = process.env;
 const isTty = Boolean(process.stdout.isTTY);
 const dataDir = resolve(repoRoot, env.DATA_DIR ?? 'data');
 const certDir = join(dataDir, 'certs');
-const webDir = join(repoRoot, 'web');
 const webDist = resolve(repoRoot, env.WEB_DIST ?? 'web/dist');
 const port = Number(env.PORT ?? 8080);
 const appUrl = (env.APP_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
@@ -116,27 +126,9 @@ function ensureSystemPrograms(): void {
   caddyInstalled = findExecutable('caddy') !== undefined;
 }
 
-function newestMtime(path: string): number {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
-  return newest;
-}
-
-/** Builds web/dist (where `vite build` writes; WEB_DIST only changes what the control plane serves). */
-async function buildWebIfStale(): Promise<void> {
-  const builtAt = newestMtime(join(webDir, 'dist', 'index.html'));
-  const sourcesAt = Math.max(
-    ...['src', 'public', 'index.html', 'vite.config.ts', 'package.json'].map((entry) => newestMtime(join(webDir, entry))),
-  );
-  if (builtAt > 0 && builtAt >= sourcesAt) {
-    console.log('web/dist is up to date');
-    return;
-  }
-  console.log(builtAt === 0 ? 'web/dist is missing: building' : 'web sources changed since the last build: building');
-  if ((await runCommand('npm', ['run', 'build', '-w', '@devplein/web'])) !== 0) throw new StartError('building the web app failed');
+/** Builds web/dist when it is missing or older than its sources (scripts/lib/stale-builds.ts). */
+async function buildWeb(): Promise<void> {
+  if (!(await buildWebIfStale())) throw new StartError('building the web app failed');
 }
 
 const certFiles = ['ca.pem', 'agent.pem', 'agent-key.pem', 'control-plane.pem', 'control-plane-key.pem'];
@@ -353,8 +345,8 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   });
 }
 
-function startSoketi(clusterPort: number, metricsPort: number): Managed {
-  const launch = soketiLaunch({ ...realtime, clusterPort, metricsPort, shutdownGracePeriodMs: 1000 });
+async function startSoketi(clusterPort: number, metricsPort: number): Promise<Managed> {
+  const launch = await soketiLaunch({ ...realtime, clusterPort, metricsPort, shutdownGracePeriodMs: 1000 });
   return startProcess({
     name: 'soketi',
     command: launch.command,
@@ -581,7 +573,8 @@ async function main(): Promise<number> {
     }
     console.log(`free: ${[port, realtime.port, agentPort, ...(caddyInstalled ? [proxyPort, proxyAdminPort] : [])].join(', ')}`);
   });
-  await prepare('Web app', buildWebIfStale);
+  await prepare(`Native addons for Node ${process.versions.node}`, async () => void (await rebuildNativeAddonsForThisNode(repoRoot)));
+  await prepare('Web app', buildWeb);
   await prepare('Certificates for the agent link', makeCertificatesIfMissing);
   await prepare('Database', migrateAndSeed);
   await prepare('Docker engine', checkDocker);
@@ -591,7 +584,7 @@ async function main(): Promise<number> {
     startProxy();
     proxyStarted = true;
   }
-  startSoketi(await findFreePort(), await findFreePort());
+  await startSoketi(await findFreePort(), await findFreePort());
   try {
     await startStudentMariaDb();
   } catch (error) {

@@ -5,15 +5,23 @@
  * the operations tests (tests/ops, vitest.ops.config.ts: fresh Debian 12 and 13 servers booted
  * with systemd, install.sh, the units as shipped, upgrade; only when no vitest arguments are given).
  *
- * TEST_SKIP=typecheck,lint,... skips steps by key while iterating locally (keys: system, typecheck,
- * lint, proto, build, vitest, ops). TEST_SKIP_SYSTEM_DEPS=1 checks system programs without installing.
+ * It runs itself on the release bundle's Node (24, scripts/lib/server-node.ts) with that Node first
+ * on PATH, so vitest, its workers and every server, command and test they start run there too
+ * (soketi on its own Node 20, scripts/lib/soketi.ts); the machine's Node only starts this script.
+ *
+ * TEST_SKIP=typecheck,lint,... skips steps by key while iterating locally (keys: system, native,
+ * typecheck, lint, proto, build, vitest, ops). TEST_SKIP_SYSTEM_DEPS=1 checks system programs without installing.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ensureSystemDependencies, testSystemDependencies } from '../tests/support/system-deps.ts';
+import { rebuildNativeAddonsForThisNode } from './lib/native-addons.ts';
 import { bin, formatDuration, heading, repoRoot, runCommand } from './lib/run.ts';
+import { runOnServerNode } from './lib/server-node.ts';
+
+await runOnServerNode();
 
 interface Step {
   key: string;
@@ -66,6 +74,14 @@ const steps: Step[] = [
         console.error(error instanceof Error ? error.message : String(error));
         return 1;
       }
+    },
+  },
+  {
+    key: 'native',
+    title: `Native addons built for Node ${process.versions.node} (ssh2, cpu-features)`,
+    run: async () => {
+      const outcome = await rebuildNativeAddonsForThisNode(repoRoot);
+      return outcome.failed.length === 0 ? 0 : 1;
     },
   },
   {

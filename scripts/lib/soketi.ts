@@ -2,6 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { ensureCachedNode } from './node-cache.ts';
+import { soketiNode } from './release/node-runtime.ts';
 
 /** What soketi needs to know to run one app on loopback. */
 export interface SoketiLaunchOptions {
@@ -33,21 +35,24 @@ const numericLooking = /^\s*-?\d+(\.\d+)?\s*$/;
  * Builds the soketi command line so that it never sends traffic off the machine: every listener
  * on 127.0.0.1, cluster discovery unicast to 127.0.0.1 instead of broadcast to 255.255.255.255
  * (see NOTES.md). The discovery socket's bind address has no environment variable, so it goes
- * in a small config file (`cluster.address`).
+ * in a small config file (`cluster.address`). soketi runs on the Node the release bundle gives it
+ * (soketiNode: its uWebSockets.js accepts websockets on Node 20 only, see node-runtime.ts), not on
+ * the servers' Node.
  */
-export function soketiLaunch(options: SoketiLaunchOptions): SoketiLaunch {
+export async function soketiLaunch(options: SoketiLaunchOptions): Promise<SoketiLaunch> {
   for (const [name, value] of Object.entries({ appId: options.appId, key: options.key, secret: options.secret })) {
     if (value === '' || numericLooking.test(value) || value === 'true' || value === 'false' || value === 'null') {
       throw new Error(`soketi ${name} "${value}" would be changed by JSON.parse; use a non-numeric string`);
     }
   }
+  const node = await ensureCachedNode(soketiNode);
   const require = createRequire(import.meta.url);
   const packageDir = dirname(require.resolve('@soketi/soketi/package.json'));
   const workDir = mkdtempSync(join(tmpdir(), 'devplein-soketi-'));
   const configFile = join(workDir, 'soketi.json');
   writeFileSync(configFile, JSON.stringify({ 'cluster.address': '127.0.0.1' }));
   return {
-    command: process.execPath,
+    command: node.binary,
     args: [join(packageDir, 'bin', 'server.js'), 'start', '--config', configFile],
     workDir,
     env: {

@@ -40,7 +40,7 @@ export async function startSoketi(options: StartSoketiOptions = {}): Promise<Sok
   const appId = options.appId ?? `test-app-${suffix}`;
   const key = options.key ?? `test-key-${suffix}`;
   const secret = options.secret ?? `test-secret-${suffix}`;
-  const launch = soketiLaunch({
+  const launch = await soketiLaunch({
     port,
     clusterPort: await findFreePort(),
     metricsPort: await findFreePort(),

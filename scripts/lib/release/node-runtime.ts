@@ -20,11 +20,12 @@ export interface NodeRuntime {
 }
 
 /**
- * Node 24 (LTS until April 2028) runs the control plane, its commands and the agent.
+ * Node 24 (LTS until April 2028) runs the control plane, its commands and the agent, in the
+ * bundle and in `npm start`, `npm test` and the benches (scripts/lib/server-node.ts).
  */
 export const serverNode: NodeRuntime = {
-  version: '24.21.0',
-  integrity: 'sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==',
+  version: '24.22.3',
+  integrity: 'sha512-KHsob+Fv9YerATvYujMbiyJqnRCvLtrcr/eTNqRqiOSGp97EOiRP1yP47+knGgQ/xnc3XY8xzkW587dlZzNqRA==',
 };
 
 /**

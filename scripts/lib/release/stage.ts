@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { Metafile } from 'esbuild';
 import type { CompiledServer } from '../compile-servers.ts';
 import { controlPlaneExternal, packageName } from '../server-bundle.ts';
+import { unloadableBuilds } from '../native-addons.ts';
 import { nodeAbi, serverNode, soketiNode, unpackNode } from './node-runtime.ts';
 import { copyPackages, notNeededAtRunTime, productionClosure, resolveInLockfile, type FileFilter, type Lockfile, type TreeRoot } from './production-tree.ts';
 
@@ -106,9 +107,10 @@ export async function stageBundle(options: StageOptions): Promise<StageReport> {
 
   const installed = (lockPath: string): boolean => existsSync(path.join(repoRoot, lockPath, 'package.json'));
   const notInstalled = new Set<string>();
-  // Native builds made by this checkout's node only load in a node of the same ABI; without
-  // them an optional package that is nothing but a build (cpu-features) is left out too.
-  const serverNativeBuilds = (await nodeAbi(serverNodeBinary)) === buildAbi;
+  // node-gyp builds against NAN load only in a node of the ABI they were built for (release.ts
+  // rebuilds them for Node 24 first); should one not load, they are all left out, and with them
+  // an optional package that is nothing but a build (cpu-features): ssh2 then runs on JavaScript.
+  const serverNativeBuilds = (await unloadableBuilds(repoRoot, serverNodeBinary)).length === 0;
   const serverOptional = (lockPath: string): boolean => installed(lockPath) && (serverNativeBuilds || !options.lockfile.packages[lockPath]?.hasInstallScript);
   const servers = productionClosure(options.lockfile, await serverRoots(options, notInstalled), serverOptional);
   // A server that finds a package only development dependencies install works here by chance

@@ -104,6 +104,17 @@ describe('the release bundle', () => {
     expect((await run(path.join(bundle, 'soketi/node/bin/node'), ['-p', 'process.version'])).stdout.trim()).toBe(`v${soketiNode.version}`);
   });
 
+  it("carries the NAN addons (ssh2's crypto, cpu-features) built for its Node 24, which loads them", async () => {
+    const node = path.join(bundle, 'node/bin/node');
+    for (const addon of ['node_modules/ssh2/lib/protocol/crypto/build/Release/sshcrypto.node', 'node_modules/cpu-features/build/Release/cpufeatures.node']) {
+      expect(existsSync(path.join(bundle, addon)), addon).toBe(true);
+      await run(node, ['-e', 'process.dlopen({ exports: {} }, process.argv[1])', path.join(bundle, addon)]);
+    }
+    // ssh2 takes its native AES-GCM (not its JavaScript fallback) when the build loads.
+    const { stdout } = await run(node, ['-p', "require('ssh2/lib/protocol/crypto.js').bindingAvailable"], { cwd: bundle });
+    expect(stdout.trim()).toBe('true');
+  });
+
   it('has a checksum and a signature that verify, and that a changed tarball fails', async () => {
     const { stdout } = await run('sha256sum', ['-c', `devplein-${version}.tar.gz.sha256`], { cwd: outDir });
     expect(stdout.trim()).toBe(`devplein-${version}.tar.gz: OK`);
@@ -127,6 +138,7 @@ describe('started from the unpacked bundle', () => {
   let agentHealth: string;
   let controlPlane: BundleProcess;
   let agent: BundleProcess;
+  let soketi: BundleProcess;
   let work: string;
 
   beforeAll(async () => {
@@ -138,9 +150,9 @@ describe('started from the unpacked bundle', () => {
 
     const suffix = randomBytes(4).toString('hex');
     realtime = { host: '127.0.0.1', port: await findFreePort(), appId: `app-${suffix}`, key: `key-${suffix}`, secret: `secret-${suffix}` };
-    const launch = soketiLaunch({ ...realtime, clusterPort: await findFreePort(), metricsPort: await findFreePort(), shutdownGracePeriodMs: 200 });
+    const launch = await soketiLaunch({ ...realtime, clusterPort: await findFreePort(), metricsPort: await findFreePort(), shutdownGracePeriodMs: 200 });
     soketiDirs.push(launch.workDir);
-    const soketi = startBundleCommand(bundle, ['soketi', ...launch.args.slice(launch.args.indexOf('--config'))], { cwd: launch.workDir, env: launch.env });
+    soketi = startBundleCommand(bundle, ['soketi', ...launch.args.slice(launch.args.indexOf('--config'))], { cwd: launch.workDir, env: launch.env });
     started.push(soketi);
 
     const agentPort = await findFreePort();
@@ -202,10 +214,11 @@ describe('started from the unpacked bundle', () => {
     ]);
   }, 180_000);
 
-  it('runs the control plane and the agent with the bundle\'s Node 24', async () => {
+  it('runs the control plane and the agent with the bundle\'s Node 24, soketi with its Node 20', async () => {
     for (const server of [controlPlane, agent]) {
       expect(await readlink(`/proc/${server.child.pid}/exe`)).toBe(path.join(bundle, 'node/bin/node'));
     }
+    expect(await readlink(`/proc/${soketi.child.pid}/exe`)).toBe(path.join(bundle, 'soketi/node/bin/node'));
   });
 
   it('the control plane migrated the empty database, serves the web app, and reaches the agent over mutual TLS', async () => {
@@ -300,7 +313,7 @@ describe('soketi on the bundle\'s Node 24', () => {
   it('starts on the uWebSockets.js fallback but accepts no websocket', async () => {
     const suffix = randomBytes(4).toString('hex');
     const realtime: RealtimeApp = { host: '127.0.0.1', port: await findFreePort(), appId: `app-${suffix}`, key: `key-${suffix}`, secret: `secret-${suffix}` };
-    const launch = soketiLaunch({ ...realtime, clusterPort: await findFreePort(), metricsPort: await findFreePort(), shutdownGracePeriodMs: 200 });
+    const launch = await soketiLaunch({ ...realtime, clusterPort: await findFreePort(), metricsPort: await findFreePort(), shutdownGracePeriodMs: 200 });
     soketiDirs.push(launch.workDir);
     const soketi = spawn(path.join(bundle, 'node/bin/node'), [path.join(bundle, 'soketi/node_modules/@soketi/soketi/bin/server.js'), ...launch.args.slice(1)], {
       cwd: launch.workDir,

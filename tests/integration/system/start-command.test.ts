@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
@@ -8,6 +8,8 @@ import { visitSite } from '../../support/caddy.ts';
 import { dockerCli } from '../../support/docker.ts';
 import { HttpSession } from '../../support/http-session.ts';
 import { findFreePort, waitFor } from '../../support/ports.ts';
+import { cachedNodeDir } from '../../../scripts/lib/node-cache.ts';
+import { serverNode, soketiNode } from '../../../scripts/lib/release/node-runtime.ts';
 
 /**
  * The README's first command as a new user runs it: `npm start` on an empty data directory
@@ -63,6 +65,34 @@ afterAll(async () => {
   await dockerCli(['rm', '-f', demoProject]).catch(() => undefined);
   await dockerCli(['network', 'rm', network]).catch(() => undefined);
 });
+
+/** Every process below `pid` (children of children too, detached ones included), with its binary and command line. */
+function processesBelow(pid: number): Array<{ pid: number; exe: string; args: string }> {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // Field 4 of /proc/PID/stat, after the command name in parentheses (which may hold spaces).
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found: Array<{ pid: number; exe: string; args: string }> = [];
+  const queue = [...(children.get(pid) ?? [])];
+  while (queue.length > 0) {
+    const next = queue.shift()!;
+    queue.push(...(children.get(next) ?? []));
+    try {
+      found.push({ pid: next, exe: readlinkSync(`/proc/${next}/exe`), args: readFileSync(`/proc/${next}/cmdline`, 'utf8').replaceAll('\0', ' ') });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
 
 function processGroupAlive(group: number): boolean {
   try {
@@ -125,6 +155,18 @@ describe('npm start', () => {
       giveUpIf: () => (exitCode !== undefined ? `npm start exited with ${exitCode}:\n${output}` : undefined),
     });
     expect(output).toContain(url);
+
+    // The start script and every server it starts run on the bundle's Node 24, soketi on its Node 20.
+    const serverBinary = path.join(cachedNodeDir(serverNode), 'bin', 'node');
+    const soketiBinary = path.join(cachedNodeDir(soketiNode), 'bin', 'node');
+    const running = processesBelow(child.pid!);
+    const binaryOf = (marker: string): string[] => running.filter(({ args }) => args.includes(marker)).map(({ exe }) => exe);
+    console.log(`npm start's processes:\n${running.map(({ pid, exe, args }) => `  ${pid} ${exe}: ${args.slice(0, 160)}`).join('\n')}`);
+    expect(binaryOf('scripts/start.ts')).toContain(serverBinary);
+    expect(binaryOf('control-plane/src/main.ts')).toEqual([serverBinary]);
+    expect(binaryOf('host-agent/src/main.ts')).toEqual([serverBinary]);
+    // soketi renames its process (process.title): its command line reads 'soketi-server'.
+    expect(binaryOf('soketi-server')).toEqual([soketiBinary]);
     // npm test installed them: npm start finds every part of the main job (as root it would install what is missing).
     expect(output).toContain('system programs: ok');
 
