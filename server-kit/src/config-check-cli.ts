@@ -53,7 +53,7 @@ function settingsOf(role: string, options: Options): { env: Record<string, strin
   const parsed = parseEnvFile(text);
   const problems = parsed.invalidLines.map((line) => ({
     variable: `${file}:${line}`,
-    problem: 'is geen regel NAAM=waarde (systemd slaat haar over); verwacht: NAAM=waarde of een commentaarregel met #',
+    problem: 'is geen regel NAAM=waarde; verwacht: NAAM=waarde (zonder spaties rond =) of een commentaarregel met #',
   }));
   const unit = options.unit ?? unitFileOf(role);
   if (!existsSync(unit)) return { env: parsed.values, source: file, problems };
