@@ -2,22 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { productionEnv } from '../../../tests/support/control-plane-env.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { controlPlaneCheck } from './config-check-control-plane.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'config-check-cp-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const production = {
-  NODE_ENV: 'production',
-  OIDC_ISSUER: 'https://login.school.test',
-  OIDC_CLIENT_ID: 'devplein',
-  OIDC_CLIENT_SECRET: 'Qm9vcmQtZWVuLWdlaGVpbS12YW4tZGUtc2Nob29s',
-  SESSION_SECRET: 's'.repeat(40),
-  ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
-  APP_URL: 'https://devplein.school.test',
-  REALTIME_SECRET: '9f1c2a7e4b0d8f3a6c5e1b2d',
-};
+const production = productionEnv;
 
 const variables = (env: Record<string, string>): string[] => controlPlaneCheck.check(env).map((problem) => problem.variable);
 
