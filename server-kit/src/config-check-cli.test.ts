@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -29,6 +29,7 @@ function run(argv: string[]): { code: number; stdout: string; stderr: string } {
 
 function file(name: string, text: string): string {
   const where = path.join(dir, name);
+  mkdirSync(path.dirname(where), { recursive: true });
   writeFileSync(where, text);
   return where;
 }
@@ -68,6 +69,18 @@ describe('devplein config check', () => {
       const result = run(['demo', '--env']);
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('devplein config check: demo (de omgeving van devplein-demo.service): 1 instelling klopt niet\n  PORT (nu "0"): ongeldig; verwacht: minstens 1\n');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('without a role checks each role whose env file is in the config folder, and says so when there is none', () => {
+    const configDir = path.join(dir, 'etc');
+    vi.stubEnv('DEVPLEIN_CONFIG_DIR', configDir);
+    try {
+      expect(run([])).toMatchObject({ code: 1, stderr: `devplein config check: geen instellingen gevonden (${path.join(configDir, 'demo.env')})\n` });
+      file('etc/demo.env', 'PORT=80\nSECRET_FILE=/x\n');
+      expect(run([])).toEqual({ code: 0, stdout: `devplein config check: demo (${path.join(configDir, 'demo.env')}) is in orde\n`, stderr: '' });
     } finally {
       vi.unstubAllEnvs();
     }

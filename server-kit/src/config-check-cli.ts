@@ -22,8 +22,8 @@ export interface ConfigCheckRole {
   check(env: Record<string, string | undefined>): ConfigProblem[];
 }
 
-/** Where install.sh puts a role's env file. */
-export const envFileOf = (role: string): string => `/etc/devplein/${role}.env`;
+/** Where install.sh puts a role's env file (DEVPLEIN_CONFIG_DIR moves the folder, as for devplein backup). */
+export const envFileOf = (role: string): string => path.join(process.env.DEVPLEIN_CONFIG_DIR || '/etc/devplein', `${role}.env`);
 /** Where install.sh puts a role's unit. */
 export const unitFileOf = (role: string): string => `/etc/systemd/system/devplein-${role}.service`;
 
@@ -90,7 +90,7 @@ export function runConfigCheck(argv: string[], roles: ConfigCheckRole[]): number
       options: { file: { type: 'string' }, unit: { type: 'string' }, env: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (error) {
-    process.stderr.write(`devplein config check: ${(error as Error).message}\n${USAGE}\n`);
+    process.stderr.write(`devplein config check: verkeerde opdrachtregel (${(error as Error).message})\n${USAGE}\n`);
     return 2;
   }
   const { values, positionals } = parsed;

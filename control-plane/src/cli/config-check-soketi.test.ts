@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import { soketiCheck } from './config-check-soketi.ts';
 
 /** What devplein-soketi.service and soketi.env give soketi. */
@@ -29,5 +32,26 @@ describe('devplein config check soketi', () => {
     expect(problems[2]?.problem).toMatch(/openssl rand -hex 24/);
     expect(problems[3]?.problem).toMatch(/loopback-adres/);
     expect(problems[4]?.problem).toBe('ongeldig; verwacht: een getal');
+  });
+});
+
+describe('devplein config check soketi, with the control plane\'s env file readable', () => {
+  it('names each app value that differs from the control plane\'s (the secret without its value)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'config-check-soketi-'));
+    writeFileSync(path.join(dir, 'control-plane.env'), 'REALTIME_APP_ID=devplein-app\nREALTIME_KEY=andere-sleutel\nREALTIME_SECRET=een-ander-geheim-van-24-tekens\n');
+    vi.stubEnv('DEVPLEIN_CONFIG_DIR', dir);
+    try {
+      const problems = soketiCheck.check(unitEnv);
+      expect(problems).toEqual([
+        { variable: 'SOKETI_DEFAULT_APP_KEY', problem: `verschilt van REALTIME_KEY in ${path.join(dir, 'control-plane.env')} (andere-sleutel); verwacht: dezelfde waarde, anders weigert soketi de control plane` },
+        { variable: 'SOKETI_DEFAULT_APP_SECRET', problem: `verschilt van REALTIME_SECRET in ${path.join(dir, 'control-plane.env')}; verwacht: dezelfde waarde, anders weigert soketi de control plane` },
+      ]);
+      // The same app everywhere (REALTIME_APP_ID and REALTIME_PORT by default): nothing to say.
+      writeFileSync(path.join(dir, 'control-plane.env'), `REALTIME_KEY=devplein-key\nREALTIME_SECRET=${unitEnv.SOKETI_DEFAULT_APP_SECRET}\n`);
+      expect(soketiCheck.check(unitEnv)).toEqual([]);
+    } finally {
+      vi.unstubAllEnvs();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -60,7 +60,10 @@ function controlPlaneSettings(): Record<string, string> | null {
 /** Where soketi and the control plane disagree (each value as the control plane reads it, its default included). */
 function mismatches(env: Record<string, string | undefined>, controlPlane: Record<string, string>): ConfigProblem[] {
   return shared.flatMap(([soketi, realtime]): ConfigProblem[] => {
-    const theirs = String(configSchema.shape[realtime].parse(controlPlane[realtime] || undefined));
+    const parsed = configSchema.shape[realtime].safeParse(controlPlane[realtime] || undefined);
+    // A wrong value there is the control plane's own check's to name.
+    if (!parsed.success) return [];
+    const theirs = String(parsed.data);
     if (env[soketi] === theirs) return [];
     const shown = realtime === 'REALTIME_SECRET' ? '' : ` (${theirs})`;
     return [{ variable: soketi, problem: `verschilt van ${realtime} in ${envFileOf('control-plane')}${shown}; verwacht: dezelfde waarde, anders weigert soketi de control plane` }];

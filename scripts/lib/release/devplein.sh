@@ -52,7 +52,7 @@ case "$command" in
     [ "${1:-}" = check ] || { usage >&2; exit 2; }
     shift
     case "${1:-}" in
-      '') roles=$(for role in control-plane agent soketi; do if [ -e "/etc/devplein/$role.env" ]; then echo "$role"; fi; done) ;;
+      '') roles=$(for role in control-plane agent soketi; do if [ -e "${DEVPLEIN_CONFIG_DIR:-/etc/devplein}/$role.env" ]; then echo "$role"; fi; done) ;;
       -*) echo "devplein config check: noem de rol vóór $1 (control-plane, agent of soketi)" >&2; exit 2 ;;
       *) roles=$1; shift ;;
     esac
