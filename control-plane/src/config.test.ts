@@ -2,19 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { productionEnv } from '../../tests/support/control-plane-env.ts';
 import { loadConfig, ConfigError, isPlaceholderSecret } from './config.ts';
 
-/** A production environment with real-looking values everywhere. */
-const production = {
-  NODE_ENV: 'production',
-  OIDC_ISSUER: 'https://login.school.test',
-  OIDC_CLIENT_ID: 'devplein',
-  OIDC_CLIENT_SECRET: 'Qm9vcmQtZWVuLWdlaGVpbS12YW4tZGUtc2Nob29s',
-  SESSION_SECRET: 's'.repeat(40),
-  ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
-  APP_URL: 'https://devplein.school.test',
-  REALTIME_SECRET: '9f1c2a7e4b0d8f3a6c5e1b2d',
-};
+const production = productionEnv;
 
 /** The message of the ConfigError `load` throws (fails the test when it does not throw). */
 function refusal(load: () => unknown): string {

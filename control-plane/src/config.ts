@@ -318,7 +318,7 @@ export function isPlaceholderSecret(value: string): boolean {
 }
 
 /** The settings production refuses as they are in `env` (raw, defaults applied for REALTIME_SECRET), each with the reason. */
-function placeholderSecrets(env: Record<string, string | undefined>): Array<[string, string]> {
+export function placeholderSecrets(env: Record<string, string | undefined>): Array<[string, string]> {
   const found: Array<[string, string]> = [];
   for (const name of ['REALTIME_SECRET', 'SESSION_SECRET', 'ENCRYPTION_KEY', 'DB_ADMIN_SIGNON_SECRET', 'OIDC_CLIENT_SECRET']) {
     const value = name === 'REALTIME_SECRET' ? (env[name] ?? REALTIME_SECRET_DEFAULT) : env[name];
@@ -375,10 +375,14 @@ export interface Config extends RawConfig {
 
 export class ConfigError extends Error {}
 
+/** The settings that count: an empty value (`DATABASE_URL=` in an env file) means "not set", as in most tools. */
+export function givenSettings(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
+}
+
 /** Parses the environment; throws a ConfigError listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, fallbackSecret?: () => string): Config {
-  // An empty value (`DATABASE_URL=` in an env file) means "not set", as in most tools.
-  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const given = givenSettings(env);
   // Apart from the schema, so every placeholder is named at once, also when another value (a
   // CHANGE_ME too short for SESSION_SECRET, say) fails the schema and its refinements never run.
   const placeholders = given.NODE_ENV === 'production' ? placeholderSecrets(given) : [];

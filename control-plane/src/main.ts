@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Server } from 'node:http';
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { createLogger } from './logger.ts';
+import { forJournal } from '@devplein/server-kit/journald-log';
 import { createKnex, migrate } from './db/knex.ts';
 import { createAgentClient } from './agent/agent-client.ts';
 import { createAgentFleet } from './agent/agent-fleet.ts';
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
     );
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
+      process.stderr.write(forJournal(`${error.message}\n`, 3, 2));
       process.exit(78);
     }
     throw error;

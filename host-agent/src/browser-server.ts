@@ -17,8 +17,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
 import { z } from 'zod';
+import { createLogger } from './logger.ts';
 import { startBrowserServer } from './drivers/browser/browser-server.ts';
 
 const settingsSchema = z
@@ -36,7 +36,7 @@ const settingsSchema = z
   })
   .refine((values) => values.BROWSER_SECRET_FILE ?? values.BROWSER_SECRET, 'set BROWSER_SECRET_FILE (or BROWSER_SECRET)');
 
-const logger = pino({ name: 'browser-server' });
+const logger = createLogger('browser-server');
 const parsed = settingsSchema.safeParse(process.env);
 if (!parsed.success) {
   logger.fatal(`invalid browser server configuration: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);

@@ -255,8 +255,8 @@ const environmentSchema = z.object({
     .default('127.0.0.1:9466'),
 });
 
-/** Rules across variables. */
-const checkedEnvironmentSchema = environmentSchema
+/** Rules across variables. Exported for `devplein config check` (cli/config-check.ts). */
+export const checkedEnvironmentSchema = environmentSchema
   .refine((values) => values.AGENT_IDLE_STOP_AFTER === 0 || values.AGENT_ACCESS_LOG_LISTEN !== '', {
     path: ['AGENT_ACCESS_LOG_LISTEN'],
     message: 'idle auto-stop (AGENT_IDLE_STOP_AFTER) needs the access log listener; set both, or AGENT_IDLE_STOP_AFTER=0',

@@ -13,8 +13,8 @@
  * Logs pino JSON lines; one has "msg":"git runner listening" and the port.
  */
 import { readFileSync } from 'node:fs';
-import { pino } from 'pino';
 import { z } from 'zod';
+import { createLogger } from './logger.ts';
 import { startGitRunnerServer } from './drivers/git/git-runner-server.ts';
 
 const settingsSchema = z
@@ -31,7 +31,7 @@ const settingsSchema = z
   })
   .refine((values) => values.GIT_RUNNER_SECRET_FILE ?? values.GIT_RUNNER_SECRET, 'set GIT_RUNNER_SECRET_FILE (or GIT_RUNNER_SECRET)');
 
-const logger = pino({ name: 'git-runner' });
+const logger = createLogger('git-runner');
 const parsed = settingsSchema.safeParse(process.env);
 if (!parsed.success) {
   logger.fatal(`invalid git runner configuration: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);

@@ -3,26 +3,27 @@
  * gRPC with mutual TLS and logs pino JSON lines to stdout, one of them `"msg":"listening"` with
  * the port. Stops gracefully on SIGTERM/SIGINT.
  */
-import { pino } from 'pino';
+import type { Logger } from 'pino';
 import { AGENT_VERSION } from './agent-version.ts';
 import { type AgentConfig, ConfigError, loadConfig } from './config.ts';
+import { createLogger } from './logger.ts';
 import { startAgentServer } from './server.ts';
 
-function fail(logger: pino.Logger, error: unknown, message: string): never {
+function fail(logger: Logger, error: unknown, message: string): never {
   if (error instanceof ConfigError) logger.fatal(error.message);
   else logger.fatal({ err: error }, message);
   process.exit(1);
 }
 
 async function main(): Promise<void> {
-  const bootLogger = pino({ name: 'host-agent' });
+  const bootLogger = createLogger('host-agent');
   let config: AgentConfig;
   try {
     config = loadConfig();
   } catch (error) {
     fail(bootLogger, error, 'invalid configuration');
   }
-  const logger = pino({ name: 'host-agent', level: config.logLevel });
+  const logger = createLogger('host-agent', config.logLevel);
 
   let running;
   try {

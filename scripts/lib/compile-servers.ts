@@ -22,18 +22,20 @@ const servers: Array<{ workspace: CompiledServer['workspace']; entries: string[]
   // admin-cli: `devplein admin` (the first admin without SQL), dist/cli/admin-cli.js;
   // migrate-cli: `devplein migrate` (an upgrade migrates before it starts), dist/db/migrate-cli.js;
   // agent-cli: `devplein agent invite|revoke|list` (dev servers joining), dist/cli/agent-cli.js;
-  // backup-cli: `devplein backup` / `devplein restore` (docs/operations.md, Backups), dist/cli/backup-cli.js.
+  // backup-cli: `devplein backup` / `devplein restore` (docs/operations.md, Backups), dist/cli/backup-cli.js;
+  // config-check: `devplein config check control-plane|soketi` (also the units' ExecStartPre), dist/cli/config-check.js.
   {
     workspace: 'control-plane',
-    entries: ['control-plane/src/main.ts', 'control-plane/src/cli/admin-cli.ts', 'control-plane/src/cli/agent-cli.ts', 'control-plane/src/cli/backup-cli.ts', 'control-plane/src/db/migrate-cli.ts'],
+    entries: ['control-plane/src/main.ts', 'control-plane/src/cli/admin-cli.ts', 'control-plane/src/cli/agent-cli.ts', 'control-plane/src/cli/backup-cli.ts', 'control-plane/src/cli/config-check.ts', 'control-plane/src/db/migrate-cli.ts'],
     options: controlPlaneBuildOptions,
   },
   // browser-server: `devplein browser-server` (devplein-browser.service), dist/browser-server.js;
   // git-runner: `devplein git-runner` (devplein-git.service, git deploys), dist/git-runner.js;
-  // cert-renew: `devplein agent renew` on a joined dev server (its certificate, without a new invitation), dist/cli/cert-renew.js.
+  // cert-renew: `devplein agent renew` on a joined dev server (its certificate, without a new invitation), dist/cli/cert-renew.js;
+  // config-check: `devplein config check agent` (also the agent unit's ExecStartPre), dist/cli/config-check.js.
   {
     workspace: 'host-agent',
-    entries: ['host-agent/src/main.ts', 'host-agent/src/browser-server.ts', 'host-agent/src/git-runner.ts', 'host-agent/src/cli/cert-renew.ts'],
+    entries: ['host-agent/src/main.ts', 'host-agent/src/browser-server.ts', 'host-agent/src/git-runner.ts', 'host-agent/src/cli/cert-renew.ts', 'host-agent/src/cli/config-check.ts'],
     options: hostAgentBuildOptions,
   },
 ];

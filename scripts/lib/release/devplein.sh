@@ -19,6 +19,7 @@ Gebruik: devplein <opdracht> [argumenten]
   migrate           voert de databasemigraties uit (--rollback draait ze allemaal terug)
   backup …          maakt een versleutelde backup (--role control-plane|agent, --keep N; docs/operations.md)
   restore BACKUP    zet een backup terug op een lege server (--force vervangt bestaande gegevens)
+  config check [control-plane|agent|soketi] [--file F]  controleert de instellingen (zonder rol: elke rol met een env-bestand in /etc/devplein)
   version           toont de versie van deze bundel
 USAGE
 }
@@ -45,6 +46,23 @@ case "$command" in
     DEVPLEIN_VERSION=$(cat "$bundle/VERSION")
     export DEVPLEIN_VERSION
     exec "$node" "$bundle/control-plane/dist/cli/backup-cli.js" "$command" "$@" ;;
+  # Each role's settings are checked by its own code: the agent's by the agent's schema, the
+  # control plane's and soketi's by the control plane's. Without a role: every role installed here.
+  config)
+    [ "${1:-}" = check ] || { usage >&2; exit 2; }
+    shift
+    case "${1:-}" in
+      '') roles=$(for role in control-plane agent soketi; do if [ -e "${DEVPLEIN_CONFIG_DIR:-/etc/devplein}/$role.env" ]; then echo "$role"; fi; done) ;;
+      -*) echo "devplein config check: noem de rol vóór $1 (control-plane, agent of soketi)" >&2; exit 2 ;;
+      *) roles=$1; shift ;;
+    esac
+    [ -n "$roles" ] || { echo "devplein config check: geen instellingen gevonden (/etc/devplein/control-plane.env, agent.env, soketi.env)" >&2; exit 1; }
+    status=0
+    for role in $roles; do
+      case "$role" in agent) entry=host-agent ;; *) entry=control-plane ;; esac
+      "$node" "$bundle/$entry/dist/cli/config-check.js" "$role" "$@" || status=$?
+    done
+    exit "$status" ;;
   # soketi has its own node (Node 20: its uWebSockets.js build has no binary for Node 24).
   soketi) exec "$bundle/soketi/node/bin/node" "$bundle/soketi/node_modules/@soketi/soketi/bin/server.js" start "$@" ;;
   version | --version) cat "$bundle/VERSION" ;;

@@ -3,11 +3,12 @@
  * runs with plain node (no tsx): the control plane serves, signs in through the development
  * provider (its own chunk, imported only with DEV_LOGIN) and reaches the compiled agent over mTLS;
  * `devplein admin` (control-plane/dist/cli/admin-cli.js) and `devplein backup` / `restore`
- * (dist/cli/backup-cli.js) run with plain node as well.
+ * (dist/cli/backup-cli.js) run with plain node as well, and `devplein config check` through the
+ * bundle's bin/devplein (scripts/lib/release/devplein.sh) runs the compiled checks of both.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -73,5 +74,30 @@ describe('the backup command built by npm run build:servers', () => {
     expect(restore).toMatchObject({ code: 3 });
     expect(restore.stdout).toContain('Backup ontsleuteld en gecontroleerd');
     expect(restore.stderr).toContain('De database is niet leeg');
+  });
+});
+
+describe('devplein config check built by npm run build:servers', () => {
+  it('bin/devplein runs the control plane\'s compiled check for soketi and the agent\'s for the agent', async () => {
+    // A bundle's layout: bin/devplein, node/bin/node, and the compiled workspaces.
+    const bundle = path.join(workDir, 'bundle');
+    await mkdir(path.join(bundle, 'bin'), { recursive: true });
+    await mkdir(path.join(bundle, 'node/bin'), { recursive: true });
+    await copyFile(path.join(root, 'scripts/lib/release/devplein.sh'), path.join(bundle, 'bin/devplein'));
+    await chmod(path.join(bundle, 'bin/devplein'), 0o755);
+    await symlink(process.execPath, path.join(bundle, 'node/bin/node'));
+    for (const workspace of ['control-plane', 'host-agent']) await symlink(path.join(root, workspace), path.join(bundle, workspace));
+    const soketiEnv = path.join(workDir, 'soketi.env');
+    await writeFile(soketiEnv, 'SOKETI_DEFAULT_APP_ID=devplein-app\nSOKETI_DEFAULT_APP_KEY=devplein-key\nSOKETI_DEFAULT_APP_SECRET=9f1c2a7e4b0d8f3a6c5e1b2d\n');
+    const devplein = (args: string[]) =>
+      promisify(execFile)(path.join(bundle, 'bin/devplein'), ['config', 'check', ...args], { cwd: root }).catch(
+        (error: { code?: number; stdout?: string; stderr?: string }) => error,
+      );
+    const soketi = await devplein(['soketi', '--file', soketiEnv, '--unit', 'deploy/systemd/devplein-soketi.service']);
+    expect(soketi.stdout).toBe(`devplein config check: soketi (${soketiEnv}) is in orde\n`);
+    const agent = await devplein(['agent', '--file', 'deploy/systemd/devplein-agent.env', '--unit', 'deploy/systemd/devplein-agent.service']);
+    // This machine has none of the certificates the shipped file names.
+    expect(agent).toMatchObject({ code: 1 });
+    expect(agent.stderr).toContain('  AGENT_TLS_CA (nu "/etc/devplein/agent/ca.pem"): het bestand /etc/devplein/agent/ca.pem bestaat niet');
   });
 });

@@ -17,31 +17,18 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError as ControlPlaneConfigError, configSchema, loadConfig as loadControlPlaneConfig } from '../../../control-plane/src/config.ts';
 import { loadConfig as loadAgentConfig } from '../../../host-agent/src/config.ts';
+import { agentCheck } from '../../../host-agent/src/cli/config-check-agent.ts';
+import { controlPlaneCheck } from '../../../control-plane/src/cli/config-check-control-plane.ts';
+import { soketiCheck } from '../../../control-plane/src/cli/config-check-soketi.ts';
 import { CaddyProxyDriver } from '../../../host-agent/src/drivers/proxy/caddy-proxy-driver.ts';
 import { CATCH_ALL_BODY } from '../../../host-agent/src/drivers/proxy/caddy-route.ts';
 import { LineTail, forEachLine, isRunning, stopChild } from '../../../scripts/lib/processes.ts';
+import { credentialsAtRest, credentialsDirOf, parseEnvFile, unitCredentials, unitEnvironment, unitSettings } from '../../../server-kit/src/systemd-files.ts';
 import { findFreePort, waitFor, waitForHttp } from '../../support/ports.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const deployDir = path.join(root, 'deploy');
 const read = (relative: string): string => readFileSync(path.join(deployDir, relative), 'utf8');
-
-/** KEY=value lines as systemd's EnvironmentFile= reads them (comments, blank lines, one pair of quotes). */
-function parseEnvFile(text: string): { values: Record<string, string>; keys: string[] } {
-  const values: Record<string, string> = {};
-  const keys: string[] = [];
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
-    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line);
-    if (!match) throw new Error(`not a KEY=value line: ${line}`);
-    const [, key = '', rawValue = ''] = match;
-    const quoted = /^"(.*)"$/.exec(rawValue) ?? /^'(.*)'$/.exec(rawValue);
-    keys.push(key);
-    values[key] = quoted ? (quoted[1] ?? '') : rawValue;
-  }
-  return { values, keys };
-}
 
 /** The variables the agent's zod schema reads: the keys of `environmentSchema = z.object({...})`. */
 function agentSchemaKeys(): string[] {
@@ -65,35 +52,15 @@ function fillPlaceholders(values: Record<string, string>): Record<string, string
 const agentEnv = parseEnvFile(read('systemd/devplein-agent.env'));
 const controlPlaneEnv = parseEnvFile(read('systemd/devplein-control-plane.env'));
 
-/** `Key=value` settings of a unit file (last one wins, as in systemd for most keys). */
-function unitSettings(text: string): Map<string, string> {
-  const settings = new Map<string, string>();
-  for (const line of text.split('\n')) {
-    const match = /^([A-Za-z]+)=(.*)$/.exec(line.trim());
-    if (match?.[1] !== undefined) settings.set(match[1], match[2] ?? '');
-  }
-  return settings;
-}
-
-/** Every value of a setting that may be given more than once (LoadCredential=, Environment=). */
-function unitValues(text: string, key: string): string[] {
-  return text.split('\n').flatMap((line) => (line.startsWith(`${key}=`) ? [line.slice(key.length + 1)] : []));
-}
-
 /** The `<file>` of a unit's `LoadCredential=<name>:<file>`, by name. */
-function credentialSource(text: string, name: string): string | undefined {
-  return unitValues(text, 'LoadCredential').find((value) => value.startsWith(`${name}:`))?.slice(name.length + 1);
-}
+const credentialSource = (text: string, name: string): string | undefined => unitCredentials(text).get(name);
 
-/** A unit's Environment= settings (space-separated KEY=value pairs, no quoting used in deploy/), `%d` as systemd expands it. */
-function unitEnvironment(text: string, unit: string): Record<string, string> {
-  const pairs = unitValues(text, 'Environment').flatMap((value) => value.split(' '));
-  return Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1).replaceAll('%d', `/run/credentials/${unit}`)]));
-}
+/** A unit's Environment= settings, `%d` as systemd expands it for `unit`. */
+const unitEnvironmentOf = (text: string, unit: string): Record<string, string> => unitEnvironment(text, credentialsDirOf(unit));
 
 const agentUnitText = read('systemd/devplein-agent.service');
 /** What the agent process sees: its unit's Environment=, then the env file (whose settings win). */
-const agentProcessEnv: Record<string, string> = { ...unitEnvironment(agentUnitText, 'devplein-agent.service'), ...agentEnv.values };
+const agentProcessEnv: Record<string, string> = { ...unitEnvironmentOf(agentUnitText, 'devplein-agent.service'), ...agentEnv.values };
 
 describe('systemd units', () => {
   // The units install.sh installs run the release bundle (/opt/devplein/current/bin/devplein),
@@ -160,7 +127,7 @@ describe('systemd units', () => {
     const text = read('systemd/devplein-git.service');
     const unit = unitSettings(text);
     const agentUnit = unitSettings(agentUnitText);
-    const environment = unitEnvironment(text, 'devplein-git.service');
+    const environment = unitEnvironmentOf(text, 'devplein-git.service');
     expect(unit.get('User')).toBe(agentEnv.values.AGENT_GIT_USER);
     expect(unit.get('Group')).toBe(agentEnv.values.AGENT_GIT_USER);
     expect(unit.get('SupplementaryGroups')).toBeUndefined();
@@ -224,6 +191,13 @@ describe('systemd units', () => {
     }
   });
 
+  it.each(['control-plane', 'agent', 'soketi'])('checks the settings of devplein-%s.service before it starts, in the environment it gives the service', (role) => {
+    const unit = unitSettings(read(`systemd/devplein-${role}.service`));
+    expect(unit.get('EnvironmentFile')).toBe(`/etc/devplein/${role}.env`);
+    // --env: what systemd hands over (EnvironmentFile=, Environment=, the credentials), as the service's user.
+    expect(unit.get('ExecStartPre')).toBe(`/opt/devplein/current/bin/devplein config check ${role} --env`);
+  });
+
   it('runs the control plane with its env file and data directory', () => {
     const unit = unitSettings(read('systemd/devplein-control-plane.service'));
     expect(unit.get('EnvironmentFile')).toBe('/etc/devplein/control-plane.env');
@@ -236,7 +210,7 @@ describe('env files', () => {
   it('the agent env file, with the settings its unit sets itself, names exactly the variables the agent config reads', () => {
     const schemaKeys = new Set(agentSchemaKeys());
     expect(schemaKeys.size).toBeGreaterThan(30);
-    const fromUnit = Object.keys(unitEnvironment(agentUnitText, 'devplein-agent.service')).filter((key) => schemaKeys.has(key));
+    const fromUnit = Object.keys(unitEnvironmentOf(agentUnitText, 'devplein-agent.service')).filter((key) => schemaKeys.has(key));
     // Set in the unit next to the credential it names (the env file would override it).
     expect(fromUnit).toEqual(['AGENT_GIT_RUNNER_SECRET_FILE']);
     expect(agentEnv.keys.filter((key) => fromUnit.includes(key))).toEqual([]);
@@ -278,6 +252,32 @@ describe('env files', () => {
     expect(config.TRUST_PROXY).toBe(true);
     expect(config.appUrl.startsWith('https://')).toBe(true);
     expect(config.DATABASE_URL).toMatch(/^postgres:\/\//);
+  });
+
+  it('devplein config check passes the env files as install.sh fills them in, but for the files they name that this machine lacks', () => {
+    const missingFiles = (problems: Array<{ variable: string; problem: string }>): string[] => {
+      expect(problems.filter((problem) => !/^het bestand \/etc\/devplein\/.* bestaat niet$/.test(problem.problem))).toEqual([]);
+      return problems.map((problem) => problem.variable).sort();
+    };
+    // The agent's, with its unit's Environment= and the credentials where LoadCredential= takes them from.
+    expect(missingFiles(agentCheck.check(credentialsAtRest(agentProcessEnv, agentUnitText, 'devplein-agent.service')))).toEqual(
+      ['AGENT_BROWSER_SECRET_FILE', 'AGENT_GIT_RUNNER_SECRET_FILE', 'AGENT_TLS_CA', 'AGENT_TLS_CERT', 'AGENT_TLS_KEY'],
+    );
+    expect(missingFiles(controlPlaneCheck.check(fillPlaceholders(controlPlaneEnv.values)))).toEqual(['AGENT_CA_KEY_FILE', 'AGENT_TLS_CA', 'AGENT_TLS_CERT', 'AGENT_TLS_KEY']);
+    // As shipped, every placeholder is named.
+    const placeholders = Object.keys(controlPlaneEnv.values).filter((key) => controlPlaneEnv.values[key]?.includes('CHANGE_ME'));
+    const named = controlPlaneCheck.check(controlPlaneEnv.values).map((problem) => problem.variable);
+    expect(placeholders.filter((key) => !named.includes(key))).toEqual([]);
+    // soketi's: what install.sh writes (the control plane's app) with its unit's listeners.
+    const filled = loadControlPlaneConfig(fillPlaceholders(controlPlaneEnv.values));
+    const soketiEnv = {
+      ...unitEnvironmentOf(read('systemd/devplein-soketi.service'), 'devplein-soketi.service'),
+      SOKETI_DEFAULT_APP_ID: filled.REALTIME_APP_ID,
+      SOKETI_DEFAULT_APP_KEY: filled.REALTIME_KEY,
+      SOKETI_DEFAULT_APP_SECRET: filled.REALTIME_SECRET,
+    };
+    expect(soketiCheck.check(soketiEnv)).toEqual([]);
+    expect(String(unitEnvironmentOf(read('systemd/devplein-soketi.service'), 'devplein-soketi.service').SOKETI_PORT)).toBe(String(filled.REALTIME_PORT));
   });
 
   it('both sides agree on the shared values', () => {

@@ -21,6 +21,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig as loadControlPlaneConfig } from '../../../control-plane/src/config.ts';
 import { loadConfig as loadAgentConfig } from '../../../host-agent/src/config.ts';
+import { soketiCheck } from '../../../control-plane/src/cli/config-check-soketi.ts';
+import { credentialsDirOf, unitEnvironment } from '../../../server-kit/src/systemd-files.ts';
 
 const run = promisify(execFile);
 const repo = path.resolve(import.meta.dirname, '../../..');
@@ -299,6 +301,9 @@ describe('install.sh in a throwaway root', () => {
     expect(unit).toContain('EnvironmentFile=/etc/devplein/soketi.env');
     expect(unit).toContain('Environment=SOKETI_HOST=127.0.0.1 SOKETI_PORT=6001');
     expect(unit).toContain('SOKETI_CLUSTER_UNICAST_ADDRESSES=127.0.0.1');
+    // What the unit hands soketi passes `devplein config check soketi` (its ExecStartPre).
+    const environment = { ...unitEnvironment(unit, credentialsDirOf('devplein-soketi.service')), ...envFile(path.join(first, 'etc/devplein/soketi.env')) };
+    expect(soketiCheck.check(environment)).toEqual([]);
   });
 
   it("installs the bundle's Caddyfile and MariaDB's listen address", () => {
