@@ -46,6 +46,8 @@ const LONG_RUNNING = ['devplein-browser.service', 'devplein-git.service', 'devpl
 
 /** The PHP each Debian release ships (its php-fpm package depends on php<version>-fpm). */
 const PHP_OF: Record<DebianRelease, string> = { bookworm: '8.2', trixie: '8.4' };
+/** The test's bundle is built unsigned (no release key here): install.sh is told so. */
+const UPGRADE_FLAGS = '';
 
 export function debianServerSuite(release: DebianRelease): void {
   const name = `Debian ${debianVersion[release]} (${release})`;
@@ -212,6 +214,36 @@ export function debianServerSuite(release: DebianRelease): void {
       expect(second.filter((file) => first.includes(file)), `${first.join(', ')} → ${second.join(', ')}`).toEqual([]);
       expect(await journalErrors()).toBe('');
     }, 1_800_000);
+
+    it('install.sh upgrade to a newer bundle under systemd: every unit runs the new release, the rows stay, no error in the journal', async () => {
+      // A newer bundle: the installed one hard-linked, with the next version (as tests/ops/upgrade.test.ts makes them).
+      const next = version.replace(/(\d+)$/, (patch) => String(Number(patch) + 1));
+      await machine.ok(`cp -al /root/devplein-${version} /root/devplein-${next} && rm /root/devplein-${next}/VERSION && echo ${next} > /root/devplein-${next}/VERSION`);
+      const rows = "runuser -u postgres -- psql -qtAc \"select (select count(*) from knex_migrations) || ' ' || (select count(*) from users)\" devplein";
+      const before = await machine.ok(rows);
+      const result = await machine.run(`cd /root/devplein-${next} && ./install.sh upgrade${UPGRADE_FLAGS}`, 900_000);
+      transcripts['install.sh upgrade'] = result.output;
+      expect(result.code, result.output).toBe(0);
+      expect(await machine.ok('readlink /opt/devplein/current')).toBe(`releases/${next}\n`);
+      for (const unit of LONG_RUNNING) {
+        expect(await unitState(unit), unit).toMatch(/^active running/);
+        expect(await machine.ok(`readlink /proc/$(systemctl show -p MainPID --value ${unit})/exe`), unit).toContain(`/opt/devplein/releases/${next}/`);
+      }
+      expect(await machine.ok(rows)).toBe(before);
+      const agentReachable = (answer: string) => {
+        try {
+          return (JSON.parse(answer) as { agent?: { state?: string } }).agent?.state === 'reachable';
+        } catch {
+          return false;
+        }
+      };
+      await waitFor(async () => agentReachable((await machine.run('curl -fsS --max-time 2 http://127.0.0.1:8080/healthz')).output), {
+        description: "the upgraded control plane's /healthz with the agent reachable",
+        timeoutMs: 90_000,
+        intervalMs: 500,
+      });
+      expect(await journalErrors()).toBe('');
+    }, 1_200_000);
 
     it('devplein-agent-renew.service runs under its unit: nothing to renew for a certificate far from its end', async () => {
       const started = await machine.run('systemctl start devplein-agent-renew.service', 300_000);
