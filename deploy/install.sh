@@ -258,15 +258,14 @@ if [[ "$role" == upgrade ]]; then
 fi
 # --- The role ----------------------------------------------------------------------------------
 systemd_dir=$bundle/deploy/systemd
+# openssh-client in both: its ssh-keygen checks the release signatures (devplein upgrade).
 case "$role" in
   control-plane)
-    # openssh-client: ssh-keygen checks the release signatures (devplein upgrade).
     debian_packages=(postgresql caddy openssl openssh-client curl ca-certificates)
     units=(devplein-soketi.service devplein-control-plane.service)
     ;;
   agent)
-    # git and openssh-client: the git runner's git and ssh (git deploys), the agent's ssh-keygen
-    # (deploy keys, and the release signatures of devplein upgrade).
+    # git and openssh-client: the git runner's git and ssh (git deploys), the agent's ssh-keygen (deploy keys).
     debian_packages=(docker.io caddy mariadb-server chromium git openssh-client wireguard-tools wireguard-go iptables openssl curl ca-certificates)
     units=(devplein-browser.service devplein-git.service devplein-agent.service)
     ;;

@@ -29,11 +29,14 @@ refuse() {
 # The key types OpenSSH signs with.
 signer_key_types='ssh-ed25519|ecdsa-sha2-nistp256|ecdsa-sha2-nistp384|ecdsa-sha2-nistp521|ssh-rsa|sk-ssh-ed25519@openssh\.com|sk-ecdsa-sha2-nistp256@openssh\.com'
 
-# parse_signer '<principal> <key type> <base64> [comment]': sets signer_principal, signer_key
-# ('<type> <base64>') and signer_fingerprint (SHA256:…), or says why not and returns 1.
+# parse_signer '<principal> <key type> <base64> [comment]' (or a line of a release-signers file,
+# with its options): sets signer_principal, signer_key ('<type> <base64>') and signer_fingerprint
+# (SHA256:…), or says why not and returns 1.
 parse_signer() {
   local principal type base64
   read -r principal type base64 _ <<<"$1"
+  # namespaces="…" and the other allowed_signers options (without spaces) before the key.
+  [[ "$type" != *=* ]] || read -r principal _ type base64 _ <<<"$1"
   if [[ ! "$principal" =~ ^[A-Za-z0-9._@+-]+$ ]]; then
     echo "'$1' is geen ondertekenaar: verwacht 'naam sleuteltype sleutel', zoals 'release@school.nl ssh-ed25519 AAAA…' (de naam zonder spaties of aanhalingstekens)" >&2
     return 1

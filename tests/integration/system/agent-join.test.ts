@@ -165,7 +165,7 @@ function cpSyncUnits(root: string): Promise<void> {
 }
 
 async function installJoin(root: string, join: string): Promise<string> {
-  const { stdout } = await run(path.join(bundle, 'install.sh'), ['agent', '--root', root, '--no-start', '--packages=skip', '--join', join], {
+  const { stdout } = await run(path.join(bundle, 'install.sh'), ['agent', '--root', root, '--no-start', '--packages=skip', '--unsigned', '--join', join], {
     env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C.UTF-8' },
     timeout: 60_000,
   });
