@@ -212,6 +212,11 @@ fill_env() {
 check_signature() {
   local tarball=$bundle.tar.gz signers recorded=no
   section "Handtekening van de bundel"
+  # No signer given or recorded: on a terminal, the signature's key is shown and confirmed.
+  if [[ -z "$signer" && "$unsigned" == no && ! -f "$R$signers_path" && -f "$tarball.sig" ]]; then
+    need_ssh_keygen
+    confirm_signature_key "$tarball.sig" || true
+  fi
   if [[ -n "$signer" ]]; then
     need_ssh_keygen
     parse_signer "$signer" || exit 2
@@ -234,7 +239,7 @@ check_signature() {
     elif [[ -f "$R$signers_path" ]]; then
       verify_release "$tarball" "$R$signers_path" "$signers_path"
     else
-      refuse "$exit_not_verified" "geen releaseondertekenaar: geef --signer '<naam> <sleuteltype> <sleutel>', de releasesleutel die de school publiceert (buiten deze bundel om gekregen), of --unsigned voor een eigen, onondertekende build"
+      refuse "$exit_not_verified" "geen releaseondertekenaar: geef --signer '<naam> <sleuteltype> <sleutel>', de releasesleutel die de school publiceert (buiten deze bundel om gekregen), bevestig zijn vingerafdruk als install.sh erom vraagt (op een terminal), of geef --unsigned voor een eigen, onondertekende build"
     fi
     report "$(basename "$tarball")" "controlegetal klopt" "goed ondertekend door $verified_by"
     verify_unpacked "$tarball" "$bundle"

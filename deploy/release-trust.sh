@@ -66,6 +66,44 @@ signers_in() {
   done <"$1"
 }
 
+# signature_key <.sig file>: the public key inside an OpenSSH signature, '<type> <base64>' (the
+# format of PROTOCOL.sshsig: "SSHSIG", uint32 version, string public key, …), for a sysadmin to
+# compare its fingerprint with the school's.
+signature_key() {
+  local hex length key type_length
+  hex=$(sed '/^-----/d' "$1" | base64 -d 2>/dev/null | od -An -v -tx1 | tr -d ' \n') || return 1
+  [[ "${hex:0:12}" == 535348534947 && ${#hex} -ge 28 ]] || return 1
+  length=$((16#${hex:20:8}))
+  key=${hex:28:$((length * 2))}
+  type_length=$((16#${key:0:8}))
+  printf '%s %s\n' "$(hex_bytes "${key:8:$((type_length * 2))}")" "$(hex_bytes "$key" | base64 -w0)"
+}
+
+# hex_bytes <hex>: the bytes (NUL too: bash's printf writes \x00).
+hex_bytes() {
+  local escaped
+  # shellcheck disable=SC2001 # install.sh turns patsub_replacement off, so no & in ${//}
+  escaped=$(sed 's/../\\x&/g' <<<"$1")
+  # shellcheck disable=SC2059 # the format is the bytes, as \x escapes
+  printf "$escaped"
+}
+
+# confirm_signature_key <.sig file>: on a terminal, shows the fingerprint of the key that made the
+# signature and asks whether it is the school's release key; sets signer (as --signer would be)
+# when the answer is ja.
+confirm_signature_key() {
+  local key answer
+  [[ -t 0 ]] || return 1
+  key=$(signature_key "$1") && parse_signer "release-signer $key" 2>/dev/null || return 1
+  printf '\n   De bundel is ondertekend met de sleutel %s (%s).\n' "$signer_fingerprint" "${key%% *}"
+  printf '   Vergelijk die vingerafdruk met de releasesleutel die de school publiceert (niet met iets uit deze bundel).\n'
+  printf '   Is dit de releasesleutel van de school? Typ ja om hem vast te leggen in %s: ' "$signers_path"
+  read -r answer || answer=""
+  [[ "$answer" == ja ]] || return 1
+  # shellcheck disable=SC2034 # install.sh's --signer
+  signer="release-signer $key"
+}
+
 # need_ssh_keygen: the check needs OpenSSH's ssh-keygen (Debian's openssh-client).
 need_ssh_keygen() {
   command -v ssh-keygen >/dev/null || refuse "$exit_not_verified" "ssh-keygen ontbreekt, dus de handtekening kan niet gecontroleerd worden: apt-get install openssh-client"

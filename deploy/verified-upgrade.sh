@@ -38,7 +38,9 @@ here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=release-trust.sh
 source "$here/release-trust.sh"
 [[ $EUID -eq 0 ]] || refuse 1 "voer uit als root (sudo devplein upgrade $tarball)"
-tarball=$(readlink -f "$tarball")
+# Absolute, but not through a symlink: its .sha256 and .sig are beside the name given.
+[[ -f "$tarball" ]] || refuse "$exit_not_verified" "$tarball bestaat niet"
+tarball=$(cd "$(dirname "$tarball")" && pwd)/$(basename "$tarball")
 
 current_link=$(readlink "$R/opt/devplein/current" 2>/dev/null || true)
 [[ "$current_link" =~ ^releases/([0-9A-Za-z.+-]+)$ ]] ||

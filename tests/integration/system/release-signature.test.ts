@@ -219,6 +219,23 @@ describe('install.sh checks the bundle it installs', () => {
     expect(existsSync(path.join(root, 'opt/devplein')), 'nothing installed').toBe(false);
   });
 
+  it('on a terminal without --signer: shows the fingerprint of the signature\'s key and records it only after "ja"', async () => {
+    // script(1) gives install.sh a terminal; the answer comes on it.
+    const onTerminal = (root: string, answer: string): Promise<Result> =>
+      run('sh', ['-c', `printf '%s\\n' "$1" | script -qec "$2 control-plane --root $3 --no-start --packages=skip" /dev/null`, 'terminal', answer, path.join(good.dir, 'install.sh'), root]);
+    const declined = await makeRoot('terminal-nee');
+    const no = await onTerminal(declined, 'nee');
+    expect(no.code, no.stdout + no.stderr).toBe(3);
+    expect(no.stdout).toContain(`De bundel is ondertekend met de sleutel ${school.fingerprint} (ssh-ed25519)`);
+    expect(existsSync(path.join(declined, 'opt/devplein')), 'nothing installed').toBe(false);
+
+    const confirmed = await makeRoot('terminal-ja');
+    const yes = await onTerminal(confirmed, 'ja');
+    expect(yes.code, yes.stdout + yes.stderr).toBe(0);
+    expect(yes.stdout).toContain(`goed ondertekend door release-signer (${school.fingerprint})`);
+    expect(readFileSync(signersFile(confirmed), 'utf8')).toBe(`release-signer namespaces="devplein-release" ${school.signer.split(' ').slice(1).join(' ')}\n`);
+  });
+
   it('install.sh upgrade checks too', async () => {
     const result = await run(path.join(unsigned.dir, 'install.sh'), ['upgrade', '--root', server]);
     expect(result.code).toBe(3);
