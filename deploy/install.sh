@@ -210,7 +210,7 @@ fill_env() {
 # tarball. It keeps a wrong, damaged or unsigned bundle off the server; it cannot keep off a
 # hostile one, whose install.sh would skip it: that is the installed release's devplein upgrade.
 check_signature() {
-  local tarball=$bundle.tar.gz signers recorded=no
+  local tarball=$bundle.tar.gz recorded=no
   section "Handtekening van de bundel"
   # No signer given or recorded: on a terminal, the signature's key is shown and confirmed.
   if [[ -z "$signer" && "$unsigned" == no && ! -f "$R$signers_path" && -f "$tarball.sig" ]]; then
@@ -232,10 +232,14 @@ check_signature() {
     printf '%s: %s\n' "$trust_program" "$warning" >&2
   else
     if [[ -n "$signer" && "$recorded" == no ]]; then
-      signers=$(mktemp)
-      signer_entry >"$signers"
-      verify_release "$tarball" "$signers" "--signer"
-      rm -f "$signers"
+      # Checked in a subshell: its temporary signers file goes whether the check passes or refuses.
+      (
+        signers=$(mktemp)
+        trap 'rm -f "$signers"' EXIT
+        signer_entry >"$signers"
+        verify_release "$tarball" "$signers" "--signer"
+      ) || exit $?
+      verified_by="$signer_principal ($signer_fingerprint)"
     elif [[ -f "$R$signers_path" ]]; then
       verify_release "$tarball" "$R$signers_path" "$signers_path"
     else

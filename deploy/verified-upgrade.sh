@@ -60,8 +60,9 @@ echo "devplein upgrade: $tarball controleren (geïnstalleerd: $installed)"
 verify_release "$work/$name" "$R$signers_path" "$signers_path" "$tarball"
 echo "   $name: controlegetal klopt, goed ondertekend door $verified_by"
 
-# 3. Newer than what is installed: read from the checked tarball, before unpacking it.
-new=$(tar -xzOf "$work/$name" --wildcards --no-wildcards-match-slash 'devplein-*/VERSION' 2>/dev/null | tr -d '[:space:]') || true
+# 3. Newer than what is installed: read from the checked tarball, before unpacking it (VERSION
+# sorts near the start of the tarball; tar stops at the first match).
+new=$(tar -xzOf "$work/$name" --occurrence=1 --wildcards --no-wildcards-match-slash 'devplein-*/VERSION' 2>/dev/null | tr -d '[:space:]') || true
 [[ "$new" =~ ^[0-9A-Za-z.+-]+$ ]] || refuse "$exit_not_verified" "$name heeft geen devplein-<versie>/VERSION: geen releasebundel"
 [[ "$new" != "$installed" ]] || refuse "$exit_not_newer" "versie $new is al geïnstalleerd; niets gedaan"
 [[ "$(printf '%s\n%s\n' "$installed" "$new" | sort -V | tail -n 1)" == "$new" ]] ||
