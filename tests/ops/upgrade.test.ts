@@ -413,6 +413,7 @@ describe('devplein upgrade <tarball> (the installed release checks it first)', (
     await writeChecksum(tarball);
     await signFile(tarball, key);
     const devplein = path.join(root, 'opt/devplein/current/bin/devplein');
+    const before = (await current()).replace('releases/', '');
     await run(devplein, ['release-signers', '--root', root, 'add', `release@school.test ${type} ${base64}`], { env: managerEnv() });
     const result = await run(devplein, ['upgrade', '--root', root, tarball], { env: managerEnv(), timeout: 300_000, maxBuffer: 16 * 1024 * 1024 }).then(
       ({ stdout, stderr }) => ({ code: 0, output: `${stdout}${stderr}` }),
@@ -422,13 +423,16 @@ describe('devplein upgrade <tarball> (the installed release checks it first)', (
     expect(result.code, `${result.output}\n${result.code === 0 ? '' : await postgresState()}`).toBe(0);
     expect(result.output).toContain('goed ondertekend door release@school.test');
     expect(result.output).toMatch(/uitgepakt in \S+\/opt\/devplein\/\.upgrade\.\w+; nu deploy\/upgrade\.sh van 0\.1\.6/);
-    expect(result.output).toContain('devplein 0.1.6 draait (was 0.1.4)');
+    expect(result.output).toContain(`devplein 0.1.6 draait (was ${before})`);
     expect(await current()).toBe('releases/0.1.6');
     expect(await servingRelease()).toBe('0.1.6');
     expect((await healthStatus()).code).toBe(200);
     // The private copy is gone; the release it installed stays.
     expect((await readdir(path.join(root, 'opt/devplein'))).sort()).toEqual(['current', 'releases']);
-    expect((await readdir(path.join(root, 'opt/devplein/releases'))).sort()).toEqual(['0.1.3', '0.1.4', '0.1.6']);
+    const releases = await readdir(path.join(root, 'opt/devplein/releases'));
+    expect(releases).toContain(before);
+    expect(releases).toContain('0.1.6');
+    expect(releases.length).toBeLessThanOrEqual(3);
   }, 600_000);
 });
 
