@@ -5,9 +5,20 @@
 #   sudo ./install.sh agent           the host agent + its screenshot browser and git runner
 #                                     (Docker, Caddy, MariaDB, Chromium, git, WireGuard)
 #   sudo ./install.sh upgrade         from a newer bundle: the installed roles to its version,
-#                                     back to the old one when it fails (deploy/upgrade.sh)
+#                                     back to the old one when it fails (deploy/upgrade.sh); an
+#                                     installed release does this itself, checked by its own code:
+#                                     devplein upgrade <tarball> (deploy/verified-upgrade.sh)
+#
+# The bundle must be the one the school's release signer signed: the tarball it was unpacked from
+# (devplein-<version>.tar.gz beside its folder, with .sha256 and .sig) is checked against --signer
+# or /etc/devplein/release-signers, and the unpacked tree against the tarball (release-trust.sh).
 #
 # Options:
+#   --signer 'NAME TYPE KEY'  the school's release signer (its name and the public key it
+#                         publishes, got out of band), recorded in /etc/devplein/release-signers
+#                         at the first install; later runs use that file
+#   --unsigned            install a bundle whose signature is not checked (tests, a school's own
+#                         unsigned build); said loudly
 #   --root DIR            install into DIR instead of / (a chroot or a test folder): users with
 #                         useradd --prefix, files under DIR; nothing is started
 #   --no-start            write everything but start nothing
@@ -35,10 +46,12 @@ shopt -u patsub_replacement 2>/dev/null || true
 
 usage() {
   cat <<'USAGE'
-Gebruik: install.sh control-plane|agent [--root DIR] [--no-start] [--packages=install|simulate|skip]
-         [--agent-host NAAM] [--domain NAAM] [--site-domain NAAM] [--vpn-host NAAM] [--email ADRES]
+Gebruik: install.sh control-plane|agent --signer '<naam> <sleuteltype> <sleutel>' [--root DIR] [--no-start]
+         [--packages=install|simulate|skip] [--agent-host NAAM] [--domain NAAM] [--site-domain NAAM]
+         [--vpn-host NAAM] [--email ADRES] [--unsigned]
          install.sh agent --join '<koppelopdracht van devplein agent invite>' [opties als hierboven]
-         install.sh upgrade [--root DIR]     (vanuit de nieuwere bundel)
+         install.sh upgrade [--root DIR] [--signer …] [--unsigned]     (vanuit de nieuwere bundel)
+         Een geïnstalleerde release upgradet met: devplein upgrade devplein-<versie>.tar.gz
 USAGE
 }
 
@@ -47,17 +60,11 @@ fail() {
   exit 1
 }
 
-# `install.sh upgrade …` is deploy/upgrade.sh of the same bundle (this script sits at the
-# bundle's top or in its deploy/).
-if [[ "${1:-}" == upgrade ]]; then
-  here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
-  for upgrade in "$here/deploy/upgrade.sh" "$here/upgrade.sh"; do
-    [[ ! -f "$upgrade" ]] || exec bash "$upgrade" "${@:2}"
-  done
-  fail "deploy/upgrade.sh not found next to $here"
-fi
-
 role=""
+signer=""
+unsigned=no
+# An option of an install that `install.sh upgrade` does not take.
+install_option=""
 root="/"
 start=yes
 packages=""
@@ -69,10 +76,15 @@ site_domain=dev.school.nl
 vpn_host=vpn.school.nl
 email=beheer@school.nl
 while [[ $# -gt 0 ]]; do
+  [[ "$1" =~ ^(--(root|signer|unsigned)(=.*)?|control-plane|agent|upgrade)$ ]] || install_option=$1
   case "$1" in
-    control-plane | agent) [[ -z "$role" ]] || { usage >&2; exit 2; }; role=$1 ;;
+    # `install.sh upgrade …` is deploy/upgrade.sh of the same bundle, once its signature is checked.
+    control-plane | agent | upgrade) [[ -z "$role" ]] || { usage >&2; exit 2; }; role=$1 ;;
     --root) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; root=$2; shift ;;
     --root=*) root=${1#--root=} ;;
+    --signer) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; signer=$2; shift ;;
+    --signer=*) signer=${1#--signer=} ;;
+    --unsigned) unsigned=yes ;;
     --no-start) start=no ;;
     --packages=install | --packages=simulate | --packages=skip) packages=${1#--packages=} ;;
     --agent-host) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; agent_host=$2; shift ;;
@@ -93,6 +105,7 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 [[ -n "$role" ]] || { usage >&2; exit 2; }
+[[ "$role" != upgrade || -z "$install_option" ]] || { echo "install.sh upgrade: $install_option is een optie van een installatie, niet van een upgrade" >&2; usage >&2; exit 2; }
 if [[ -n "$join" ]]; then
   [[ "$role" == agent ]] || fail "--join is for the agent role"
   # <control plane url>#<token: 256 bits base64url>.<sha256 of the link CA, hex>
@@ -151,6 +164,11 @@ fi
 # section, report, env_value and id_in, shared with upgrade.sh.
 # shellcheck source-path=SCRIPTDIR source=install-common.sh
 source "$bundle/deploy/install-common.sh"
+# The release signers and the check of a tarball against them, shared with the installed release's
+# devplein upgrade and devplein release-signers.
+trust_program=install.sh
+# shellcheck source-path=SCRIPTDIR source=release-trust.sh
+source "$bundle/deploy/release-trust.sh"
 left=()
 todo() { left+=("$1"); }
 # Services whose configuration this run changed (restarted when systemd runs).
@@ -202,11 +220,72 @@ fill_env() {
   done <"$template" | with_names
 }
 
+# --- 0. The bundle's signature ---------------------------------------------------------------------
+# The tarball beside the bundle against the school's signer, and the unpacked tree against the
+# tarball. It keeps a wrong, damaged or unsigned bundle off the server; it cannot keep off a
+# hostile one, whose install.sh would skip it: that is the installed release's devplein upgrade.
+check_signature() {
+  local tarball=$bundle.tar.gz recorded=no
+  section "Handtekening van de bundel"
+  # No signer given or recorded: on a terminal, the signature's key is shown and confirmed.
+  if [[ -z "$signer" && "$unsigned" == no && ! -f "$R$signers_path" && -f "$tarball.sig" ]]; then
+    need_ssh_keygen
+    confirm_signature_key "$tarball.sig" || true
+  fi
+  if [[ -n "$signer" ]]; then
+    need_ssh_keygen
+    parse_signer "$signer" || exit 2
+    if [[ -f "$R$signers_path" ]]; then
+      signers_in "$R$signers_path" | awk -v f="$signer_fingerprint" '$2 == f { found = 1 } END { exit !found }' ||
+        refuse "$exit_not_verified" "--signer $signer_principal ($signer_fingerprint) staat niet in $signers_path; een nieuwe releaseondertekenaar komt erbij met devplein release-signers add (docs/operations.md)"
+      recorded=yes
+    fi
+  fi
+  if [[ "$unsigned" == yes ]]; then
+    local warning="LET OP: de handtekening van deze bundel is NIET gecontroleerd (--unsigned). Alleen voor tests en een eigen build van de school: wat deze bundel doet, is door niemand ondertekend."
+    printf '\n   %s\n\n' "$warning"
+    printf '%s: %s\n' "$trust_program" "$warning" >&2
+  else
+    if [[ -n "$signer" && "$recorded" == no ]]; then
+      # Checked in a subshell: its temporary signers file goes whether the check passes or refuses.
+      (
+        signers=$(mktemp)
+        trap 'rm -f "$signers"' EXIT
+        signer_entry >"$signers"
+        verify_release "$tarball" "$signers" "--signer"
+      ) || exit $?
+      verified_by="$signer_principal ($signer_fingerprint)"
+    elif [[ -f "$R$signers_path" ]]; then
+      verify_release "$tarball" "$R$signers_path" "$signers_path"
+    else
+      refuse "$exit_not_verified" "geen releaseondertekenaar: geef --signer '<naam> <sleuteltype> <sleutel>', de releasesleutel die de school publiceert (buiten deze bundel om gekregen), bevestig zijn vingerafdruk als install.sh erom vraagt (op een terminal), of geef --unsigned voor een eigen, onondertekende build"
+    fi
+    report "$(basename "$tarball")" "controlegetal klopt" "goed ondertekend door $verified_by"
+    verify_unpacked "$tarball" "$bundle"
+    report "$bundle" "gelijk aan de tarball"
+  fi
+  if [[ -n "$signer" && "$recorded" == no ]]; then
+    local entry
+    entry=$(mktemp)
+    signer_entry >"$entry"
+    write_signers "$entry"
+    rm -f "$entry"
+    audit_signers install.sh toegevoegd "$signer_principal" "$signer_fingerprint"
+    report "$signers_path" geschreven "$signer_principal ($signer_fingerprint); wisselen: devplein release-signers"
+  elif [[ "$recorded" == yes ]]; then
+    report "$signers_path" ongewijzigd "$signer_principal staat er al in"
+  fi
+}
+if [[ "$role" == upgrade ]]; then
+  check_signature
+  exec bash "$bundle/deploy/upgrade.sh" --root "$root"
+fi
 # --- The role ----------------------------------------------------------------------------------
 systemd_dir=$bundle/deploy/systemd
+# openssh-client in both: its ssh-keygen checks the release signatures (devplein upgrade).
 case "$role" in
   control-plane)
-    debian_packages=(postgresql caddy openssl curl ca-certificates)
+    debian_packages=(postgresql caddy openssl openssh-client curl ca-certificates)
     units=(devplein-soketi.service devplein-control-plane.service)
     ;;
   agent)
@@ -224,6 +303,12 @@ case "$(debian_release)" in
   12 | 13) ;;
   *) echo "Let op: devplein is getest op Debian 12 en 13; dit is $(sed -n 's/^PRETTY_NAME="\{0,1\}\([^"]*\).*/\1/p' "$R/etc/os-release" 2>/dev/null || echo 'een onbekend systeem'). Ga door op eigen risico." >&2 ;;
 esac
+# Before anything is written when ssh-keygen is here; else once the packages brought it.
+signature_checked=no
+if [[ "$unsigned" == yes ]] || command -v ssh-keygen >/dev/null; then
+  check_signature
+  signature_checked=yes
+fi
 
 # --- 1. Debian packages ------------------------------------------------------------------------
 section "Debian-pakketten: ${debian_packages[*]}"
@@ -252,6 +337,8 @@ case "$packages" in
     fi
     ;;
 esac
+
+[[ "$signature_checked" == yes ]] || check_signature
 
 # From here on (secrets, certificates). A minimal Debian has no openssl: the step above installs it.
 command -v openssl >/dev/null || fail "openssl is missing (apt-get install openssl, or run without --packages=$packages)"

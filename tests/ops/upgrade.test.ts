@@ -9,7 +9,10 @@
  *   0.1.4  good again, its example env file with a new setting and one fewer (both listed, the
  *          installed file untouched); older releases pruned (the last 3 kept, the previous one
  *          always) and the pre-upgrade dumps (the last DEVPLEIN_KEEP_DUMPS).
- *   then 0.1.3 again (older: refused) and 0.1.5 without DEVPLEIN_SERVICE_MANAGER (refused).
+ *   then 0.1.3 again (older: refused) and 0.1.5 without DEVPLEIN_SERVICE_MANAGER (refused);
+ *   0.1.6  packed and signed as a release is, through the installed 0.1.4's own `devplein
+ *          upgrade <tarball>` after `devplein release-signers add` of the test's key: checked,
+ *          unpacked into a private folder, and its real upgrade.sh run from there.
  * After each broken one: exit code 1, `current` back at 0.1.1, 0.1.1 serving /healthz, the rows
  * as before and no probe table (the pre-upgrade dump was restored into a clean schema).
  *
@@ -32,6 +35,8 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../../control-plane/src/db/seed.ts';
+import { packTarGz } from '../../scripts/lib/release/archive.ts';
+import { signFile, writeChecksum } from '../../scripts/lib/release/sign.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { findFreePort, waitForHttp } from '../support/ports.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
@@ -95,7 +100,7 @@ async function makeBundle(version: string, ...edits: BundleEdit[]): Promise<void
 
 async function upgrade(version: string, env: Record<string, string> = {}, inRoot = root): Promise<{ code: number; output: string }> {
   try {
-    const { stdout, stderr } = await run(path.join(bundleDir(version), 'install.sh'), ['upgrade', '--root', inRoot], {
+    const { stdout, stderr } = await run(path.join(bundleDir(version), 'install.sh'), ['upgrade', '--unsigned', '--root', inRoot], {
       env: { ...managerEnv(inRoot), ...env },
       timeout: 300_000,
       maxBuffer: 16 * 1024 * 1024,
@@ -256,7 +261,7 @@ beforeAll(async () => {
 
   root = path.join(work, 'root');
   await makeRoot(root);
-  await run(path.join(bundleDir(oldVersion), 'install.sh'), ['control-plane', '--root', root, '--packages=skip', '--no-start'], { env: { PATH: SYSTEM_PATH, LANG: 'C.UTF-8' }, timeout: 60_000 });
+  await run(path.join(bundleDir(oldVersion), 'install.sh'), ['control-plane', '--root', root, '--packages=skip', '--no-start', '--unsigned'], { env: { PATH: SYSTEM_PATH, LANG: 'C.UTF-8' }, timeout: 60_000 });
   // A server of this test's own (createTestDatabase uses it), so a failure can show its log.
   postgres = await startPostgres();
   process.env.TEST_DATABASE_URL = postgres.url;
@@ -271,7 +276,7 @@ beforeAll(async () => {
   // A dev server of its own: the agent role alone, in a second root.
   agentRoot = path.join(work, 'agent-root');
   await makeRoot(agentRoot);
-  await run(path.join(bundleDir(oldVersion), 'install.sh'), ['agent', '--root', agentRoot, '--packages=skip', '--no-start'], { env: { PATH: SYSTEM_PATH, LANG: 'C.UTF-8' }, timeout: 60_000 });
+  await run(path.join(bundleDir(oldVersion), 'install.sh'), ['agent', '--root', agentRoot, '--packages=skip', '--no-start', '--unsigned'], { env: { PATH: SYSTEM_PATH, LANG: 'C.UTF-8' }, timeout: 60_000 });
   await configureAgent();
   for (const unit of AGENT_UNITS) await run(standIn, ['start', unit], { env: managerEnv(agentRoot), timeout: 120_000 });
   await waitForHttp(agentHealthUrl, { description: `the installed agent ${oldVersion} /healthz`, timeoutMs: 60_000 });
@@ -381,7 +386,7 @@ describe('install.sh upgrade', () => {
     expect(older.code, older.output).toBe(1);
     expect(older.output).toContain('versie 0.1.3 is ouder dan de geïnstalleerde 0.1.4');
     await makeBundle('0.1.5');
-    const withoutManager = await run(path.join(bundleDir('0.1.5'), 'install.sh'), ['upgrade', '--root', root], { env: { PATH: SYSTEM_PATH } }).then(
+    const withoutManager = await run(path.join(bundleDir('0.1.5'), 'install.sh'), ['upgrade', '--unsigned', '--root', root], { env: { PATH: SYSTEM_PATH } }).then(
       () => ({ code: 0, stderr: '' }),
       (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? '' }),
     );
@@ -391,6 +396,44 @@ describe('install.sh upgrade', () => {
     expect(await servingRelease()).toBe('0.1.4');
     expect((await readdir(path.join(root, 'opt/devplein/releases'))).sort()).toEqual(['0.1.1', '0.1.3', '0.1.4']);
   }, 60_000);
+});
+
+describe('devplein upgrade <tarball> (the installed release checks it first)', () => {
+  it('a signed 0.1.6: the signer added with release-signers, the tarball checked, the new upgrade.sh run from its private copy', async () => {
+    const keyDir = path.join(work, 'release-key');
+    await mkdir(keyDir);
+    const key = path.join(keyDir, 'key');
+    await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'release@school.test', '-f', key]);
+    const [type, base64] = (await readFile(`${key}.pub`, 'utf8')).split(' ');
+    await makeBundle('0.1.6');
+    const download = path.join(work, 'download');
+    await mkdir(download);
+    const tarball = path.join(download, 'devplein-0.1.6.tar.gz');
+    await packTarGz(bundleDir('0.1.6'), tarball, new Date());
+    await writeChecksum(tarball);
+    await signFile(tarball, key);
+    const devplein = path.join(root, 'opt/devplein/current/bin/devplein');
+    const before = (await current()).replace('releases/', '');
+    await run(devplein, ['release-signers', '--root', root, 'add', `release@school.test ${type} ${base64}`], { env: managerEnv() });
+    const result = await run(devplein, ['upgrade', '--root', root, tarball], { env: managerEnv(), timeout: 300_000, maxBuffer: 16 * 1024 * 1024 }).then(
+      ({ stdout, stderr }) => ({ code: 0, output: `${stdout}${stderr}` }),
+      (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code, output: `${error.stdout ?? ''}${error.stderr ?? ''}` }),
+    );
+    transcripts['devplein upgrade 0.1.6 (ondertekend)'] = result.output;
+    expect(result.code, `${result.output}\n${result.code === 0 ? '' : await postgresState()}`).toBe(0);
+    expect(result.output).toContain('goed ondertekend door release@school.test');
+    expect(result.output).toMatch(/uitgepakt in \S+\/opt\/devplein\/\.upgrade\.\w+; nu deploy\/upgrade\.sh van 0\.1\.6/);
+    expect(result.output).toContain(`devplein 0.1.6 draait (was ${before})`);
+    expect(await current()).toBe('releases/0.1.6');
+    expect(await servingRelease()).toBe('0.1.6');
+    expect((await healthStatus()).code).toBe(200);
+    // The private copy is gone; the release it installed stays.
+    expect((await readdir(path.join(root, 'opt/devplein'))).sort()).toEqual(['current', 'releases']);
+    const releases = await readdir(path.join(root, 'opt/devplein/releases'));
+    expect(releases).toContain(before);
+    expect(releases).toContain('0.1.6');
+    expect(releases.length).toBeLessThanOrEqual(3);
+  }, 600_000);
 });
 
 describe('install.sh upgrade of a dev server (the agent role alone)', () => {

@@ -20,6 +20,8 @@ Gebruik: devplein <opdracht> [argumenten]
   backup …          maakt een versleutelde backup (--role control-plane|agent, --keep N; docs/operations.md)
   restore BACKUP    zet een backup terug op een lege server (--force vervangt bestaande gegevens)
   config check [control-plane|agent|soketi] [--file F]  controleert de instellingen (zonder rol: elke rol met een env-bestand in /etc/devplein)
+  upgrade TARBALL   naar een nieuwere release: controleert eerst .sha256 en .sig ernaast tegen /etc/devplein/release-signers
+  release-signers list|add|remove …  de releaseondertekenaars van de school (docs/operations.md, "Release signers")
   version           toont de versie van deze bundel
 USAGE
 }
@@ -63,6 +65,9 @@ case "$command" in
       "$node" "$bundle/$entry/dist/cli/config-check.js" "$role" "$@" || status=$?
     done
     exit "$status" ;;
+  # This bundle's own check of the new one (deploy/verified-upgrade.sh), never the new bundle's.
+  upgrade) exec bash "$bundle/deploy/verified-upgrade.sh" "$@" ;;
+  release-signers) exec bash "$bundle/deploy/release-signers.sh" "$@" ;;
   # soketi has its own node (Node 20: its uWebSockets.js build has no binary for Node 24).
   soketi) exec "$bundle/soketi/node/bin/node" "$bundle/soketi/node_modules/@soketi/soketi/bin/server.js" start "$@" ;;
   version | --version) cat "$bundle/VERSION" ;;

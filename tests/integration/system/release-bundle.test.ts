@@ -11,7 +11,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { appendFile, copyFile, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -97,6 +97,29 @@ describe('the release bundle', () => {
     const install = await run(path.join(bundle, 'install.sh'), ['--help']);
     expect(install.stdout).toContain('install.sh control-plane|agent');
   });
+
+  it('installs with install.sh --signer from beside its tarball (the unpacked tree checked against it); the installed devplein upgrade refuses it again', async () => {
+    if (process.getuid?.() !== 0) throw new Error('install.sh runs as root: run this test as root');
+    // As a sysadmin has it: the tarball, its .sha256 and .sig beside the unpacked folder.
+    for (const suffix of ['', '.sha256', '.sig']) await symlink(`${tarball}${suffix}`, path.join(installDir, `devplein-${version}.tar.gz${suffix}`));
+    const root = path.join(installDir, 'root');
+    await mkdir(path.join(root, 'etc'), { recursive: true });
+    for (const file of ['passwd', 'group', 'shadow', 'gshadow']) {
+      const lines = (await readFile(`/etc/${file}`, 'utf8')).split('\n').filter((line) => !line.startsWith('devplein'));
+      await writeFile(path.join(root, 'etc', file), lines.join('\n'), { mode: 0o600 });
+    }
+    const env = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C.UTF-8' };
+    const signerLine = (await readFile(allowedSigners, 'utf8')).trim();
+    const began = Date.now();
+    const installed = await run(path.join(bundle, 'install.sh'), ['control-plane', '--root', root, '--no-start', '--packages=skip', '--signer', signerLine], { env, maxBuffer: 16 * 1024 * 1024 });
+    console.log(`install.sh control-plane of the real bundle, signature and tree checked: ${((Date.now() - began) / 1000).toFixed(1)} s`);
+    expect(installed.stdout).toContain(`goed ondertekend door ${signer}`);
+    expect(installed.stdout).toMatch(/gelijk aan de tarball/);
+    expect(await readFile(path.join(root, 'etc/devplein/release-signers'), 'utf8')).toContain(`${signer} namespaces="${SIGNATURE_NAMESPACE}" ssh-ed25519 `);
+    const again = await run(path.join(root, 'opt/devplein/current/bin/devplein'), ['upgrade', '--root', root, tarball], { env }).catch((error: { code?: number; stderr?: string }) => error);
+    expect('code' in again ? again.code : 0).toBe(4);
+    expect(again.stderr).toContain(`versie ${version} is al geïnstalleerd`);
+  }, 120_000);
 
   it('carries Node 24 for the servers and Node 20 for soketi', async () => {
     expect((await run(path.join(bundle, 'node/bin/node'), ['-p', 'process.version'])).stdout.trim()).toBe(`v${serverNode.version}`);
