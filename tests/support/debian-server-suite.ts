@@ -12,11 +12,12 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, chmod } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signFile, writeChecksum } from '../../scripts/lib/release/sign.ts';
 import { DebianMachine, type DebianRelease, debianVersion } from './debian-machine.ts';
 import { waitFor } from './ports.ts';
 
@@ -46,8 +47,6 @@ const LONG_RUNNING = ['devplein-browser.service', 'devplein-git.service', 'devpl
 
 /** The PHP each Debian release ships (its php-fpm package depends on php<version>-fpm). */
 const PHP_OF: Record<DebianRelease, string> = { bookworm: '8.2', trixie: '8.4' };
-/** The test's bundle is built unsigned (no release key here): install.sh is told so. */
-const UPGRADE_FLAGS = '';
 
 export function debianServerSuite(release: DebianRelease): void {
   const name = `Debian ${debianVersion[release]} (${release})`;
@@ -56,7 +55,22 @@ export function debianServerSuite(release: DebianRelease): void {
   let version: string;
   const transcripts: Record<string, string> = {};
 
-  const install = (role: 'control-plane' | 'agent') => machine.run(`cd /root/devplein-${version} && ./install.sh ${role}`, 1_200_000);
+  let releaseKey: string;
+  /** The school's release signer, as a sysadmin hands it to the first install.sh (`--signer`). */
+  let signerLine: string;
+  /** The first install.sh of the server records the signer; every later run checks against that record. */
+  let signerGiven = false;
+  const install = (role: 'control-plane' | 'agent') => {
+    const signer = signerGiven ? '' : ` --signer '${signerLine}'`;
+    signerGiven = true;
+    return machine.run(`cd /root/devplein-${version} && ./install.sh ${role}${signer}`, 1_200_000);
+  };
+  /** A release as the school ships it: the tarball, its .sha256 and its .sig signed with the test's release key. */
+  const signedTarball = async (from: string, tarball: string) => {
+    await run('tar', ['-czf', tarball, '-C', path.dirname(from), path.basename(from)], { timeout: 600_000 });
+    await writeChecksum(tarball);
+    await signFile(tarball, releaseKey);
+  };
   /** Hashes of every file install.sh writes, to compare runs. */
   const writtenFiles = () =>
     machine.ok('find /etc/devplein /etc/systemd/system /etc/caddy /etc/mysql/mariadb.conf.d /opt/devplein /usr/local/bin -xdev \\( -type f -o -type l \\) -printf "%p %m %u:%g %l\\n" | sort; find /etc/devplein /etc/caddy -type f -exec sha256sum {} + | sort');
@@ -73,12 +87,23 @@ export function debianServerSuite(release: DebianRelease): void {
     const out = process.env.TEST_RELEASE_TARBALL ? path.dirname(process.env.TEST_RELEASE_TARBALL) : path.join(work, 'release');
     if (!process.env.TEST_RELEASE_TARBALL) await run('npm', ['run', '--silent', 'release', '--', '--out', out], { cwd: repo, env: { ...process.env, DEVPLEIN_RELEASE_KEY: '' }, maxBuffer: 16 * 1024 * 1024, timeout: 1_800_000 });
     const packages = [...new Set([...(await rolePackages('agent')), ...(await rolePackages('control-plane'))])];
+    // The school's release key (made here; a school keeps its own off the servers).
+    await mkdir(path.join(work, 'release-key'));
+    releaseKey = path.join(work, 'release-key', 'key');
+    await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'release@school.test', '-f', releaseKey]);
+    const [type, base64] = (await readFile(`${releaseKey}.pub`, 'utf8')).split(' ');
+    signerLine = `release@school.test ${type} ${base64}`;
     machine = await DebianMachine.boot({
       release,
       work,
       packages,
       prepare: async (tree) => {
-        await run('tar', ['-xzf', path.join(out, `devplein-${version}.tar.gz`), '-C', path.join(tree, 'root')]);
+        // Downloaded as a school gets it: the tarball beside its checksum and signature, unpacked next to them.
+        const tarball = path.join(tree, 'root', `devplein-${version}.tar.gz`);
+        await copyFile(path.join(out, `devplein-${version}.tar.gz`), tarball);
+        await writeChecksum(tarball);
+        await signFile(tarball, releaseKey);
+        await run('tar', ['-xzf', tarball, '-C', path.join(tree, 'root')]);
         if (!process.env.TEST_RELEASE_TARBALL) await rm(out, { recursive: true });
       },
     });
@@ -215,14 +240,20 @@ export function debianServerSuite(release: DebianRelease): void {
       expect(await journalErrors()).toBe('');
     }, 1_800_000);
 
-    it('install.sh upgrade to a newer bundle under systemd: every unit runs the new release, the rows stay, no error in the journal', async () => {
+    it('devplein upgrade of a signed newer release under systemd: every unit runs the new release, the rows stay, no error in the journal', async () => {
       // A newer bundle: the installed one hard-linked, with the next version (as tests/ops/upgrade.test.ts makes them).
       const next = version.replace(/(\d+)$/, (patch) => String(Number(patch) + 1));
-      await machine.ok(`cp -al /root/devplein-${version} /root/devplein-${next} && rm /root/devplein-${next}/VERSION && echo ${next} > /root/devplein-${next}/VERSION`);
+      const nextTree = path.join(work, 'next', `devplein-${next}`);
+      await mkdir(path.dirname(nextTree));
+      await run('cp', ['-a', path.join(machine.tree, 'root', `devplein-${version}`), nextTree]);
+      await writeFile(path.join(nextTree, 'VERSION'), `${next}\n`);
+      await signedTarball(nextTree, path.join(machine.tree, 'root', `devplein-${next}.tar.gz`));
       const rows = "runuser -u postgres -- psql -qtAc \"select (select count(*) from knex_migrations) || ' ' || (select count(*) from users)\" devplein";
       const before = await machine.ok(rows);
-      const result = await machine.run(`cd /root/devplein-${next} && ./install.sh upgrade${UPGRADE_FLAGS}`, 900_000);
-      transcripts['install.sh upgrade'] = result.output;
+      // Through the installed release's own check (the signer install.sh recorded), as a school upgrades.
+      const result = await machine.run(`devplein upgrade /root/devplein-${next}.tar.gz`, 900_000);
+      transcripts['devplein upgrade'] = result.output;
+      expect(result.output).toContain('goed ondertekend door release@school.test');
       expect(result.code, result.output).toBe(0);
       expect(await machine.ok('readlink /opt/devplein/current')).toBe(`releases/${next}\n`);
       for (const unit of LONG_RUNNING) {
