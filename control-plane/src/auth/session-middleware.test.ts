@@ -13,7 +13,8 @@ class MemoryStore implements SessionStore {
   calls: string[] = [];
   async get(id: string): Promise<SessionData | undefined> {
     const row = this.rows.get(id);
-    return row ? { ...row } : undefined;
+    // A deep copy, as a row read from the database is: a change in place reaches the store only by set.
+    return row ? structuredClone(row) : undefined;
   }
   async set(id: string, data: SessionData): Promise<void> {
     this.calls.push(`set ${id}`);
@@ -44,6 +45,10 @@ async function serve(store: MemoryStore): Promise<string> {
       if (session) session.userId = 7;
     } else if (ctx.path === '/start') {
       if (session) session.grant = { state: 'abc' };
+    } else if (ctx.path === '/nested') {
+      // A change inside a value, not to the session's own keys (grant keeps its state this way).
+      const grant = session?.grant as { state?: string } | undefined;
+      if (grant) grant.state = 'def';
     } else if (ctx.path === '/forget-grant') {
       if (session) delete session.grant;
     } else if (ctx.path === '/sign-out') {
@@ -100,6 +105,19 @@ describe('sessions', () => {
     await fetch(`${base}/forget-grant`, { headers: { cookie: cookieHeader(cookies) } });
     expect(store.calls).toEqual([`set ${id}`, `set ${id}`]);
     expect(store.rows.get(id as string)).toEqual({});
+  });
+
+  it('saves a change made inside a value (ctx.session.grant.state = …)', async () => {
+    const store = new MemoryStore();
+    const base = await serve(store);
+    const cookies = setCookies(await fetch(`${base}/start`));
+    const id = cookies.get('devplein_session') as string;
+    await fetch(`${base}/nested`, { headers: { cookie: cookieHeader(cookies) } });
+    expect(store.calls).toEqual([`set ${id}`, `set ${id}`]);
+    expect(store.rows.get(id)?.grant).toEqual({ state: 'def' });
+    const again = await fetch(`${base}/read-and-touch-nothing`, { headers: { cookie: cookieHeader(cookies) } });
+    expect(await again.json()).toEqual({ userId: null, keys: ['grant'] });
+    expect(store.rows.get(id)?.grant).toEqual({ state: 'def' });
   });
 
   it('gives a session a new id at regenerate, removes the old row and keeps the data', async () => {
