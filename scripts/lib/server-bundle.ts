@@ -102,9 +102,11 @@ function packageRoot(file: string): string | undefined {
  * loads: zod's 570 KB alone left 5 MB of parser memory in the process for good. A CommonJS
  * module is a function of its own, compiled when it is first required. (Only for packages whose
  * two builds export the same names: an ES module importing the CommonJS build of a dual package
- * gets its exports object as default export, as in node.)
+ * gets its exports object as default export, as in node: import such a package's named exports.)
+ * koa-session's ES module build imports zod 3's ES module build: its CommonJS build requires
+ * zod 3's CommonJS one instead.
  */
-const commonJsBuildFor = ['zod'];
+const commonJsBuildFor = ['zod', 'koa-session'];
 
 function preferCommonJs(specifier: string, importer: string): boolean {
   return commonJsBuildFor.includes(specifier) && !/[\\/]node_modules[\\/]/.test(importer);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
-import createSession from 'koa-session';
+// The named export: the server bundle takes koa-session's CommonJS build (scripts/lib/server-bundle.ts).
+import { createSession } from 'koa-session';
 import type { AppMiddleware, AppState } from '../app-context.ts';
 import type { SessionData } from './session-store.ts';
 
