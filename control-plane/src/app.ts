@@ -10,7 +10,7 @@ import { sessions } from './auth/session-middleware.ts';
 import { createCsrf } from './auth/csrf.ts';
 import { loadUser } from './middlewares/authenticate.ts';
 import { settleBeforeSignedInRequests } from './auth/identity-notices.ts';
-import { CookieSigner } from './auth/cookie-signer.ts';
+import { CachedKeygrip } from './auth/cached-keygrip.ts';
 import { signedInNoStore } from './middlewares/no-store.ts';
 import { schoolSignIn, sessionCookieName } from './auth/school-login.ts';
 import { DEV_IDP_PATH } from './auth/dev-identity-provider-path.ts';
@@ -37,8 +37,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   // Behind one reverse proxy (TRUST_PROXY) the client is the last X-Forwarded-For entry: the one
   // that proxy added. Earlier entries come from the client and could name any address.
   const app = new Koa<AppState>({ proxy: config.TRUST_PROXY, maxIpsCount: 1 });
-  // Signs and verifies the session cookie like keygrip, remembering recent signatures.
-  app.keys = new CookieSigner([config.sessionSecret]);
+  // keygrip signs and verifies the cookies; verified session ids are remembered (bounded).
+  app.keys = new CachedKeygrip([config.sessionSecret]);
   app.silent = true;
   // Outermost: counts and times every request by route template (served on METRICS_LISTEN only).
   app.use(controlPlaneMetrics.httpMiddleware() as unknown as AppMiddleware);

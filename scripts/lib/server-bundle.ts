@@ -44,9 +44,9 @@ const SAME_COPY = Symbol('same-copy-at-run-time');
  * time), when node, running the bundle from `workspace`/dist (which has no node_modules of its
  * own: node looks in the workspace's, then the root's), finds the same copy of the package as
  * the importer does here. A workspace package's dependency that node would find in
- * another version there is bundled instead: server-kit's croner 11 sits in
- * server-kit/node_modules, and from host-agent/dist node found the root's croner 4 (pm2's,
- * through soketi), without the `protect` option the agent's jobs rely on. The workspace packages
+ * another version there is bundled instead: server-kit's croner 11 sat in
+ * server-kit/node_modules (until 2026-12-01), and from host-agent/dist node found the root's
+ * croner 4 (pm2's, through soketi), without the `protect` option the agent's jobs relied on. The workspace packages
  * themselves are always bundled.
  */
 export function externalNpmPackages(keep: (name: string) => boolean, workspace: string): Plugin {
@@ -102,9 +102,11 @@ function packageRoot(file: string): string | undefined {
  * loads: zod's 570 KB alone left 5 MB of parser memory in the process for good. A CommonJS
  * module is a function of its own, compiled when it is first required. (Only for packages whose
  * two builds export the same names: an ES module importing the CommonJS build of a dual package
- * gets its exports object as default export, as in node.)
+ * gets its exports object as default export, as in node: import such a package's named exports.)
+ * koa-session's ES module build imports zod 3's ES module build: its CommonJS build requires
+ * zod 3's CommonJS one instead.
  */
-const commonJsBuildFor = ['zod'];
+const commonJsBuildFor = ['zod', 'koa-session'];
 
 function preferCommonJs(specifier: string, importer: string): boolean {
   return commonJsBuildFor.includes(specifier) && !/[\\/]node_modules[\\/]/.test(importer);

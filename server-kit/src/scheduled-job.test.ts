@@ -8,7 +8,7 @@ describe('scheduled jobs', () => {
   });
 
   it('names the setting of a bad expression at once', () => {
-    expect(() => scheduleJob({ name: 'x', expression: 'nooit', setting: 'AGENT_IDLE_CRON', run: async () => undefined, logger: { error: () => undefined } })).toThrow(
+    expect(() => scheduleJob({ name: 'x', expression: 'nooit', setting: 'AGENT_IDLE_CRON', run: async () => undefined, logger: { error: () => undefined, warn: () => undefined } })).toThrow(
       /AGENT_IDLE_CRON: "nooit" is not a valid cron expression/,
     );
   });
@@ -21,7 +21,7 @@ describe('scheduled jobs', () => {
       name: 'test',
       expression: '* * * * * *',
       setting: 'TEST_CRON',
-      logger: { error: (fields: unknown) => void errors.push(fields) },
+      logger: { error: (fields: unknown) => void errors.push(fields), warn: () => undefined },
       run: async () => {
         runs += 1;
         if (runs === 1) throw new Error('eerste mislukt');

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppState } from '../app-context.ts';
-import { CookieSigner } from './cookie-signer.ts';
+import { CachedKeygrip } from './cached-keygrip.ts';
 import { sessions, type SessionStore } from './session-middleware.ts';
 import type { SessionData } from './session-store.ts';
 
@@ -13,7 +13,8 @@ class MemoryStore implements SessionStore {
   calls: string[] = [];
   async get(id: string): Promise<SessionData | undefined> {
     const row = this.rows.get(id);
-    return row ? { ...row } : undefined;
+    // A deep copy, as a row read from the database is: a change in place reaches the store only by set.
+    return row ? structuredClone(row) : undefined;
   }
   async set(id: string, data: SessionData): Promise<void> {
     this.calls.push(`set ${id}`);
@@ -35,7 +36,7 @@ afterEach(() => {
 async function serve(store: MemoryStore): Promise<string> {
   const app = new Koa<AppState>();
   app.silent = true;
-  app.keys = new CookieSigner(['sessiesleutel-0123456789']);
+  app.keys = new CachedKeygrip(['sessiesleutel-0123456789']);
   app.use(sessions(app, store, { name: 'devplein_session', maxAgeMs: 60_000, secure: false }));
   app.use(async (ctx) => {
     const session = ctx.session;
@@ -44,6 +45,10 @@ async function serve(store: MemoryStore): Promise<string> {
       if (session) session.userId = 7;
     } else if (ctx.path === '/start') {
       if (session) session.grant = { state: 'abc' };
+    } else if (ctx.path === '/nested') {
+      // A change inside a value, not to the session's own keys (grant keeps its state this way).
+      const grant = session?.grant as { state?: string } | undefined;
+      if (grant) grant.state = 'def';
     } else if (ctx.path === '/forget-grant') {
       if (session) delete session.grant;
     } else if (ctx.path === '/sign-out') {
@@ -51,7 +56,8 @@ async function serve(store: MemoryStore): Promise<string> {
     } else if (ctx.path === '/read-and-touch-nothing') {
       void session?.userId;
     }
-    ctx.body = { userId: ctx.session?.userId ?? null, keys: Object.keys(ctx.session ?? {}) };
+    // The keys of the data (koa-session's toJSON: its own `isNew` and `_…` apart).
+    ctx.body = { userId: ctx.session?.userId ?? null, keys: Object.keys(JSON.parse(JSON.stringify(ctx.session ?? {})) as object) };
   });
   server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server?.once('listening', resolve));
@@ -65,6 +71,10 @@ const setCookies = (response: Response): Map<string, string> =>
     const at = pair.indexOf('=');
     return [pair.slice(0, at), pair.slice(at + 1)];
   }));
+
+/** A stored row without koa-session's own `_expire` and `_maxAge`. */
+const data = (row: SessionData | undefined): Record<string, unknown> | undefined =>
+  row && Object.fromEntries(Object.entries(row).filter(([key]) => !key.startsWith('_')));
 
 const cookieHeader = (cookies: Map<string, string>): string =>
   [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
@@ -88,7 +98,7 @@ describe('sessions', () => {
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(cookies.get('devplein_session.sig')).toBeTruthy();
     expect(store.calls).toEqual([`set ${id}`]);
-    expect(store.rows.get(id as string)).toEqual({ grant: { state: 'abc' } });
+    expect(data(store.rows.get(id as string))).toEqual({ grant: { state: 'abc' } });
 
     // Read without a change: no write, no cookie.
     const again = await fetch(`${base}/read-and-touch-nothing`, { headers: { cookie: cookieHeader(cookies) } });
@@ -99,7 +109,20 @@ describe('sessions', () => {
     // Deleting a key is a change.
     await fetch(`${base}/forget-grant`, { headers: { cookie: cookieHeader(cookies) } });
     expect(store.calls).toEqual([`set ${id}`, `set ${id}`]);
-    expect(store.rows.get(id as string)).toEqual({});
+    expect(data(store.rows.get(id as string))).toEqual({});
+  });
+
+  it('saves a change made inside a value (ctx.session.grant.state = …)', async () => {
+    const store = new MemoryStore();
+    const base = await serve(store);
+    const cookies = setCookies(await fetch(`${base}/start`));
+    const id = cookies.get('devplein_session') as string;
+    await fetch(`${base}/nested`, { headers: { cookie: cookieHeader(cookies) } });
+    expect(store.calls).toEqual([`set ${id}`, `set ${id}`]);
+    expect(store.rows.get(id)?.grant).toEqual({ state: 'def' });
+    const again = await fetch(`${base}/read-and-touch-nothing`, { headers: { cookie: cookieHeader(cookies) } });
+    expect(await again.json()).toEqual({ userId: null, keys: ['grant'] });
+    expect(store.rows.get(id)?.grant).toEqual({ state: 'def' });
   });
 
   it('gives a session a new id at regenerate, removes the old row and keeps the data', async () => {
@@ -110,9 +133,10 @@ describe('sessions', () => {
     const signedIn = await fetch(`${base}/sign-in`, { headers: { cookie: cookieHeader(cookies) } });
     const newId = setCookies(signedIn).get('devplein_session') as string;
     expect(newId).not.toBe(oldId);
-    expect(store.calls.slice(1)).toEqual([`destroy ${oldId}`, `set ${newId}`]);
+    // regenerate() saves at once under the new id; the change after it is saved when the request ends.
+    expect(store.calls.slice(1)).toEqual([`destroy ${oldId}`, `set ${newId}`, `set ${newId}`]);
     expect(store.rows.has(oldId)).toBe(false);
-    expect(store.rows.get(newId)).toEqual({ grant: { state: 'abc' }, userId: 7 });
+    expect(data(store.rows.get(newId))).toEqual({ grant: { state: 'abc' }, userId: 7 });
     const regenerate = (store.rows.get(newId) as Record<string, unknown>).regenerate;
     expect(regenerate).toBeUndefined();
   });
@@ -140,7 +164,7 @@ describe('sessions', () => {
     const planted = await fetch(`${base}/sign-in`, { headers: { cookie: cookieHeader(valid) } });
     const givenId = setCookies(planted).get('devplein_session');
     expect(givenId).not.toBe(valid.get('devplein_session'));
-    expect(store.rows.get(givenId as string)).toEqual({ userId: 7 });
+    expect(data(store.rows.get(givenId as string))).toEqual({ userId: 7 });
 
     // A known id with a forged signature reads as no session.
     const forged = new Map(valid);

@@ -3,7 +3,7 @@ import type { AppMiddleware } from '../app-context.ts';
 import { Session } from '../models/Session.ts';
 import type { CachedSession, IdentityCache } from './identity-cache.ts';
 
-/** The session data we keep (rows written before 2026-11-29 also hold koa-session's `_expire`/`_maxAge`, unread). */
+/** The session data we keep; koa-session adds its own `_expire`/`_maxAge` (rows written 2026-11-29 to 12-01 lack them). */
 export interface SessionData {
   userId?: number;
   csrf?: string;
@@ -43,7 +43,7 @@ export function sessionExpiry(data: SessionData, limits: SessionLimits, now: num
 }
 
 /**
- * The session store (session-middleware.ts) on the `sessions` table (plain knex: get runs on every request, and
+ * koa-session's external store (session-middleware.ts) on the `sessions` table (plain knex: get runs on every request, and
  * the upsert needs onConflict; the Session model serves the set-based deletes below). The user id is a column of its own so that
  * disabling a user can delete all of that user's sessions at once (signed out everywhere).
  * `expires_at` is the session's end by `sessionExpiry` (idle and absolute), so a session past
@@ -64,8 +64,8 @@ export function createSessionStore(knex: Knex, limits: SessionLimits, cache: Ide
     async get(key: string): Promise<SessionData | undefined> {
       const session = await cache.session(key, () => load(key));
       if (!session || session.expiresAt <= clock()) return undefined;
-      // The request changes what it gets: a copy, never the cached one.
-      return { ...session.data };
+      // The request changes what it gets, inside values too: a deep copy, never the cached one.
+      return structuredClone(session.data);
     },
     async set(key: string, data: SessionData): Promise<void> {
       const expiresAt = new Date(sessionExpiry(data, limits, clock()));
@@ -84,8 +84,8 @@ export function createSessionStore(knex: Knex, limits: SessionLimits, cache: Ide
 }
 
 /**
- * Keeps a signed-in session's last-seen time, written at most every `seenRefreshMs` (the session
- * middleware saves the row only when the data changed). Sessions from before these times were kept get
+ * Keeps a signed-in session's last-seen time, written at most every `seenRefreshMs` (koa-session
+ * saves the row only when the data changed). Sessions from before these times were kept get
  * them now.
  */
 export function touchSession(limits: SessionLimits, clock: () => number = Date.now): AppMiddleware {

@@ -2,7 +2,7 @@ import { Model, type RelationMappings } from 'objection';
 import { AppModel } from './app-model.ts';
 import { User } from './User.ts';
 
-/** The JSON a session holds (`ctx.session`, auth/session-middleware.ts). */
+/** The JSON a session holds (koa-session's `ctx.session`, auth/session-middleware.ts). */
 export type SessionData = Record<string, unknown>;
 
 /**

@@ -123,6 +123,29 @@ describe('signed-in sessions', () => {
   });
 });
 
+describe('across the switch back to koa-session (2026-12-01)', () => {
+  // Made by the middleware before it (control-plane/src/auth/cookie-signer.ts at 8ddc3da) for
+  // this id under TEST_SESSION_SECRET: HMAC-SHA1 of "devplein_session=<id>", base64url.
+  const ID = '3f6c2a9e-8d41-4b7a-9c05-1e2d3c4b5a69';
+  const SIGNATURE = '5BowZk5QBw_ipBNRg3t6x_KlMcs';
+
+  it('a cookie signed before the switch, with its row as that middleware wrote it, still signs in', async () => {
+    const user = await database.knex('users').where({ email: 'student@devplein.test' }).first<{ id: number }>('id');
+    const now = Date.now();
+    // That middleware's row: the data as the request left it, no koa-session _expire/_maxAge.
+    const data = { userId: user.id, csrf: 'een-csrf-token-van-voor-de-overstap', signedInAt: now - 60_000, seenAt: now - 60_000 };
+    await database.knex('sessions').insert({ id: ID, user_id: user.id, data: JSON.stringify(data), expires_at: new Date(now + 3_600_000) });
+    const response = await fetch(`${app.url}/api/user`, { headers: { Accept: 'application/json', Cookie: `devplein_session=${ID}; devplein_session.sig=${SIGNATURE}` } });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { email?: string }).email).toBe('student@devplein.test');
+    // The last-seen refresh was due: written under the same id (the cookie sent again names it).
+    const renewed = response.headers.getSetCookie().find((line) => line.startsWith('devplein_session='));
+    expect(renewed?.split(';')[0]).toBe(`devplein_session=${ID}`);
+    const row = await database.knex('sessions').where({ id: ID }).first<{ data: { seenAt: number } }>('data');
+    expect(row.data.seenAt).toBeGreaterThanOrEqual(now);
+  });
+});
+
 describe('the session cookie over HTTPS', () => {
   let secure: RunningControlPlane;
   let stack: SeededControlPlane;
