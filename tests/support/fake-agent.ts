@@ -105,6 +105,8 @@ export interface FakeScreenshot {
   /** Answer with this gRPC error instead of a response. */
   rpcError?: { code: grpc.status; details: string };
   delayMs?: number;
+  /** The capture answers only once this settles: a test holds a capture running for as long as it needs, whatever the load. */
+  heldUntil?: Promise<void>;
 }
 
 /** What the fake DeployService streams for a deploy: progress lines, then its outcome. */
@@ -1000,6 +1002,7 @@ export class FakeAgent {
           try {
             const delay = script.delayMs ?? this.screenshotDelayMs;
             if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+            await script.heldUntil;
           } finally {
             const left = (this.capturesInFlight.get(domain) ?? 1) - 1;
             if (left > 0) this.capturesInFlight.set(domain, left);

@@ -167,7 +167,9 @@ describe('one capture per site in flight', () => {
   it('never runs two captures of one site at once; requests made while one runs share one capture after it', async () => {
     const project = await site('foto-dubbel', { running: true });
     await afterStartCapture(project);
-    stack.agent.screenshots.set(domainOf(project.name), { delayMs: 800 });
+    // The first capture runs until the test lets it end (a fixed delay raced the requests below on a loaded machine).
+    let release!: () => void;
+    stack.agent.screenshots.set(domainOf(project.name), { heldUntil: new Promise<void>((resolve) => (release = resolve)) });
     const before = stack.agent.capturesOf(domainOf(project.name)).length;
 
     const first = await admin.json<ScreenshotState>('POST', `/api/admin/dockers/${project.id}/screenshot`);
@@ -181,6 +183,7 @@ describe('one capture per site in flight', () => {
     expect([second.status, third.status]).toEqual([202, 202]);
     const fourth = await admin.json<ScreenshotState>('POST', `/api/admin/dockers/${project.id}/screenshot`);
     expect([second.body.inFlight, third.body.inFlight, fourth.body.inFlight]).toEqual([true, true, true]);
+    release();
     await settled(project.id);
     expect(stack.agent.capturesOf(domainOf(project.name)).length - before).toBe(2);
     expect(stack.agent.peakCapturesPerDomain.get(domainOf(project.name))).toBe(1);
@@ -189,14 +192,16 @@ describe('one capture per site in flight', () => {
   it('answers a request made while a capture runs with a capture of its own, not the running one’s old outcome', async () => {
     const project = await site('foto-nieuw', { running: true });
     await afterStartCapture(project);
-    // A slow capture that will succeed is running…
-    stack.agent.screenshots.set(domainOf(project.name), { delayMs: 800 });
+    // A capture that will succeed is running (held until the site has gone down)…
+    let release!: () => void;
+    stack.agent.screenshots.set(domainOf(project.name), { heldUntil: new Promise<void>((resolve) => (release = resolve)) });
     const before = stack.agent.capturesOf(domainOf(project.name)).length;
     expect((await admin.json('POST', `/api/admin/dockers/${project.id}/screenshot`)).status).toBe(202);
     await waitFor(() => stack.agent.capturesOf(domainOf(project.name)).length === before + 1, { description: 'the first capture to ask the agent', timeoutMs: 10_000, intervalMs: 20 });
     // …when the site goes down and a teacher asks again.
     stack.agent.screenshots.set(domainOf(project.name), { outcome: CaptureOutcome.CAPTURE_OUTCOME_UNREACHABLE, errorReason: 'net::ERR_CONNECTION_REFUSED' });
     expect((await admin.json('POST', `/api/admin/dockers/${project.id}/screenshot`)).status).toBe(202);
+    release();
     const done = await settled(project.id);
     expect(done.lastError).toBe('Onbereikbaar: de site gaf geen antwoord (de site weigerde de verbinding)');
     expect(stack.agent.capturesOf(domainOf(project.name)).length - before).toBe(2);
