@@ -6,9 +6,10 @@ import { SummaryLineReporter } from './tests/support/summary-line-reporter.ts';
 const conditions = (defaults: readonly string[]): string[] => ['development', ...defaults];
 
 /**
- * `npm run test:ops`: the operations tests in tests/ops (install.sh upgrade with the real release
- * bundle), too slow for `npm test`'s CI budget. One file at a time: each builds a release. No
- * global setup: a test that needs PostgreSQL starts its own throwaway cluster (tests/support/database.ts).
+ * `npm run test:ops`, and the last step of `npm test`: the operations tests in tests/ops (fresh
+ * Debian 12 and 13 servers booted with systemd, install.sh, upgrades with the real release bundle,
+ * the packages npm start and npm test install). No global setup: a test that needs PostgreSQL
+ * starts its own throwaway cluster (tests/support/database.ts).
  */
 export default defineConfig({
   resolve: { conditions: conditions(defaultClientConditions) },
@@ -19,7 +20,8 @@ export default defineConfig({
     hookTimeout: 900_000,
     teardownTimeout: 60_000,
     pool: 'forks',
-    maxWorkers: 1,
+    // Two servers at once: their installs wait on dpkg and the disk as much as on the two cores.
+    maxWorkers: 2,
     reporters: ['default', new SummaryLineReporter()],
   },
 });
