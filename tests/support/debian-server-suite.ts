@@ -204,6 +204,14 @@ export function debianServerSuite(release: DebianRelease): void {
       expect(await journalErrors()).toBe('');
     }, 600_000);
 
+    it("soketi under its unit delivers an event over its websocket (the bundle's soketi Node on this Debian's glibc)", async () => {
+      await copyFile(path.join(repo, 'tests/support/soketi-delivery-check.mjs'), path.join(machine.tree, 'root/soketi-delivery-check.mjs'));
+      const delivered = await machine.run('set -a; . /etc/devplein/soketi.env; set +a; /opt/devplein/current/node/bin/node /root/soketi-delivery-check.mjs', 60_000);
+      transcripts['soketi websocket'] = `${delivered.output}\nsoketi's node: ${(await machine.run('readlink /proc/$(systemctl show -p MainPID --value devplein-soketi.service)/exe; ldd --version | head -n 1')).output}`;
+      expect(delivered.code, transcripts['soketi websocket']).toBe(0);
+      expect(delivered.output).toMatch(/^delivered \{"message":"hallo"\}/m);
+    }, 120_000);
+
     it('a WireGuard interface runs under devplein-wireguard@.service', async () => {
       const started = await machine.run('systemctl start devplein-wireguard@wgtest.service && for i in $(seq 50); do wg show wgtest >/dev/null 2>&1 && break; sleep 0.2; done; wg show wgtest');
       transcripts['devplein-wireguard@wgtest'] = `${started.output}\n${(await machine.run('journalctl -q --no-pager -u devplein-wireguard@wgtest')).output}`;
