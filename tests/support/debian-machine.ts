@@ -72,7 +72,8 @@ async function baseTree(release: DebianRelease): Promise<string> {
   // A server, not a first boot that asks questions: no firstboot wizard, a name of its own.
   await run('ln', ['-sf', '/dev/null', path.join(partial, 'etc/systemd/system/systemd-firstboot.service')]);
   await writeFile(path.join(partial, 'etc/hostname'), 'devplein-server\n');
-  await run('apt-get', ['clean'], { env: chrootEnv }).catch(() => undefined);
+  // debootstrap's downloads: the packages the tests need are cached apart (fetchPackages).
+  await run('chroot', [partial, 'apt-get', 'clean'], { env: chrootEnv }).catch(() => undefined);
   await rm(tree, { recursive: true, force: true });
   await rename(partial, tree);
   return tree;
