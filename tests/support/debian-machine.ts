@@ -5,7 +5,7 @@
  * without meeting this machine's), driven as a sysadmin would drive it, with `systemctl` and
  * `journalctl` through `nsenter` into all of its namespaces.
  *
- * What these machines need, and why (docs/architecture.md, "The operations tests"):
+ * What these machines need, and why (the README's test section lists the suite):
  * - No systemd runs on the host, so nspawn runs with `--register=no --keep-unit` (nothing to
  *   register with) and `SYSTEMD_SECCOMP=0` with `--capability=all`: the Docker engine inside
  *   needs the keyring and mount system calls nspawn's filter denies by default.
