@@ -28,6 +28,7 @@ import { startCaddy, visitSite, type TestCaddy } from '../../support/caddy.ts';
 import { dockerCli, ensureWebImage, randomSuffix, requireDockerEngine } from '../../support/docker.ts';
 import { startPrivateDockerd, type PrivateDockerd } from '../../support/private-docker.ts';
 import { requestProject } from '../../support/projects.ts';
+import { rootWithHostAccounts } from '../../support/install-roots.ts';
 import { AGENT_UNREACHABLE_MESSAGE, DOCKER_SERVER_UNREACHABLE } from '@devplein/contract/messages';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
@@ -149,11 +150,7 @@ async function student(): Promise<HttpSession> {
 
 async function makeRoot(name: string): Promise<string> {
   const root = path.join(work, name);
-  await mkdir(path.join(root, 'etc'), { recursive: true });
-  for (const file of ['passwd', 'group', 'shadow', 'gshadow']) {
-    const lines = readFileSync(`/etc/${file}`, 'utf8').split('\n');
-    await writeFile(path.join(root, 'etc', file), lines.filter((line) => !line.startsWith('devplein')).join('\n'), { mode: statSync(`/etc/${file}`).mode & 0o777 });
-  }
+  await rootWithHostAccounts(root);
   cpSyncUnits(root);
   await mkdir(path.join(root, 'usr/bin'), { recursive: true });
   await copyFile('/usr/bin/bash', path.join(root, 'usr/bin/bash'));

@@ -14,11 +14,12 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, lstatSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
-import { chmod, copyFile, cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stageScriptBundle } from '../../support/install-roots.ts';
 import { loadConfig as loadControlPlaneConfig } from '../../../control-plane/src/config.ts';
 import { loadConfig as loadAgentConfig } from '../../../host-agent/src/config.ts';
 import { soketiCheck } from '../../../control-plane/src/cli/config-check-soketi.ts';
@@ -127,13 +128,7 @@ describe('install.sh in a throwaway root', () => {
     if (process.getuid?.() !== 0) throw new Error('install.sh runs as root (useradd, chown): run this test as root');
     work = await mkdtemp(path.join(os.tmpdir(), 'devplein-install-'));
     bundle = path.join(work, `devplein-${version}`);
-    await mkdir(path.join(bundle, 'bin'), { recursive: true });
-    await copyFile(path.join(repo, 'scripts/lib/release/devplein.sh'), path.join(bundle, 'bin/devplein'));
-    await chmod(path.join(bundle, 'bin/devplein'), 0o755);
-    await writeFile(path.join(bundle, 'VERSION'), `${version}\n`);
-    await cp(path.join(repo, 'deploy'), path.join(bundle, 'deploy'), { recursive: true });
-    await copyFile(path.join(repo, 'deploy/install.sh'), path.join(bundle, 'install.sh'));
-    await chmod(path.join(bundle, 'install.sh'), 0o755);
+    await stageScriptBundle(bundle, version);
 
     first = await makeRoot('first');
     second = await makeRoot('second');

@@ -15,17 +15,17 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { appendFile, chmod, copyFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packTarGz } from '../../../scripts/lib/release/archive.ts';
 import { signFile, writeChecksum } from '../../../scripts/lib/release/sign.ts';
+import { rootWithHostAccounts, stageScriptBundle } from '../../support/install-roots.ts';
 import { generateSshKeys } from '../../support/ssh-keygen-fixtures.ts';
 
 const execFileAsync = promisify(execFile);
-const repo = path.resolve(import.meta.dirname, '../../..');
 const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 const installed = '0.1.0';
 
@@ -83,13 +83,7 @@ interface Bundle {
 async function makeBundle(download: string, version: string, options: { key: Key | null; namespace?: string; edit?: (dir: string) => Promise<void> }): Promise<Bundle> {
   const staging = await mkdtemp(path.join(work, 'staging-'));
   const stage = path.join(staging, `devplein-${version}`);
-  await mkdir(path.join(stage, 'bin'), { recursive: true });
-  await copyFile(path.join(repo, 'scripts/lib/release/devplein.sh'), path.join(stage, 'bin/devplein'));
-  await chmod(path.join(stage, 'bin/devplein'), 0o755);
-  await writeFile(path.join(stage, 'VERSION'), `${version}\n`);
-  await cp(path.join(repo, 'deploy'), path.join(stage, 'deploy'), { recursive: true });
-  await copyFile(path.join(repo, 'deploy/install.sh'), path.join(stage, 'install.sh'));
-  await chmod(path.join(stage, 'install.sh'), 0o755);
+  await stageScriptBundle(stage, version);
   // The new bundle's upgrade: says that it ran, from where, with what.
   await writeFile(path.join(stage, 'deploy/upgrade.sh'), '#!/usr/bin/env bash\necho "upgrade.sh van $(cat "$(dirname "$0")/../VERSION") uit $(dirname "$(readlink -f "$0")") met $*"\n', { mode: 0o755 });
   await options.edit?.(stage);
@@ -112,11 +106,7 @@ async function makeBundle(download: string, version: string, options: { key: Key
 /** A throwaway root with the host's accounts minus devplein's (enough for useradd --prefix). */
 async function makeRoot(name: string): Promise<string> {
   const root = path.join(work, name);
-  await mkdir(path.join(root, 'etc'), { recursive: true });
-  for (const file of ['passwd', 'group', 'shadow', 'gshadow']) {
-    const lines = readFileSync(`/etc/${file}`, 'utf8').split('\n');
-    await writeFile(path.join(root, 'etc', file), lines.filter((line) => !line.startsWith('devplein')).join('\n'), { mode: statSync(`/etc/${file}`).mode & 0o777 });
-  }
+  await rootWithHostAccounts(root);
   return root;
 }
 
