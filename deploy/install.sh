@@ -25,10 +25,13 @@
 #   --packages=MODE       install (default on /), simulate (apt-get -s; default with --root) or skip
 #   --agent-host NAME     host name in the agent certificate (besides localhost), when the control
 #                         plane reaches the agent on another machine
-#   --join STRING         (agent) join the control plane with the one-time string of `devplein agent
-#                         invite` ('<url>#<token>.<ca sha256>'): the key is made here, only a CSR
-#                         is sent; the certificate and the link CA come back (the CA checked
-#                         against the sha256 in the string). No local CA is made then.
+#   --join -              (agent) join the control plane with the one-time string of `devplein agent
+#                         invite` ('<url>#<token>.<ca sha256>'), read from standard input (asked
+#                         for, not echoed, on a terminal) so it is on no command line: the key is
+#                         made here, only a CSR is sent; the certificate and the link CA come back
+#                         (the CA checked against the sha256 in the string). No local CA is made
+#                         then. --join STRING still works, with a warning (the string is then
+#                         readable in /proc by every local user while the install runs).
 #   --domain NAME         the web app's name (default devplein.school.nl)
 #   --site-domain NAME    the students' sites are {project}.NAME (default dev.school.nl)
 #   --vpn-host NAME       what VPN clients dial (default vpn.school.nl)
@@ -49,7 +52,7 @@ usage() {
 Gebruik: install.sh control-plane|agent --signer '<naam> <sleuteltype> <sleutel>' [--root DIR] [--no-start]
          [--packages=install|simulate|skip] [--agent-host NAAM] [--domain NAAM] [--site-domain NAAM]
          [--vpn-host NAAM] [--email ADRES] [--unsigned]
-         install.sh agent --join '<koppelopdracht van devplein agent invite>' [opties als hierboven]
+         install.sh agent --join - [opties als hierboven]   (vraagt de koppelcode van devplein agent invite)
          install.sh upgrade [--root DIR] [--signer …] [--unsigned]     (vanuit de nieuwere bundel)
          Een geïnstalleerde release upgradet met: devplein upgrade devplein-<versie>.tar.gz
 USAGE
@@ -106,6 +109,21 @@ while [[ $# -gt 0 ]]; do
 done
 [[ -n "$role" ]] || { usage >&2; exit 2; }
 [[ "$role" != upgrade || -z "$install_option" ]] || { echo "install.sh upgrade: $install_option is een optie van een installatie, niet van een upgrade" >&2; usage >&2; exit 2; }
+# --join -: the one-time string from standard input, so it is on no command line (/proc/<pid>/cmdline
+# is readable by every local user for as long as the install runs).
+if [[ "$join" == - ]]; then
+  if [[ -t 0 ]]; then
+    printf 'Koppelopdracht (van devplein agent invite; wordt niet getoond): ' >&2
+    IFS= read -rs join || true
+    printf '\n' >&2
+  else
+    IFS= read -r join || true
+  fi
+  join=${join//[[:space:]]/}
+  [[ -n "$join" ]] || fail "--join -: geen koppelopdracht gelezen"
+elif [[ -n "$join" ]]; then
+  echo "install.sh: let op: met --join '…' staat de koppelopdracht op de opdrachtregel, leesbaar voor elke gebruiker van deze machine zolang de installatie loopt; geef liever --join - en plak hem als erom gevraagd wordt." >&2
+fi
 if [[ -n "$join" ]]; then
   [[ "$role" == agent ]] || fail "--join is for the agent role"
   # <control plane url>#<token: 256 bits base64url>.<sha256 of the link CA, hex>
@@ -528,7 +546,7 @@ else
   install -m 0640 -o 0 -g "$gid" "$R/etc/devplein/ca/$leaf-key.pem" "$R$cert_dir/"
   report "$cert_dir" geschreven "ca.pem, $leaf.pem, $leaf-key.pem"
   if [[ "$role" == control-plane ]]; then
-    todo "Agent op een andere machine: devplein agent invite <naam> --address <naam:7443> --site-domain <domein> hier, en de koppelopdracht die dat geeft daar (sudo ./install.sh agent --join '…'); zie docs/operations.md, \"Een ontwikkelserver toevoegen\"."
+    todo "Agent op een andere machine: devplein agent invite <naam> --address <naam:7443> --site-domain <domein> hier, en de opdracht die dat geeft daar (sudo ./install.sh agent --join -, dan de koppelcode plakken); zie docs/operations.md, \"Een ontwikkelserver toevoegen\"."
   else
     todo "Control plane op een andere machine: kopieer ca.pem, control-plane.pem en control-plane-key.pem uit /etc/devplein/ca hierheen naar /etc/devplein/control-plane/ daar, vóór install.sh control-plane daar (die houdt ze dan). Bewaar /etc/devplein/ca/ca-key.pem daarna offline."
   fi

@@ -47,8 +47,9 @@ export interface AgentLinkJson {
 /** The answer to an invitation: shown once. */
 export interface AgentInvitationJson {
   name: string;
-  /** `sudo ./install.sh agent --join '<url>#<token>.<ca sha256>'`, to paste on the new server. */
+  /** `sudo ./install.sh agent [--signer '…'] --join -`, to run on the new server; it then asks for the join string. */
   joinCommand: string;
+  /** `<url>#<token>.<ca sha256>`, pasted at install.sh's question (on no command line). */
   joinString: string;
   expiresAt: string;
 }

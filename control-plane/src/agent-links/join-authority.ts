@@ -34,6 +34,12 @@ export function joinString(appUrl: string, token: string, caFingerprint: string)
   return `${appUrl.replace(/\/$/, '')}#${token}.${caFingerprint}`;
 }
 
-export function joinCommand(joinStringValue: string): string {
-  return `sudo ./install.sh agent --join '${joinStringValue}'`;
+/**
+ * What the sysadmin runs on the new server: `--join -` makes install.sh ask for the join string
+ * (pasted, not echoed), so the one-time token is on no command line (/proc/<pid>/cmdline is
+ * readable by every local user while the install runs). With this server's release signer
+ * (readReleaseSigner), the new server checks the bundle against the same signer.
+ */
+export function joinCommand(releaseSigner?: string): string {
+  return `sudo ./install.sh agent${releaseSigner ? ` --signer '${releaseSigner}'` : ''} --join -`;
 }

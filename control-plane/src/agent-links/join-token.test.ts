@@ -20,6 +20,13 @@ describe('join tokens', () => {
     expect(value).toBe(`https://devplein.school.nl#${token}.${'ab'.repeat(32)}`);
     // The pattern deploy/install.sh checks (join_pattern).
     expect(value).toMatch(/^(https?:\/\/[^#/\s]+)\/?#([A-Za-z0-9_-]{43})\.([0-9a-f]{64})$/);
-    expect(joinCommand(value)).toBe(`sudo ./install.sh agent --join '${value}'`);
+    // The string itself is pasted at install.sh's question: on no command line (issue 33).
+    expect(joinCommand()).toBe('sudo ./install.sh agent --join -');
+    expect(joinCommand()).not.toContain(token);
+  });
+
+  it("name the school's release signer in the command when this server has one, so the new server checks the bundle against it", () => {
+    const signer = 'release@school.test ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOn7nT0dT8sVhXgq1b0V3oYbq0m8mJ1kXx3xj6S3yQ9u';
+    expect(joinCommand(signer)).toBe(`sudo ./install.sh agent --signer '${signer}' --join -`);
   });
 });

@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import { createKnex } from '../db/knex.ts';
 import { AgentLinkRefusal, inviteAgent, listAgentLinks, revokeAgent } from '../agent-links/agent-link-store.ts';
 import { joinCommand, joinString, JoinUnavailable, loadJoinAuthority } from '../agent-links/join-authority.ts';
+import { readReleaseSigner } from '../agent-links/release-signer.ts';
 
 /*
  * `devplein agent invite|revoke|list` — the dev servers' links from the control plane's server
@@ -120,7 +121,9 @@ try {
       actorId: null,
     });
     console.log(`Koppelopdracht voor ${invitation.link.name}, eenmalig en geldig tot ${invitation.expiresAt.toISOString()}. Voer dit uit op de nieuwe server, in de uitgepakte bundel:\n`);
-    console.log(`  ${joinCommand(joinString(config.appUrl, invitation.token, authority.caFingerprint))}\n`);
+    console.log(`  ${joinCommand(await readReleaseSigner())}\n`);
+    console.log('en plak deze koppelcode als install.sh erom vraagt (zo staat hij op geen opdrachtregel):\n');
+    console.log(`  ${joinString(config.appUrl, invitation.token, authority.caFingerprint)}\n`);
   }
 } catch (error) {
   if (error instanceof AgentLinkRefusal || error instanceof JoinUnavailable) {

@@ -163,23 +163,26 @@ function cpSyncUnits(root: string): Promise<void> {
 }
 
 /**
- * `install.sh agent --join` under strace: besides install.sh's own command line (where the sysadmin
- * gives the string), no program it starts (curl above all) may carry the one-time token (issue 33).
+ * `install.sh agent --join -` under strace, the string pasted on its standard input as the invite
+ * says: no command line of the run, install.sh's own included, may carry the one-time token
+ * (issue 33: /proc/<pid>/cmdline is readable by every local user while the install runs).
  */
 async function installJoin(root: string, join: string): Promise<string> {
   const script = path.join(bundle, 'install.sh');
   const trace = path.join(root, '..', `join-${randomBytes(4).toString('hex')}.trace`);
   const [strace, ...straceRest] = straceArgs(trace);
-  const ran = await run(strace!, [...straceRest, script, 'agent', '--root', root, '--no-start', '--packages=skip', '--unsigned', '--join', join], {
+  const running = run(strace!, [...straceRest, script, 'agent', '--root', root, '--no-start', '--packages=skip', '--unsigned', '--join', '-'], {
     env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C.UTF-8' },
     timeout: 60_000,
-  }).then(
+  });
+  running.child.stdin?.end(`${join}\n`);
+  const ran = await running.then(
     ({ stdout }) => ({ stdout }),
     (error: unknown) => ({ error }),
   );
   // A failed run (the forged string) is checked too.
   const token = /#([A-Za-z0-9_-]{43})\./.exec(join)?.[1];
-  const started = (await execveLines(trace)).filter((line) => !line.includes(`"${script}"`));
+  const started = await execveLines(trace);
   await rm(trace, { force: true });
   const leaks = token ? commandLinesWithSecrets(started, { 'the join token': token }) : [];
   if (leaks.length > 0) throw new Error(`install.sh --join started programs with the token on their command line:\n${leaks.join('\n')}`);
@@ -304,7 +307,9 @@ describe('dev servers that join with install.sh agent --join', () => {
         const args = ['invite', server.name, '--address', `${server.ip}:${server.port}`, '--site-domain', `${server.name}.devplein.test`];
         const invited = await runAgentCli(args, { DATABASE_URL: database.url, APP_URL: app.url, ...agentCertEnv(certs), AGENT_CA_KEY_FILE: certs.caKey });
         expect(invited.code, invited.stderr).toBe(0);
-        joinString = /--join '([^']+)'/.exec(invited.stdout)?.[1] ?? '';
+        // The command says `--join -`; the string is on a line of its own, to paste at install.sh's question.
+        expect(invited.stdout).toContain("sudo ./install.sh agent --join -\n");
+        joinString = /^ {2}(https?:\/\/\S+#\S+)$/m.exec(invited.stdout)?.[1] ?? '';
         expect(joinString, invited.stdout).not.toBe('');
         adminOutput = `beheer@control-plane:~$ sudo devplein agent ${args.join(' ')}\n${invited.stdout}`;
       } else {
@@ -318,7 +323,8 @@ describe('dev servers that join with install.sh agent --join', () => {
             `=== Koppeltranscript ${server.name} (issue 21) ===`,
             adminOutput.trimEnd(),
             '',
-            `root@${server.name}:~/devplein-0.1.0# sudo ./install.sh agent --join '${joinString}'`,
+            `root@${server.name}:~/devplein-0.1.0# sudo ./install.sh agent --join -`,
+            'Koppelopdracht (van devplein agent invite; wordt niet getoond): ',
             '(in deze test met --root <tijdelijke map> --no-start --packages=skip erbij)',
             transcript.trimEnd(),
             `=== einde koppeltranscript ${server.name} ===`,

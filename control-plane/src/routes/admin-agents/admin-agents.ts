@@ -4,6 +4,7 @@ import { agentInvitationInput, AGENT_LINK_NAME_PATTERN, type AgentInvitationJson
 import type { AppDeps, AppRouter } from '../../app-context.ts';
 import { AgentLinkRefusal, inviteAgent, listAgentLinks, revokeAgent } from '../../agent-links/agent-link-store.ts';
 import { joinCommand, joinString, JoinUnavailable, loadJoinAuthority } from '../../agent-links/join-authority.ts';
+import { readReleaseSigner } from '../../agent-links/release-signer.ts';
 import { HttpError, forbidden, notFound, serviceUnavailable, validationFailed } from '../../errors.ts';
 import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
@@ -46,7 +47,7 @@ export function adminAgentLinkRoutes(deps: Pick<AppDeps, 'knex' | 'config'>): Ap
         actorId: actor.id,
       });
       const value = joinString(deps.config.appUrl, invitation.token, authority.caFingerprint);
-      const body: AgentInvitationJson = { name: invitation.link.name, joinString: value, joinCommand: joinCommand(value), expiresAt: invitation.expiresAt.toISOString() };
+      const body: AgentInvitationJson = { name: invitation.link.name, joinString: value, joinCommand: joinCommand(await readReleaseSigner()), expiresAt: invitation.expiresAt.toISOString() };
       ctx.status = 201;
       ctx.set('Cache-Control', 'no-store');
       ctx.body = body;

@@ -110,10 +110,11 @@ export function AgentLinksSectionView(props: {
       {props.invitation ? (
         <div className="status-join" data-testid="agent-join-command">
           <p>
-            Voer dit eenmalig uit op de nieuwe server, in de uitgepakte bundel (geldig tot {formatDateTime(props.invitation.expiresAt)}). De code wordt
-            niet nog eens getoond.
+            Voer dit eenmalig uit op de nieuwe server, in de uitgepakte bundel (geldig tot {formatDateTime(props.invitation.expiresAt)}):
           </p>
           <pre>{props.invitation.joinCommand}</pre>
+          <p>Plak deze koppelcode als install.sh erom vraagt. Zo staat hij op geen opdrachtregel. De code wordt niet nog eens getoond.</p>
+          <pre>{props.invitation.joinString}</pre>
         </div>
       ) : null}
     </section>
