@@ -270,10 +270,10 @@ export const configSchema = z
     // phpMyAdmin shows student-controlled table content: on devplein's origin, any XSS in it would
     // run with the visitor's devplein session. It gets an origin of its own (docs/operations.md).
     const appOrigin = originOf(env.APP_URL ?? `http://localhost:${env.PORT}`);
-    if (env.DB_ADMIN_SIGNON_URL && originOf(env.DB_ADMIN_SIGNON_URL) === appOrigin) {
+    if (appOrigin !== undefined && env.DB_ADMIN_SIGNON_URL && originOf(env.DB_ADMIN_SIGNON_URL) === appOrigin) {
       ctx.addIssue({ code: 'custom', path: ['DB_ADMIN_SIGNON_URL'], message: `${SAME_ORIGIN_MESSAGE} (${appOrigin})` });
     }
-    if (env.NODE_ENV === 'production' && originOf(env.DB_ADMIN_URL, appOrigin) === appOrigin) {
+    if (appOrigin !== undefined && env.NODE_ENV === 'production' && originOf(env.DB_ADMIN_URL, appOrigin) === appOrigin) {
       ctx.addIssue({ code: 'custom', path: ['DB_ADMIN_URL'], message: `${SAME_ORIGIN_MESSAGE} (${appOrigin}), e.g. https://phpmyadmin.school.nl/` });
     }
     if (env.OIDC_GROUPS_CLAIM && !env.OIDC_GROUPS_MAPPING_FILE) {

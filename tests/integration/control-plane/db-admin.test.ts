@@ -234,9 +234,16 @@ describe('phpMyAdmin single sign-on', () => {
     expect((await redeem(last, lastState)).status).toBe(404);
   });
 
-  it('tells the page to use the sign-on link (meta db-admin-signon)', async () => {
-    const html = await (await (await stack.as(DEVELOPER)).raw('/databases')).text();
-    expect(html).toContain('<meta name="db-admin-signon" content="true" />');
+  it('tells the page to use the sign-on link (meta db-admin-signon); the page frames nothing and is never framed', async () => {
+    const page = await (await stack.as(DEVELOPER)).raw('/databases');
+    expect(await page.text()).toContain('<meta name="db-admin-signon" content="true" />');
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("frame-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    // The sign-on page on phpMyAdmin's origin is never framed either, and leaks no ticket in a Referer.
+    const start = await fetch(`${phpUrl}/devplein-signon.php?database=1`, { redirect: 'manual' });
+    expect(start.headers.get('x-frame-options')).toBe('DENY');
+    expect(start.headers.get('referrer-policy')).toBe('no-referrer');
   });
 
   it('only the owner (a developer) gets a ticket', async () => {
