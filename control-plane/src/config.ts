@@ -15,6 +15,18 @@ export const DEFAULT_STUDENT_DB_HOST = '10.8.0.1';
 /** The students' MariaDB port (spec §2 Databases, §9: 3306) unless STUDENT_DB_PORT says otherwise. */
 export const DEFAULT_STUDENT_DB_PORT = 3306;
 
+/** phpMyAdmin shows student-controlled content: never on the control plane's origin (docs/operations.md). */
+const SAME_ORIGIN_MESSAGE = "phpMyAdmin must be on an origin of its own (its own host name, or port), not APP_URL's";
+
+/** The origin of `url` (resolved against `base` when relative), or undefined for no URL. */
+export function originOf(url: string, base?: string): string | undefined {
+  try {
+    return new URL(url, base).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 /** soketi's development secret (npm start gives its soketi the same); refused in production. */
 const REALTIME_SECRET_DEFAULT = 'devplein-secret';
 
@@ -290,17 +302,6 @@ export const configSchema = z
       });
     }
   });
-
-const SAME_ORIGIN_MESSAGE = "phpMyAdmin must be on an origin of its own (its own host name, or port), not APP_URL's";
-
-/** The origin of `url` (resolved against `base` when relative), or undefined for no URL. */
-export function originOf(url: string, base?: string): string | undefined {
-  try {
-    return new URL(url, base).origin;
-  } catch {
-    return undefined;
-  }
-}
 
 /** localhost, 127.0.0.0/8 or ::1: an address only this machine reaches. */
 function isLoopbackHost(host: string): boolean {
