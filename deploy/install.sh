@@ -33,10 +33,12 @@
 #                         then. --join STRING still works, with a warning (the string is then
 #                         readable in /proc by every local user while the install runs).
 #   --domain NAME         the web app's name (default devplein.school.nl)
+#   --db-admin-host NAME  phpMyAdmin's own host name, never the web app's (default: phpmyadmin.
+#                         next to --domain, so phpmyadmin.school.nl for devplein.school.nl)
 #   --site-domain NAME    the students' sites are {project}.NAME (default dev.school.nl)
 #   --vpn-host NAME       what VPN clients dial (default vpn.school.nl)
 #   --email ADDRESS       Let's Encrypt contact in the Caddyfile (default beheer@school.nl)
-#   The four names go into files written by this run only (env files and the Caddyfile that exist
+#   The five names go into files written by this run only (env files and the Caddyfile that exist
 #   are kept).
 #
 # Safe to run again: what exists is kept (secrets, env files, certificates, users); every step
@@ -51,7 +53,7 @@ usage() {
   cat <<'USAGE'
 Gebruik: install.sh control-plane|agent --signer '<naam> <sleuteltype> <sleutel>' [--root DIR] [--no-start]
          [--packages=install|simulate|skip] [--agent-host NAAM] [--domain NAAM] [--site-domain NAAM]
-         [--vpn-host NAAM] [--email ADRES] [--unsigned]
+         [--db-admin-host NAAM] [--vpn-host NAAM] [--email ADRES] [--unsigned]
          install.sh agent --join - [opties als hierboven]   (vraagt de koppelcode van devplein agent invite)
          install.sh upgrade [--root DIR] [--signer …] [--unsigned]     (vanuit de nieuwere bundel)
          Een geïnstalleerde release upgradet met: devplein upgrade devplein-<versie>.tar.gz
@@ -78,6 +80,8 @@ domain=devplein.school.nl
 site_domain=dev.school.nl
 vpn_host=vpn.school.nl
 email=beheer@school.nl
+# phpMyAdmin's host name; empty: next to the domain (set after the options).
+db_admin_host=""
 while [[ $# -gt 0 ]]; do
   [[ "$1" =~ ^(--(root|signer|unsigned)(=.*)?|control-plane|agent|upgrade)$ ]] || install_option=$1
   case "$1" in
@@ -94,12 +98,13 @@ while [[ $# -gt 0 ]]; do
     --agent-host=*) agent_host=${1#--agent-host=} ;;
     --join) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; join=$2; shift ;;
     --join=*) join=${1#--join=} ;;
-    --domain | --site-domain | --vpn-host | --email)
+    --domain | --site-domain | --db-admin-host | --vpn-host | --email)
       [[ $# -ge 2 ]] || { usage >&2; exit 2; }
       set -- "$1=$2" "${@:3}"
       continue ;;
     --domain=*) domain=${1#--domain=} ;;
     --site-domain=*) site_domain=${1#--site-domain=} ;;
+    --db-admin-host=*) db_admin_host=${1#--db-admin-host=} ;;
     --vpn-host=*) vpn_host=${1#--vpn-host=} ;;
     --email=*) email=${1#--email=} ;;
     -h | --help) usage; exit 0 ;;
@@ -135,9 +140,15 @@ if [[ -n "$join" ]]; then
     fail "--join: the control plane must be reached over https (got $join_url)"
   fi
 fi
-for name in "$domain" "$site_domain" "$vpn_host" ${agent_host:+"$agent_host"}; do
+# phpMyAdmin next to the web app: devplein.school.nl → phpmyadmin.school.nl (a name without a dot: phpmyadmin.NAME).
+if [[ -z "$db_admin_host" ]]; then
+  if [[ "$domain" == *.* ]]; then db_admin_host=phpmyadmin.${domain#*.}; else db_admin_host=phpmyadmin.$domain; fi
+fi
+for name in "$domain" "$site_domain" "$db_admin_host" "$vpn_host" ${agent_host:+"$agent_host"}; do
   [[ "$name" =~ ^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$ ]] || fail "not a host name: $name"
 done
+# Its pages show students' table content: on the web app's origin a script in them would run with devplein's session.
+[[ "${db_admin_host,,}" != "${domain,,}" ]] || fail "--db-admin-host must differ from --domain: phpMyAdmin gets a host name of its own"
 [[ "$email" =~ ^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+$ ]] || fail "not an e-mail address: $email"
 [[ $EUID -eq 0 ]] || fail "run as root (sudo ./install.sh $role)"
 
@@ -217,8 +228,8 @@ put_file() {
 # with_names: deploy/'s example names replaced by the school's (through markers, so a name that
 # contains another, say devplein.dev.school.nl, is replaced once).
 with_names() {
-  sed -e 's/beheer@school\.nl/@@email@@/g; s/devplein\.school\.nl/@@domain@@/g; s/vpn\.school\.nl/@@vpn@@/g; s/dev\.school\.nl/@@sites@@/g' \
-    -e "s|@@email@@|$email|g; s|@@domain@@|$domain|g; s|@@vpn@@|$vpn_host|g; s|@@sites@@|$site_domain|g"
+  sed -e 's/beheer@school\.nl/@@email@@/g; s/phpmyadmin\.school\.nl/@@pma@@/g; s/devplein\.school\.nl/@@domain@@/g; s/vpn\.school\.nl/@@vpn@@/g; s/dev\.school\.nl/@@sites@@/g' \
+    -e "s|@@email@@|$email|g; s|@@pma@@|$db_admin_host|g; s|@@domain@@|$domain|g; s|@@vpn@@|$vpn_host|g; s|@@sites@@|$site_domain|g"
 }
 
 # Secrets: openssl's random generator, in shapes the configs accept (secret_hex: install-common.sh).
@@ -590,16 +601,18 @@ else
   reload+=(caddy.service)
 fi
 # deploy/'s example names, as whole names.
-example_names='(^|[^A-Za-z0-9.-])(devplein|dev|vpn)\.school\.nl([^A-Za-z0-9.-]|$)|beheer@school\.nl'
+example_names='(^|[^A-Za-z0-9.-])(devplein|dev|vpn|phpmyadmin)\.school\.nl([^A-Za-z0-9.-]|$)|beheer@school\.nl'
 if with_examples=$(grep -lE "$example_names" "$caddyfile" "$R/etc/devplein/"*.env); then
   [[ -z "$R" ]] || with_examples=${with_examples//"$R"/}
-  todo "Namen: ${with_examples//$'\n'/, } noemen nog voorbeeldnamen (devplein.school.nl, dev.school.nl, vpn.school.nl, beheer@school.nl); vervang die door die van de school en doe daarna systemctl reload caddy (of geef --domain, --site-domain, --vpn-host en --email bij de eerste installatie)."
+  todo "Namen: ${with_examples//$'\n'/, } noemen nog voorbeeldnamen (devplein.school.nl, phpmyadmin.school.nl, dev.school.nl, vpn.school.nl, beheer@school.nl); vervang die door die van de school en doe daarna systemctl reload caddy (of geef --domain, --db-admin-host, --site-domain, --vpn-host en --email bij de eerste installatie)."
 fi
 # The names as the env file in place has them (an existing one may predate this run's options).
 if [[ "$role" == control-plane ]]; then
   app_url=$(env_value "$R/etc/devplein/control-plane.env" APP_URL)
   app_host=${app_url#*://}
-  todo "DNS: ${app_host%%[:/]*} naar deze server, poorten 80 en 443 open voor iedereen (Let's Encrypt); *.$(env_value "$R/etc/devplein/control-plane.env" SITE_DOMAIN) (wildcard) naar de ontwikkelserver (de agent)."
+  db_admin_url=$(env_value "$R/etc/devplein/control-plane.env" DB_ADMIN_URL)
+  db_admin_name=${db_admin_url#*://}
+  todo "DNS: ${app_host%%[:/]*} en ${db_admin_name%%[:/]*} (phpMyAdmin, een eigen naam en certificaat) naar deze server, poorten 80 en 443 open voor iedereen (Let's Encrypt); *.$(env_value "$R/etc/devplein/control-plane.env" SITE_DOMAIN) (wildcard) naar de ontwikkelserver (de agent)."
 else
   wg_endpoint=$(env_value "$R/etc/devplein/agent.env" AGENT_WG_ENDPOINT)
   todo "DNS: *.$(env_value "$R/etc/devplein/agent.env" AGENT_SITE_DOMAIN) (wildcard) en ${wg_endpoint%:*} (VPN) naar deze server; poorten 80 en 443 open voor iedereen (Let's Encrypt)."

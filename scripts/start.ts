@@ -16,10 +16,11 @@
  *   4. checks the Docker engine, starting dockerd (as root) when it is installed but not running
  *      (and Ctrl-C stops it again), and makes the demo image of the 'Statische site' option from
  *      Debian's static busybox when it is missing, so a student site runs without any registry);
- *   5. runs Caddy (admin on :2020, student sites on :8088) and a private MariaDB for the students'
- *      databases (data/mariadb, :3307) when they are installed, soketi (:6001), the host agent
- *      (:7443) and the control plane (:8080) with their logs prefixed [proxy], [mysql],
- *      [soketi], [agent] and [web], and prints the URL and the demo accounts.
+ *   5. runs Caddy (admin on :2020, student sites on :8088), a private MariaDB for the students'
+ *      databases (data/mariadb, :3307) and phpMyAdmin on an origin of its own
+ *      (http://127.0.0.1:8081/, PHP's built-in server) when they are installed, soketi (:6001),
+ *      the host agent (:7443) and the control plane (:8080) with their logs prefixed [proxy],
+ *      [mysql], [pma], [soketi], [agent] and [web], and prints the URL and the demo accounts.
  *
  * Ctrl-C stops everything (SIGTERM, SIGKILL after 5 s), the VPN interface and its wireguard-go
  * included, and exits 0. When the agent or soketi
@@ -43,6 +44,7 @@ import { runOnServerNode } from './lib/server-node.ts';
 import { buildWebIfStale } from './lib/stale-builds.ts';
 import { BUSYBOX_BINARY, ensureBusyboxImage, hasLocalImage } from './lib/busybox-image.ts';
 import { ensureSystemDependencies, findExecutable, isRoot, MissingSystemDependencies, startSystemDependencies } from './lib/system-programs.ts';
+import { findPhpMyAdmin, phpMyAdminServerArgs, phpMyAdminUrl, type PhpMyAdminPrograms } from './lib/phpmyadmin.ts';
 import { ensureAgentAccount, findMariaDbPrograms, initMariaDbDir, mariaDbLogTail, mariaDbServerArgs, socketConnection } from './lib/mariadb.ts';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -75,6 +77,8 @@ const proxyPort = Number(env.PROXY_PORT ?? 8088);
 const proxyAdminPort = Number(env.PROXY_ADMIN_PORT ?? 2020);
 const dockerSocket = env.AGENT_DOCKER_SOCKET ?? '/var/run/docker.sock';
 const mariadbPort = Number(env.MARIADB_PORT ?? 3307);
+/** phpMyAdmin's own loopback port: another origin than the control plane's. */
+const phpMyAdminPort = Number(env.DB_ADMIN_PORT ?? 8081);
 /** Not the machine's own wg0: the VPN of npm start (root with wireguard-go) has its own interface. */
 const vpnInterface = env.AGENT_WG_INTERFACE ?? 'dvpl0';
 const mariadbDir = join(dataDir, 'mariadb');
@@ -101,6 +105,10 @@ class StartError extends Error {}
 /** Caddy from Debian's packages routes the student sites; without it everything else still runs (looked up after the install step). */
 let caddyInstalled = false;
 let proxyStarted = false;
+/** PHP and Debian's phpmyadmin package, when installed (looked up after the install step). */
+let phpMyAdmin: PhpMyAdminPrograms | undefined;
+/** Whether this script's phpMyAdmin runs (then the databases page links to it). */
+let phpMyAdminStarted = false;
 
 // ---------------------------------------------------------------------------------------------
 // Preparation
@@ -124,6 +132,8 @@ function ensureSystemPrograms(): void {
   }
   mariadbPrograms = env.AGENT_MYSQL_URL ? undefined : findMariaDbPrograms();
   caddyInstalled = findExecutable('caddy') !== undefined;
+  // DB_ADMIN_URL given: that phpMyAdmin, not one of this script's.
+  phpMyAdmin = env.DB_ADMIN_URL ? undefined : findPhpMyAdmin(env.PHPMYADMIN_DIR);
 }
 
 /** Builds web/dist when it is missing or older than its sources (scripts/lib/stale-builds.ts). */
@@ -254,7 +264,7 @@ const finished = new Promise<number>((resolvePromise) => {
   finish = resolvePromise;
 });
 
-const colors: Record<string, string> = { web: '\x1b[36m', agent: '\x1b[35m', soketi: '\x1b[33m', proxy: '\x1b[32m', mysql: '\x1b[34m', docker: '\x1b[90m' };
+const colors: Record<string, string> = { web: '\x1b[36m', agent: '\x1b[35m', soketi: '\x1b[33m', proxy: '\x1b[32m', mysql: '\x1b[34m', pma: '\x1b[94m', docker: '\x1b[90m' };
 const labelWidth = Math.max(...Object.keys(colors).map((name) => name.length)) + 2;
 
 function labelFor(name: string): string {
@@ -312,7 +322,7 @@ async function stopAll(exitCode: number): Promise<void> {
   stopping = true;
   // The control plane first (it talks to the others), then the agent and soketi.
   // dockerd last: the agent's containers keep running in it until it stops them itself.
-  const order = ['web', 'agent', 'soketi', 'proxy', 'mysql', 'docker'];
+  const order = ['web', 'agent', 'soketi', 'pma', 'proxy', 'mysql', 'docker'];
   const inOrder = [...running].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
   for (const managed of inOrder) {
     if (isRunning(managed.child)) process.stdout.write(`${managed.label} stopping\n`);
@@ -419,6 +429,17 @@ async function startStudentMariaDb(): Promise<void> {
 }
 
 /**
+ * phpMyAdmin on its own loopback port (scripts/lib/phpmyadmin.ts): its pages show what students
+ * put in their tables, so never on the control plane's origin. Without PHP and phpMyAdmin the
+ * databases page's link leads nowhere, which the welcome text says.
+ */
+function startPhpMyAdmin(): void {
+  if (!phpMyAdmin) return;
+  startProcess({ name: 'pma', command: phpMyAdmin.php, args: phpMyAdminServerArgs(phpMyAdmin, phpMyAdminPort), env, onUnexpectedExit: 'report' });
+  phpMyAdminStarted = true;
+}
+
+/**
  * As root, the agent runs its screenshot browser as this unprivileged user with Chromium's
  * sandbox on (docs/operations.md, "The screenshot browser"); it is made here when missing. Not
  * root: the agent runs Chromium itself without the sandbox and logs a warning saying so.
@@ -485,6 +506,8 @@ function startControlPlane(): Managed {
       REALTIME_PORT: String(realtime.port),
       // The databases page tells students where their databases answer: here, this script's MariaDB.
       ...(ownMariaDbRuns ? { STUDENT_DB_HOST: env.STUDENT_DB_HOST ?? '127.0.0.1', STUDENT_DB_PORT: env.STUDENT_DB_PORT ?? String(mariadbPort) } : {}),
+      // The databases page links to this script's phpMyAdmin, on its own origin.
+      ...(phpMyAdminStarted ? { DB_ADMIN_URL: phpMyAdminUrl(phpMyAdminPort) } : {}),
     },
     onUnexpectedExit: 'fatal',
   });
@@ -542,6 +565,11 @@ function printWelcome(health: Health | undefined): void {
       : mariadbPrograms
         ? 'MariaDB did not start (see above): the databases page says the database server is not reachable.'
         : 'MariaDB is not installed (apt-get install mariadb-server): the databases page says the database server is not reachable.',
+    env.DB_ADMIN_URL
+      ? `Database administration: ${env.DB_ADMIN_URL}.`
+      : phpMyAdminStarted
+        ? `phpMyAdmin on its own origin: ${phpMyAdminUrl(phpMyAdminPort)} (the machine's settings in /etc/phpmyadmin; sign in with the user and password the databases page shows).`
+        : 'phpMyAdmin is not installed (apt-get install phpmyadmin php-cli): the databases page\'s Beheren link leads nowhere.',
     `Health: ${health?.status ?? 'unknown'}; agent ${health?.agent?.state ?? 'unknown'} (details: ${appUrl}/healthz).`,
     'Press Ctrl-C to stop.',
     '',
@@ -567,6 +595,7 @@ async function main(): Promise<number> {
     await ensurePortFree(realtime.port, 'soketi', 'REALTIME_PORT');
     await ensurePortFree(agentPort, 'host agent', 'AGENT_LISTEN');
     if (mariadbPrograms) await ensurePortFree(mariadbPort, 'student databases (MariaDB)', 'MARIADB_PORT');
+    if (phpMyAdmin) await ensurePortFree(phpMyAdminPort, 'phpMyAdmin', 'DB_ADMIN_PORT');
     if (caddyInstalled) {
       await ensurePortFree(proxyPort, 'student sites (Caddy)', 'PROXY_PORT');
       await ensurePortFree(proxyAdminPort, 'Caddy admin API', 'PROXY_ADMIN_PORT');
@@ -590,6 +619,7 @@ async function main(): Promise<number> {
   } catch (error) {
     console.log(`MariaDB for the student databases did not start (${error instanceof Error ? error.message : String(error)}); the rest runs without it.`);
   }
+  startPhpMyAdmin();
   startAgent();
   const controlPlane = startControlPlane();
   try {

@@ -88,7 +88,7 @@ describe('loadConfig', () => {
         SESSION_SECRET: 'CHANGE_ME',
         ENCRYPTION_KEY: 'CHANGE_ME',
         OIDC_CLIENT_SECRET: '<client-secret-value>',
-        DB_ADMIN_SIGNON_URL: 'https://devplein.school.test/phpmyadmin/devplein-signon.php',
+        DB_ADMIN_SIGNON_URL: 'https://phpmyadmin.school.test/devplein-signon.php',
         DB_ADMIN_SIGNON_SECRET: 'change-me-change-me-change-me-change-me',
       }),
     );
@@ -112,6 +112,21 @@ describe('loadConfig', () => {
     }
     // Outside production the defaults are fine (npm start, tests).
     expect(loadConfig({ DEV_LOGIN: '1' }, () => 'x'.repeat(40)).REALTIME_SECRET).toBe('devplein-secret');
+  });
+
+  it('keeps phpMyAdmin off the control plane\'s origin: the sign-on page always, its link in production', () => {
+    const local = { DEV_LOGIN: '1', SESSION_SECRET: 'x'.repeat(32), DB_ADMIN_SIGNON_SECRET: 'k'.repeat(40) };
+    expect(refusal(() => loadConfig({ ...local, DB_ADMIN_SIGNON_URL: 'http://localhost:8080/phpmyadmin/devplein-signon.php' }))).toMatch(
+      /DB_ADMIN_SIGNON_URL: phpMyAdmin must be on an origin of its own .*\(http:\/\/localhost:8080\)/,
+    );
+    // Another port is another origin (npm start); so is another host name.
+    expect(loadConfig({ ...local, DB_ADMIN_SIGNON_URL: 'http://localhost:8081/devplein-signon.php' }).DB_ADMIN_SIGNON_URL).toBe('http://localhost:8081/devplein-signon.php');
+    expect(() => loadConfig({ ...production, DB_ADMIN_SIGNON_URL: 'https://phpmyadmin.school.test/devplein-signon.php', DB_ADMIN_SIGNON_SECRET: 'k'.repeat(40) })).not.toThrow();
+    for (const url of ['/phpmyadmin/', 'https://devplein.school.test/phpmyadmin/']) {
+      expect(refusal(() => loadConfig({ ...production, DB_ADMIN_URL: url })), url).toMatch(/DB_ADMIN_URL: phpMyAdmin must be on an origin of its own/);
+    }
+    // Outside production the relative default stays (tests, a laptop without phpMyAdmin).
+    expect(loadConfig(local).DB_ADMIN_URL).toBe('/phpmyadmin/');
   });
 
   it('tells placeholders from secrets', () => {

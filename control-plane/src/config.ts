@@ -15,6 +15,18 @@ export const DEFAULT_STUDENT_DB_HOST = '10.8.0.1';
 /** The students' MariaDB port (spec §2 Databases, §9: 3306) unless STUDENT_DB_PORT says otherwise. */
 export const DEFAULT_STUDENT_DB_PORT = 3306;
 
+/** phpMyAdmin shows student-controlled content: never on the control plane's origin (docs/operations.md). */
+const SAME_ORIGIN_MESSAGE = "phpMyAdmin must be on an origin of its own (its own host name, or port), not APP_URL's";
+
+/** The origin of `url` (resolved against `base` when relative), or undefined for no URL. */
+export function originOf(url: string, base?: string): string | undefined {
+  try {
+    return new URL(url, base).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 /** soketi's development secret (npm start gives its soketi the same); refused in production. */
 const REALTIME_SECRET_DEFAULT = 'devplein-secret';
 
@@ -267,6 +279,15 @@ export const configSchema = z
     if (env.DB_ADMIN_SIGNON_URL && !env.DB_ADMIN_SIGNON_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['DB_ADMIN_SIGNON_SECRET'], message: 'required with DB_ADMIN_SIGNON_URL (the signon script proves itself with it)' });
     }
+    // phpMyAdmin shows student-controlled table content: on devplein's origin, any XSS in it would
+    // run with the visitor's devplein session. It gets an origin of its own (docs/operations.md).
+    const appOrigin = originOf(env.APP_URL ?? `http://localhost:${env.PORT}`);
+    if (appOrigin !== undefined && env.DB_ADMIN_SIGNON_URL && originOf(env.DB_ADMIN_SIGNON_URL) === appOrigin) {
+      ctx.addIssue({ code: 'custom', path: ['DB_ADMIN_SIGNON_URL'], message: `${SAME_ORIGIN_MESSAGE} (${appOrigin})` });
+    }
+    if (appOrigin !== undefined && env.NODE_ENV === 'production' && originOf(env.DB_ADMIN_URL, appOrigin) === appOrigin) {
+      ctx.addIssue({ code: 'custom', path: ['DB_ADMIN_URL'], message: `${SAME_ORIGIN_MESSAGE} (${appOrigin}), e.g. https://phpmyadmin.school.nl/` });
+    }
     if (env.OIDC_GROUPS_CLAIM && !env.OIDC_GROUPS_MAPPING_FILE) {
       ctx.addIssue({ code: 'custom', path: ['OIDC_GROUPS_MAPPING_FILE'], message: 'required with OIDC_GROUPS_CLAIM: the file that says what each group gives' });
     }
@@ -401,6 +422,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fallbackSecret?
   const agentLinks = readAgentLinks(raw);
   const groupSync = readGroupSync(raw);
   const appUrl = (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, '');
+  if (raw.NODE_ENV === 'production') {
+    const sameOrigin = agentLinks.filter((link) => originOf(link.dbAdminUrl, appUrl) === originOf(appUrl));
+    if (sameOrigin.length > 0) {
+      const lines = sameOrigin.map((link) => `  AGENT_LINKS_FILE [${link.name}].dbAdminUrl: ${SAME_ORIGIN_MESSAGE} (${link.dbAdminUrl})`);
+      throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+    }
+  }
   const sessionSecret = raw.SESSION_SECRET ?? fallbackSecret?.();
   if (!sessionSecret) throw new ConfigError('Invalid configuration:\n  SESSION_SECRET: required');
   return {

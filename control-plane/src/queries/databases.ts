@@ -24,6 +24,6 @@ export async function loadDatabase(knex: Knex, id: number): Promise<StoredDataba
 export async function loadDatabaseAccount(
   knex: Knex,
   id: number,
-): Promise<Pick<Database, 'name' | 'db_user' | 'password_encrypted' | 'host'> | undefined> {
-  return Database.query(knex).select('name', 'db_user', 'password_encrypted', 'host').findById(id);
+): Promise<Pick<Database, 'user_id' | 'name' | 'db_user' | 'password_encrypted' | 'host'> | undefined> {
+  return Database.query(knex).select('user_id', 'name', 'db_user', 'password_encrypted', 'host').findById(id);
 }

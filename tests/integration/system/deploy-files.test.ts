@@ -8,11 +8,12 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
+import tls from 'node:tls';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError as ControlPlaneConfigError, configSchema, loadConfig as loadControlPlaneConfig } from '../../../control-plane/src/config.ts';
@@ -334,6 +335,19 @@ function get(
   });
 }
 
+/** The DNS names of the certificate `port` presents for `host` (SNI). */
+function certificateNames(port: number, host: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({ host: '127.0.0.1', port, servername: host, rejectUnauthorized: false }, () => {
+      const names = (socket.getPeerCertificate().subjectaltname ?? '').split(', ').filter((entry) => entry.startsWith('DNS:')).map((entry) => entry.slice(4));
+      socket.end();
+      resolve(names);
+    });
+    socket.setTimeout(5_000, () => socket.destroy(new Error(`TLS to ${host} timed out`)));
+    socket.on('error', reject);
+  });
+}
+
 /** A loopback HTTP server that answers `name` and echoes the forwarded-protocol header. */
 async function startEcho(name: string): Promise<{ port: number; close(): Promise<void> }> {
   const server = http.createServer((request, response) => {
@@ -368,8 +382,13 @@ describe('Caddyfile', () => {
       .replace(/^\{$/m, `{\n${global.map((line) => `\t${line}`).join('\n')}`)
       .replace(/^\tadmin 127\.0\.0\.1:2019$/m, `\tadmin 127.0.0.1:${ports.admin}`)
       .replaceAll('127.0.0.1:8080', `127.0.0.1:${ports.controlPlane}`)
-      .replaceAll('127.0.0.1:6001', `127.0.0.1:${ports.soketi}`);
+      .replaceAll('127.0.0.1:6001', `127.0.0.1:${ports.soketi}`)
+      // phpMyAdmin's files: a folder of the test's (no phpMyAdmin or PHP-FPM on this machine).
+      .replace('root * /usr/share/phpmyadmin', `root * ${path.join(workDir, 'phpmyadmin')}`);
     expect(copy).toContain(`admin 127.0.0.1:${ports.admin}`);
+    mkdirSync(path.join(workDir, 'phpmyadmin', 'setup'), { recursive: true });
+    writeFileSync(path.join(workDir, 'phpmyadmin', 'robots.txt'), 'phpMyAdmin hier\n');
+    writeFileSync(path.join(workDir, 'phpmyadmin', 'setup', 'index.html'), 'intern\n');
     const file = path.join(workDir, 'Caddyfile');
     await writeFile(file, copy);
     return file;
@@ -462,7 +481,29 @@ describe('Caddyfile', () => {
       expect(JSON.parse((await get('https', ports.https, 'devplein.school.nl', '/app/devplein-key')).body)).toMatchObject({ name: 'soketi' });
       expect((await get('https', ports.https, 'devplein.school.nl', '/apps/devplein/events')).status).toBe(404);
       expect((await get('https', ports.https, 'devplein.school.nl', '/metrics')).status).toBe(404);
-      expect((await get('https', ports.https, 'devplein.school.nl', '/phpmyadmin/setup/index.php')).status).toBe(404);
+    }, 40_000);
+
+    it('serves phpMyAdmin on a host name and certificate of its own, never under the control plane\'s origin', async () => {
+      let robots: Awaited<ReturnType<typeof get>> | undefined;
+      await waitFor(
+        async () => {
+          robots = await get('https', ports.https, 'phpmyadmin.school.nl', '/robots.txt').catch(() => undefined);
+          return robots?.status === 200;
+        },
+        { description: 'HTTPS on phpmyadmin.school.nl', timeoutMs: 30_000, intervalMs: 250 },
+      );
+      expect(robots?.body).toBe('phpMyAdmin hier\n');
+      expect(robots?.headers['referrer-policy']).toBe('same-origin');
+      expect(await certificateNames(ports.https, 'phpmyadmin.school.nl')).toEqual(['phpmyadmin.school.nl']);
+      expect(await certificateNames(ports.https, 'devplein.school.nl')).toEqual(['devplein.school.nl']);
+      expect((await get('https', ports.https, 'phpmyadmin.school.nl', '/setup/index.html')).status).toBe(404);
+      // On devplein's origin phpMyAdmin's paths are no phpMyAdmin: old links go to its own host name.
+      for (const pathname of ['/phpmyadmin', '/phpmyadmin/', '/phpmyadmin/index.php', '/phpmyadmin/robots.txt']) {
+        const old = await get('https', ports.https, 'devplein.school.nl', pathname);
+        expect([old.status, old.headers.location], pathname).toEqual([302, 'https://phpmyadmin.school.nl/']);
+      }
+      const plain = await get('http', ports.http, 'phpmyadmin.school.nl', '/index.php?db=x');
+      expect([plain.status, plain.headers.location]).toEqual([301, 'https://phpmyadmin.school.nl/index.php?db=x']);
     }, 40_000);
   });
 });

@@ -51,8 +51,8 @@ let first: string;
 let second: string;
 const transcripts: Record<string, string> = {};
 /** The second root gets the school's own names. */
-const names = ['--domain', 'devplein.dev.mijnschool.nl', '--site-domain', 'sites.mijnschool.nl', '--vpn-host', 'vpn.mijnschool.nl', '--email', 'it@mijnschool.nl'];
-const exampleNames = /(devplein|dev|vpn)\.school\.nl|beheer@school\.nl/;
+const names = ['--domain', 'devplein.dev.mijnschool.nl', '--site-domain', 'sites.mijnschool.nl', '--db-admin-host', 'db.mijnschool.nl', '--vpn-host', 'vpn.mijnschool.nl', '--email', 'it@mijnschool.nl'];
+const exampleNames = /(devplein|dev|vpn|phpmyadmin)\.school\.nl|beheer@school\.nl/;
 
 async function makeRoot(name: string): Promise<string> {
   const root = path.join(work, name);
@@ -360,6 +360,10 @@ describe('install.sh in a throwaway root', () => {
     expect(caddyfile).toContain('\temail it@mijnschool.nl\n');
     expect(caddyfile).toContain('\ndevplein.dev.mijnschool.nl {\n');
     expect(caddyfile).toContain('\nhttp://*.sites.mijnschool.nl {\n');
+    // phpMyAdmin on a host name (and so a certificate) of its own, which the env file links to.
+    expect(caddyfile).toContain('\ndb.mijnschool.nl {\n');
+    expect(caddyfile).not.toContain('handle /phpmyadmin');
+    expect(controlPlane.DB_ADMIN_URL).toBe('https://db.mijnschool.nl/');
     for (const file of ['etc/caddy/Caddyfile', 'etc/devplein/control-plane.env', 'etc/devplein/agent.env']) {
       expect(readFileSync(path.join(second, file), 'utf8'), file).not.toMatch(exampleNames);
     }
@@ -369,7 +373,7 @@ describe('install.sh in a throwaway root', () => {
     // Left to do only where the example names stayed.
     expect(transcripts['control-plane']).toContain('noemen nog voorbeeldnamen');
     expect(`${transcripts.secondControlPlane ?? ''}${transcripts.secondAgent ?? ''}`).not.toContain('voorbeeldnamen');
-    expect(transcripts.secondControlPlane).toContain('DNS: devplein.dev.mijnschool.nl naar deze server');
+    expect(transcripts.secondControlPlane).toContain('DNS: devplein.dev.mijnschool.nl en db.mijnschool.nl (phpMyAdmin, een eigen naam en certificaat) naar deze server');
     expect(transcripts.secondAgent).toContain('DNS: *.sites.mijnschool.nl (wildcard) en vpn.mijnschool.nl (VPN) naar deze server');
     // A later run without the options names what the env files say, not the defaults.
     expect(await install(path.join(bundle, 'install.sh'), 'agent', second, 'skip')).toContain('DNS: *.sites.mijnschool.nl (wildcard) en vpn.mijnschool.nl (VPN)');

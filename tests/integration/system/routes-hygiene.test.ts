@@ -276,13 +276,14 @@ describe('Cache-Control: no-store on signed-in API answers', { timeout: 240_000 
     });
     await noStore('POST /broadcasting/auth', auth);
     await noStore('POST /broadcasting/user-auth', await student.api('POST', '/broadcasting/user-auth', { socket_id: '123.456' }));
-    // phpMyAdmin sign-on: the ticket link, and the account the signon script redeems it for.
-    const link = await noStore('GET /api/user/databases/:id/admin', await developer.raw(`/api/user/databases/${params['GET /api/user/databases/:id/admin']?.id}/admin`), 302);
+    // phpMyAdmin sign-on: the ticket link (for the sign-on page's browser nonce), and the account the signon script redeems it for.
+    const state = 's'.repeat(43);
+    const link = await noStore('GET /api/user/databases/:id/admin', await developer.raw(`/api/user/databases/${params['GET /api/user/databases/:id/admin']?.id}/admin?state=${state}`), 302);
     const ticket = new URL(link.headers.get('location') ?? '').searchParams.get('ticket') ?? '';
     const redeemed = await fetch(`${stack.app.url}/api/db-admin/signon`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${SIGNON_SECRET}` },
-      body: JSON.stringify({ token: ticket }),
+      body: JSON.stringify({ token: ticket, state }),
     });
     await noStore('POST /api/db-admin/signon', redeemed);
   });

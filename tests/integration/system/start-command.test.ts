@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
@@ -105,7 +105,8 @@ function processGroupAlive(group: number): boolean {
 
 describe('npm start', () => {
   it('starts the whole system on the embedded default, signs a demo user in, and stops cleanly on Ctrl-C', async () => {
-    const [port, realtimePort, agentPort, proxyPort, proxyAdminPort, mariadbPort, wgPort] = [
+    const [port, realtimePort, agentPort, proxyPort, proxyAdminPort, mariadbPort, wgPort, phpMyAdminPort] = [
+      await findFreePort(),
       await findFreePort(),
       await findFreePort(),
       await findFreePort(),
@@ -115,6 +116,10 @@ describe('npm start', () => {
       await findFreePort(),
     ];
     const url = `http://localhost:${port}`;
+    // phpMyAdmin's stand-in (Debian's package is not installed here): a folder PHP's built-in server serves.
+    const phpMyAdminDir = path.join(dataDir, 'phpmyadmin');
+    mkdirSync(phpMyAdminDir, { recursive: true });
+    writeFileSync(path.join(phpMyAdminDir, 'index.php'), "<?php echo 'phpMyAdmin van npm start: ' . ($_GET['db'] ?? '');\n");
     let output = '';
     child = spawn('npm', ['start'], {
       cwd: path.resolve(import.meta.dirname, '../../..'),
@@ -126,6 +131,9 @@ describe('npm start', () => {
         PROXY_PORT: String(proxyPort),
         PROXY_ADMIN_PORT: String(proxyAdminPort),
         MARIADB_PORT: String(mariadbPort),
+        DB_ADMIN_PORT: String(phpMyAdminPort),
+        PHPMYADMIN_DIR: phpMyAdminDir,
+        DB_ADMIN_URL: '',
         AGENT_WG_INTERFACE: wgInterface,
         AGENT_WG_LISTEN_PORT: String(wgPort),
         AGENT_DOCKER_NETWORK: network,
@@ -204,6 +212,10 @@ describe('npm start', () => {
     const page = await (await developer.raw('/databases')).text();
     const meta = (name: string) => new RegExp(`<meta name="${name}" content="([^"]*)"`).exec(page)?.[1];
     expect([meta('db-host'), meta('db-port')], output).toEqual(['127.0.0.1', String(mariadbPort)]);
+    // phpMyAdmin on an origin of its own (its own loopback port), which the page links to.
+    expect(meta('db-admin-url'), output).toBe(`http://127.0.0.1:${phpMyAdminPort}/`);
+    const phpMyAdminPage = await fetch(`http://127.0.0.1:${phpMyAdminPort}/?db=u1_npm&link=true`);
+    expect(await phpMyAdminPage.text()).toBe('phpMyAdmin van npm start: u1_npm');
     const made = await developer.json<Array<{ name: string; user: string; password: string; host: string; port: number }>>('POST', '/api/user/databases', { db: 'npm' });
     expect(made.status).toBe(200);
     const database = made.body.find((entry) => entry.name.endsWith('_npm'))!;

@@ -11,6 +11,9 @@ import { bodyOf, hostileString, idOnlyRequest, idSegment, idValue, pathSegment, 
 import { ids, insertProjects, projectName } from '../fixtures.ts';
 import { endpoint, type EndpointSpec, type PropertyStack } from '../harness.ts';
 
+/** The sign-on page's browser nonce the property run's phpMyAdmin tickets are made for. */
+const SIGNON_STATE = 'n'.repeat(43);
+
 const ACTION = fc.constantFrom('start', 'stop', 'pause', 'unpause', 'restart');
 const ACTION_HOSTILE = fc.oneof(hostileString(), fc.constantFrom('kill', 'START', 'start ', 'delete', 'exec', 'start&action=stop'));
 const actionQuery = (): fc.Arbitrary<string> => queryOf({ action: { valid: ACTION, hostile: ACTION_HOSTILE } });
@@ -336,7 +339,8 @@ export const hostingSpecs: EndpointSpec[] = [
       const database = (await ids(stack.knex('databases').where({ user_id: stack.userIds.developer }).limit(1)))[0] as number;
       const tickets: string[] = [];
       for (let index = 0; index < 20; index++) {
-        const answer = await developer.send('GET', `/api/user/databases/${database}/admin`, { kind: 'none' });
+        // As the sign-on page asks: with its browser nonce (SIGNON_STATE), which a redeem must present.
+        const answer = await developer.send('GET', `/api/user/databases/${database}/admin?state=${SIGNON_STATE}`, { kind: 'none' });
         const ticket = answer.location ? new URL(answer.location).searchParams.get('ticket') : null;
         if (!ticket) throw new Error(`the admin link gave no ticket: ${answer.status} ${answer.location ?? ''}`);
         tickets.push(ticket);
@@ -347,8 +351,12 @@ export const hostingSpecs: EndpointSpec[] = [
       fc.record({
         body: bodyOf({
           token: {
-            valid: fc.oneof(fc.constantFrom(...tickets), fc.base64String({ minLength: 44, maxLength: 44 }).map((text) => text.replace(/\+/g, '-').replace(/\//g, '_').slice(0, 43))),
+            valid: fc.oneof(fc.constantFrom(...tickets), fc.base64String({ minLength: 60, maxLength: 60 }).map((text) => text.replace(/\+/g, '-').replace(/\//g, '_').replace(/=/g, 'A'))),
             hostile: taint(fc.constantFrom(...tickets)),
+          },
+          state: {
+            valid: fc.oneof(fc.constant(SIGNON_STATE), fc.base64String({ minLength: 44, maxLength: 44 }).map((text) => text.replace(/\+/g, '-').replace(/\//g, '_').slice(0, 43))),
+            hostile: taint(fc.constant(SIGNON_STATE)),
           },
         }),
         headers: fc.oneof(

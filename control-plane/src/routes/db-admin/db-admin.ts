@@ -2,14 +2,14 @@ import Router from '@koa/router';
 import type { AppContext, AppDeps, AppRouter } from '../../app-context.ts';
 import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
-import { forbidden, HttpError, notFound } from '../../errors.ts';
+import { forbidden, HttpError, notFound, unauthenticated } from '../../errors.ts';
 import { mayUseDatabases, ownsDatabase } from '../../policies/database-policy.ts';
 import { loadDatabase } from '../../queries/databases.ts';
 import { isSignonSecret, mintSignonTicket } from '../../lib/db-admin-ticket.ts';
 import { redeemSignonTicket } from '../../commands/redeem-signon-ticket.ts';
 import { presentSignonCredentials } from '../../presenters/present-signon-credentials.ts';
 import { databaseIdParams } from '../databases/schema.ts';
-import { signonRedeemBody } from './schema.ts';
+import { adminLinkQuery, signonRedeemBody } from './schema.ts';
 
 /** phpMyAdmin's signon script redeems tickets here (exempt from CSRF: it has no session). */
 export const DB_ADMIN_SIGNON_PATH = '/api/db-admin/signon';
@@ -22,12 +22,22 @@ export function dbAdminLink(base: string, name: string): string {
 
 /**
  * Signing a student straight into phpMyAdmin for one database (beyond the spec; see
- * deploy/phpmyadmin/). GET /api/user/databases/{id}/admin is the page's admin link: with
- * DB_ADMIN_SIGNON_URL set it makes a one-time ticket (a minute) and sends the browser to the
- * signon script with it — never the password in a URL; without, it sends the browser to the
- * spec's link. The ticket is signed, not stored: the link is a GET and writes nothing.
- * POST /api/db-admin/signon is for that script only (server to server, a shared secret instead
- * of a session): it redeems the ticket, once, for the database's account.
+ * deploy/phpmyadmin/). phpMyAdmin lives on its own origin (DB_ADMIN_SIGNON_URL's, never
+ * APP_URL's), and a ticket works only in the browser that asked for it, the OAuth `state` way:
+ *
+ * 1. GET /api/user/databases/{id}/admin (the page's admin link) sends the browser to the sign-on
+ *    page on phpMyAdmin's origin, `DB_ADMIN_SIGNON_URL?database={id}`;
+ * 2. that page sets a random nonce in its own cookie and sends the browser back here with it:
+ *    GET /api/user/databases/{id}/admin?state={nonce};
+ * 3. for the signed-in owner this makes a one-time ticket (a minute) bound to the database, the
+ *    owner, the session's sign-in and the nonce, and sends the browser to
+ *    `DB_ADMIN_SIGNON_URL?ticket=…` — never the password in a URL;
+ * 4. the page redeems it server to server with the nonce of its cookie: POST /api/db-admin/signon
+ *    (a shared secret instead of a session), once, for the database's account.
+ *
+ * A ticket opened in another browser has no (or another) nonce and is refused. Without
+ * DB_ADMIN_SIGNON_URL the link sends the browser to the spec's link. The ticket is signed, not
+ * stored: the link is a GET and writes nothing.
  */
 export function dbAdminRoutes(deps: Pick<AppDeps, 'knex' | 'secrets' | 'config' | 'agents'>): AppRouter {
   const router: AppRouter = new Router();
@@ -37,18 +47,26 @@ export function dbAdminRoutes(deps: Pick<AppDeps, 'knex' | 'secrets' | 'config' 
 
   router.get('/api/user/databases/:id/admin', async (ctx: AppContext) => {
     const { id } = parseInput(ctx, databaseIdParams, 'params');
+    const { state } = parseInput(ctx, adminLinkQuery, 'query');
     const user = activeUser(ctx);
     if (!mayUseDatabases(user)) throw forbidden('Databases zijn alleen voor ontwikkelaars.');
     const database = await loadDatabase(deps.knex, id);
     if (!database || !ownsDatabase(user, database)) throw notFound('Deze database bestaat niet.');
     ctx.set('Cache-Control', 'no-store');
-    if (!config.DB_ADMIN_SIGNON_URL) {
+    const signonUrl = config.DB_ADMIN_SIGNON_URL;
+    if (!signonUrl) {
       ctx.redirect(dbAdminLink(deps.agents.link(database.host).dbAdminUrl, database.name));
       return;
     }
-    const ticket = mintSignonTicket(ticketKey(), database);
-    const target = new URL(config.DB_ADMIN_SIGNON_URL, config.appUrl);
-    target.searchParams.set('ticket', ticket);
+    const target = new URL(signonUrl);
+    if (state === undefined) {
+      // First to the sign-on page: it gives this browser its nonce.
+      target.searchParams.set('database', String(database.id));
+    } else {
+      const signedInAt = ctx.session?.signedInAt;
+      if (typeof signedInAt !== 'number') throw unauthenticated();
+      target.searchParams.set('ticket', mintSignonTicket(ticketKey(), { databaseId: database.id, userId: user.id, signedInAt }, state));
+    }
     ctx.redirect(target.toString());
   });
 
@@ -60,9 +78,9 @@ export function dbAdminRoutes(deps: Pick<AppDeps, 'knex' | 'secrets' | 'config' 
       ctx.set('WWW-Authenticate', 'Bearer');
       throw new HttpError(401, 'Onbekende aanvrager.');
     }
-    const { token } = parseInput(ctx, signonRedeemBody, 'body');
-    const credentials = await redeemSignonTicket(deps.knex, deps.secrets, ticketKey(), token, (host) => ({ host: deps.agents.link(host).studentDbHost, port: deps.agents.link(host).studentDbPort }));
-    if (!credentials) throw notFound('Dit ticket is onbekend, al gebruikt of verlopen.');
+    const { token, state } = parseInput(ctx, signonRedeemBody, 'body');
+    const credentials = await redeemSignonTicket(deps.knex, deps.secrets, ticketKey(), { token, state }, (host) => ({ host: deps.agents.link(host).studentDbHost, port: deps.agents.link(host).studentDbPort }));
+    if (!credentials) throw notFound('Dit ticket is onbekend, al gebruikt, verlopen of niet van deze browser.');
     ctx.set('Cache-Control', 'no-store');
     ctx.body = presentSignonCredentials(credentials);
   });

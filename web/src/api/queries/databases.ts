@@ -37,9 +37,11 @@ export function dropDatabase(id: number): Promise<UserDatabase[]> {
 }
 
 /**
- * The database administration link of spec §2: `{adminUrl}?db={name}&link=true`. With the
- * phpMyAdmin sign-on on (meta db-admin-signon), the control plane's admin route instead: it signs
- * the student in and then lands on that same address.
+ * The database administration link of spec §2: `{adminUrl}?db={name}&link=true` (phpMyAdmin on an
+ * origin of its own, opened in a new tab without a Referer). With the phpMyAdmin sign-on on (meta
+ * db-admin-signon), the control plane's admin route instead: it sends the browser to the sign-on
+ * page on phpMyAdmin's origin, which gets a ticket bound to this browser, signs the student in
+ * and lands on that same address. The route knows each database's dev server, so the page does not.
  */
 export function databaseAdminHref(adminUrl: string, database: Pick<UserDatabase, 'id' | 'name'>, signon = false): string {
   if (signon) return `/api/user/databases/${database.id}/admin`;
