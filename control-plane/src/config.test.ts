@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { productionEnv } from '../../tests/support/control-plane-env.ts';
-import { loadConfig, ConfigError, isPlaceholderSecret } from './config.ts';
+import { dbAdminOnAppOrigin, loadConfig, ConfigError, isPlaceholderSecret } from './config.ts';
 
 const production = productionEnv;
 
@@ -114,19 +114,22 @@ describe('loadConfig', () => {
     expect(loadConfig({ DEV_LOGIN: '1' }, () => 'x'.repeat(40)).REALTIME_SECRET).toBe('devplein-secret');
   });
 
-  it('keeps phpMyAdmin off the control plane\'s origin: the sign-on page always, its link in production', () => {
+  it("names the phpMyAdmin settings on the control plane's origin (the sign-on page always, its link in production), to warn at start without refusing an upgraded install", () => {
     const local = { DEV_LOGIN: '1', SESSION_SECRET: 'x'.repeat(32), DB_ADMIN_SIGNON_SECRET: 'k'.repeat(40) };
-    expect(refusal(() => loadConfig({ ...local, DB_ADMIN_SIGNON_URL: 'http://localhost:8080/phpmyadmin/devplein-signon.php' }))).toMatch(
-      /DB_ADMIN_SIGNON_URL: phpMyAdmin must be on an origin of its own .*\(http:\/\/localhost:8080\)/,
-    );
+    expect(dbAdminOnAppOrigin(loadConfig({ ...local, DB_ADMIN_SIGNON_URL: 'http://localhost:8080/phpmyadmin/devplein-signon.php' }))).toEqual([
+      'DB_ADMIN_SIGNON_URL (http://localhost:8080/phpmyadmin/devplein-signon.php): ' + "phpMyAdmin must be on an origin of its own (its own host name, or port), not APP_URL's (http://localhost:8080)",
+    ]);
     // Another port is another origin (npm start); so is another host name.
-    expect(loadConfig({ ...local, DB_ADMIN_SIGNON_URL: 'http://localhost:8081/devplein-signon.php' }).DB_ADMIN_SIGNON_URL).toBe('http://localhost:8081/devplein-signon.php');
-    expect(() => loadConfig({ ...production, DB_ADMIN_SIGNON_URL: 'https://phpmyadmin.school.test/devplein-signon.php', DB_ADMIN_SIGNON_SECRET: 'k'.repeat(40) })).not.toThrow();
+    expect(dbAdminOnAppOrigin(loadConfig({ ...local, DB_ADMIN_SIGNON_URL: 'http://localhost:8081/devplein-signon.php' }))).toEqual([]);
+    expect(dbAdminOnAppOrigin(loadConfig({ ...production, DB_ADMIN_URL: 'https://phpmyadmin.school.test/', DB_ADMIN_SIGNON_URL: 'https://phpmyadmin.school.test/devplein-signon.php', DB_ADMIN_SIGNON_SECRET: 'k'.repeat(40) }))).toEqual([]);
     for (const url of ['/phpmyadmin/', 'https://devplein.school.test/phpmyadmin/']) {
-      expect(refusal(() => loadConfig({ ...production, DB_ADMIN_URL: url })), url).toMatch(/DB_ADMIN_URL: phpMyAdmin must be on an origin of its own/);
+      // An env file from before (DB_ADMIN_URL=/phpmyadmin/) still loads: the control plane starts and warns.
+      const config = loadConfig({ ...production, DB_ADMIN_URL: url });
+      expect(dbAdminOnAppOrigin(config), url).toEqual([expect.stringMatching(/^DB_ADMIN_URL \(.*\): phpMyAdmin must be on an origin of its own/)]);
     }
     // Outside production the relative default stays (tests, a laptop without phpMyAdmin).
     expect(loadConfig(local).DB_ADMIN_URL).toBe('/phpmyadmin/');
+    expect(dbAdminOnAppOrigin(loadConfig(local))).toEqual([]);
   });
 
   it('tells placeholders from secrets', () => {

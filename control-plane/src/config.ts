@@ -27,6 +27,29 @@ export function originOf(url: string, base?: string): string | undefined {
   }
 }
 
+/**
+ * The phpMyAdmin settings that still put it on the control plane's origin, where any XSS in
+ * student-controlled table content would run with the visitor's devplein session: the sign-on
+ * page always, the link (DB_ADMIN_URL, a dev server's dbAdminUrl) in production. Warned at start
+ * (main.ts), not refused: an install from before phpMyAdmin had a host name of its own keeps its
+ * env file and Caddyfile on upgrade, and the school must not lose the whole control plane over
+ * it (docs/operations.md, "phpMyAdmin on its own origin").
+ */
+export function dbAdminOnAppOrigin(config: Pick<Config, 'appUrl' | 'NODE_ENV' | 'DB_ADMIN_URL' | 'DB_ADMIN_SIGNON_URL' | 'agentLinks'>): string[] {
+  const appOrigin = originOf(config.appUrl);
+  if (appOrigin === undefined) return [];
+  const settings: string[] = [];
+  if (config.DB_ADMIN_SIGNON_URL && originOf(config.DB_ADMIN_SIGNON_URL, appOrigin) === appOrigin) settings.push(`DB_ADMIN_SIGNON_URL (${config.DB_ADMIN_SIGNON_URL})`);
+  if (config.NODE_ENV === 'production') {
+    if (originOf(config.DB_ADMIN_URL, appOrigin) === appOrigin) settings.push(`DB_ADMIN_URL (${config.DB_ADMIN_URL})`);
+    // A link without a dbAdminUrl of its own carries DB_ADMIN_URL's, named once above.
+    for (const link of config.agentLinks.filter((candidate) => candidate.dbAdminUrl !== config.DB_ADMIN_URL)) {
+      if (originOf(link.dbAdminUrl, appOrigin) === appOrigin) settings.push(`AGENT_LINKS_FILE [${link.name}].dbAdminUrl (${link.dbAdminUrl})`);
+    }
+  }
+  return settings.map((setting) => `${setting}: ${SAME_ORIGIN_MESSAGE} (${appOrigin})`);
+}
+
 /** soketi's development secret (npm start gives its soketi the same); refused in production. */
 const REALTIME_SECRET_DEFAULT = 'devplein-secret';
 
@@ -279,15 +302,6 @@ export const configSchema = z
     if (env.DB_ADMIN_SIGNON_URL && !env.DB_ADMIN_SIGNON_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['DB_ADMIN_SIGNON_SECRET'], message: 'required with DB_ADMIN_SIGNON_URL (the signon script proves itself with it)' });
     }
-    // phpMyAdmin shows student-controlled table content: on devplein's origin, any XSS in it would
-    // run with the visitor's devplein session. It gets an origin of its own (docs/operations.md).
-    const appOrigin = originOf(env.APP_URL ?? `http://localhost:${env.PORT}`);
-    if (appOrigin !== undefined && env.DB_ADMIN_SIGNON_URL && originOf(env.DB_ADMIN_SIGNON_URL) === appOrigin) {
-      ctx.addIssue({ code: 'custom', path: ['DB_ADMIN_SIGNON_URL'], message: `${SAME_ORIGIN_MESSAGE} (${appOrigin})` });
-    }
-    if (appOrigin !== undefined && env.NODE_ENV === 'production' && originOf(env.DB_ADMIN_URL, appOrigin) === appOrigin) {
-      ctx.addIssue({ code: 'custom', path: ['DB_ADMIN_URL'], message: `${SAME_ORIGIN_MESSAGE} (${appOrigin}), e.g. https://phpmyadmin.school.nl/` });
-    }
     if (env.OIDC_GROUPS_CLAIM && !env.OIDC_GROUPS_MAPPING_FILE) {
       ctx.addIssue({ code: 'custom', path: ['OIDC_GROUPS_MAPPING_FILE'], message: 'required with OIDC_GROUPS_CLAIM: the file that says what each group gives' });
     }
@@ -422,13 +436,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fallbackSecret?
   const agentLinks = readAgentLinks(raw);
   const groupSync = readGroupSync(raw);
   const appUrl = (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, '');
-  if (raw.NODE_ENV === 'production') {
-    const sameOrigin = agentLinks.filter((link) => originOf(link.dbAdminUrl, appUrl) === originOf(appUrl));
-    if (sameOrigin.length > 0) {
-      const lines = sameOrigin.map((link) => `  AGENT_LINKS_FILE [${link.name}].dbAdminUrl: ${SAME_ORIGIN_MESSAGE} (${link.dbAdminUrl})`);
-      throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
-    }
-  }
   const sessionSecret = raw.SESSION_SECRET ?? fallbackSecret?.();
   if (!sessionSecret) throw new ConfigError('Invalid configuration:\n  SESSION_SECRET: required');
   return {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Server } from 'node:http';
-import { loadConfig, ConfigError, type Config } from './config.ts';
+import { dbAdminOnAppOrigin, loadConfig, ConfigError, type Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { forJournal } from '@devplein/server-kit/journald-log';
 import { createKnex, migrate } from './db/knex.ts';
@@ -64,6 +64,7 @@ async function main(): Promise<void> {
 
   const certificates = agentCertificates(config);
   if (!certificates) logger.warn('no agent certificates configured: every agent is reported unreachable');
+  for (const problem of dbAdminOnAppOrigin(config)) logger.warn(`${problem}: give phpMyAdmin a host name of its own (docs/operations.md, "phpMyAdmin on its own origin")`);
   // The links live in agent_links (migration 0014): the configured ones are seeded, joined ones added by invitation.
   await seedAgentLinks(knex, config.agentLinks);
   const fleetLinks = new FleetLinks({

@@ -7,7 +7,7 @@ export const productionEnv = {
   SESSION_SECRET: 's'.repeat(40),
   ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
   APP_URL: 'https://devplein.school.test',
-  // phpMyAdmin on an origin of its own (production refuses APP_URL's).
+  // phpMyAdmin on an origin of its own (on APP_URL's, production warns at start).
   DB_ADMIN_URL: 'https://phpmyadmin.school.test/',
   REALTIME_SECRET: '9f1c2a7e4b0d8f3a6c5e1b2d',
 };

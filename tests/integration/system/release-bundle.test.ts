@@ -210,7 +210,7 @@ describe('started from the unpacked bundle', () => {
         HOST: '127.0.0.1',
         PORT: String(port),
         APP_URL: controlPlaneUrl,
-        // phpMyAdmin on an origin of its own (production refuses APP_URL's).
+        // phpMyAdmin on an origin of its own (on APP_URL's, production warns at start).
         DB_ADMIN_URL: 'https://phpmyadmin.school.test/',
         DATABASE_URL: database.url,
         DATA_DIR: path.join(work, 'control-plane-data'),
