@@ -499,7 +499,7 @@ describe('agent: devplein backup --role agent / restore', () => {
     const staging = await mkdtemp(path.join(work, 'crafted-'));
     for (const part of ['mysql', 'state', 'config']) await mkdir(path.join(staging, part));
     await writeFile(
-      path.join(staging, 'mysql', 'u14_evil.sql'),
+      path.join(staging, 'mysql', 'u14_bad.sql'),
       ['-- MariaDB dump 10.19  Distrib 10.11.6-MariaDB, for debian-linux-gnu (x86_64)', '--', '-- Table structure for table `x', `\\! touch ${marker}`, '`', '--', 'CREATE TABLE `t` (id INT);', ''].join('\n'),
     );
     const archive = path.join(work, 'crafted-agent.backup');
@@ -513,10 +513,10 @@ describe('agent: devplein backup --role agent / restore', () => {
     const restored = await runBackupCli(['restore', archive, '--key', keyFile], { AGENT_MYSQL_URL: freshDb.adminUrl, AGENT_DATA_DIR: freshState });
     expect(await exists(marker)).toBe(false);
     expect(restored.code, `${restored.stdout}\n${restored.stderr}`).toBe(3);
-    expect(restored.stderr).toContain('Niet gedaan: De dump van u14_evil begint niet met de sandboxregel van mariadb-dump');
+    expect(restored.stderr).toContain('Niet gedaan: De dump van u14_bad begint niet met de sandboxregel van mariadb-dump');
     const root = await freshDb.root();
     try {
-      expect(await query(root, "SHOW DATABASES LIKE 'u14\\_evil'")).toEqual([]);
+      expect(await query(root, "SHOW DATABASES LIKE 'u14\\_bad'")).toEqual([]);
     } finally {
       await root.end();
     }
