@@ -114,6 +114,23 @@ describe('planTree and packTree', () => {
     await expect(tarEntries(packTree(tree, plan, 'www.devplein-next-1', { uid: 1000, gid: 1000 }))).rejects.toThrow(/css\/seal\.key changed in the checkout/);
   });
 
+  it('copies nothing of a folder swapped for a symlink during the walk itself', async () => {
+    const agentOnly = join(dir, 'agent');
+    await mkdir(agentOnly);
+    await writeFile(join(agentOnly, 'seal.key'), 'GEHEIM-0123456789');
+    const tree = join(dir, 'checkout');
+    await mkdir(join(tree, 'css'), { recursive: true });
+    await writeFile(join(tree, 'css/site.css'), 'body{}');
+    // The swap lands after the walk saw `css` as a folder and before it reads it.
+    const swap = async (path: string) => {
+      if (path !== 'css') return;
+      await rename(join(tree, 'css'), join(tree, 'css-old'));
+      await symlink(agentOnly, join(tree, 'css'));
+    };
+    const planned = planTree(tree, limits, { afterLstat: swap }).then(async (plan) => (await tarEntries(packTree(tree, plan, 'www.devplein-next-1', { uid: 1000, gid: 1000 }))).map((entry) => entry.name));
+    await expect(planned).rejects.toThrow(/css changed in the checkout/);
+  });
+
   it('a FIFO swapped in after the walk fails the copy instead of hanging it', async () => {
     await writeFile(join(dir, 'a'), '');
     const plan = await planTree(dir, limits);

@@ -18,9 +18,13 @@
  * swapped for a symlink fails to open) and O_NONBLOCK (a FIFO does not hang the deploy), and the
  * open descriptor must be the very file the walk saw (device, inode, size, a regular file); else
  * the deploy fails before one byte of it is read. That also covers a folder swapped for a link
- * (`css -> /var/lib/devplein-agent/deploy`): the file found through it is another inode.
+ * (`css -> /var/lib/devplein-agent/deploy`): the file found through it is another inode. The walk
+ * itself reads each folder through its open descriptor (`/proc/self/fd/<n>/<name>`, opened with
+ * O_NOFOLLOW and checked against what lstat saw), so a folder swapped while it is walked is
+ * refused too, and no counted inode lies outside the checkout. The checkout folder's own path
+ * above it (the git runner's state folder) is trusted.
  */
-import { constants, createReadStream } from 'node:fs';
+import { type BigIntStats, constants, createReadStream } from 'node:fs';
 import { type FileHandle, lstat, open, readdir, readlink } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { join } from 'node:path';
@@ -138,21 +142,29 @@ function fileMode(mode: number): number {
 }
 
 /** Walks the checkout (without its top-level `.git`) and checks the caps; nothing is read yet. */
-export async function planTree(root: string, limits: TreeLimits): Promise<TreePlan> {
+export async function planTree(root: string, limits: TreeLimits, seams: { afterLstat?: (path: string) => Promise<void> } = {}): Promise<TreePlan> {
   const plan: TreePlan = { entries: [], files: 0, bytes: 0, skipped: [] };
   const tree = new Map<string, TreeNode>();
   /** In walk order; the links are decided once the whole tree is known. */
   const walked: Array<PlannedEntry | SkippedEntry> = [];
-  const walk = async (relative: string): Promise<void> => {
-    const names = (await readdir(join(root, relative))).sort();
+  /** One folder, read through its open descriptor (`/proc/self/fd/<n>`): a later swap of its path for a link changes nothing. */
+  const walk = async (relative: string, folder: FileHandle): Promise<void> => {
+    const at = `/proc/self/fd/${folder.fd}`;
+    const names = (await readdir(at)).sort();
     for (const name of names) {
       if (relative === '' && name === '.git') continue;
       const path = relative === '' ? name : `${relative}/${name}`;
-      const info = await lstat(join(root, path), { bigint: true });
+      const info = await lstat(`${at}/${name}`, { bigint: true });
+      await seams.afterLstat?.(path);
       if (info.isDirectory()) {
         tree.set(path, { type: 'directory' });
         walked.push({ path, type: 'directory', mode: 0o755 });
-        await walk(path);
+        const child = await openFolder(`${at}/${name}`, path, info);
+        try {
+          await walk(path, child);
+        } finally {
+          await child.close();
+        }
       } else if (info.isFile()) {
         const size = Number(info.size);
         plan.files += 1;
@@ -162,7 +174,7 @@ export async function planTree(root: string, limits: TreeLimits): Promise<TreePl
         tree.set(path, { type: 'file' });
         walked.push({ path, type: 'file', mode: fileMode(Number(info.mode)), size, dev: info.dev, ino: info.ino });
       } else if (info.isSymbolicLink()) {
-        const target = await readlink(join(root, path));
+        const target = await readlink(`${at}/${name}`);
         tree.set(path, { type: 'symlink', target });
         walked.push({ path, type: 'symlink', mode: 0o777, target });
       } else {
@@ -171,13 +183,39 @@ export async function planTree(root: string, limits: TreeLimits): Promise<TreePl
       }
     }
   };
-  await walk('');
+  const top = await openFolder(root, root, undefined);
+  try {
+    await walk('', top);
+  } finally {
+    await top.close();
+  }
   for (const entry of walked) {
     if ('reason' in entry) plan.skipped.push(entry);
     else if (entry.type === 'symlink' && !linkResolvesInside(entry.path, tree)) plan.skipped.push({ path: entry.path, reason: 'link-outside-tree' });
     else plan.entries.push(entry);
   }
   return plan;
+}
+
+/**
+ * Opens a folder of the walk without following a link at its last step; when the walk saw it
+ * (`seen`), it must still be that folder (device and inode).
+ */
+async function openFolder(at: string, path: string, seen: BigIntStats | undefined): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(at, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (seen === undefined && code !== 'ELOOP') throw error;
+    throw new DeployError('not-deployable', `${path} changed in the checkout during the deploy (${code === 'ELOOP' ? 'now a symbolic link' : (code ?? 'unreadable')}); nothing of it was copied`, [], { cause: error });
+  }
+  const info = await handle.stat({ bigint: true });
+  if (seen !== undefined && (info.dev !== seen.dev || info.ino !== seen.ino)) {
+    await handle.close();
+    throw new DeployError('not-deployable', `${path} changed in the checkout during the deploy (another folder than the one seen); nothing of it was copied`);
+  }
+  return handle;
 }
 
 /**
