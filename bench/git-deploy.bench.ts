@@ -110,7 +110,7 @@ try {
           branch: '',
           commit: '',
           target: { webRoot: '/www', afterUpdate: '', keepPaths: [], buildCommand: '', buildOutput: '' },
-          allowedHosts: ['127.0.0.1'],
+          allowedHosts: host.allowedHosts,
           allowHttp: false,
           credentials: undefined,
           deployId: `bench-${projectId}`,

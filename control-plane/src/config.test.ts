@@ -170,6 +170,12 @@ describe('loadConfig', () => {
     expect(config.INITIAL_ADMIN_EMAILS).toEqual(['beheerder@school.nl', 'ict@school.nl']);
   });
 
+  it('reads GIT_ALLOWED_HOSTS entries with the one port they allow, and refuses bad ports (issue 35)', () => {
+    const load = (hosts: string) => loadConfig({ DEV_LOGIN: '1', GIT_ALLOWED_HOSTS: hosts }, () => 'x'.repeat(40));
+    expect(load(' Git.School.nl, git.school.nl:2222 ,github.com').GIT_ALLOWED_HOSTS).toEqual(['git.school.nl', 'git.school.nl:2222', 'github.com']);
+    for (const bad of ['git.school.nl:0', 'git.school.nl:70000', 'git.school.nl:', 'git.school.nl:22:23', 'https://git.school.nl']) expect(refusal(() => load(bad)), bad).toMatch(/GIT_ALLOWED_HOSTS/);
+  });
+
   it('names a malformed address in INITIAL_ADMIN_EMAILS', () => {
     const message = refusal(() => loadConfig({ DEV_LOGIN: '1', INITIAL_ADMIN_EMAILS: 'beheerder@school.nl;ict@school.nl' }, () => 'x'.repeat(40)));
     expect(message).toMatch(/INITIAL_ADMIN_EMAILS\.0: not an e-mail address: beheerder@school\.nl;ict@school\.nl/);

@@ -106,12 +106,21 @@ export const initialAdminEmails = z
 
 /**
  * GIT_ALLOWED_HOSTS (issue 23): comma-separated git host names or IPv4 addresses the school
- * allows repositories from, compared lowercased. Empty: git deploy is off.
+ * allows repositories from, compared lowercased. Empty: git deploy is off. An entry may name the
+ * one port it allows (`git.school.nl:2222`, issue 35); without one, only the transport's standard
+ * port (https 443, ssh 22, http 80, git 9418) is allowed.
  */
 export const gitAllowedHosts = z
   .string()
   .transform((value) => value.split(',').map((part) => part.trim().toLowerCase()).filter((part) => part.length > 0))
-  .pipe(z.array(z.string().regex(/^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/, 'list git host names such as git.school.nl,github.com')))
+  .pipe(
+    z.array(
+      z
+        .string()
+        .regex(/^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?(:[1-9][0-9]{0,4})?$/, 'list git host names such as git.school.nl,github.com (a port only when it is not the standard one: git.school.nl:2222)')
+        .refine((entry) => Number(entry.split(':')[1] ?? '1') <= 65_535, 'a port is 1-65535'),
+    ),
+  )
   .transform((hosts) => [...new Set(hosts)]);
 
 /** Every setting of the control plane, parsed once from the environment at start-up. */

@@ -44,6 +44,8 @@ describe('loadConfig', () => {
     expect(set).toEqual({ gitHosts: ['git.school.nl', 'github.com'], maxBytes: 50 * 1024 * 1024, fetchTimeoutMs: 30_000, commandTimeoutMs: 60_000, gitUser: 'git-runner', firewall: 'off' });
     expect(() => loadConfig({ ...tls, AGENT_DEPLOY_MAX_BYTES: 'veel' })).toThrow(/AGENT_DEPLOY_MAX_BYTES/);
     expect(() => loadConfig({ ...tls, AGENT_GIT_HOSTS: 'git.school.nl, kwaad host' })).toThrow(/AGENT_GIT_HOSTS/);
+    expect(loadConfig({ ...tls, AGENT_GIT_HOSTS: 'git.school.nl,git.school.nl:2222' }).deploy.gitHosts).toEqual(['git.school.nl', 'git.school.nl:2222']);
+    for (const bad of ['git.school.nl:0', 'git.school.nl:70000', 'git.school.nl:']) expect(() => loadConfig({ ...tls, AGENT_GIT_HOSTS: bad }), bad).toThrow(/AGENT_GIT_HOSTS/);
     expect(() => loadConfig({ ...tls, AGENT_GIT_USER: 'Root Beer' })).toThrow(/AGENT_GIT_USER/);
   });
 

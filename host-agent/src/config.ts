@@ -225,7 +225,10 @@ const environmentSchema = z.object({
     .string()
     .optional()
     .transform((value) => (value ?? '').split(',').map((part) => part.trim().toLowerCase()).filter(Boolean))
-    .refine((hosts) => hosts.every((host) => /^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/.test(host)), 'a comma-separated list of git host names or IPv4 addresses, e.g. git.school.nl,github.com'),
+    .refine(
+      (hosts) => hosts.every((host) => /^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?(:[1-9][0-9]{0,4})?$/.test(host) && Number(host.split(':')[1] ?? '1') <= 65_535),
+      'a comma-separated list of git host names or IPv4 addresses, each with a port only when it is not the standard one, e.g. git.school.nl,github.com,git.school.nl:2222',
+    ),
   AGENT_DEPLOY_MAX_BYTES: z
     .string()
     .default('200M')

@@ -58,7 +58,7 @@ beforeAll(async () => {
     env: {
       SITE_DOMAIN: SITE,
       ...agentLinkEnv(hosting.agent.address, hosting.certs),
-      GIT_ALLOWED_HOSTS: '127.0.0.1',
+      GIT_ALLOWED_HOSTS: host.allowedHosts.join(','),
     },
     // 'Statische site' runs the local busybox image; a tree without index.html is broken (the
     // after-update command fails, so the old site stays).

@@ -36,6 +36,13 @@ export interface GitHost {
   reposDir: string;
   /** The token the HTTP server's `/git/` route wants as Basic auth password. */
   token: string;
+  /**
+   * The allow-list entries of this host's servers (`127.0.0.1:<port>` for git daemon, HTTP and
+   * sshd): an entry without a port allows the transport's standard port only (issue 35).
+   */
+  allowedHosts: string[];
+  /** The entry of the redirect's target (`127.0.0.2:<http port>`). */
+  redirectTargetHost: string;
   /** `git://127.0.0.1:<port>/<name>.git` (anonymous). */
   daemonUrl(name: string): string;
   /** `http://127.0.0.1:<port>/git/<name>.git` (token required). */
@@ -333,6 +340,8 @@ export async function startGitHost(): Promise<GitHost> {
     return {
       reposDir,
       token,
+      allowedHosts: [`127.0.0.1:${daemonPort}`, `127.0.0.1:${httpPort}`, ...(sshPort === undefined ? [] : [`127.0.0.1:${sshPort}`])],
+      redirectTargetHost: `127.0.0.2:${httpPort}`,
       daemonUrl: (name) => `git://127.0.0.1:${daemonPort}/${name}.git`,
       httpUrl: (name) => `http://127.0.0.1:${httpPort}/git/${name}.git`,
       openHttpUrl: (name) => `http://127.0.0.1:${httpPort}/open/${name}.git`,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkRepositoryAddress, type RepositoryAddressPolicy, type RepositoryAddressRefusal } from './repositoryAddress.ts';
+import { checkRepositoryAddress, parseAllowedHost, repositoryPort, type RepositoryAddressPolicy, type RepositoryAddressRefusal } from './repositoryAddress.ts';
 
-const policy: RepositoryAddressPolicy = { allowedHosts: ['git.school.nl', 'GitHub.com', '127.0.0.1'] };
+const policy: RepositoryAddressPolicy = { allowedHosts: ['git.school.nl', 'git.school.nl:2222', 'git.school.nl:3000', 'GitHub.com', '127.0.0.1'] };
 const withHttp: RepositoryAddressPolicy = { ...policy, allowHttp: true };
 
 describe('checkRepositoryAddress: accepted addresses', () => {
@@ -100,6 +100,34 @@ describe('checkRepositoryAddress: refused addresses, each with its reason', () =
     const check = checkRepositoryAddress(input, policy);
     expect(check).toMatchObject({ ok: false, reason });
     if (!check.ok) expect(check.message.length).toBeGreaterThan(10);
+  });
+
+  it('allows the standard port of the transport only, unless the list names another port for the host (issue 35)', () => {
+    const school: RepositoryAddressPolicy = { allowedHosts: ['git.school.nl', 'forge.school.nl:2222'], allowHttp: true };
+    const port = (input: string) => {
+      const check = checkRepositoryAddress(input, school);
+      return check.ok ? 'ok' : check.reason;
+    };
+    // The firewall would open git.school.nl:3306 (the school's database) for the dev server's git user.
+    expect(port('https://git.school.nl:3306/x.git')).toBe('port-not-allowed');
+    expect(port('ssh://git@git.school.nl:3306/x.git')).toBe('port-not-allowed');
+    expect(port('git://git.school.nl:22/x.git')).toBe('port-not-allowed');
+    expect(port('http://git.school.nl:443/x.git')).toBe('port-not-allowed');
+    expect(port('https://forge.school.nl/x.git')).toBe('port-not-allowed');
+    expect(port('git@forge.school.nl:x.git')).toBe('port-not-allowed');
+    // The standard ports, written or not, and the port an entry names.
+    for (const ok of ['https://git.school.nl/x.git', 'https://git.school.nl:443/x.git', 'ssh://git@git.school.nl:22/x.git', 'git@git.school.nl:x.git', 'http://git.school.nl:80/x.git', 'git://git.school.nl/x.git', 'git://git.school.nl:9418/x.git', 'ssh://git@forge.school.nl:2222/x.git', 'https://forge.school.nl:2222/x.git']) {
+      expect(port(ok), ok).toBe('ok');
+    }
+    expect(checkRepositoryAddress('https://git.school.nl:3306/x.git', school)).toMatchObject({ message: expect.stringContaining('Poort 3306 van de Git-server git.school.nl is niet toegestaan; toegestaan: poort 443.') });
+  });
+
+  it('reads allow-list entries with and without a port', () => {
+    expect(parseAllowedHost(' Git.School.nl ')).toEqual({ host: 'git.school.nl' });
+    expect(parseAllowedHost('git.school.nl:2222')).toEqual({ host: 'git.school.nl', port: 2222 });
+    for (const bad of ['git.school.nl:0', 'git.school.nl:70000', 'git.school.nl:', ':22', 'a b', 'git.school.nl:22:23']) expect(parseAllowedHost(bad), bad).toBeUndefined();
+    expect(repositoryPort({ protocol: 'https' })).toBe(443);
+    expect(repositoryPort({ protocol: 'ssh', port: 2222 })).toBe(2222);
   });
 
   it('names the allowed hosts when the host is not one of them', () => {

@@ -7,6 +7,12 @@
  * host in the school's allow-list. Everything else is refused with a reason: `file://`, local
  * paths, `ext::`/`fd::`/any `transport::address`, addresses that look like command-line options,
  * credentials in the address, other schemes, hosts outside the list, and odd characters.
+ *
+ * Ports (issue 35): the dev server's firewall opens the port the address names, on every address
+ * of the host, so a port is part of what the school allows. An allow-list entry without a port
+ * (`git.school.nl`) allows the transport's standard port only (https 443, ssh 22, http 80, git
+ * 9418); an entry with one (`git.school.nl:2222`) allows that port only. `https://git.school.nl:3306/x`
+ * is refused unless `git.school.nl:3306` is on the list.
  */
 
 /** The transports git may use for an accepted address (the fetcher re-enables only this one). */
@@ -30,7 +36,11 @@ export interface RepositoryAddress {
 }
 
 export interface RepositoryAddressPolicy {
-  /** Git hosts the school allows (host names or IPv4 addresses, compared case-insensitively). */
+  /**
+   * Git hosts the school allows (host names or IPv4 addresses, compared case-insensitively), each
+   * optionally with the one port it allows (`git.school.nl:2222`); without one, the standard port
+   * of the transport.
+   */
   allowedHosts: readonly string[];
   /** Whether plain `http://` is accepted (a setting; off by default). */
   allowHttp?: boolean;
@@ -50,6 +60,7 @@ export type RepositoryAddressRefusal =
   | 'credentials'
   | 'bad-host'
   | 'bad-port'
+  | 'port-not-allowed'
   | 'bad-path'
   | 'host-not-allowed';
 
@@ -74,12 +85,48 @@ function normaliseHost(host: string): string {
   return host.toLowerCase();
 }
 
+/** The port a transport uses when the address names none. */
+export const STANDARD_PORTS: Readonly<Record<RepositoryProtocol, number>> = { https: 443, http: 80, git: 9418, ssh: 22 };
+
+/** The port git connects to for an address: its own, or the transport's standard one. */
+export function repositoryPort(address: Pick<RepositoryAddress, 'protocol' | 'port'>): number {
+  return address.port ?? STANDARD_PORTS[address.protocol];
+}
+
+/** An allow-list entry (`host` or `host:port`), lower-cased; undefined when it is neither. */
+export function parseAllowedHost(entry: string): { host: string; port?: number } | undefined {
+  const match = /^([^:\s]+)(?::(\d{1,5}))?$/.exec(entry.trim().toLowerCase());
+  if (!match) return undefined;
+  const port = match[2] === undefined ? undefined : Number(match[2]);
+  if (port !== undefined && !(port >= 1 && port <= 65_535)) return undefined;
+  return { host: match[1]!, ...(port !== undefined ? { port } : {}) };
+}
+
+/** The ports the policy allows for `host` over `protocol` (an entry's own port, or the transport's standard one). */
+function allowedPorts(host: string, protocol: RepositoryProtocol, policy: RepositoryAddressPolicy): number[] {
+  const ports = policy.allowedHosts
+    .map(parseAllowedHost)
+    .filter((entry) => entry?.host === host)
+    .map((entry) => entry?.port ?? STANDARD_PORTS[protocol]);
+  return [...new Set(ports)].sort((a, b) => a - b);
+}
+
+function checkAllowedPort(host: string, protocol: RepositoryProtocol, port: number | undefined, policy: RepositoryAddressPolicy): RepositoryAddressCheck | undefined {
+  const wanted = repositoryPort({ protocol, ...(port !== undefined ? { port } : {}) });
+  const ports = allowedPorts(host, protocol, policy);
+  if (ports.includes(wanted)) return undefined;
+  return refuse(
+    'port-not-allowed',
+    `Poort ${wanted} van de Git-server ${host} is niet toegestaan; toegestaan: ${ports.map((allowed) => `poort ${allowed}`).join(', ')}. Een andere poort moet de beheerder eerst toestaan.`,
+  );
+}
+
 function checkHost(host: string, policy: RepositoryAddressPolicy): RepositoryAddressCheck | undefined {
   if (host.startsWith('[')) return refuse('bad-host', 'Een IPv6-adres als server wordt niet ondersteund; gebruik de naam van de Git-server.');
   const ipv4 = ipv4Pattern.exec(host);
   const valid = ipv4 ? ipv4.slice(1).every((part) => Number(part) <= 255 && String(Number(part)) === part) : hostPattern.test(host) && host.length <= 253;
   if (!valid) return refuse('bad-host', `"${host}" is geen geldige servernaam.`);
-  const allowed = policy.allowedHosts.some((entry) => normaliseHost(entry.trim()) === host);
+  const allowed = policy.allowedHosts.some((entry) => parseAllowedHost(entry)?.host === host);
   if (!allowed) {
     const list = policy.allowedHosts.length > 0 ? ` Toegestaan: ${policy.allowedHosts.join(', ')}.` : ' Er zijn nog geen Git-servers toegestaan.';
     return refuse('host-not-allowed', `De Git-server ${host} is niet toegestaan.${list}`);
@@ -141,9 +188,11 @@ function checkUrl(scheme: string, rest: string, policy: RepositoryAddressPolicy)
   if (host === '') return refuse('bad-host', 'Het adres mist de naam van de Git-server.');
   const hostRefusal = checkHost(host, policy);
   if (hostRefusal) return hostRefusal;
+  const port = portCheck.port;
+  const portRefusal = checkAllowedPort(host, protocol, port, policy);
+  if (portRefusal) return portRefusal;
   const pathRefusal = checkPath(path, true);
   if (pathRefusal) return pathRefusal;
-  const port = portCheck.port;
   const url = `${protocol}://${user !== undefined ? `${user}@` : ''}${host}${port !== undefined ? `:${port}` : ''}${path}`;
   return {
     ok: true,
@@ -173,6 +222,8 @@ function checkScpLike(input: string, policy: RepositoryAddressPolicy): Repositor
   if (host === '') return refuse('bad-host', 'Het adres mist de naam van de Git-server.');
   const hostRefusal = checkHost(host, policy);
   if (hostRefusal) return hostRefusal;
+  const portRefusal = checkAllowedPort(host, 'ssh', undefined, policy);
+  if (portRefusal) return portRefusal;
   const pathRefusal = checkPath(path, false);
   if (pathRefusal) return pathRefusal;
   const url = `${user !== undefined ? `${user}@` : ''}${host}:${path}`;

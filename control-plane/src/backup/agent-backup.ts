@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AGENT_BACKUP_STATUS_FILE, type AgentBackupStatus, agentBackupStatusSchema, BACKUP_NOT_INCLUDED } from '@devplein/contract/backups';
@@ -41,6 +41,67 @@ async function mysqlOptionFile(dir: string, mysqlUrl: string): Promise<string> {
   else lines.push(`host=${url.hostname || '127.0.0.1'}`, `port=${url.port || '3306'}`, 'protocol=TCP');
   await writeFile(file, `${lines.join('\n')}\n`, { mode: 0o600 });
   return file;
+}
+
+/*
+ * Restoring runs the `mariadb` client with the admin account of AGENT_MYSQL_URL (root on the dev
+ * server) on dumps whose object names students chose (tables, columns, views, triggers,
+ * routines). Two things make that safe (issue 35):
+ * - mariadb-dump writes names into its comments as they are before the fix of CVE-2024-21096
+ *   (MDEV-33727): a table called "x<newline>\! sh …" ends the comment, and the client runs the
+ *   next line as a shell command or SQL. A fixed mariadb-dump escapes names and opens every dump
+ *   with the sandbox command; the backup refuses an older mariadb-dump, and the restore refuses a
+ *   dump without that first line (made by one), before it changes anything;
+ * - the client runs with --binary-mode (no client commands read from the dump: no `\!`, no
+ *   `source`, only DELIMITER and the sandbox line) and --sandbox; the version check makes sure
+ *   the client knows both (MDEV-34203: the sandbox line in --binary-mode).
+ */
+
+/**
+ * The first release of each MariaDB series whose client tools have both fixes (MDEV-33727 and
+ * MDEV-34203, the releases of August 2024); series after 11.5 have them from their first
+ * release; other older series (10.4 and before, 10.7-10.10, 11.0, 11.3) never got them.
+ */
+export const MARIADB_FIXED_RELEASES: Readonly<Record<string, number>> = { '10.5': 26, '10.6': 19, '10.11': 9, '11.1': 6, '11.2': 5, '11.4': 3, '11.5': 2 };
+
+/** The MariaDB release in a tool's `--version` line (`Distrib 10.11.19-MariaDB`, `from 11.8.3-MariaDB`); undefined for another tool (MySQL's). */
+export function mariadbRelease(versionLine: string): [number, number, number] | undefined {
+  const match = /\b(\d+)\.(\d+)\.(\d+)-MariaDB/.exec(versionLine);
+  return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : undefined;
+}
+
+/** Whether a MariaDB release's client tools have both fixes. */
+export function mariadbReleaseIsFixed([major, minor, patch]: [number, number, number]): boolean {
+  const fixed = MARIADB_FIXED_RELEASES[`${major}.${minor}`];
+  if (fixed !== undefined) return patch >= fixed;
+  return major > 11 || (major === 11 && minor > 5);
+}
+
+/** The oldest releases accepted, for messages. */
+const FIXED_RELEASES_TEXT = Object.entries(MARIADB_FIXED_RELEASES)
+  .map(([series, patch]) => `${series}.${patch}`)
+  .join(', ');
+
+/** Why `tool` (mariadb or mariadb-dump) may not handle student databases, or undefined when it may. */
+export async function mariadbToolProblem(tool: 'mariadb' | 'mariadb-dump'): Promise<string | undefined> {
+  const line = (await runTool(tool, ['--version'])).trim();
+  const release = mariadbRelease(line);
+  if (release && mariadbReleaseIsFixed(release)) return undefined;
+  return `${tool} is te oud of geen MariaDB (${line || 'geen versie'}): nodig is een versie met de oplossing voor CVE-2024-21096, MariaDB ${FIXED_RELEASES_TEXT} of nieuwer in die reeks, of 11.6 en later (zie docs/operations.md, Backups).`;
+}
+
+/** The first line of every dump a fixed mariadb-dump makes (`/*!999999\- enable the sandbox mode` and a comment end, `M!` in newer ones). */
+const SANDBOX_LINE = /^\/\*M?!999999\\- enable the sandbox mode \*\/ ?\r?$/;
+
+/** Whether a dump opens with the sandbox command (so a fixed mariadb-dump made it). */
+export async function opensWithSandbox(dump: string): Promise<boolean> {
+  const handle = await open(dump, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(200), 0, 200, 0);
+    return SANDBOX_LINE.test(buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0] ?? '');
+  } finally {
+    await handle.close();
+  }
 }
 
 async function studentDatabases(optionFile: string): Promise<string[]> {
@@ -102,6 +163,8 @@ export async function backupAgent(target: AgentTarget, options: { backupDir: str
     await mkdir(dumps);
     let databases: string[] = [];
     if (target.mysqlUrl) {
+      const tooOld = await mariadbToolProblem('mariadb-dump');
+      if (tooOld) throw new Error(tooOld);
       const optionFile = await mysqlOptionFile(secrets, target.mysqlUrl);
       databases = await studentDatabases(optionFile);
       for (const name of databases) {
@@ -169,6 +232,17 @@ export async function restoreAgent(opened: OpenedArchive, target: AgentTarget, o
   const dumps = (await readdir(path.join(opened.dir, 'mysql'))).filter((file) => file.endsWith('.sql')).map((file) => file.slice(0, -4));
   for (const name of dumps) if (!STUDENT_NAME.test(name)) throw new RestoreRefused(`Onverwachte database in de backup: ${name}.`);
   if (dumps.length > 0 && !target.mysqlUrl) throw new RestoreRefused('De backup heeft studentendatabases, maar AGENT_MYSQL_URL is niet ingesteld.');
+  if (target.mysqlUrl) {
+    const tooOld = await mariadbToolProblem('mariadb');
+    if (tooOld) throw new RestoreRefused(tooOld);
+  }
+  for (const name of dumps) {
+    if (!(await opensWithSandbox(path.join(opened.dir, 'mysql', `${name}.sql`)))) {
+      throw new RestoreRefused(
+        `De dump van ${name} begint niet met de sandboxregel van mariadb-dump: een oudere mariadb-dump (zonder de oplossing voor CVE-2024-21096) maakte hem, en namen die studenten kozen kunnen er opdrachten in zetten. Zo'n dump wordt niet als beheerder teruggezet; bekijk en herstel hem met de hand (zie docs/operations.md, Backups).`,
+      );
+    }
+  }
   const secrets = await mkdtemp(path.join(os.tmpdir(), 'devplein-client-'));
   try {
     const optionFile = target.mysqlUrl ? await mysqlOptionFile(secrets, target.mysqlUrl) : undefined;
@@ -179,7 +253,9 @@ export async function restoreAgent(opened: OpenedArchive, target: AgentTarget, o
       if (!(await isEmptyDir(target.dataDir))) throw new RestoreRefused(`${target.dataDir} is niet leeg. Herstel gaat naar een lege server; --force vervangt de huidige toestand.`);
     }
     if (optionFile) {
-      const mariadb = (args: string[], stdinFile?: string) => runTool('mariadb', [`--defaults-extra-file=${optionFile}`, ...args], { stdinFile });
+      // --binary-mode: the dump's lines are SQL only (no client command such as \! or source);
+      // --sandbox: and should one get through, nothing that touches this server's files or shell.
+      const mariadb = (args: string[], stdinFile?: string) => runTool('mariadb', [`--defaults-extra-file=${optionFile}`, '--binary-mode', '--sandbox', ...args], { stdinFile });
       for (const name of dumps) {
         await mariadb([`--execute=DROP DATABASE IF EXISTS \`${name}\`; CREATE DATABASE \`${name}\``]);
         await mariadb([name], path.join(opened.dir, 'mysql', `${name}.sql`));

@@ -42,6 +42,16 @@ describe('checkDeployRequest', () => {
     expect(checkDeployRequest({ ...base, address: 'https://git.school.nl/a/b.git' }, ['git.school.nl']).allowedHosts).toEqual(['git.school.nl']);
   });
 
+  it('refuses a port the lists do not name: the firewall would open it on every address of the host (issue 35)', () => {
+    expect(refusal({ address: 'https://git.school.nl:3306/klas/site.git' })).toMatch(/^Poort 3306 van de Git-server git\.school\.nl is niet toegestaan/);
+    expect(refusal({ address: 'ssh://git@github.com:2222/a/b.git' })).toMatch(/Poort 2222/);
+    // A port the control plane's list names, and the agent's list too (entry by entry).
+    const forge = { allowedHosts: ['git.school.nl:2222'], address: 'ssh://git@git.school.nl:2222/klas/site.git' };
+    expect(checkDeployRequest({ ...base, ...forge }, []).address.port).toBe(2222);
+    expect(checkDeployRequest({ ...base, ...forge }, ['git.school.nl:2222']).allowedHosts).toEqual(['git.school.nl:2222']);
+    expect(refusal(forge, ['git.school.nl'])).toBe('De Git-server git.school.nl:2222 is niet toegestaan op deze ontwikkelserver. Toegestaan: git.school.nl.');
+  });
+
   it('checks branch, commit, web root, keep paths, build step and credentials', () => {
     expect(refusal({ branch: '--upload-pack=x' })).toMatch(/branchnaam/);
     expect(refusal({ commit: 'abc' })).toMatch(/40 tekens/);

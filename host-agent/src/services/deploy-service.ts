@@ -84,9 +84,12 @@ export function checkDeployRequest(request: DeployRepositoryRequest, agentHosts:
   const requested = request.allowedHosts.map((host) => host.trim().toLowerCase()).filter(Boolean);
   const check = checkRepositoryAddress(request.address, { allowedHosts: requested, allowHttp });
   if (!check.ok) throw invalid(check.message);
+  // Entries are `host` (its transport's standard port) or `host:port` (that port): the agent's own
+  // list narrows the request's entry by entry, and the address (its port too) must pass both.
   const allowedHosts = agentHosts.length > 0 ? requested.filter((host) => agentHosts.includes(host)) : requested;
-  if (!allowedHosts.includes(check.address.host)) {
-    throw invalid(`De Git-server ${check.address.host} is niet toegestaan op deze ontwikkelserver. Toegestaan: ${agentHosts.join(', ')}.`);
+  if (!checkRepositoryAddress(request.address, { allowedHosts, allowHttp }).ok) {
+    const where = check.address.port !== undefined ? `${check.address.host}:${check.address.port}` : check.address.host;
+    throw invalid(`De Git-server ${where} is niet toegestaan op deze ontwikkelserver. Toegestaan: ${agentHosts.join(', ')}.`);
   }
   const branch = request.branch.trim() === '' ? undefined : request.branch.trim();
   if (branch !== undefined && !isSafeBranchName(branch)) throw invalid(BRANCH_MESSAGE);

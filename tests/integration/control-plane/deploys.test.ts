@@ -361,6 +361,13 @@ describe('the request form and the git policy', () => {
     }
   });
 
+  it('refuses a port GIT_ALLOWED_HOSTS does not name (422 on repro): the dev server would open it on the git host (issue 35)', async () => {
+    const student = await stack.as(STUDENT);
+    const answer = await student.json<{ errors: Record<string, string[]> }>('POST', '/api/user/project', request({ repro: 'https://git.school.nl:3306/sam/site.git' }));
+    expect(answer.status).toBe(422);
+    expect(answer.body.errors.repro?.[0]).toMatch(/^Poort 3306 van de Git-server git\.school\.nl is niet toegestaan; toegestaan: poort 443\./);
+  });
+
   it('stores the branch with the request and gives it back', async () => {
     const student = await stack.as(STUDENT);
     const created = await student.json<{ id: number; branch: string | null }>('POST', '/api/user/project', request({ branch: 'develop' }));

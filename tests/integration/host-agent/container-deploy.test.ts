@@ -32,7 +32,7 @@ beforeAll(async () => {
   await ensureBusyboxImage(STATIC_IMAGE, ['/bin/httpd', '-f', '-p', '80', '-h', '/www']);
   host = await startGitHost();
   state = await mkdtemp(join(tmpdir(), 'devplein-container-deploy-'));
-  fetcher = new RepositoryFetcher({ policy: { allowedHosts: ['127.0.0.1'], allowHttp: true }, stateDir: join(state, 'agent'), timeoutMs: 60_000, maxBytes: 50 * 1024 * 1024 });
+  fetcher = new RepositoryFetcher({ policy: { allowedHosts: host.allowedHosts, allowHttp: true }, stateDir: join(state, 'agent'), timeoutMs: 60_000, maxBytes: 50 * 1024 * 1024 });
 });
 
 afterAll(async () => {

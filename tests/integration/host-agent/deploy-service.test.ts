@@ -81,7 +81,7 @@ function startDeploy(request: Partial<DeployRepositoryRequest> & Pick<DeployRepo
     branch: '',
     commit: '',
     target: target(),
-    allowedHosts: ['127.0.0.1'],
+    allowedHosts: host.allowedHosts,
     allowHttp: true,
     credentials: undefined,
     deployId: `test-${suffix}`,
@@ -315,7 +315,7 @@ describe('DeployService', { timeout: 120_000 }, () => {
     const file = await refusal(deploy({ projectId: project.refused, address: `file://${host.reposDir}/moved.git` }));
     expect(file.code).toBe(grpc.status.INVALID_ARGUMENT);
     expect(file.details).toMatch(/file:\/\//);
-    const redirected = await deploy({ projectId: project.refused, address: host.redirectUrl('moved'), allowedHosts: ['127.0.0.1', '127.0.0.2'] });
+    const redirected = await deploy({ projectId: project.refused, address: host.redirectUrl('moved'), allowedHosts: [...host.allowedHosts, host.redirectTargetHost] });
     expect(redirected.finished.outcome).toBe(DeployOutcome.DEPLOY_OUTCOME_FETCH_FAILED);
     expect(redirected.finished.message).toMatch(/doorsturen is niet toegestaan/);
     expect(await indexOf(container)).toBe(before);

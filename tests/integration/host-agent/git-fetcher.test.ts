@@ -29,7 +29,7 @@ let settings: RepositoryFetcherSettings;
 beforeAll(async () => {
   host = await startGitHost();
   state = await mkdtemp(join(tmpdir(), 'devplein-git-fetcher-'));
-  settings = { policy: { allowedHosts: ['127.0.0.1'], allowHttp: true }, stateDir: join(state, 'agent'), timeoutMs: 60_000, maxBytes: 50 * 1024 * 1024 };
+  settings = { policy: { allowedHosts: host.allowedHosts, allowHttp: true }, stateDir: join(state, 'agent'), timeoutMs: 60_000, maxBytes: 50 * 1024 * 1024 };
 });
 
 afterAll(async () => {

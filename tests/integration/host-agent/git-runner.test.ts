@@ -66,7 +66,7 @@ function startDeploy(request: Partial<DeployRepositoryRequest> & Pick<DeployRepo
     branch: '',
     commit: '',
     target: { webRoot: '/www', afterUpdate: '', keepPaths: [], buildCommand: '', buildOutput: '' },
-    allowedHosts: ['127.0.0.1'],
+    allowedHosts: host.allowedHosts,
     allowHttp: true,
     credentials: undefined,
     deployId: `runner-${suffix}`,
@@ -177,7 +177,7 @@ describe.skipIf(!asRoot)('git deploys through the git runner', { timeout: 120_00
   });
 
   it('refuses a request without its secret (401) and a body that is not a fetch (400); nothing is fetched', async () => {
-    const job = { projectId: project.gone, address: host.daemonUrl('site'), policy: { allowedHosts: ['127.0.0.1'], allowHttp: true }, timeoutMs: 10_000, maxBytes: 1_000_000, credentials: { kind: 'anonymous' } };
+    const job = { projectId: project.gone, address: host.daemonUrl('site'), policy: { allowedHosts: host.allowedHosts, allowHttp: true }, timeoutMs: 10_000, maxBytes: 1_000_000, credentials: { kind: 'anonymous' } };
     const without = await fetch(`${runner.url}/fetch`, { method: 'POST', body: JSON.stringify(job), headers: { 'Content-Type': 'application/json' } });
     expect(without.status).toBe(401);
     const wrong = await fetch(`${runner.url}/fetch`, { method: 'POST', body: JSON.stringify(job), headers: { Authorization: `Bearer ${runner.secret}x` } });

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_BACKUP_STATUS_FILE, agentBackupStatusSchema } from '@devplein/contract/backups';
 import { backupControlPlane } from '../../../control-plane/src/backup/control-plane-backup.ts';
 import { readBackupKey } from '../../../control-plane/src/backup/archive-cipher.ts';
+import { sealArchive } from '../../../control-plane/src/backup/archive.ts';
 import { migrationNames, migrationSource } from '../../../control-plane/src/db/migration-source.ts';
 import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
 import { latestBackupRun } from '../../../control-plane/src/queries/backups.ts';
@@ -491,6 +492,37 @@ describe('agent: devplein backup --role agent / restore', () => {
     },
     TIMEOUT,
   );
+  it('never runs a dump’s client commands as the admin: a dump made by an old mariadb-dump is refused before any change (issue 35)', async () => {
+    // An older mariadb-dump (before CVE-2024-21096) wrote a student's table name into its comment as
+    // it was: a name with a newline ends the comment, and the line after it is a client command.
+    const marker = path.join(work, 'restore-ran-a-shell');
+    const staging = await mkdtemp(path.join(work, 'crafted-'));
+    for (const part of ['mysql', 'state', 'config']) await mkdir(path.join(staging, part));
+    await writeFile(
+      path.join(staging, 'mysql', 'u14_bad.sql'),
+      ['-- MariaDB dump 10.19  Distrib 10.11.6-MariaDB, for debian-linux-gnu (x86_64)', '--', '-- Table structure for table `x', `\\! touch ${marker}`, '`', '--', 'CREATE TABLE `t` (id INT);', ''].join('\n'),
+    );
+    const archive = path.join(work, 'crafted-agent.backup');
+    await sealArchive(
+      staging,
+      { format: 1, role: 'agent', devplein_version: 'test', last_migration: null, created_at: new Date().toISOString(), host: 'oude-server', included: [], not_included: [], contents: [] },
+      archive,
+      await readBackupKey(keyFile),
+    );
+    const freshState = path.join(work, 'crafted-agent-state');
+    const restored = await runBackupCli(['restore', archive, '--key', keyFile], { AGENT_MYSQL_URL: freshDb.adminUrl, AGENT_DATA_DIR: freshState });
+    expect(await exists(marker)).toBe(false);
+    expect(restored.code, `${restored.stdout}\n${restored.stderr}`).toBe(3);
+    expect(restored.stderr).toContain('Niet gedaan: De dump van u14_bad begint niet met de sandboxregel van mariadb-dump');
+    const root = await freshDb.root();
+    try {
+      expect(await query(root, "SHOW DATABASES LIKE 'u14\\_bad'")).toEqual([]);
+    } finally {
+      await root.end();
+    }
+    expect(await exists(freshState)).toBe(false);
+  }, TIMEOUT);
+
   it('a status the agent cannot be given is a warning, not a failed backup: the archive is made and retention still prunes', async () => {
     const stateDir = path.join(work, 'agent-state-blocked');
     // Where the status goes is taken by a folder: the rename onto it fails, for root too.

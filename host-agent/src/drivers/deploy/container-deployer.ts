@@ -374,6 +374,7 @@ export class ContainerDeployer {
       if (error instanceof DeployError) throw error;
       throw new DeployError('docker-failed', `copying the tree into ${name} failed: ${error instanceof Error ? error.message : String(error)}`, [], { cause: error });
     }
+    if (archive.errored instanceof DeployError) throw archive.errored;
     if (archive.errored) throw new DeployError('docker-failed', `reading the checkout failed: ${archive.errored.message}`);
   }
 

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tarEntries } from '../ssh/authorized-keys.ts';
-import { checkKeepPath, checkWebRoot, DeployError, linkStaysInside, packTree, planTree } from './tree-archive.ts';
+import { checkKeepPath, checkWebRoot, DeployError, linkResolvesInside, packTree, planTree, type TreeNode } from './tree-archive.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -56,6 +56,89 @@ describe('planTree and packTree', () => {
     expect(plan.entries.map((entry) => entry.path)).toEqual(['index.html', 'sub', 'sub/ok']);
   });
 
+  it('resolves link chains against the tree itself: two links that each look inside but lead to / together are skipped', async () => {
+    // d1/d2/d3/l -> ../../.. is the tree's top; up -> d1/d2/d3/l/../../../.. is one above it, which
+    // in the container is the web root's parent chain up to `/` (up/etc/passwd would be served).
+    await mkdir(join(dir, 'd1/d2/d3'), { recursive: true });
+    await symlink('../../..', join(dir, 'd1/d2/d3/l'));
+    await symlink('d1/d2/d3/l/../../../..', join(dir, 'up'));
+    // Harmless chains stay: a link to a link to a file, and a link through a link to a folder.
+    await writeFile(join(dir, 'd1/page.html'), 'x');
+    await symlink('d1/d2/d3/l/d1/page.html', join(dir, 'via-top'));
+    await symlink('via-top', join(dir, 'again'));
+    // A loop is never followed for ever.
+    await symlink('loop-b', join(dir, 'loop-a'));
+    await symlink('loop-a', join(dir, 'loop-b'));
+    // A link through a link that is itself outside is outside.
+    await symlink('/etc', join(dir, 'etc'));
+    await symlink('etc/passwd', join(dir, 'passwd'));
+    const plan = await planTree(dir, limits);
+    expect(plan.skipped).toEqual([
+      { path: 'etc', reason: 'link-outside-tree' },
+      { path: 'loop-a', reason: 'link-outside-tree' },
+      { path: 'loop-b', reason: 'link-outside-tree' },
+      { path: 'passwd', reason: 'link-outside-tree' },
+      { path: 'up', reason: 'link-outside-tree' },
+    ]);
+    expect(plan.entries.filter((entry) => entry.type === 'symlink').map((entry) => entry.path)).toEqual(['again', 'd1/d2/d3/l', 'via-top']);
+  });
+
+  it('copies nothing of a file swapped for a same-size symlink between the walk and the copy (the agent’s own files stay out)', async () => {
+    // What the agent may read and a container must never get: deploy/seal.key in the agent's data folder.
+    const agentOnly = join(dir, 'agent');
+    await mkdir(agentOnly);
+    await writeFile(join(agentOnly, 'seal.key'), 'GEHEIM-0123456789');
+    const tree = join(dir, 'checkout');
+    await mkdir(join(tree, 'css'), { recursive: true });
+    await writeFile(join(tree, 'index.html'), 'x'.repeat(17));
+    await writeFile(join(tree, 'css/seal.key'), 'y'.repeat(17));
+    const plan = await planTree(tree, limits);
+    // Whoever owns the checkout swaps a counted file for a link of the same size, after the walk.
+    await rm(join(tree, 'index.html'));
+    await symlink(join(agentOnly, 'seal.key'), join(tree, 'index.html'));
+    const swapped = tarEntries(packTree(tree, plan, 'www.devplein-next-1', { uid: 1000, gid: 1000 }));
+    await expect(swapped).rejects.toThrow(/index\.html changed in the checkout/);
+    await expect(swapped).rejects.toBeInstanceOf(DeployError);
+  });
+
+  it('copies nothing through a folder swapped for a symlink between the walk and the copy', async () => {
+    const agentOnly = join(dir, 'agent');
+    await mkdir(agentOnly);
+    await writeFile(join(agentOnly, 'seal.key'), 'GEHEIM-0123456789');
+    const tree = join(dir, 'checkout');
+    await mkdir(join(tree, 'css'), { recursive: true });
+    await writeFile(join(tree, 'css/seal.key'), 'y'.repeat(17));
+    const plan = await planTree(tree, limits);
+    await rename(join(tree, 'css'), join(tree, 'css-old'));
+    await symlink(agentOnly, join(tree, 'css'));
+    await expect(tarEntries(packTree(tree, plan, 'www.devplein-next-1', { uid: 1000, gid: 1000 }))).rejects.toThrow(/css\/seal\.key changed in the checkout/);
+  });
+
+  it('copies nothing of a folder swapped for a symlink during the walk itself', async () => {
+    const agentOnly = join(dir, 'agent');
+    await mkdir(agentOnly);
+    await writeFile(join(agentOnly, 'seal.key'), 'GEHEIM-0123456789');
+    const tree = join(dir, 'checkout');
+    await mkdir(join(tree, 'css'), { recursive: true });
+    await writeFile(join(tree, 'css/site.css'), 'body{}');
+    // The swap lands after the walk saw `css` as a folder and before it reads it.
+    const swap = async (path: string) => {
+      if (path !== 'css') return;
+      await rename(join(tree, 'css'), join(tree, 'css-old'));
+      await symlink(agentOnly, join(tree, 'css'));
+    };
+    const planned = planTree(tree, limits, { afterLstat: swap }).then(async (plan) => (await tarEntries(packTree(tree, plan, 'www.devplein-next-1', { uid: 1000, gid: 1000 }))).map((entry) => entry.name));
+    await expect(planned).rejects.toThrow(/css changed in the checkout/);
+  });
+
+  it('a FIFO swapped in after the walk fails the copy instead of hanging it', async () => {
+    await writeFile(join(dir, 'a'), '');
+    const plan = await planTree(dir, limits);
+    await rm(join(dir, 'a'));
+    execFileSync('mkfifo', [join(dir, 'a')]);
+    await expect(tarEntries(packTree(dir, plan, 'www.devplein-next-1', { uid: 1000, gid: 1000 }))).rejects.toThrow(/a changed in the checkout/);
+  });
+
   it('refuses a tree over the file-count or byte cap', async () => {
     for (const name of ['a', 'b', 'c']) await writeFile(join(dir, name), '12345');
     await expect(planTree(dir, { maxFiles: 2, maxBytes: 100 })).rejects.toMatchObject({ reason: 'too-large' });
@@ -71,12 +154,24 @@ describe('planTree and packTree', () => {
 
 describe('path checks', () => {
   it('keeps links that stay inside the tree', () => {
-    expect(linkStaysInside('a/b', '../c')).toBe(true);
-    expect(linkStaysInside('a/b', 'c/d')).toBe(true);
-    expect(linkStaysInside('a/b', '../../c')).toBe(false);
-    expect(linkStaysInside('a', '..')).toBe(false);
-    expect(linkStaysInside('a', '/www')).toBe(false);
-    expect(linkStaysInside('a', '')).toBe(false);
+    const inside = (path: string, target: string, more: Record<string, TreeNode> = {}) =>
+      linkResolvesInside(path, new Map<string, TreeNode>([['a', { type: 'directory' }], ...Object.entries(more), [path, { type: 'symlink', target }]]));
+    expect(inside('a/b', '../c')).toBe(true);
+    expect(inside('a/b', 'c/d')).toBe(true);
+    expect(inside('a/b', 'c//d/')).toBe(true);
+    expect(inside('a/b', '../../c')).toBe(false);
+    expect(inside('x', '..')).toBe(false);
+    expect(inside('x', '/www')).toBe(false);
+    expect(inside('x', '')).toBe(false);
+    // Through another link: `..` after a link is taken from where that link leads.
+    expect(inside('x', 'a/l/..', { 'a/l': { type: 'symlink', target: '..' } })).toBe(false);
+    expect(inside('x', 'a/l//a', { 'a/l': { type: 'symlink', target: '..' } })).toBe(true);
+    expect(inside('x', 'a/l/c', { 'a/l': { type: 'symlink', target: '/' } })).toBe(false);
+    // A name the tree lacks counts as a plain folder; a chain longer than the limit as outside.
+    expect(inside('x', 'later/../a')).toBe(true);
+    const chain = Object.fromEntries(Array.from({ length: 45 }, (_, index) => [`c${index}`, { type: 'symlink', target: `c${index + 1}` } as TreeNode]));
+    expect(inside('x', 'c0', chain)).toBe(false);
+    expect(inside('x', 'c30', chain)).toBe(true);
   });
 
   it('accepts relative keep paths only', () => {

@@ -1,7 +1,11 @@
 /**
  * iptables owner-match rules for the git user (issue 23), the screenshot browser's mechanism
  * (browser-firewall.ts) applied to git: whatever git or its ssh sends as AGENT_GIT_USER goes to
- * the git host being fetched, at its port, and nowhere else.
+ * the git host being fetched, at its port, and nowhere else. The port is one the school allowed
+ * (issue 35): the address rule (contract/src/validation/repositoryAddress.ts) lets through the
+ * transport's standard port only (https 443, ssh 22, http 80, git 9418) unless the allow-list
+ * entry names another (`git.school.nl:2222`), so `https://git.school.nl:3306/x` never opens
+ * port 3306 of the school's network to the dev server (checkDeployRequest and the runner check it).
  *
  *   iptables -N DEVPLEIN-GIT
  *   iptables -I OUTPUT -m owner --uid-owner <uid> -j DEVPLEIN-GIT
@@ -28,14 +32,13 @@ import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { hostLockPath, withHostLock } from '../../host-lock.ts';
 import { AGENT_TAG, OwnerChain } from '../host/owner-chain.ts';
-import type { RepositoryAddress } from './repository-address.ts';
+import { repositoryPort, type RepositoryAddress } from './repository-address.ts';
 
 export const GIT_CHAIN = 'DEVPLEIN-GIT';
 
-/** The port git connects to for an address (its own, or the transport's default). */
+/** The port git connects to for an address (its own, or the transport's standard one). */
 export function gitPort(address: Pick<RepositoryAddress, 'protocol' | 'port'>): number {
-  if (address.port !== undefined) return address.port;
-  return { https: 443, http: 80, git: 9418, ssh: 22 }[address.protocol];
+  return repositoryPort(address);
 }
 
 /** The nameservers of resolv.conf (git resolves the host itself). */

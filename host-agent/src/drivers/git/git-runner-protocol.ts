@@ -21,7 +21,7 @@ export const fetchJobSchema = z.object({
   address: z.string().min(1).max(2_000),
   branch: z.string().min(1).max(255).optional(),
   commit: z.string().regex(/^[0-9a-f]{40}$/).optional(),
-  policy: z.object({ allowedHosts: z.array(z.string().min(1).max(253)).max(100), allowHttp: z.boolean() }),
+  policy: z.object({ allowedHosts: z.array(z.string().min(1).max(259)).max(100), allowHttp: z.boolean() }),
   timeoutMs: z.number().int().min(1_000).max(3_600_000),
   maxBytes: z.number().int().min(1).max(100 * 1024 * 1024 * 1024),
   credentials: z.discriminatedUnion('kind', [

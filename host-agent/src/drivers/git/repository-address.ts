@@ -5,12 +5,14 @@
  */
 import {
   checkRepositoryAddress,
+  parseAllowedHost,
+  repositoryPort,
   type RepositoryAddress,
   type RepositoryAddressPolicy,
   type RepositoryAddressRefusal,
 } from '@devplein/contract/validation/repositoryAddress';
 
-export { checkRepositoryAddress, type RepositoryAddress, type RepositoryAddressPolicy, type RepositoryAddressRefusal };
+export { checkRepositoryAddress, parseAllowedHost, repositoryPort, type RepositoryAddress, type RepositoryAddressPolicy, type RepositoryAddressRefusal };
 
 /** An address the rule refused; `reason` is the stable code, the message is Dutch. */
 export class RepositoryAddressError extends Error {
