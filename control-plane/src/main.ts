@@ -8,7 +8,7 @@ import { forJournal } from '@devplein/server-kit/journald-log';
 import { createKnex, migrate } from './db/knex.ts';
 import { createAgentClient } from './agent/agent-client.ts';
 import { createAgentFleet } from './agent/agent-fleet.ts';
-import { seedAgentLinks } from './agent-links/agent-link-store.ts';
+import { recordPinnedCertificateSeen, seedAgentLinks } from './agent-links/agent-link-store.ts';
 import { FleetLinks } from './agent-links/fleet-links.ts';
 import { agentCertificatePaths } from './agent/link-certificates.ts';
 import { createRealtime } from './realtime/pusher.ts';
@@ -70,8 +70,24 @@ async function main(): Promise<void> {
     knex,
     defaults: { studentDbHost: config.STUDENT_DB_HOST, studentDbPort: config.STUDENT_DB_PORT, dbAdminUrl: config.DB_ADMIN_URL },
     logger: logger.child({ component: 'agent-links' }),
-    makeClient: (link) =>
-      certificates
+    makeClient: (link) => {
+      // One clearing at a time per client; a failed one is tried again at the next handshake.
+      let clearing: 'no' | 'running' | 'done' = 'no';
+      const onPinnedSeen = () => {
+        if (!link.fingerprint || clearing !== 'no') return;
+        clearing = 'running';
+        recordPinnedCertificateSeen(knex, link.name, link.fingerprint).then(
+          (cleared) => {
+            clearing = 'done';
+            if (cleared) logger.info({ host: link.name }, 'agent seen with its renewed certificate: the previous one is no longer accepted');
+          },
+          (error: unknown) => {
+            clearing = 'no';
+            logger.warn({ err: error, host: link.name }, 'the previous certificate of a renewed agent could not be cleared (tried again at the next handshake)');
+          },
+        );
+      };
+      return certificates
         ? createAgentClient({
             address: link.address,
             serverName: link.serverName,
@@ -80,11 +96,14 @@ async function main(): Promise<void> {
             keyPem: certificates.key,
             pinnedFingerprint: link.fingerprint,
             previousFingerprint: link.previousFingerprint,
+            // The agent switched to its renewed certificate: the one it renewed from goes (issue 35).
+            onPinnedSeen,
             deadlineMs: config.AGENT_DEADLINE_MS,
             host: link.name,
             logger: logger.child({ component: 'agent-client', host: link.name }),
           })
-        : createUnavailableAgentClient('geen mTLS-certificaten voor de host agent ingesteld (AGENT_TLS_CA/CERT/KEY)'),
+        : createUnavailableAgentClient('geen mTLS-certificaten voor de host agent ingesteld (AGENT_TLS_CA/CERT/KEY)');
+    },
   });
   const agents = createAgentFleet(await fleetLinks.initialLinks(), config.SITE_DOMAIN);
   if (!agents.links.some((link) => link.siteDomain === config.SITE_DOMAIN)) {
