@@ -15,6 +15,7 @@ import { createRealtime } from './realtime/pusher.ts';
 import { pruneExpiredSessions } from './auth/session-store.ts';
 import { createApp } from './app.ts';
 import { IdentityCache } from './auth/identity-cache.ts';
+import { adminGrantsByName } from './auth/group-mapping.ts';
 import { startIdentityNotices } from './auth/identity-notices.ts';
 import { startAppServices } from './services.ts';
 import { createUnavailableAgentClient } from './agent/unavailable-agent-client.ts';
@@ -59,6 +60,13 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.LOG_LEVEL);
+  // An admin by a group's display name can be self-granted where students may make groups (issue 35).
+  for (const entry of config.groupSync ? adminGrantsByName(config.groupSync.mapping) : []) {
+    logger.warn(
+      { file: config.OIDC_GROUPS_MAPPING_FILE, value: entry.value },
+      'OIDC_GROUPS_MAPPING_FILE: an entry grants admin by a value that does not look like an immutable id (an Entra ID object id, a SURFconext entitlement urn:…); where students may create groups (Entra ID lets every user by default) one can name a group so and become admin. Map the group\'s object id instead (docs/operations.md, Groepen uit de identity provider)',
+    );
+  }
   const knex = createKnex({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   await migrate(knex);
 
