@@ -326,7 +326,7 @@ export async function renewAgentCertificate(
  */
 export async function recordPinnedCertificateSeen(knex: Knex, name: string, fingerprint: string): Promise<boolean> {
   const cleared = await knex('agent_links')
-    .where({ name, status: 'active', cert_fingerprint: fingerprint.toLowerCase() })
+    .where({ name, status: 'active', cert_fingerprint: fingerprint })
     .whereNotNull('previous_cert_fingerprint')
     .update({ previous_cert_fingerprint: null });
   return cleared > 0;
