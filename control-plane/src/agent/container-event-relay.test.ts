@@ -77,11 +77,14 @@ function realtimeOf(trigger: RealtimeTrigger['trigger']): RealtimeTrigger {
   };
 }
 
+/** Which names are the relay's server's, with their product states (null: Docker's state stands). */
+type Placement = (names: readonly string[]) => Promise<ReadonlyMap<string, string | null>>;
+
 /** Every name is a project placed on the relay's server, each approved (Docker's state stands). */
-const allPlaced = async (names: readonly string[]) => new Map(names.map((name) => [name, null]));
+const allPlaced: Placement = async (names) => new Map(names.map((name) => [name, null]));
 
 /** A relay on `agent` whose realtime messages are collected in `sent` as 'channel=message'. */
-function recordingRelay(agent: Pick<AgentClient, 'containers'>, backoff: Partial<BackoffPolicy>, placed = allPlaced) {
+function recordingRelay(agent: Pick<AgentClient, 'containers'>, backoff: Partial<BackoffPolicy>, placed: Placement = allPlaced) {
   const sent: string[] = [];
   const relay = createContainerEventRelay({
     agent,
@@ -259,7 +262,7 @@ describe('container event relay', () => {
 
   it('relays only containers of projects placed on its dev server: another server’s project, or a name no project has, is dropped (issue 35)', async () => {
     // This relay's server holds 'eigen' (approved) and 'wacht' (awaiting approval); 'ander' is another server's project.
-    const placedHere = async (names: readonly string[]) =>
+    const placedHere: Placement = async (names) =>
       new Map(names.filter((name) => name === 'eigen' || name === 'wacht').map((name) => [name, name === 'wacht' ? 'Nog niet goed gekeurd!' : null]));
     const { agent, calls } = scriptedAgent(
       [
@@ -280,7 +283,7 @@ describe('container event relay', () => {
   it('relays no event while it is not known whether its project is the server’s (the lookup failed)', async () => {
     let lookups = 0;
     // The first lookup fails (the database away a moment), the next ones answer.
-    const flaky = async (names: readonly string[]) => {
+    const flaky: Placement = async (names) => {
       lookups += 1;
       if (lookups === 1) throw new Error('database away');
       return allPlaced(names);
