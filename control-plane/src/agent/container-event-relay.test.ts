@@ -275,7 +275,7 @@ describe('container event relay', () => {
     const { relay, sent } = recordingRelay(agent, { initialMs: 5, maxMs: 10, jitter: 0 }, placedHere);
     relay.start();
     // In the stream's order: once the second stream's event is out, the resync before it was too.
-    await until(() => calls() === 2 && sent.includes('private-container.wacht=Nog niet goed gekeurd!'));
+    await until(() => calls() === 2 && sent.some((message) => message.startsWith('private-container.wacht=')));
     relay.stop();
     expect(sent).toEqual(['private-container.eigen=running', 'private-container.eigen=exited', 'private-container.wacht=Nog niet goed gekeurd!']);
   });
@@ -293,7 +293,7 @@ describe('container event relay', () => {
     const { relay, sent } = recordingRelay(agent, {}, flaky);
     relay.start();
     // Events are relayed in order: once the second is out, the first was dropped.
-    await until(() => sent.length === 1);
+    await until(() => sent.some((message) => message.startsWith('private-container.daarna=')));
     relay.stop();
     expect(sent).toEqual(['private-container.daarna=running']);
   });
