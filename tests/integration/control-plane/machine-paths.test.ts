@@ -5,6 +5,7 @@
  * ended by it) nor writes it (the last-seen refresh) nor sets a session cookie. The same cookie
  * on a browser path does all three, so the set-up would show it.
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSeededControlPlane, type SeededControlPlane } from '../../support/control-plane.ts';
 import { HttpSession } from '../../support/http-session.ts';
@@ -12,7 +13,8 @@ import { HttpSession } from '../../support/http-session.ts';
 let stack: SeededControlPlane;
 
 beforeAll(async () => {
-  stack = await startSeededControlPlane();
+  // The signon redeem answers 501 unless phpMyAdmin's sign-on is set up.
+  stack = await startSeededControlPlane({ env: { DB_ADMIN_SIGNON_URL: 'http://127.0.0.1:9/devplein-signon.php', DB_ADMIN_SIGNON_SECRET: randomBytes(24).toString('hex') } });
 });
 
 afterAll(async () => {
