@@ -35,7 +35,8 @@ const csrfExempt = (path: string): boolean => path === DEV_IDP_PATH || path.star
  * script), a dev server's join and certificate renewal, a git server's push. Each carries a
  * secret of its own instead of the browser session, so the pipeline neither loads the session
  * for them (no cache settle, no session store read, no session cookie set, no user loaded) nor
- * asks for a CSRF token. A new server-to-server path is added here and nowhere else.
+ * asks for a CSRF token; their answers always carry no-store. A new server-to-server path is
+ * added here and nowhere else.
  */
 const MACHINE_PATHS: ReadonlySet<string> = new Set([DB_ADMIN_SIGNON_PATH, AGENT_JOIN_PATH, AGENT_RENEW_PATH]);
 const MACHINE_PATH_PREFIXES: readonly string[] = [DEPLOY_HOOK_PREFIX];
@@ -109,7 +110,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   // The server-to-server paths carry a secret instead of a session: no CSRF token.
   app.use(csrf.middleware({ exempt: (path) => csrfExempt(path) || isMachinePath(path) }));
   app.use(exceptMachinePaths(loadUser(knex, deps.identity)));
-  app.use(signedInNoStore());
+  // The server-to-server answers (certificates, database credentials) too, though they load no session.
+  app.use(signedInNoStore({ always: isMachinePath }));
   app.use(writeRateLimit({ points: config.RATE_LIMIT_WRITES_PER_MINUTE }));
   app.use(
     schoolSignIn({

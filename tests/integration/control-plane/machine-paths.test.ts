@@ -56,6 +56,7 @@ describe('server-to-server paths skip the browser session', () => {
       const answer = await postWithCookies(session, path);
       expect(answer.status, path).toBeLessThan(500);
       expect(answer.headers.getSetCookie().filter((line) => line.startsWith(SESSION_COOKIE)), `${path}: session cookie`).toEqual([]);
+      expect(answer.headers.get('cache-control'), `${path}: no copy kept`).toBe('no-store');
       expect(await seenAtOf(id), `${path}: last seen`).toBe(earlier);
     }
     // The same cookie on a browser path loads the session and refreshes it.
