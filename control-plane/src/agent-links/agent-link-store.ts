@@ -23,7 +23,11 @@ export interface AgentLinkRow {
   db_admin_url: string | null;
   cert_fingerprint: string | null;
   cert_not_after: Date | null;
-  /** The fingerprint renewed from, accepted beside cert_fingerprint until its own end (migration 0015). */
+  /**
+   * The fingerprint renewed from, accepted beside cert_fingerprint (to connect, and to renew again)
+   * until the agent is seen with the new one (recordPinnedCertificateSeen, issue 35), at most
+   * until its own end (migration 0015).
+   */
   previous_cert_fingerprint: string | null;
   renewed_at: Date | null;
   status: AgentLinkStatus;
