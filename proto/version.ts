@@ -3,7 +3,7 @@
  * Bump the minor for every additive change to the .proto files; the major only changes with a
  * new package (devplein.agent.v2), which the agent then serves beside v1.
  */
-export const CONTRACT_VERSION = '1.7.0';
+export const CONTRACT_VERSION = '1.8.0';
 
 /** Major part of CONTRACT_VERSION: the agent refuses calls whose major differs from its own. */
 export const CONTRACT_MAJOR = 1;

@@ -114,8 +114,13 @@ export interface ProjectDeployPanel {
   deploys: ProjectDeploy[];
   /** Where the git server sends its push events, and the secret it signs them with. */
   webhook: { url: string; secret: string };
-  /** The project's deploy key (for ssh addresses); null when the dev server could not give it. */
+  /** The project's deploy key (for ssh addresses); null when it has none yet or the dev server could not give it. */
   deployKey: { publicKey: string; fingerprint: string } | null;
+  /**
+   * 'made': `deployKey` is set; 'none': the project has no key yet (POST …/deploy-key makes it,
+   * a read never does: issue 35); 'unknown': the dev server did not answer.
+   */
+  deployKeyStatus: 'made' | 'none' | 'unknown';
 }
 
 /** Realtime, on the container's channel (private-container.{name}): a deploy's status changed. */

@@ -30,6 +30,24 @@ import { controlPlaneMetrics } from './metrics/metrics.ts';
 /** The other protocol's own endpoints (the development provider's token endpoint and forms). */
 const csrfExempt = (path: string): boolean => path === DEV_IDP_PATH || path.startsWith(`${DEV_IDP_PATH}/`);
 
+/*
+ * The server-to-server paths, in this one place: the signon redeem (phpMyAdmin's signon
+ * script), a dev server's join and certificate renewal, a git server's push. Each carries a
+ * secret of its own instead of the browser session, so the pipeline neither loads the session
+ * for them (no cache settle, no session store read, no session cookie set, no user loaded) nor
+ * asks for a CSRF token; their answers always carry no-store. A new server-to-server path is
+ * added here and nowhere else.
+ */
+const MACHINE_PATHS: ReadonlySet<string> = new Set([DB_ADMIN_SIGNON_PATH, AGENT_JOIN_PATH, AGENT_RENEW_PATH]);
+const MACHINE_PATH_PREFIXES: readonly string[] = [DEPLOY_HOOK_PREFIX];
+const isMachinePath = (path: string): boolean => MACHINE_PATHS.has(path) || MACHINE_PATH_PREFIXES.some((prefix) => path.startsWith(prefix));
+
+/** `middleware` on every path but the server-to-server ones (those go straight on). */
+const exceptMachinePaths =
+  (middleware: AppMiddleware): AppMiddleware =>
+  (ctx, next) =>
+    isMachinePath(ctx.path) ? next() : middleware(ctx, next);
+
 /** Builds the Koa application; main.ts owns the process around it. */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const { config, knex, logger } = deps;
@@ -53,19 +71,22 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   );
   app.use(compressAnswers());
   app.use(requestContext(logger));
-  app.use(settleBeforeSignedInRequests(deps.identityNotices));
+  // The server-to-server paths skip everything of the browser session (MACHINE_PATHS).
+  app.use(exceptMachinePaths(settleBeforeSignedInRequests(deps.identityNotices)));
   app.use(signInRateLimit({ points: config.RATE_LIMIT_SIGNIN_PER_MINUTE }));
   const sessionLimits = { maxAgeMs: config.sessionMaxAgeMs, idleMs: config.sessionIdleTimeoutMs };
   // The row is written when the data changes: at sign-in and when touchSession refreshes the
   // last-seen time (at most once a minute); the store derives the expiry from both.
   app.use(
-    sessions(app, createSessionStore(knex, sessionLimits, deps.identity), {
-      name: sessionCookieName(secure),
-      maxAgeMs: config.sessionMaxAgeMs,
-      secure,
-    }),
+    exceptMachinePaths(
+      sessions(app, createSessionStore(knex, sessionLimits, deps.identity), {
+        name: sessionCookieName(secure),
+        maxAgeMs: config.sessionMaxAgeMs,
+        secure,
+      }),
+    ),
   );
-  app.use(touchSession(sessionLimits));
+  app.use(exceptMachinePaths(touchSession(sessionLimits)));
   const parseBody = bodyParser({
     enableTypes: ['json', 'form'],
     jsonLimit: '256kb',
@@ -86,14 +107,11 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   });
   if (deps.devIdentityProvider) app.use(deps.devIdentityProvider.middleware);
   const csrf = createCsrf({ secret: config.sessionSecret, secureCookie: secure });
-  // The signon redeem, an agent's join and a git server's push are server to server: a secret instead of a session, so no CSRF token.
-  app.use(
-    csrf.middleware({
-      exempt: (path) => csrfExempt(path) || path === DB_ADMIN_SIGNON_PATH || path === AGENT_JOIN_PATH || path === AGENT_RENEW_PATH || path.startsWith(DEPLOY_HOOK_PREFIX),
-    }),
-  );
-  app.use(loadUser(knex, deps.identity));
-  app.use(signedInNoStore());
+  // The server-to-server paths carry a secret instead of a session: no CSRF token.
+  app.use(csrf.middleware({ exempt: (path) => csrfExempt(path) || isMachinePath(path) }));
+  app.use(exceptMachinePaths(loadUser(knex, deps.identity)));
+  // The server-to-server answers (certificates, database credentials) too, though they load no session.
+  app.use(signedInNoStore({ always: isMachinePath }));
   app.use(writeRateLimit({ points: config.RATE_LIMIT_WRITES_PER_MINUTE }));
   app.use(
     schoolSignIn({

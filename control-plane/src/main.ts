@@ -8,13 +8,14 @@ import { forJournal } from '@devplein/server-kit/journald-log';
 import { createKnex, migrate } from './db/knex.ts';
 import { createAgentClient } from './agent/agent-client.ts';
 import { createAgentFleet } from './agent/agent-fleet.ts';
-import { seedAgentLinks } from './agent-links/agent-link-store.ts';
+import { recordPinnedCertificateSeen, seedAgentLinks } from './agent-links/agent-link-store.ts';
 import { FleetLinks } from './agent-links/fleet-links.ts';
 import { agentCertificatePaths } from './agent/link-certificates.ts';
 import { createRealtime } from './realtime/pusher.ts';
 import { pruneExpiredSessions } from './auth/session-store.ts';
 import { createApp } from './app.ts';
 import { IdentityCache } from './auth/identity-cache.ts';
+import { adminGrantsByName } from './auth/group-mapping.ts';
 import { startIdentityNotices } from './auth/identity-notices.ts';
 import { startAppServices } from './services.ts';
 import { createUnavailableAgentClient } from './agent/unavailable-agent-client.ts';
@@ -59,6 +60,13 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.LOG_LEVEL);
+  // An admin by a group's display name can be self-granted where students may make groups (issue 35).
+  for (const entry of config.groupSync ? adminGrantsByName(config.groupSync.mapping) : []) {
+    logger.warn(
+      { file: config.OIDC_GROUPS_MAPPING_FILE, value: entry.value },
+      'OIDC_GROUPS_MAPPING_FILE: an entry grants admin by a value that does not look like an immutable id (an Entra ID object id, a SURFconext entitlement urn:…); where students may create groups (Entra ID lets every user by default) one can name a group so and become admin. Map the group\'s object id instead (docs/operations.md, Groepen uit de identity provider)',
+    );
+  }
   const knex = createKnex({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   await migrate(knex);
 
@@ -71,8 +79,24 @@ async function main(): Promise<void> {
     knex,
     defaults: { studentDbHost: config.STUDENT_DB_HOST, studentDbPort: config.STUDENT_DB_PORT, dbAdminUrl: config.DB_ADMIN_URL },
     logger: logger.child({ component: 'agent-links' }),
-    makeClient: (link) =>
-      certificates
+    makeClient: (link) => {
+      // One clearing at a time per client; a failed one is tried again at the next handshake.
+      let clearing: 'no' | 'running' | 'done' = 'no';
+      const onPinnedSeen = () => {
+        if (!link.fingerprint || clearing !== 'no') return;
+        clearing = 'running';
+        recordPinnedCertificateSeen(knex, link.name, link.fingerprint).then(
+          (cleared) => {
+            clearing = 'done';
+            if (cleared) logger.info({ host: link.name }, 'agent seen with its renewed certificate: the previous one is no longer accepted');
+          },
+          (error: unknown) => {
+            clearing = 'no';
+            logger.warn({ err: error, host: link.name }, 'the previous certificate of a renewed agent could not be cleared (tried again at the next handshake)');
+          },
+        );
+      };
+      return certificates
         ? createAgentClient({
             address: link.address,
             serverName: link.serverName,
@@ -81,11 +105,14 @@ async function main(): Promise<void> {
             keyPem: certificates.key,
             pinnedFingerprint: link.fingerprint,
             previousFingerprint: link.previousFingerprint,
+            // The agent switched to its renewed certificate: the one it renewed from goes (issue 35).
+            onPinnedSeen,
             deadlineMs: config.AGENT_DEADLINE_MS,
             host: link.name,
             logger: logger.child({ component: 'agent-client', host: link.name }),
           })
-        : createUnavailableAgentClient('geen mTLS-certificaten voor de host agent ingesteld (AGENT_TLS_CA/CERT/KEY)'),
+        : createUnavailableAgentClient('geen mTLS-certificaten voor de host agent ingesteld (AGENT_TLS_CA/CERT/KEY)');
+    },
   });
   const agents = createAgentFleet(await fleetLinks.initialLinks(), config.SITE_DOMAIN);
   if (!agents.links.some((link) => link.siteDomain === config.SITE_DOMAIN)) {

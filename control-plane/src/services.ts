@@ -9,7 +9,7 @@ import { startUnapprovedContainersJob } from './jobs/unapproved-containers.ts';
 import { startHostAccessRetry } from './jobs/host-access-retry.ts';
 import { startHostSampler } from './jobs/host-sampler.ts';
 import { recordAutoStops } from './commands/record-host-sample.ts';
-import { productStatesOfContainers } from './queries/container-product-states.ts';
+import { containersPlacedOn } from './queries/container-product-states.ts';
 import { deployQueueOf } from './jobs/deploy-queue.ts';
 
 /** What runs beside the HTTP server for the app's lifetime; main.ts stops it on shutdown. */
@@ -71,7 +71,9 @@ export function startAppServices(deps: Pick<AppDeps, 'agents' | 'realtime' | 'lo
       },
       realtime: deps.realtime,
       logger: deps.logger.child({ component: 'container-event-relay', host: link.name }),
-      productStates: (names) => productStatesOfContainers(knex, names),
+      // Only this server's projects: an agent cannot speak for another server's (issue 35).
+      // The first link holds the rows without a host; which link is first is read at each lookup.
+      placed: (names) => containersPlacedOn(knex, names, { name: link.name, isDefault: deps.agents.link(null).client === link.client }),
     });
     relays.set(link.client, relay);
     relay.start();

@@ -214,6 +214,8 @@ describe('push to deploy', { timeout: 240_000 }, () => {
     expect(await siteText(privateName)).not.toContain('Alleen met de sleutel');
 
     await own.getByRole('button', { name: /Git-deploy/ }).click();
+    // Opening the panel makes no key (issue 35): the student asks for it.
+    await own.getByRole('button', { name: 'Deploy key maken' }).click();
     await own.getByTestId('deploy-key-instruction').getByText('Voeg deze sleutel toe als deploy key met alleen-lezen rechten').waitFor();
     const publicKey = (await own.getByTestId('deploy-key').textContent())?.trim() ?? '';
     expect(publicKey).toMatch(/^ssh-ed25519 \S+/);

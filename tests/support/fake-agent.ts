@@ -274,6 +274,8 @@ export class FakeAgent {
   private readonly heldDeploys = new Set<() => void>();
   /** DeployService: GetDeployKey's answer (the project id goes into the comment). */
   deployKeyFingerprint = 'SHA256:ZmFrZS1kZXBsb3kta2V5LWZvci1kZXZwbGVpbi10ZXN0cw';
+  /** Projects whose deploy key GetDeployKey has made. */
+  readonly deployKeysMade = new Set<number>();
   /** Methods that fail with INTERNAL even in 'ok' mode (e.g. 'changeContainerState'). */
   readonly failingMethods = new Set<string>();
   /** Methods that answer UNIMPLEMENTED, as a real agent does for a service it does not have yet. */
@@ -923,7 +925,12 @@ export class FakeAgent {
 
   private deployService(): DeployServiceServer {
     return {
-      getDeployKey: this.unary('getDeployKey', (request) => ({ publicKey: this.deployKeyOf(request.projectId), fingerprint: this.deployKeyFingerprint })),
+      // As the agent: made at the first ask without existing_only; with it, only a key made before (contract 1.8.0).
+      getDeployKey: this.unary('getDeployKey', (request) => {
+        if (request.existingOnly && !this.deployKeysMade.has(request.projectId)) return { publicKey: '', fingerprint: '' };
+        this.deployKeysMade.add(request.projectId);
+        return { publicKey: this.deployKeyOf(request.projectId), fingerprint: this.deployKeyFingerprint };
+      }),
       deployRepository: (call) => {
         void this.gate('deployRepository', call.request).then(async (failure) => {
           if (failure) return failStream(call, Object.assign(new Error(failure.details), failure));

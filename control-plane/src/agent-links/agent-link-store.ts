@@ -23,7 +23,11 @@ export interface AgentLinkRow {
   db_admin_url: string | null;
   cert_fingerprint: string | null;
   cert_not_after: Date | null;
-  /** The fingerprint renewed from, accepted beside cert_fingerprint until its own end (migration 0015). */
+  /**
+   * The fingerprint renewed from, accepted beside cert_fingerprint (to connect, and to renew again)
+   * until the agent is seen with the new one (recordPinnedCertificateSeen, issue 35), at most
+   * until its own end (migration 0015).
+   */
   previous_cert_fingerprint: string | null;
   renewed_at: Date | null;
   status: AgentLinkStatus;
@@ -283,8 +287,11 @@ export class RenewalRefusal extends Error {}
  * Renews an active joined link's certificate (POST /api/agents/renew): the caller proved it holds
  * the certificate with `presented` fingerprint (its pin, or the one it renewed from when the
  * answer of a renewal was lost); `issue` signs the new one. In one transaction under the row's
- * lock: the new fingerprint pinned, the presented one kept as previous (accepted until its own
- * end), audited (agent.renew). Refused: no active link of that name pins it.
+ * lock: the new fingerprint pinned, the presented one kept as previous (accepted until the
+ * agent is seen with the new one, at most until its own end), audited (agent.renew). Refused:
+ * no active link of that name pins it, or it is the previous one and the control plane has
+ * already seen the agent with its successor in a handshake (recordPinnedCertificateSeen cleared
+ * it): a key copied before a rotation renews nothing after it (issue 35).
  */
 export async function renewAgentCertificate(
   knex: Knex,
@@ -312,4 +319,19 @@ export async function renewAgentCertificate(
     });
     return { link: renewed, certificate };
   });
+}
+
+/**
+ * The control plane saw the agent of `name` present its pinned certificate `fingerprint` in a
+ * TLS handshake (agent/agent-client.ts onPinnedSeen): it switched from the one it renewed from,
+ * so that one is no longer accepted, neither to connect nor to renew (issue 35). Only while
+ * that pin is still the link's; the update's `a` notice reloads the fleet (a client without the
+ * previous fingerprint). Answers whether a previous fingerprint was cleared.
+ */
+export async function recordPinnedCertificateSeen(knex: Knex, name: string, fingerprint: string): Promise<boolean> {
+  const cleared = await knex('agent_links')
+    .where({ name, status: 'active', cert_fingerprint: fingerprint })
+    .whereNotNull('previous_cert_fingerprint')
+    .update({ previous_cert_fingerprint: null });
+  return cleared > 0;
 }

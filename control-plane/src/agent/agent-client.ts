@@ -50,6 +50,12 @@ export interface AgentClientOptions {
   pinnedFingerprint?: string | null;
   /** The fingerprint renewed from, still accepted beside the pin until the agent switched (migration 0015). */
   previousFingerprint?: string | null;
+  /**
+   * Called at each handshake that presents the pinned certificate while a previous one is still
+   * accepted: the agent switched, so the previous one may neither connect nor renew any more
+   * (main.ts clears it: agent-link-store.ts recordPinnedCertificateSeen).
+   */
+  onPinnedSeen?: () => void;
   certPem: Buffer;
   keyPem: Buffer;
   /** Deadline of every call (default 5000 ms). */
@@ -101,19 +107,25 @@ export interface AgentClient {
   close(): void;
 }
 
-/** The fingerprint check of a pinned link, after the usual host name check. */
-export function pinningOptions(pinned: string | null | undefined, previous?: string | null): grpc.VerifyOptions {
+/**
+ * The fingerprint check of a pinned link, after the usual host name check. With a previous
+ * fingerprint, `onPinnedSeen` hears of each handshake that presents the pinned one.
+ */
+export function pinningOptions(pinned: string | null | undefined, previous?: string | null, onPinnedSeen?: () => void): grpc.VerifyOptions {
   if (!pinned) return {};
   const expected = pinned.toLowerCase();
   // Right after a renewal the certificate renewed from stays accepted until the agent switched
-  // (migration 0015): its own end bounds it, TLS refuses it after that.
+  // (migration 0015): the first handshake with the pinned one ends that (onPinnedSeen), its own
+  // end bounds it otherwise, TLS refuses it after that.
   const accepted = new Set([expected, ...(previous ? [previous.toLowerCase()] : [])]);
   return {
     checkServerIdentity(hostname: string, cert: PeerCertificate) {
       const mismatch = checkServerIdentity(hostname, cert);
       if (mismatch) return mismatch;
       const actual = cert.fingerprint256.replace(/:/g, '').toLowerCase();
-      return accepted.has(actual) ? undefined : new Error(`agent certificate ${actual} is not the pinned ${expected} (revoked or replaced: invite the dev server again)`);
+      if (!accepted.has(actual)) return new Error(`agent certificate ${actual} is not the pinned ${expected} (revoked or replaced: invite the dev server again)`);
+      if (previous && actual === expected) onPinnedSeen?.();
+      return undefined;
     },
   };
 }
@@ -132,7 +144,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
   const deadlineMs = options.deadlineMs ?? 5_000;
   const backoff: BackoffPolicy = { ...defaultBackoff, ...options.backoff };
   const logger = options.logger.child({ agentAddress: options.address });
-  const credentials = grpc.credentials.createSsl(options.caPem, options.keyPem, options.certPem, pinningOptions(options.pinnedFingerprint, options.previousFingerprint));
+  const credentials = grpc.credentials.createSsl(options.caPem, options.keyPem, options.certPem, pinningOptions(options.pinnedFingerprint, options.previousFingerprint, options.onPinnedSeen));
   const channelOptions: grpc.ChannelOptions = {
     'grpc.initial_reconnect_backoff_ms': Math.min(backoff.initialMs, 1_000),
     'grpc.max_reconnect_backoff_ms': backoff.maxMs,

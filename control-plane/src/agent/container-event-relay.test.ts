@@ -77,14 +77,21 @@ function realtimeOf(trigger: RealtimeTrigger['trigger']): RealtimeTrigger {
   };
 }
 
+/** Which names are the relay's server's, with their product states (null: Docker's state stands). */
+type Placement = (names: readonly string[]) => Promise<ReadonlyMap<string, string | null>>;
+
+/** Every name is a project placed on the relay's server, each approved (Docker's state stands). */
+const allPlaced: Placement = async (names) => new Map(names.map((name) => [name, null]));
+
 /** A relay on `agent` whose realtime messages are collected in `sent` as 'channel=message'. */
-function recordingRelay(agent: Pick<AgentClient, 'containers'>, backoff: Partial<BackoffPolicy>) {
+function recordingRelay(agent: Pick<AgentClient, 'containers'>, backoff: Partial<BackoffPolicy>, placed: Placement = allPlaced) {
   const sent: string[] = [];
   const relay = createContainerEventRelay({
     agent,
     realtime: realtimeOf((channel, _name, data) => (sent.push(`${channel}=${(data as { message: string }).message}`), Promise.resolve())),
     logger: pino({ level: 'silent' }),
     backoff,
+    placed,
   });
   return { relay, sent };
 }
@@ -97,6 +104,7 @@ describe('container event relay', () => {
       agent,
       realtime: realtimeOf((channel, name, data) => (sent.push([channel, name, data]), Promise.resolve())),
       logger: pino({ level: 'silent' }),
+      placed: allPlaced,
     });
     relay.start();
     await until(() => sent.length === 2);
@@ -142,7 +150,7 @@ describe('container event relay', () => {
           await new Promise<void>((resolve) => options?.signal?.addEventListener('abort', () => resolve(), { once: true }));
         })(),
     } as unknown as ContainerApi;
-    const relay = createContainerEventRelay({ agent: { containers }, realtime, logger: pino({ level: 'silent' }) });
+    const relay = createContainerEventRelay({ agent: { containers }, realtime, logger: pino({ level: 'silent' }), placed: allPlaced });
     relay.start();
     // The first trigger has not answered, yet the relay read the whole stream.
     await until(() => read === 3 && requests.length === 1);
@@ -161,7 +169,7 @@ describe('container event relay', () => {
       agent,
       realtime: realtimeOf((channel, _name, data) => (sent.push(`${channel}=${(data as { message: string }).message}`), Promise.resolve())),
       logger: pino({ level: 'silent' }),
-      productStates: async (names) => new Map(names.filter((name) => name === 'afgekeurd').map((name) => [name, 'Afgekeurd'])),
+      placed: async (names) => new Map(names.map((name) => [name, name === 'afgekeurd' ? 'Afgekeurd' : null])),
     });
     relay.start();
     // Events are relayed in order: once the last one is out, the destroy (again 'Afgekeurd') was left out.
@@ -190,6 +198,7 @@ describe('container event relay', () => {
       agent,
       realtime: realtimeOf(() => (attempts++, Promise.reject(new Error('soketi down')))),
       logger: pino({ level: 'silent' }),
+      placed: allPlaced,
     });
     relay.start();
     await until(() => attempts === 2);
@@ -249,5 +258,43 @@ describe('container event relay', () => {
     await until(() => calls() === 2);
     relay.stop();
     expect(sent).toEqual(['private-container.blog=running']);
+  });
+
+  it('relays only containers of projects placed on its dev server: another server’s project, or a name no project has, is dropped (issue 35)', async () => {
+    // This relay's server holds 'eigen' (approved) and 'wacht' (awaiting approval); 'ander' is another server's project.
+    const placedHere: Placement = async (names) =>
+      new Map(names.filter((name) => name === 'eigen' || name === 'wacht').map((name) => [name, name === 'wacht' ? 'Nog niet goed gekeurd!' : null]));
+    const { agent, calls } = scriptedAgent(
+      [
+        { events: [event('ander', 'die', 'exited'), event('verzonnen', 'start', 'running'), event('eigen', 'start', 'running'), event('ander', 'destroy', '')], thenFail: true },
+        { events: [event('wacht', 'start', 'running')], hang: true },
+      ],
+      // What a compromised agent lists after the reconnect: the other server's project too.
+      [container('eigen', 'exited'), container('ander', 'running')],
+    );
+    const { relay, sent } = recordingRelay(agent, { initialMs: 5, maxMs: 10, jitter: 0 }, placedHere);
+    relay.start();
+    // In the stream's order: once the second stream's event is out, the resync before it was too.
+    await until(() => calls() === 2 && sent.some((message) => message.startsWith('private-container.wacht=')));
+    relay.stop();
+    expect(sent).toEqual(['private-container.eigen=running', 'private-container.eigen=exited', 'private-container.wacht=Nog niet goed gekeurd!']);
+  });
+
+  it('relays no event while it is not known whether its project is the server’s (the lookup failed)', async () => {
+    let lookups = 0;
+    // The first lookup fails (the database away a moment), the next ones answer.
+    const flaky: Placement = async (names) => {
+      lookups += 1;
+      if (lookups === 1) throw new Error('database away');
+      return allPlaced(names);
+    };
+    // The listing is empty (no lookup): the first lookup is the first event's.
+    const { agent } = scriptedAgent([{ events: [event('eerst', 'die', 'exited'), event('daarna', 'start', 'running')], hang: true }]);
+    const { relay, sent } = recordingRelay(agent, {}, flaky);
+    relay.start();
+    // Events are relayed in order: once the second is out, the first was dropped.
+    await until(() => sent.some((message) => message.startsWith('private-container.daarna=')));
+    relay.stop();
+    expect(sent).toEqual(['private-container.daarna=running']);
   });
 });

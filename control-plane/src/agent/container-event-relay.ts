@@ -15,10 +15,13 @@ export interface ContainerEventRelayOptions {
   realtime: RealtimeTrigger;
   logger: Logger;
   /**
-   * The product state to show instead of Docker's for containers whose project is not approved
-   * (by name; others left out), so the live channel says what GET /api/user/dockers says.
+   * Of these container (= project) names, those whose project is placed on this relay's dev
+   * server, each with the product state to show instead of Docker's (a project that is not
+   * approved, so the live channel says what GET /api/user/dockers says) or null (Docker's
+   * state stands). A name left out is not this server's: its events and listed states are
+   * dropped, so an agent can only speak for its own projects (issue 35).
    */
-  productStates?: (names: readonly string[]) => Promise<ReadonlyMap<string, string>>;
+  placed: (names: readonly string[]) => Promise<ReadonlyMap<string, string | null>>;
   backoff?: Partial<BackoffPolicy>;
   /** A stream that lived this long counts as healthy: the next failure starts the backoff anew. */
   healthyAfterMs?: number;
@@ -37,7 +40,9 @@ export interface ContainerEventRelay {
  * containers only) for the whole control plane; each event becomes `DockerEventSent {message:
  * state}` on `private-container.{name}` ('Nog niet gecreëerd' after destroy; the product state
  * instead for a project that is not approved; a message equal to the last on that channel is
- * sent once: realtime/container-notices.ts). When the stream
+ * sent once: realtime/container-notices.ts). Only containers of projects placed on this dev
+ * server are relayed (`placed`): a compromised agent cannot write state text onto another
+ * server's projects, nor onto names no project has. When the stream
  * breaks it asks the agent for the states at once (events missed meanwhile are not replayed):
  * if the agent, or its Docker engine, does not answer, every container the pages were told
  * about becomes 'onbereikbaar' — the host's state is unknown, never 'exited'. It reconnects with
@@ -50,6 +55,8 @@ export function createContainerEventRelay(options: ContainerEventRelayOptions): 
   /** Last state sent per container name, so a resync only sends what changed. */
   const lastState = new Map<string, string>();
   const resyncFailures = new ThrottledWarnings(logger);
+  /** One key: an agent that floods names of other servers' projects must not flood the log (nor this map). */
+  const foreignEvents = new ThrottledWarnings(logger);
   let running = false;
   let generation = 0;
   let controller: AbortController | null = null;
@@ -58,16 +65,19 @@ export function createContainerEventRelay(options: ContainerEventRelayOptions): 
   let connections = 0;
 
   const notices = containerNotices(options.realtime, logger);
-  const noProductStates: ReadonlyMap<string, string> = new Map();
+  const nonePlaced: ReadonlyMap<string, string | null> = new Map();
 
-  /** Product states of these containers (none when the lookup fails: Docker's state is the next best). */
-  async function productStates(names: readonly string[]): Promise<ReadonlyMap<string, string>> {
-    if (!options.productStates || names.length === 0) return noProductStates;
+  /**
+   * Which of these containers are this server's, with their product states; null when the
+   * lookup fails (then nothing the agent said is relayed: it could be another server's project).
+   */
+  async function placed(names: readonly string[]): Promise<ReadonlyMap<string, string | null> | null> {
+    if (names.length === 0) return nonePlaced;
     try {
-      return await options.productStates(names);
+      return await options.placed(names);
     } catch (error) {
-      logger.warn({ err: error }, 'product states of containers not known');
-      return noProductStates;
+      logger.warn({ err: error }, 'placement of containers not known');
+      return null;
     }
   }
 
@@ -90,11 +100,16 @@ export function createContainerEventRelay(options: ContainerEventRelayOptions): 
     if (!name) return;
     const state = event.action === 'destroy' ? NOT_CREATED : event.state;
     if (!state) return;
-    const products = productStates([name]);
+    const placement = placed([name]);
     relayed = relayed
-      .then(() => products)
-      .then((shown) => {
-        void send(name, shown.get(name) ?? state);
+      .then(() => placement)
+      .then((ours) => {
+        // Another server's project (or one not known): this agent may not speak for it.
+        if (!ours?.has(name)) {
+          if (ours) foreignEvents.warn('foreign', { container: name }, 'container event for a project not placed on this dev server dropped');
+          return;
+        }
+        void send(name, ours.get(name) ?? state);
       });
   }
 
@@ -115,11 +130,15 @@ export function createContainerEventRelay(options: ContainerEventRelayOptions): 
       if (agentError.unreachable) await markUnreachable();
       return;
     }
+    const ours = await placed([...containers.map((container) => container.name), ...lastState.keys()]);
+    // Not known which containers are this server's: the next resync (after a reconnect) says it.
+    if (!ours) return;
     const present = new Set<string>();
-    const products = await productStates([...containers.map((container) => container.name), ...lastState.keys()]);
     for (const container of containers) {
+      // A container of another server's project (or none): not this agent's to report.
+      if (!ours.has(container.name)) continue;
       present.add(container.name);
-      const shown = products.get(container.name) ?? container.state;
+      const shown = ours.get(container.name) ?? container.state;
       if (!announce) {
         // An event relayed meanwhile is newer than this listing.
         if (!lastState.has(container.name)) lastState.set(container.name, shown);
@@ -129,16 +148,23 @@ export function createContainerEventRelay(options: ContainerEventRelayOptions): 
     }
     if (!announce) return;
     for (const [name, state] of [...lastState]) {
-      const shown = products.get(name) ?? NOT_CREATED;
-      if (!present.has(name) && state !== shown) await send(name, shown);
+      if (present.has(name)) continue;
+      // Told before, since no longer placed here (deleted, or moved): no longer this relay's to tell.
+      if (!ours.has(name)) {
+        lastState.delete(name);
+        continue;
+      }
+      const shown = ours.get(name) ?? NOT_CREATED;
+      if (state !== shown) await send(name, shown);
     }
   }
 
   /** The host's state is unknown: say so once on every channel the pages were told a state on. */
   async function markUnreachable(): Promise<void> {
-    const products = await productStates([...lastState.keys()]);
+    // Only channels this server's events or listings were relayed on (lastState): its own projects.
+    const ours = (await placed([...lastState.keys()])) ?? nonePlaced;
     for (const [name, state] of [...lastState]) {
-      const shown = products.get(name) ?? UNREACHABLE;
+      const shown = ours.get(name) ?? UNREACHABLE;
       if (state !== shown) await send(name, shown);
     }
   }

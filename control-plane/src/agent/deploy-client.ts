@@ -45,9 +45,18 @@ export function createDeployClient(client: DeployServiceClient, calls: { unary: 
         ),
       ),
     async getDeployKey(projectId, callOptions) {
+      // A read: the key the project has (an empty answer: none yet), nothing made (contract 1.8.0).
       const response = await unary<GetDeployKeyResponse>(
         'GetDeployKey',
-        (md, opts, cb) => client.getDeployKey({ projectId }, md, opts, cb),
+        (md, opts, cb) => client.getDeployKey({ projectId, existingOnly: true }, md, opts, cb),
+        { deadlineMs: deadlines.call, ...callOptions },
+      );
+      return response.publicKey ? { publicKey: response.publicKey, fingerprint: response.fingerprint } : null;
+    },
+    async createDeployKey(projectId, callOptions) {
+      const response = await unary<GetDeployKeyResponse>(
+        'GetDeployKey',
+        (md, opts, cb) => client.getDeployKey({ projectId, existingOnly: false }, md, opts, cb),
         { deadlineMs: deadlines.hostChange, ...callOptions },
       );
       return { publicKey: response.publicKey, fingerprint: response.fingerprint };

@@ -39,7 +39,7 @@ export function createUnavailableAgentClient(reason: string): AgentClient {
     screenshots: { capture: fail },
     hostStats: { getHostStats: fail },
     containerStats: { getContainerStats: fail, listContainerStats: fail, watchContainerStats: () => failingStream(error) },
-    deploys: { deployRepository: () => failingStream(error), getDeployKey: fail },
+    deploys: { deployRepository: () => failingStream(error), getDeployKey: fail, createDeployKey: fail },
     start: () => undefined,
     close: () => undefined,
   };

@@ -32,8 +32,9 @@ interface AccountRow {
  * activated, as it would for a new person at the school.
  */
 export const DEV_GROUP_ACCOUNTS: ReadonlyArray<AccountRow & { groups: readonly string[] }> = [
-  { email: 'gijs.groepen@devplein.test', name: 'Gijs Groepen', groups: ['klas-sd25', 'team-webshop', 'devplein-docenten'] },
-  { email: 'greet.groepen@devplein.test', name: 'Greet Groepen', groups: ['klas-sd24'] },
+  // The example file's ids: klas SD25, team Webshop, Docenten (admin); klas SD24.
+  { email: 'gijs.groepen@devplein.test', name: 'Gijs Groepen', groups: ['c2e5b8f1-4a7d-4e3c-8b6a-9d0f1e2a3b4c', '5b7e9d1f-2c4a-4f6e-8a0b-3d5f7e9a1c2b', '3f6c2a8e-5b1d-4c7e-9a2f-8d4b6e1c0a93'] },
+  { email: 'greet.groepen@devplein.test', name: 'Greet Groepen', groups: ['8a1d4f2c-7e3b-4b6a-9c5d-2f0e1a3b4c5d'] },
 ];
 
 const groupAccountOf = (email: string) => DEV_GROUP_ACCOUNTS.find((account) => account.email === email.toLowerCase());

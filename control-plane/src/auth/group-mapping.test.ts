@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { claimValues, GroupMappingError, loadGroupMapping, parseGroupMapping, planGroups } from './group-mapping.ts';
+import { adminGrantsByName, claimValues, GroupMappingError, loadGroupMapping, parseGroupMapping, planGroups } from './group-mapping.ts';
 import { DEV_GROUP_ACCOUNTS } from './dev-identity-provider.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -83,7 +83,29 @@ describe('parseGroupMapping', () => {
   it('reads a file from disk', () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'map-')), 'map.json');
     writeFileSync(file, readFileSync(path.join(root, 'deploy/oidc/group-mapping.example.json')));
-    expect(loadGroupMapping(file).entries[0]?.value).toBe('devplein-docenten');
+    expect(loadGroupMapping(file).entries[0]?.value).toBe('3f6c2a8e-5b1d-4c7e-9a2f-8d4b6e1c0a93');
+  });
+});
+
+describe('adminGrantsByName (issue 35)', () => {
+  it('finds the entries that grant admin by a value that does not look like an immutable id', () => {
+    const parsed = mapping([
+      { value: 'devplein-docenten', admin: true, teams: ['Docenten'] },
+      { value: 'Docenten', admin: true },
+      { value: '3f6c2a8e-5b1d-4c7e-9a2f-8d4b6e1c0a93', admin: true },
+      { value: 'urn:mace:school.nl:entitlement:devplein:beheer', admin: true },
+      { value: 'urn:collab:group:surfteams.nl:nl:surfnet:diensten:devplein-docenten', admin: true },
+      { value: 'klas-sd25', cohort: 'SD25', developer: true },
+      { value: 'stagiairs', admin: false },
+    ]);
+    expect(adminGrantsByName(parsed).map((entry) => entry.value)).toEqual(['devplein-docenten', 'Docenten']);
+  });
+
+  it('finds none in the example file: it maps immutable ids, with a note of what each is', () => {
+    const example = loadGroupMapping(path.join(root, 'deploy/oidc/group-mapping.example.json'));
+    expect(adminGrantsByName(example)).toEqual([]);
+    expect(example.entries.some((entry) => entry.admin === true)).toBe(true);
+    expect(example.entries.every((entry) => typeof entry.note === 'string')).toBe(true);
   });
 });
 

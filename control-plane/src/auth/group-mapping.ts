@@ -7,8 +7,11 @@ import { COHORT_PATTERN } from '@devplein/contract/validation/cohort';
  * docs/operations.md "Groepen uit de identity provider"): which claim values give which cohort,
  * teams, admin flag and developer flag. The file is JSON:
  *
- *   { "mappings": [ { "value": "klas-sd25", "cohort": "SD25", "developer": true },
- *                   { "value": "docenten", "admin": true, "teams": ["Docenten"] } ] }
+ *   { "mappings": [ { "value": "c2e5b8f1-4a7d-4e3c-8b6a-9d0f1e2a3b4c", "cohort": "SD25", "developer": true },
+ *                   { "value": "3f6c2a8e-5b1d-4c7e-9a2f-8d4b6e1c0a93", "admin": true, "teams": ["Docenten"] } ] }
+ *
+ * The values should be immutable ids the school alone gives (Entra ID object ids, SURFconext
+ * entitlements): `adminGrantsByName` finds admin entries that look like display names.
  *
  * What the file manages is what it names: the cohort when any entry gives one, the teams it
  * names (no other team), admin and developer when any entry gives them (true or false). A
@@ -18,8 +21,14 @@ import { COHORT_PATTERN } from '@devplein/contract/validation/cohort';
 /** One entry: a claim value and what it gives. */
 const mappingEntry = z
   .object({
-    /** The claim value, compared exactly (case and all): e.g. a group name, path or object id. */
-    value: z.string().min(1, 'give the claim value, e.g. "klas-sd25"'),
+    /**
+     * The claim value, compared exactly (case and all). Use an id nobody but the school can
+     * give: an Entra ID group's object id, a SURFconext entitlement (issue 35). A display name
+     * can be taken by anyone who may make groups (Entra ID lets every user by default).
+     */
+    value: z.string().min(1, 'give the claim value, e.g. the group\'s object id "3f6c2a8e-5b1d-4c7e-9a2f-8d4b6e1c0a93"'),
+    /** What the value is, for the reader (e.g. the group's name at the provider); ignored. */
+    note: z.string().max(200, 'a note has at most 200 characters').optional(),
     cohort: z
       .string()
       .trim()
@@ -137,6 +146,23 @@ export function loadGroupMapping(file: string): GroupMapping {
     throw new GroupMappingError(`cannot be read: ${(error as Error).message}`);
   }
   return parseGroupMapping(text);
+}
+
+/**
+ * What an id nobody but the school can give looks like: an Entra ID object id (a GUID), or a URN
+ * (a SURFconext entitlement, `urn:mace:…`; SURFconext's `urn:collab:group:…` memberships).
+ */
+const IMMUTABLE_ID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|urn:[a-z0-9][a-z0-9-]{0,31}:\S+)$/i;
+
+/**
+ * The entries that grant admin by a value that does not look like an immutable id (issue 35):
+ * a display name such as "devplein-docenten". Where students may create groups (Entra ID's
+ * default) a student can make a group of that name, join it and sign in as an admin. The
+ * control plane warns about each at start (main.ts); it does not refuse them (a provider may
+ * send names that only the school can set, e.g. Keycloak roles).
+ */
+export function adminGrantsByName(mapping: GroupMapping): GroupMappingEntry[] {
+  return mapping.entries.filter((entry) => entry.admin === true && !IMMUTABLE_ID.test(entry.value));
 }
 
 /**

@@ -8,10 +8,13 @@ const PRIVATE_PATHS = /^\/(api|broadcasting)(\/|$)/;
  * and database passwords, VPN keys, channel signatures), so Back after logout shows nothing.
  * Set before the route runs (an error answer keeps it) and again afterwards, where a route's
  * own value without no-store is replaced. Static assets and thumbnails keep their caching.
+ * `always`: paths whose answers carry no-store without a session too (the server-to-server
+ * paths, which load no session and answer certificates or database credentials).
  */
-export function signedInNoStore(): AppMiddleware {
+export function signedInNoStore(options: { always?: (path: string) => boolean } = {}): AppMiddleware {
   return async (ctx, next) => {
-    if (!ctx.state.user || !PRIVATE_PATHS.test(ctx.path)) return next();
+    const always = options.always?.(ctx.path) === true;
+    if (!always && (!ctx.state.user || !PRIVATE_PATHS.test(ctx.path))) return next();
     ctx.set('Cache-Control', 'no-store');
     try {
       await next();

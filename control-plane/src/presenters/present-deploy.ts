@@ -58,6 +58,7 @@ export function presentDeployPanel(input: {
   deploys: DeployRow[];
   webhook: { url: string; secret: string };
   deployKey: { publicKey: string; fingerprint: string } | null;
+  deployKeyStatus: ProjectDeployPanel['deployKeyStatus'];
 }): ProjectDeployPanel {
   return { ...input, deploys: input.deploys.map(presentDeploy) };
 }

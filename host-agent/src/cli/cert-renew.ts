@@ -14,7 +14,10 @@ import { writeFileAtomic } from '../atomic-file.ts';
  * agent-links/renewal-proof.ts checks it against the pinned fingerprint). The answer is checked
  * (the same CA, the same name, the new key) and only then installed over agent.pem and
  * agent-key.pem, owner and mode kept. The agent uses it after a restart (--restart does that);
- * until then the control plane still accepts the old certificate.
+ * until then the control plane still accepts the old certificate, and once it has seen the
+ * agent with the new one it accepts the old one no more, not even to renew (issue 35). The old
+ * pair is kept beside the new one until the restart succeeded; then the old key is removed, so
+ * no copy of it outlives the rotation on this server.
  *
  * Without --force it does nothing while more than --days (30) days are left: the nightly timer
  * (devplein-agent-renew.timer) runs it with --restart. Exit codes: 0 done or not due, 1 failed
@@ -128,19 +131,27 @@ async function renew(options: { certDir: string; url: string | undefined; days: 
     throw new RenewFailure('Het nieuwe certificaat hoort niet bij de sleutel die hier is gemaakt; er is niets veranderd.');
   }
   // Each file is replaced atomically; the old pair stays beside them (agent.pem.old,
-  // agent-key.pem.old), so a crash between the two renames can be undone by hand.
+  // agent-key.pem.old) until the agent restarted on the new one, so a crash between the two
+  // renames, or a restart that fails, can be undone by hand.
+  const oldKeyPath = `${keyPath}.old`;
   await writeFile(`${certPath}.old`, currentPem, { mode: 0o644 });
-  await writeFile(`${keyPath}.old`, currentKeyPem, { mode: 0o600 });
+  await writeFile(oldKeyPath, currentKeyPem, { mode: 0o600 });
   await replaceKeeping(keyPath, newKeyPem);
   await replaceKeeping(certPath, `${answer.certificate.trim()}\n`);
   console.log(`Certificaat van ${subject} vernieuwd: geldig tot ${new Date(renewed.validTo).toISOString()} (sha256 ${answer.fingerprint ?? ''}); de sleutel is hier gemaakt.`);
   if (options.restart) {
     await run('systemctl', ['restart', 'devplein-agent']).catch((error: Error) => {
-      throw new RenewFailure(`Het certificaat staat klaar, maar devplein-agent herstartte niet (${error.message}). Herstart hem zelf: systemctl restart devplein-agent`);
+      throw new RenewFailure(
+        `Het certificaat staat klaar, maar devplein-agent herstartte niet (${error.message}). Herstart hem zelf: systemctl restart devplein-agent; verwijder daarna de oude sleutel: rm ${oldKeyPath}`,
+      );
     });
-    console.log('devplein-agent is herstart en gebruikt het nieuwe certificaat.');
+    // The agent runs on the new pair: the old key has no use left here, and a copy of it must not survive the rotation.
+    await rm(oldKeyPath, { force: true });
+    console.log(`devplein-agent is herstart en gebruikt het nieuwe certificaat; de oude sleutel (${oldKeyPath}) is verwijderd.`);
   } else {
-    console.log('Herstart de agent om het te gebruiken: systemctl restart devplein-agent (tot dan aanvaardt de control plane het oude certificaat nog).');
+    console.log(
+      `Herstart de agent om het te gebruiken: systemctl restart devplein-agent (tot dan aanvaardt de control plane het oude certificaat nog). Verwijder daarna de oude sleutel: rm ${oldKeyPath}`,
+    );
   }
 }
 

@@ -232,9 +232,11 @@ export class DeployServiceImpl {
     else await rm(this.checkoutDir(projectId), { recursive: true, force: true });
   }
 
-  async getDeployKey(projectIdInput: number): Promise<GetDeployKeyResponse> {
+  /** The project's public key, made on first ask; with `existingOnly` (contract 1.8.0) none is made: an empty answer for a project without one. */
+  async getDeployKey(projectIdInput: number, existingOnly = false): Promise<GetDeployKeyResponse> {
     const projectId = checkProjectId(projectIdInput);
     await this.prepare();
+    if (existingOnly) return (await this.keys.existingPublicKey(projectId)) ?? { publicKey: '', fingerprint: '' };
     return this.keys.publicKey(projectId);
   }
 
@@ -399,7 +401,7 @@ export class DeployServiceImpl {
           },
         );
       },
-      getDeployKey: (call, callback) => reply(call, callback, () => this.getDeployKey(call.request.projectId), 'GetDeployKey'),
+      getDeployKey: (call, callback) => reply(call, callback, () => this.getDeployKey(call.request.projectId, call.request.existingOnly), 'GetDeployKey'),
     };
     server.addService(DeployServiceService, handlers);
   }

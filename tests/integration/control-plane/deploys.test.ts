@@ -242,7 +242,10 @@ describe('the queue of one project', () => {
       expect(await deployRow(deploy.id)).toMatchObject({ failure: 'agent-unavailable', message: 'Deze dockerserver kan nog geen git-deploy.' });
       const panel = await student.json<ProjectDeployPanel>('GET', `/api/user/dockers/${project.id}/deploys`);
       expect(panel.status).toBe(200);
-      expect(panel.body.deployKey).toBeNull();
+      expect(panel.body).toMatchObject({ deployKey: null, deployKeyStatus: 'unknown' });
+      // Making the key is refused clearly, never a 500.
+      const make = await student.json<{ message: string }>('POST', `/api/user/dockers/${project.id}/deploy-key`, {});
+      expect(make).toMatchObject({ status: 503, body: { message: 'Deze dockerserver kan nog geen deploy key maken.' } });
     } finally {
       stack.agent.unimplementedMethods.delete('deployRepository');
       stack.agent.unimplementedMethods.delete('getDeployKey');
@@ -265,7 +268,22 @@ describe('the deploy panel and settings', () => {
     await settled(deploy.id, 'deployed');
     const { status, body } = await student.json<ProjectDeployPanel>('GET', `/api/user/dockers/${project.id}/deploys`);
     expect(status).toBe(200);
-    expect(body).toMatchObject({ repository: REPOSITORY, branch: null, auth: 'none', hasToken: false, deployKey: { publicKey: stack.agent.deployKeyOf(project.id), fingerprint: stack.agent.deployKeyFingerprint } });
+    // Reading the panel makes no deploy key (issue 35): the dev server was asked for an existing one only.
+    expect(body).toMatchObject({ repository: REPOSITORY, branch: null, auth: 'none', hasToken: false, deployKey: null, deployKeyStatus: 'none' });
+    expect(stack.agent.callsOf('getDeployKey').map((call) => call.request)).toContainEqual({ projectId: project.id, existingOnly: true });
+    expect(stack.agent.deployKeysMade.has(project.id)).toBe(false);
+    // The explicit POST makes it; the panel shows it from then on.
+    const made = await student.json<ProjectDeployPanel>('POST', `/api/user/dockers/${project.id}/deploy-key`, {});
+    expect(made.status).toBe(200);
+    const key = { publicKey: stack.agent.deployKeyOf(project.id), fingerprint: stack.agent.deployKeyFingerprint };
+    expect(made.body).toMatchObject({ deployKey: key, deployKeyStatus: 'made' });
+    expect(stack.agent.deployKeysMade.has(project.id)).toBe(true);
+    expect((await student.json<ProjectDeployPanel>('GET', `/api/user/dockers/${project.id}/deploys`)).body).toMatchObject({ deployKey: key, deployKeyStatus: 'made' });
+    // Another student's project: 404, nothing made.
+    const other = await deployable('ander-sleutel-git');
+    const outsider = await stack.as(DEVELOPER);
+    expect((await outsider.json('POST', `/api/user/dockers/${other.id}/deploy-key`, {})).status).toBe(404);
+    expect(stack.agent.deployKeysMade.has(other.id)).toBe(false);
     expect(body.deploys.map((each) => each.id)).toEqual([deploy.id]);
     expect(body.webhook.url).toBe(`${stack.app.url}/api/hooks/deploy/${project.id}`);
     expect(body.webhook.secret).toMatch(/^[0-9a-f]{64}$/);

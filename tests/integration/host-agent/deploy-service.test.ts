@@ -267,10 +267,13 @@ describe('DeployService', { timeout: 120_000 }, () => {
     const noKeyYet = await deploy({ projectId: project.keyed, address, credentials: { $case: 'useDeployKey', value: true } });
     expect(noKeyYet.finished.outcome).toBe(DeployOutcome.DEPLOY_OUTCOME_AUTH_FAILED);
 
-    const key = await unaryCall(deploys, deploys.getDeployKey, { projectId: project.keyed });
+    // Asked for the existing key only (contract 1.8.0, the panel's read): none, and none made.
+    expect(await unaryCall(deploys, deploys.getDeployKey, { projectId: project.keyed, existingOnly: true })).toEqual({ publicKey: '', fingerprint: '' });
+    const key = await unaryCall(deploys, deploys.getDeployKey, { projectId: project.keyed, existingOnly: false });
     expect(key.publicKey).toMatch(new RegExp(`^ssh-ed25519 [A-Za-z0-9+/]+=* devplein-project-${project.keyed}@`));
     expect(key.fingerprint).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
-    expect(await unaryCall(deploys, deploys.getDeployKey, { projectId: project.keyed })).toEqual(key);
+    expect(await unaryCall(deploys, deploys.getDeployKey, { projectId: project.keyed, existingOnly: false })).toEqual(key);
+    expect(await unaryCall(deploys, deploys.getDeployKey, { projectId: project.keyed, existingOnly: true })).toEqual(key);
 
     const refused = await deploy({ projectId: project.keyed, address, credentials: { $case: 'useDeployKey', value: true } });
     expect(refused.finished.outcome).toBe(DeployOutcome.DEPLOY_OUTCOME_AUTH_FAILED);

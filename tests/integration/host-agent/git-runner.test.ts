@@ -166,7 +166,7 @@ describe.skipIf(!asRoot)('git deploys through the git runner', { timeout: 120_00
   it.skipIf(!existsSync('/usr/sbin/sshd'))('clones a private repository over SSH with the deploy key; the runner keeps no key afterwards', async () => {
     await host.createRepository('private', { 'index.html': '<h1>Privé via de runner</h1>\n' });
     const container = await createSite(project.keyed, 'keyed');
-    const key = await unaryCall(deploys, deploys.getDeployKey, { projectId: project.keyed });
+    const key = await unaryCall(deploys, deploys.getDeployKey, { projectId: project.keyed, existingOnly: false });
     await host.authorizeKey(key.publicKey);
     const done = await deploy({ projectId: project.keyed, address: host.sshUrl('private')!, credentials: { $case: 'useDeployKey', value: true } });
     expect(done.outcome, JSON.stringify(done)).toBe(DeployOutcome.DEPLOY_OUTCOME_DEPLOYED);

@@ -191,12 +191,12 @@ async function installJoin(root: string, join: string): Promise<string> {
 }
 
 /** `devplein agent renew …` on a dev server (host-agent/src/cli/cert-renew.ts), for the agent files in `certDir`. */
-async function renewCli(certDir: string, extra: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
+async function renewCli(certDir: string, extra: string[] = [], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', '--conditions=development', 'host-agent/src/cli/cert-renew.ts', 'renew', '--cert-dir', certDir, ...extra],
-      { cwd: repo, env: { ...process.env, DEVPLEIN_DEBUG: '' }, timeout: 60_000 },
+      { cwd: repo, env: { ...process.env, DEVPLEIN_DEBUG: '', ...env }, timeout: 60_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -427,8 +427,17 @@ describe('dev servers that join with install.sh agent --join', () => {
     expect(early.code, early.stderr).toBe(0);
     expect(early.stdout).toMatch(/^Het certificaat van agent-dev2 is nog 14 dagen geldig \(tot .+\); vernieuwen gebeurt vanaf 7 dagen voor het einde\.\n$/);
 
+    // What an intruder copied before the rotation: the current pair (issue 35).
+    const stolen = path.join(work, 'stolen-dev2');
+    await mkdir(stolen, { recursive: true });
+    for (const file of ['agent.pem', 'agent-key.pem', 'ca.pem', 'control-plane-url']) await copyFile(path.join(dir, file), path.join(stolen, file));
+    // systemctl as on the server, for --restart: it answers success (this test restarts the agent itself below).
+    const shims = path.join(work, 'shims');
+    await mkdir(shims, { recursive: true });
+    await writeFile(path.join(shims, 'systemctl'), `#!/bin/sh\necho "$@" >> ${path.join(shims, 'systemctl.log')}\n`, { mode: 0o755 });
+
     // Due (30 days, the status page's warning): renewed over the control plane's HTTPS, with the current key's signature.
-    const renewed = await renewCli(dir);
+    const renewed = await renewCli(dir, ['--restart'], { PATH: `${shims}:${process.env.PATH ?? ''}` });
     console.log(`=== devplein agent renew op dev2 (issue 21) ===\nroot@dev2:~# devplein agent renew\n${renewed.stdout}${renewed.stderr}=== einde ===`);
     expect(renewed.code, renewed.stderr).toBe(0);
     expect(renewed.stdout).toContain('Certificaat van agent-dev2 vernieuwd: geldig tot ');
@@ -437,6 +446,9 @@ describe('dev servers that join with install.sh agent --join', () => {
     expect(cert.subjectAltName).toBe(`DNS:agent-dev2, IP Address:${dev2.ip}`);
     expect(cert.checkPrivateKey(createPrivateKey(readFileSync(path.join(dir, 'agent-key.pem'))))).toBe(true);
     expect((statSync(path.join(dir, 'agent-key.pem')).mode & 0o777).toString(8)).toBe('640');
+    // Restarted: the old key is gone from the server (its certificate may stay: it is public).
+    expect(readFileSync(path.join(shims, 'systemctl.log'), 'utf8')).toBe('restart devplein-agent\n');
+    expect.soft(() => statSync(path.join(dir, 'agent-key.pem.old')), 'agent-key.pem.old after a successful restart').toThrow();
     const fingerprint = cert.fingerprint256.replace(/:/g, '').toLowerCase();
     expect(await database.knex('agent_links').where({ name: dev2.name }).first()).toMatchObject({ cert_fingerprint: fingerprint, previous_cert_fingerprint: old.fingerprint, status: 'active' });
     expect(await database.knex('audit_log').where({ action: 'agent.renew', subject_id: dev2.name }).pluck('actor_id')).toEqual([null]);
@@ -447,6 +459,15 @@ describe('dev servers that join with install.sh agent --join', () => {
     dev2.agent = await startServerAgent(dev2, dir);
     await waitFor(async () => (await row())?.reachable === true && (await row())?.certificate?.level === 'ok', { timeoutMs: 30_000, description: 'dev2 back on its renewed certificate' });
     expect((await row())?.certificate).toMatchObject({ notAfter: new Date(cert.validTo).toISOString(), daysLeft: 364, level: 'ok' });
+    // Seen with the new certificate in a handshake: the one it renewed from is accepted no more (issue 35)...
+    const link = () => database.knex('agent_links').where({ name: dev2.name }).first<{ cert_fingerprint: string; previous_cert_fingerprint: string | null }>();
+    await waitFor(async () => (await link()).previous_cert_fingerprint === null, { timeoutMs: 20_000, description: 'the previous fingerprint cleared once dev2 was seen with its renewed certificate' });
+    // ...so the copy made before the rotation renews nothing: the real server's pin stays.
+    const intruder = await renewCli(stolen, ['--force']);
+    expect(intruder.code, intruder.stdout).toBe(3);
+    expect(intruder.stderr).toContain('De control plane weigerde de vernieuwing (403): Dit certificaat hoort niet (meer) bij een gekoppelde ontwikkelserver.');
+    expect(await link()).toMatchObject({ cert_fingerprint: fingerprint, previous_cert_fingerprint: null });
+    await waitFor(async () => (await row())?.reachable === true, { timeoutMs: 20_000, description: 'dev2 still reachable on its renewed certificate' });
     // Renewed once: the next run says how long it still holds.
     expect((await renewCli(dir)).stdout).toContain('is nog 364 dagen geldig');
   }, 180_000);

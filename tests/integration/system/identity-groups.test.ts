@@ -14,9 +14,20 @@ import type { CurrentUserJson as UserJson } from '@devplein/contract/users';
 import { ADMIN, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
 import { followSignIn, startOutsideProvider, type OutsideIdentity, type OutsideProvider } from '../../support/outside-provider.ts';
 import type { HttpSession } from '../../support/http-session.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { startControlPlane } from '../../support/control-plane.ts';
+import { waitFor } from '../../support/ports.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const MAPPING = path.join(root, 'deploy/oidc/group-mapping.example.json');
+
+/** The example file's values (immutable ids: Entra ID object ids, a SURFconext entitlement). */
+const DOCENTEN_ID = '3f6c2a8e-5b1d-4c7e-9a2f-8d4b6e1c0a93';
+const ONTWIKKELAAR_ENTITLEMENT = 'urn:mace:school.nl:entitlement:devplein:ontwikkelaar';
+const KLAS_SD24_ID = '8a1d4f2c-7e3b-4b6a-9c5d-2f0e1a3b4c5d';
+const KLAS_SD25_ID = 'c2e5b8f1-4a7d-4e3c-8b6a-9d0f1e2a3b4c';
+const WEBSHOP_ID = '5b7e9d1f-2c4a-4f6e-8a0b-3d5f7e9a1c2b';
 
 let provider: OutsideProvider;
 let stack: HostingStack;
@@ -75,7 +86,7 @@ describe('groups from the identity provider at sign-in', () => {
 
   it('grants what the groups give: cohort (made when missing), teams, admin and developer, each with one audit entry without actor', async () => {
     const before = await lastAuditId();
-    const { session, me, landing } = await signIn(gerda, ['devplein-docenten', 'klas-sd25', 'team-webshop', 'iets-onbekends']);
+    const { session, me, landing } = await signIn(gerda, [DOCENTEN_ID, KLAS_SD25_ID, WEBSHOP_ID, 'iets-onbekends']);
     firstSession = session;
     expect(landing).toBe('/');
     expect(me).toMatchObject({ id: gerdaId, admin: true, developer: true, group: { cohort: 'SD25' } });
@@ -95,7 +106,7 @@ describe('groups from the identity provider at sign-in', () => {
 
   it('changes nothing at a second sign-in with the same groups', async () => {
     const before = await lastAuditId();
-    const { me } = await signIn(gerda, ['klas-sd25', 'team-webshop', 'devplein-docenten']);
+    const { me } = await signIn(gerda, [KLAS_SD25_ID, WEBSHOP_ID, DOCENTEN_ID]);
     expect(me).toMatchObject({ admin: true, developer: true, group: { cohort: 'SD25' } });
     expect(await auditSince(before)).toEqual([]);
   });
@@ -104,7 +115,7 @@ describe('groups from the identity provider at sign-in', () => {
     // As a developer she made a database on the dev server.
     expect((await firstSession.json('POST', '/api/user/databases', { db: 'grp' })).status).toBe(200);
     const before = await lastAuditId();
-    const { session, me } = await signIn(gerda, ['klas-sd25', 'team-webshop']);
+    const { session, me } = await signIn(gerda, [KLAS_SD25_ID, WEBSHOP_ID]);
     secondSession = session;
     expect(me).toMatchObject({ admin: false, developer: true, group: { cohort: 'SD25' } });
     expect(teamsOf(me)).toEqual(['Webshop']);
@@ -141,7 +152,7 @@ describe('groups from the identity provider at sign-in', () => {
     const moved = await stack.database.knex('users').where({ id: gerdaId }).first<{ group_id: number }>('group_id');
     expect(moved.group_id).toBe(manual.body.id);
 
-    const { me } = await signIn(gerda, ['klas-sd25', 'team-webshop']);
+    const { me } = await signIn(gerda, [KLAS_SD25_ID, WEBSHOP_ID]);
     expect(me.group).toMatchObject({ cohort: 'SD25' });
     expect(teamsOf(me)).toEqual(['Handmatig team', 'Webshop']);
   });
@@ -168,7 +179,7 @@ describe('groups from the identity provider at sign-in', () => {
 
   it('gives the developer flag back with the access the revocation took', async () => {
     const before = await lastAuditId();
-    const { me } = await signIn(gerda, ['devplein-ontwikkelaars']);
+    const { me } = await signIn(gerda, [ONTWIKKELAAR_ENTITLEMENT]);
     expect(me.developer).toBe(true);
     expect(stack.agent.lockedAccounts.has(`u${gerdaId}_grp`)).toBe(false);
     const audit = await auditSince(before);
@@ -180,10 +191,34 @@ describe('groups from the identity provider at sign-in', () => {
 describe('INITIAL_ADMIN_EMAILS with the group sync', () => {
   it('makes a listed address admin at its first sign-in, and the groups (which give no admin) do not take it away', async () => {
     const identity = { subject: 'ict', email: 'ict@school.test', emailVerified: true, name: 'Ivo ICT' };
-    const first = await signIn(identity, ['klas-sd24']);
+    const first = await signIn(identity, [KLAS_SD24_ID]);
     expect(first.me).toMatchObject({ admin: true, group: { cohort: 'SD24' }, developer: true });
     const again = await signIn(identity, []);
     expect(again.me).toMatchObject({ admin: true, group: null, developer: false });
     expect((await again.session.json('GET', '/api/admin/users')).status).toBe(200);
+  });
+});
+
+describe('admin by a display name (issue 35)', () => {
+  const WARNING = 'grants admin by a value that does not look like an immutable id';
+
+  it('the example file maps immutable ids: no warning at start', () => {
+    expect(stack.app.output()).not.toContain(WARNING);
+  });
+
+  it('a mapping that grants admin by a group name starts with a warning naming the entry', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'devplein-mapping-'));
+    const file = path.join(dir, 'groups.json');
+    writeFileSync(file, JSON.stringify({ mappings: [{ value: 'devplein-docenten', admin: true }, { value: KLAS_SD25_ID, cohort: 'SD25' }] }));
+    const app = await startControlPlane({ databaseUrl: stack.database.url, env: { OIDC_GROUPS_CLAIM: 'groups', OIDC_GROUPS_MAPPING_FILE: file } });
+    try {
+      await waitFor(() => app.output().includes(WARNING), { description: 'the warning about the display-name admin entry', timeoutMs: 10_000 });
+      const line = app.output().split('\n').find((each) => each.includes(WARNING)) ?? '';
+      expect(line).toContain('"value":"devplein-docenten"');
+      expect(line).not.toContain(KLAS_SD25_ID);
+    } finally {
+      await app.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

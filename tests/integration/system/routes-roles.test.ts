@@ -191,6 +191,8 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/user/dockers/:projectId/deploys/:deployId': ACTIVE,
   'PUT /api/user/dockers/:projectId/deploy-settings': ACTIVE,
   'POST /api/user/dockers/:projectId/webhook-secret': ACTIVE,
+  // makes the project's deploy key on its dev server (issue 35: the panel's GET makes none)
+  'POST /api/user/dockers/:projectId/deploy-key': ACTIVE,
   // a git server's push: no session, the signature with the project's webhook secret is the authority (none here: 401 for every role)
   'POST /api/hooks/deploy/:projectId': [401, 401, 401, 401, 401, 401],
 };
@@ -348,6 +350,7 @@ const OWNED_ROUTES = [
   'GET /api/user/dockers/:projectId/deploys/:deployId',
   'PUT /api/user/dockers/:projectId/deploy-settings',
   'POST /api/user/dockers/:projectId/webhook-secret',
+  'POST /api/user/dockers/:projectId/deploy-key',
   'GET /api/user/container/:name',
   'GET /api/user/container/:name/follow',
   'GET /api/user/container/:name/stats',
@@ -419,6 +422,7 @@ describe("someone else's resource", { timeout: 120_000 }, () => {
       'GET /api/user/dockers/:projectId/deploys/:deployId': { projectId: String(project.id), deployId },
       'PUT /api/user/dockers/:projectId/deploy-settings': { projectId: String(project.id) },
       'POST /api/user/dockers/:projectId/webhook-secret': { projectId: String(project.id) },
+      'POST /api/user/dockers/:projectId/deploy-key': { projectId: String(project.id) },
       'GET /api/user/container/:name': { name: project.name },
       'GET /api/user/container/:name/follow': { name: project.name },
       'GET /api/user/container/:name/stats': { name: project.name },

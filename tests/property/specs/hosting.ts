@@ -131,6 +131,13 @@ export const hostingSpecs: EndpointSpec[] = [
     request: ({ projects }) => fc.record({ params: fc.record({ projectId: idSegment(projects) }), body: bodyOf({}) }),
   }),
   endpoint({
+    route: 'POST /api/user/dockers/:projectId/deploy-key',
+    as: 'developer',
+    batchSize: 200,
+    prepare: deployProjects,
+    request: ({ projects }) => fc.record({ params: fc.record({ projectId: idSegment(projects) }), body: bodyOf({}) }),
+  }),
+  endpoint({
     route: 'POST /api/hooks/deploy/:projectId',
     // No session: a git server's signature is the authority (none of these is signed: all 401, or 413).
     as: 'signon-script',

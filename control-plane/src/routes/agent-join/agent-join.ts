@@ -106,8 +106,10 @@ export function agentJoinRoutes(deps: Pick<AppDeps, 'knex' | 'config' | 'logger'
    * the pin renewed from) of an active joined link; the signature by its key over this CSR and a
    * time within 5 minutes proves the caller holds that key (agent-links/renewal-proof.ts). The
    * answer is a new certificate for the same name and address, pinned at once; the one renewed
-   * from stays accepted until its own end, so the agent switches when it restarts. 422 for bad
-   * input, 403 for a certificate that is no (longer a) pinned one. Rate-limited: 10 a minute per address.
+   * from stays accepted (to connect, and to renew again when this answer was lost) until the
+   * control plane sees the agent with the new one in a handshake, at most until its own end, so
+   * the agent switches when it restarts (issue 35). 422 for bad input, 403 for a certificate that
+   * is no (longer a) pinned one. Rate-limited: 10 a minute per address.
    */
   router.post(AGENT_RENEW_PATH, async (ctx) => {
     try {

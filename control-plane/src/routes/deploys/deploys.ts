@@ -2,7 +2,9 @@ import Router from '@koa/router';
 import type { AppDeps, AppRouter } from '../../app-context.ts';
 import { activeUser } from '../../middlewares/authenticate.ts';
 import { parseInput } from '../../middlewares/validate.ts';
-import { HttpError, notFound, validationFailed } from '../../errors.ts';
+import { HttpError, notFound, serviceUnavailable, validationFailed } from '../../errors.ts';
+import { AgentError } from '../../agent/agent-error.ts';
+import { AGENT_UNREACHABLE_MESSAGE } from '@devplein/contract/messages';
 import { authorizeProject } from '../../policies/authorize-project.ts';
 import { authorizeDeploy, DEPLOY_NOT_OFFERED_MESSAGE, offersGitDeploy } from '../../policies/deploy-policy.ts';
 import { loadDockerProject, type DockerProjectRow } from '../../queries/projects.ts';
@@ -19,6 +21,8 @@ import type { DeploySettingsView } from '@devplein/contract/deploys';
 import { DEPLOY_SETTINGS_MESSAGES, deployBody, deployParams, deploySettingsBody, projectIdParams } from './schema.ts';
 
 const DEPLOY_NOT_FOUND = 'Deze deploy bestaat niet.';
+const DEPLOY_KEY_OLD_AGENT = 'Deze dockerserver kan nog geen deploy key maken.';
+const DEPLOY_KEY_FAILED = 'De deploy key kon niet worden gemaakt. Probeer het zo opnieuw.';
 const ROLLBACK_UNKNOWN = 'Deze versie bestaat niet (meer) bij dit project.';
 
 /** The path of a project's deploy webhook (the app's URL in front). */
@@ -45,16 +49,20 @@ export function deployRoutes(deps: AppDeps): AppRouter {
     return { project, settings };
   };
 
-  const panel = async (project: DockerProjectRow, settings: DeploySettingsRow, requestId: string) =>
-    presentDeployPanel({
+  const panel = async (project: DockerProjectRow, settings: DeploySettingsRow, requestId: string) => {
+    // Only the key the project has: reading the panel makes none (POST …/deploy-key does, issue 35).
+    const key = await keys.lookup(project.host, project.id, requestId);
+    return presentDeployPanel({
       repository: settings.repro as string,
       branch: settings.deploy_branch,
       auth: settings.deploy_auth,
       hasToken: settings.git_token_sealed !== null,
       deploys: await loadProjectDeploys(knex, project.id),
       webhook: { url: `${config.appUrl}${deployHookPath(project.id)}`, secret: webhookSecretOf(settings, deps.secrets, config.encryptionKey) },
-      deployKey: await keys.publicKey(project.host, project.id, requestId),
+      deployKey: key.status === 'made' ? key.key : null,
+      deployKeyStatus: key.status,
     });
+  };
 
   router.get('/api/deploy/settings', (ctx) => {
     activeUser(ctx);
@@ -116,6 +124,27 @@ export function deployRoutes(deps: AppDeps): AppRouter {
     ctx.state.log.info({ userId: user.id, projectId, auth: input.auth }, 'deploy settings changed');
     const after = (await loadDeploySettings(knex, project.id)) as DeploySettingsRow;
     ctx.body = await panel({ ...project, branch: after.deploy_branch }, after, ctx.state.requestId);
+  });
+
+  /*
+   * POST /api/user/dockers/{projectId}/deploy-key: makes the project's deploy key on its dev
+   * server (the same key when it has one) and answers the panel with it. Members and admins of a
+   * project with git deploy (others 404); 503 when the dev server cannot (not reachable, or too
+   * old for git deploys). The private half never leaves the dev server (issue 35: a GET makes none).
+   */
+  router.post('/api/user/dockers/:projectId/deploy-key', async (ctx) => {
+    const user = activeUser(ctx);
+    const { projectId } = parseInput(ctx, projectIdParams, 'params');
+    const { project, settings } = await deployProject(await loadDockerProject(knex, projectId), user);
+    try {
+      await keys.create(project.host, project.id, ctx.state.requestId);
+    } catch (error) {
+      if (!(error instanceof AgentError)) throw error;
+      ctx.state.log.warn({ userId: user.id, projectId, code: error.code }, 'deploy key not made');
+      throw serviceUnavailable(error.code === 'UNIMPLEMENTED' ? DEPLOY_KEY_OLD_AGENT : error.unreachable ? AGENT_UNREACHABLE_MESSAGE : DEPLOY_KEY_FAILED);
+    }
+    ctx.state.log.info({ userId: user.id, projectId }, 'deploy key made');
+    ctx.body = await panel(project, settings, ctx.state.requestId);
   });
 
   router.post('/api/user/dockers/:projectId/webhook-secret', async (ctx) => {

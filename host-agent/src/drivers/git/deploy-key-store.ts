@@ -99,6 +99,14 @@ export class DeployKeyStore {
     return text === undefined ? undefined : sealedKeySchema.parse(JSON.parse(text));
   }
 
+  /** The project's public key when it has a pair (one being made is waited for), else undefined; never makes one. */
+  async existingPublicKey(projectId: number): Promise<PublicDeployKey | undefined> {
+    const running = this.making.get(projectId);
+    if (running) return running;
+    const stored = await this.read(projectId);
+    return stored ? { publicKey: stored.publicKey, fingerprint: keyFingerprint(stored.publicKey) } : undefined;
+  }
+
   /** The project's public key, making the pair on first ask (two asks at once make one). */
   publicKey(projectId: number): Promise<PublicDeployKey> {
     const running = this.making.get(projectId);

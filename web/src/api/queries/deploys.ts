@@ -63,6 +63,11 @@ export function newWebhookSecret(projectId: number): Promise<ProjectDeployPanel>
   return api.post<ProjectDeployPanel>(`/api/user/dockers/${projectId}/webhook-secret`, {});
 }
 
+/** POST /api/user/dockers/{projectId}/deploy-key: makes the project's deploy key on its dev server (a read never does). */
+export function makeDeployKey(projectId: number): Promise<ProjectDeployPanel> {
+  return api.post<ProjectDeployPanel>(`/api/user/dockers/${projectId}/deploy-key`, {});
+}
+
 /** The sentence the issue asks for, word for word, with a project's deploy key (the card and the guide). */
 export const DEPLOY_KEY_INSTRUCTION = 'Voeg deze sleutel toe als deploy key met alleen-lezen rechten';
 

@@ -39,9 +39,13 @@ export interface DeployDetailsViewProps {
   settingsErrors: Record<string, string[]>;
   settingsSaved: boolean;
   renewingSecret: boolean;
+  /** POST …/deploy-key is under way. */
+  makingKey: boolean;
   actionError: string | null;
   onSaveSettings: (input: DeploySettingsInput) => void;
   onNewSecret: () => void;
+  /** 'Deploy key maken': the project has none yet (reading the panel makes none, issue 35). */
+  onMakeKey: () => void;
   onRollBack: (deployId: number) => void;
 }
 
@@ -128,7 +132,17 @@ function PanelSections(props: DeployDetailsViewProps & { panel: ProjectDeployPan
 
       <section className="deploy-section" aria-label="Deploy key">
         <h5>Deploy key: voor een privé-repository</h5>
-        {panel.deployKey === null ? (
+        {panel.deployKey === null && panel.deployKeyStatus === 'none' ? (
+          <>
+            <p className="deploy-help" data-testid="deploy-key-none">
+              Dit project heeft nog geen deploy key. Maak er een als je repository privé is en je met een ssh-adres (<code>git@…</code>) werkt; de
+              geheime helft blijft op de dockerserver.
+            </p>
+            <button type="button" className="button button-secondary button-small" disabled={props.makingKey} onClick={props.onMakeKey}>
+              {props.makingKey ? 'Bezig…' : 'Deploy key maken'}
+            </button>
+          </>
+        ) : panel.deployKey === null ? (
           <p className="muted" data-testid="deploy-key-missing">
             De deploy key kon nu niet worden opgehaald (de dockerserver antwoordt niet). Probeer het later opnieuw.
           </p>

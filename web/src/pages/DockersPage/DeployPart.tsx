@@ -6,6 +6,7 @@ import {
   applyDeployToHistory,
   deployIsActive,
   deploysPath,
+  makeDeployKey,
   newWebhookSecret,
   rollBackTo,
   saveDeploySettings,
@@ -125,6 +126,7 @@ export function DeployPart({ docker, deploy, log, onDeployChanged, onRefresh }: 
   const [settingsErrors, setSettingsErrors] = useState<Record<string, string[]>>({});
   const [settingsSaved, setSettingsSaved] = useState(false);
   const [renewingSecret, setRenewingSecret] = useState(false);
+  const [makingKey, setMakingKey] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
 
   const ask = async (request: () => Promise<ProjectDeploy>, report: (message: string | null) => void) => {
@@ -168,6 +170,18 @@ export function DeployPart({ docker, deploy, log, onDeployChanged, onRefresh }: 
     }
   };
 
+  const makeKey = async () => {
+    setMakingKey(true);
+    setActionError(null);
+    try {
+      await panel.mutate(await makeDeployKey(projectId), { revalidate: false });
+    } catch (failure) {
+      setActionError(failureMessage(failure, 'De deploy key maken lukte niet. Probeer het nog eens.'));
+    } finally {
+      setMakingKey(false);
+    }
+  };
+
   const blockedReason = deployBlockedReason(docker);
   return (
     <DeployPartView
@@ -191,9 +205,11 @@ export function DeployPart({ docker, deploy, log, onDeployChanged, onRefresh }: 
           settingsErrors={settingsErrors}
           settingsSaved={settingsSaved}
           renewingSecret={renewingSecret}
+          makingKey={makingKey}
           actionError={actionError}
           onSaveSettings={(input) => void saveSettings(input)}
           onNewSecret={() => void renewSecret()}
+          onMakeKey={() => void makeKey()}
           onRollBack={(deployId) => void ask(() => rollBackTo(projectId, deployId), setActionError)}
         />
       }

@@ -135,9 +135,11 @@ function renderDetails(overrides: Partial<DeployDetailsViewProps> = {}) {
     settingsErrors: {},
     settingsSaved: false,
     renewingSecret: false,
+    makingKey: false,
     actionError: null,
     onSaveSettings: vi.fn(),
     onNewSecret: vi.fn(),
+    onMakeKey: vi.fn(),
     onRollBack: vi.fn(),
     ...overrides,
   };
@@ -192,8 +194,20 @@ describe('DeployDetailsView', () => {
     expect(screen.getByTestId('deploy-key').textContent).toBe(deployPanel().deployKey?.publicKey);
     expect(screen.getByRole('button', { name: 'Publieke sleutel kopiëren' })).toBeTruthy();
     cleanup();
-    renderDetails({ panel: deployPanel({ deployKey: null }) });
+    renderDetails({ panel: deployPanel({ deployKey: null, deployKeyStatus: 'unknown' }) });
     expect(screen.getByTestId('deploy-key-missing').textContent).toMatch(/kon nu niet worden opgehaald/);
+  });
+
+  it('offers "Deploy key maken" when the project has no key yet, and makes it only on the click (issue 35)', () => {
+    const props = renderDetails({ panel: deployPanel({ deployKey: null, deployKeyStatus: 'none' }) });
+    expect(screen.getByTestId('deploy-key-none').textContent).toMatch(/nog geen deploy key/);
+    expect(screen.queryByTestId('deploy-key')).toBeNull();
+    expect(props.onMakeKey).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Deploy key maken' }));
+    expect(props.onMakeKey).toHaveBeenCalledTimes(1);
+    cleanup();
+    renderDetails({ panel: deployPanel({ deployKey: null, deployKeyStatus: 'none' }), makingKey: true });
+    expect((screen.getByRole('button', { name: 'Bezig…' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('lists the history newest first with "terug naar deze versie" only on earlier versions that were online', () => {

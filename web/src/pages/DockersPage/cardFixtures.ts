@@ -88,6 +88,7 @@ export function deployPanel(overrides: Partial<ProjectDeployPanel> = {}): Projec
       publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGk3c1Zm0vQ9x8y7w6v5u4t3s2r1q0p9o8n7m6l5k4j3 devplein-project-7',
       fingerprint: 'SHA256:q3N8r0bJm2fXo1vZ9yK4tL7wP6sD5aE3cG2hU1iO0nM',
     },
+    deployKeyStatus: 'made',
     ...overrides,
   };
 }

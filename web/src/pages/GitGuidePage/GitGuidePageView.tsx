@@ -111,8 +111,8 @@ export function GitGuidePageView(props: GitGuidePageViewProps) {
       <section className="card guide-step" aria-labelledby="guide-private">
         <h2 id="guide-private">4. Een privé-repository</h2>
         <p>
-          Gebruik een ssh-adres (<code>git@…</code>). Onder <strong>Git-deploy</strong> staat de deploy key van je project: een publieke
-          sleutel die alleen bij dit project hoort. {DEPLOY_KEY_INSTRUCTION}: in je repository bij Instellingen → Deploy keys. Zet
+          Gebruik een ssh-adres (<code>git@…</code>). Onder <strong>Git-deploy</strong> maak je met <em>Deploy key maken</em> de deploy key van je
+          project: een publieke sleutel die alleen bij dit project hoort. {DEPLOY_KEY_INSTRUCTION}: in je repository bij Instellingen → Deploy keys. Zet
           schrijfrechten <em>niet</em> aan. Kies daarna bij Instellingen de optie <em>Deploy key</em>.
         </p>
         <p>

@@ -276,10 +276,19 @@ export interface DeployRepositoryResponse {
 
 export interface GetDeployKeyRequest {
   projectId: number;
+  /**
+   * Since 1.8.0: only the key the project has; none is made (a read, e.g. for the deploy panel;
+   * the control plane makes the key on an explicit request). An agent before 1.8.0 ignores the
+   * field and makes the key as it did.
+   */
+  existingOnly: boolean;
 }
 
 export interface GetDeployKeyResponse {
-  /** One OpenSSH public key line: "ssh-ed25519 <base64> devplein-project-{id}@{agent host}". */
+  /**
+   * One OpenSSH public key line: "ssh-ed25519 <base64> devplein-project-{id}@{agent host}";
+   * empty (and the fingerprint too) when `existing_only` was asked and the project has no key.
+   */
   publicKey: string;
   /** SHA256 fingerprint as ssh-keygen -l prints it ("SHA256:…"). */
   fingerprint: string;
@@ -1210,13 +1219,16 @@ export const DeployRepositoryResponse: MessageFns<DeployRepositoryResponse> = {
 };
 
 function createBaseGetDeployKeyRequest(): GetDeployKeyRequest {
-  return { projectId: 0 };
+  return { projectId: 0, existingOnly: false };
 }
 
 export const GetDeployKeyRequest: MessageFns<GetDeployKeyRequest> = {
   encode(message: GetDeployKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.projectId !== 0) {
       writer.uint32(8).int64(message.projectId);
+    }
+    if (message.existingOnly !== false) {
+      writer.uint32(16).bool(message.existingOnly);
     }
     return writer;
   },
@@ -1242,6 +1254,14 @@ export const GetDeployKeyRequest: MessageFns<GetDeployKeyRequest> = {
             message.projectId = longToNumber(reader.int64());
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.existingOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1261,6 +1281,11 @@ export const GetDeployKeyRequest: MessageFns<GetDeployKeyRequest> = {
         : isSet(object.project_id)
         ? globalThis.Number(object.project_id)
         : 0,
+      existingOnly: isSet(object.existingOnly)
+        ? globalThis.Boolean(object.existingOnly)
+        : isSet(object.existing_only)
+        ? globalThis.Boolean(object.existing_only)
+        : false,
     };
   },
 
@@ -1268,6 +1293,9 @@ export const GetDeployKeyRequest: MessageFns<GetDeployKeyRequest> = {
     const obj: any = {};
     if (message.projectId !== 0) {
       obj.projectId = Math.round(message.projectId);
+    }
+    if (message.existingOnly !== false) {
+      obj.existingOnly = message.existingOnly;
     }
     return obj;
   },
@@ -1278,6 +1306,7 @@ export const GetDeployKeyRequest: MessageFns<GetDeployKeyRequest> = {
   fromPartial<I extends Exact<DeepPartial<GetDeployKeyRequest>, I>>(object: I): GetDeployKeyRequest {
     const message = createBaseGetDeployKeyRequest();
     message.projectId = object.projectId ?? 0;
+    message.existingOnly = object.existingOnly ?? false;
     return message;
   },
 };
@@ -1407,8 +1436,10 @@ export const DeployServiceService = {
   },
   /**
    * GetDeployKey returns the public half of the project's deploy key (ed25519), making the key
-   * first when the project has none. The private half never leaves the agent: it is sealed at
-   * rest with the agent's own key (which the agent's backup includes).
+   * first when the project has none, unless `existing_only` (since 1.8.0) asks only for the key
+   * the project has: then a project without one gets an empty answer and nothing is made. The
+   * private half never leaves the agent: it is sealed at rest with the agent's own key (which
+   * the agent's backup includes).
    */
   getDeployKey: {
     path: "/devplein.agent.v1.DeployService/GetDeployKey" as const,
@@ -1427,8 +1458,10 @@ export interface DeployServiceServer extends UntypedServiceImplementation {
   deployRepository: handleServerStreamingCall<DeployRepositoryRequest, DeployRepositoryResponse>;
   /**
    * GetDeployKey returns the public half of the project's deploy key (ed25519), making the key
-   * first when the project has none. The private half never leaves the agent: it is sealed at
-   * rest with the agent's own key (which the agent's backup includes).
+   * first when the project has none, unless `existing_only` (since 1.8.0) asks only for the key
+   * the project has: then a project without one gets an empty answer and nothing is made. The
+   * private half never leaves the agent: it is sealed at rest with the agent's own key (which
+   * the agent's backup includes).
    */
   getDeployKey: handleUnaryCall<GetDeployKeyRequest, GetDeployKeyResponse>;
 }
@@ -1446,8 +1479,10 @@ export interface DeployServiceClient extends Client {
   ): ClientReadableStream<DeployRepositoryResponse>;
   /**
    * GetDeployKey returns the public half of the project's deploy key (ed25519), making the key
-   * first when the project has none. The private half never leaves the agent: it is sealed at
-   * rest with the agent's own key (which the agent's backup includes).
+   * first when the project has none, unless `existing_only` (since 1.8.0) asks only for the key
+   * the project has: then a project without one gets an empty answer and nothing is made. The
+   * private half never leaves the agent: it is sealed at rest with the agent's own key (which
+   * the agent's backup includes).
    */
   getDeployKey(
     request: GetDeployKeyRequest,
