@@ -12,6 +12,9 @@ import type { AdminDocker, UserDocker } from '@devplein/contract/dockers';
 import { DeployOutcome } from '@devplein/proto/deploy';
 import { createSecretBox, deriveDevelopmentKey } from '../../../control-plane/src/crypto/secret-box.ts';
 import { TEST_SESSION_SECRET } from '../../support/control-plane.ts';
+import { migrate } from '../../../control-plane/src/db/knex.ts';
+import { migrationSource } from '../../../control-plane/src/db/migration-source.ts';
+import { createTestDatabase } from '../../support/database.ts';
 import type { HttpSession } from '../../support/http-session.ts';
 import { waitFor } from '../../support/ports.ts';
 import { ADMIN, DEVELOPER, IMAGE, NOT_ACTIVATED, SITE, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
@@ -306,10 +309,12 @@ describe('the deploy panel and settings', () => {
     expect(answer.status).toBe(200);
     expect(text).not.toContain(TOKEN);
     expect(JSON.parse(text)).toMatchObject({ branch: 'develop', auth: 'token', hasToken: true });
-    const row = await stack.database.knex('projects').where({ id: project.id }).first<{ git_token_sealed: string; deploy_branch: string }>();
+    const row = await stack.database.knex('projects').where({ id: project.id }).first<{ deploy_branch: string }>();
     expect(row.deploy_branch).toBe('develop');
-    expect(row.git_token_sealed).not.toContain(TOKEN);
-    expect(createSecretBox(deriveDevelopmentKey(TEST_SESSION_SECRET)).open(row.git_token_sealed)).toBe(TOKEN);
+    const stored = await stack.database.knex('project_git_tokens').where({ project_id: project.id }).first<{ token_sealed: string; user_id: number; address: string }>();
+    expect(stored.token_sealed).not.toContain(TOKEN);
+    expect(createSecretBox(deriveDevelopmentKey(TEST_SESSION_SECRET)).open(stored.token_sealed)).toBe(TOKEN);
+    expect(stored).toMatchObject({ user_id: await stack.userId(STUDENT), address: 'https://git.devplein.test/sam/site' });
     // Changing the branch keeps the stored token.
     expect((await student.json('PUT', `/api/user/dockers/${project.id}/deploy-settings`, { branch: 'develop', auth: 'token' })).status).toBe(200);
 
@@ -325,7 +330,7 @@ describe('the deploy panel and settings', () => {
 
     // Another way of signing in drops the token.
     expect((await student.json('PUT', `/api/user/dockers/${project.id}/deploy-settings`, { branch: null, auth: 'none' })).status).toBe(200);
-    expect((await stack.database.knex('projects').where({ id: project.id }).first<{ git_token_sealed: string | null }>()).git_token_sealed).toBeNull();
+    expect(await stack.database.knex('project_git_tokens').where({ project_id: project.id }).first()).toBeUndefined();
   });
 
   it('a deploy key for an ssh address: the agent is asked to use it', async () => {
@@ -547,6 +552,39 @@ describe('terug naar deze versie (issue 35)', () => {
       const answer = await student.json<{ errors: Record<string, string[]> }>('POST', `/api/user/dockers/${project.id}/deploys`, { rollbackOf: row.id });
       expect(answer.status, String(row.id)).toBe(422);
       expect(answer.body.errors.rollbackOf?.[0]).toContain('online');
+    }
+  });
+});
+
+describe('migration 0019_deploy_credentials', () => {
+  it('binds a stored token to the repository and to the active member who entered it; drops one nobody can be named for', async () => {
+    const database = await createTestDatabase();
+    try {
+      const { knex } = database;
+      await knex.migrate.down({ migrationSource, name: '0019_deploy_credentials' });
+      const [sam, lex] = await knex('users')
+        .insert([
+          { name: 'Sam', name_slug: 'sam-0019', email: 'sam-0019@devplein.test' },
+          { name: 'Lex', name_slug: 'lex-0019', email: 'lex-0019@devplein.test', disabled_at: new Date() },
+        ])
+        .returning<{ id: number }[]>('id');
+      const project = (name: string, sealed: string) => ({ name, domain: `${name}.${SITE}`, description: `Project ${name} van de migratietest.`, visible: false, repro: 'https://Git.school.nl/sam/site.git', deploy_auth: 'token', git_token_sealed: sealed });
+      const [kept, orphan] = await knex('projects').insert([project('token-0019', 'v1.sam'), project('wees-0019', 'v1.lex')]).returning<{ id: number }[]>('id');
+      await knex('project_user').insert([
+        { project_id: kept?.id, user_id: sam?.id, position: 0 },
+        { project_id: orphan?.id, user_id: lex?.id, position: 0 },
+      ]);
+      const entered = (projectId: number | undefined, actorId: number | undefined) => ({ actor_id: actorId, action: 'project.deploy-settings', subject_type: 'project', subject_id: String(projectId), after: { auth: 'token', hasToken: true, tokenReplaced: true } });
+      await knex('audit_log').insert([entered(kept?.id, sam?.id), entered(orphan?.id, lex?.id)]);
+      expect(await migrate(knex)).toEqual(['0019_deploy_credentials']);
+      expect(await knex('project_git_tokens').select('project_id', 'user_id', 'address', 'token_sealed')).toEqual([
+        { project_id: kept?.id, user_id: sam?.id, address: 'https://git.school.nl/sam/site', token_sealed: 'v1.sam' },
+      ]);
+      expect(await knex.schema.hasColumn('projects', 'git_token_sealed')).toBe(false);
+      await knex.migrate.down({ migrationSource, name: '0019_deploy_credentials' });
+      expect(await knex('projects').orderBy('id').pluck('git_token_sealed')).toEqual(['v1.sam', null]);
+    } finally {
+      await database.destroy();
     }
   });
 });
