@@ -51,7 +51,9 @@ export async function projectMembersLeft(db: Db, secrets: SecretBox, projectId: 
   if (userIds.length === 0) return;
   const tokens = await db('project_git_tokens').where({ project_id: projectId }).whereIn('user_id', [...userIds]).select<TokenRow[]>(tokenColumns);
   await dropTokens(db, tokens, actorId, 'owner-left');
-  await renewWebhookSecretIn(db, secrets, projectId, actorId, 'member-left', { left: [...userIds] });
+  // Only a project with a repository shows (and so gave away) a webhook secret.
+  const project = await db('projects').where('id', projectId).first<{ repro: string | null } | undefined>('repro');
+  if (project?.repro) await renewWebhookSecretIn(db, secrets, projectId, actorId, 'member-left', { left: [...userIds] });
 }
 
 /** Call in the transaction that disables an account: every token it stored goes (reason 'owner-disabled'). */
