@@ -88,8 +88,9 @@ describe('stored git credentials in Chromium (issue 35)', { timeout: E2E_TEST_TI
         await dropped.getByTestId('deploy-token-missing').waitFor();
         expect(await dropped.getByTestId('deploy-token-missing').textContent()).toMatch(/^Vul het token opnieuw in\./);
         expect(await dropped.getByTestId('deploy-webhook-notice').textContent()).toContain('Iemand verliet het project (12 minuten geleden)');
-        await dropped.scrollIntoViewIfNeeded();
-        await dropped.screenshot({ path: path.join(shots, `git-credentials-card-${label}.png`) });
+        // A full-page picture from the top (scrolled, the sticky header lands on the card).
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.screenshot({ path: path.join(shots, `git-credentials-card-${label}.png`), fullPage: true });
 
         const kept = card(page, 'token-bewaard');
         expect(await kept.getByTestId('deploy-token-missing').count()).toBe(0);
