@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProjectDeploy, ProjectDeployPanel } from '@devplein/contract/deploys';
 import type { UserDocker } from '@devplein/contract/dockers';
 import { waitFor } from '../../support/ports.ts';
-import { DEVELOPER, IMAGE, SITE, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
+import { ADMIN, DEVELOPER, IMAGE, SITE, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
 
 const REPOSITORY = 'https://git.devplein.test/sam/haak.git';
 
@@ -260,5 +260,17 @@ describe('replays and a member who leaves (issue 35)', () => {
     // The git server has the new secret: the banner goes.
     expect((await hook(project.id, JSON.stringify({ zen: 'nieuw geheim' }), 'github', after, 'ping')).status).toBe(200);
     expect((await card())?.deploy?.webhookNotice).toBeNull();
+  });
+
+  it('a member whose account is deleted: the shared project’s secret is renewed too', async () => {
+    const leaver = await stack.newDeveloper('Vertrekt Straks');
+    const project = await stack.project({ name: 'haak-verwijderd', image: IMAGE.static, members: [STUDENT], repro: REPOSITORY });
+    await stack.database.knex('project_user').insert({ project_id: project.id, user_id: leaver.id, position: 1 });
+    stack.agent.addManaged({ name: 'haak-verwijderd', projectId: project.id, domain: `haak-verwijderd.${SITE}`, image: 'devplein/static:1' });
+    const student = await stack.as(STUDENT);
+    const before = (await student.json<ProjectDeployPanel>('GET', `/api/user/dockers/${project.id}/deploys`)).body.webhook.secret;
+    expect((await (await stack.as(ADMIN)).api('DELETE', `/api/admin/users/${leaver.id}`)).status).toBe(204);
+    expect((await student.json<ProjectDeployPanel>('GET', `/api/user/dockers/${project.id}/deploys`)).body.webhook.secret).not.toBe(before);
+    expect((await hook(project.id, pushBody({ after: commit('4') }), 'gitea', before)).status).toBe(401);
   });
 });
