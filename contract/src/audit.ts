@@ -32,6 +32,7 @@ export type AuditAction =
   | 'project.deploy'
   | 'project.deploy-settings'
   | 'project.webhook-secret'
+  | 'project.git-token.drop'
   | 'container.create'
   | `container.${ContainerAction}`
   | 'container.delete'

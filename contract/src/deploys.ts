@@ -98,6 +98,17 @@ export interface DockerDeploySummary {
   current: ProjectDeploy | null;
   /** The newest deploy of any status (the one whose log the card shows). */
   latest: ProjectDeploy | null;
+  /**
+   * The project signs in with an HTTPS token but none is stored: it was dropped because the
+   * repository changed or the member who stored it left (issue 35). The card says 'Vul het token
+   * opnieuw in'; deploys fail until someone does.
+   */
+  tokenMissing: boolean;
+  /**
+   * The webhook secret was renewed because a member left (issue 35): pushes fail until the
+   * git server's webhook has the new secret. Gone at the first delivery signed with it.
+   */
+  webhookNotice: { reason: 'member-left'; since: string } | null;
 }
 
 /**
@@ -110,6 +121,11 @@ export interface ProjectDeployPanel {
   auth: DeployAuth;
   /** Whether an HTTPS token is stored (its value is never sent back). */
   hasToken: boolean;
+  /**
+   * The stored token's owner and time (issue 35): it is sent only to the address it was entered
+   * for, and goes when that member leaves the project or is disabled. null: none stored.
+   */
+  token: { storedBy: { id: number; name: string }; storedAt: string } | null;
   /** Newest first, at most 20. */
   deploys: ProjectDeploy[];
   /** Where the git server sends its push events, and the secret it signs them with. */

@@ -27,6 +27,11 @@ export interface ProjectJson {
   docker: string | null;
   /** null = awaiting approval, true = approved, false = rejected. */
   validated: boolean | null;
+  /**
+   * Beyond the spec (issue 35): git deploys sign in with an HTTPS token this member stored, so the
+   * approving teacher sees it; null: no token stored. The token itself is never sent.
+   */
+  deploy_token: { stored_by: { id: number; name: string } } | null;
   created_at: string;
 }
 

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import type { FakeCall } from '../support/fake-agent.ts';
 import { parseSshPublicKey } from '../../control-plane/src/ssh/ssh-public-key.ts';
+import { credentialAddressOf } from '../../control-plane/src/lib/git-credential.ts';
 import { IMAGE_REFERENCE } from '../../control-plane/src/routes/user-dockers/schema.ts';
 import { COHORT_PATTERN } from '../../control-plane/src/routes/admin-groups/schema.ts';
 import { COURSE_FILE_TYPES } from '../../control-plane/src/routes/admin-levels/schema.ts';
@@ -151,7 +152,7 @@ export function agentCallProblems(calls: readonly FakeCall[], siteDomain: string
 type Row = Record<string, unknown>;
 
 /** Rows that break a rule, as messages (at most a few per table). */
-async function badRows(knex: Knex, table: string, columns: string[], rule: (row: Row) => string | null): Promise<string[]> {
+async function badRows(knex: Knex, table: string, columns: Array<string | Knex.Raw>, rule: (row: Row) => string | null): Promise<string[]> {
   const rows: Row[] = await knex(table).select(columns);
   return rows
     .flatMap((row) => {
@@ -170,11 +171,25 @@ export async function databaseProblems(knex: Knex, siteDomain: string): Promise<
       check(isProjectDomain(row.domain, siteDomain), 'domain breaks the project rules') ??
       check(row.repro === null || (typeof row.repro === 'string' && row.repro.length <= 300 && GIT_URL_PATTERN.test(row.repro)), 'repro is not a git address'),
     ),
-    badRows(knex, 'projects', ['id', 'deploy_branch', 'deploy_auth', 'git_token_sealed', 'webhook_secret_sealed'], (row) =>
+    badRows(
+      knex,
+      'projects',
+      [
+        'id',
+        'repro',
+        'deploy_branch',
+        'deploy_auth',
+        'webhook_secret_sealed',
+        // The stored HTTPS token (issue 35: project_git_tokens, bound to an address).
+        knex.raw('(select t.token_sealed from project_git_tokens t where t.project_id = projects.id) as git_token_sealed'),
+        knex.raw('(select t.address from project_git_tokens t where t.project_id = projects.id) as git_token_address'),
+      ],
+      (row) =>
       check(row.deploy_branch === null || (typeof row.deploy_branch === 'string' && isSafeBranchName(row.deploy_branch)), 'deploy branch') ??
       check(['none', 'deploy-key', 'token'].includes(row.deploy_auth as string), 'deploy auth') ??
       check(row.git_token_sealed === null || (typeof row.git_token_sealed === 'string' && row.git_token_sealed.startsWith('v1.')), 'token not sealed') ??
       check(row.git_token_sealed === null || row.deploy_auth === 'token', 'a token kept while the project does not sign in with one') ??
+      check(row.git_token_sealed === null || row.git_token_address === credentialAddressOf(row.repro as string | null), 'a token kept for another address than the repository') ??
       check(row.webhook_secret_sealed === null || (typeof row.webhook_secret_sealed === 'string' && row.webhook_secret_sealed.startsWith('v1.')), 'webhook secret not sealed'),
     ),
     badRows(knex, 'project_deploys', ['id', 'status', 'trigger', 'branch', 'commit_hash'], (row) =>

@@ -10,6 +10,7 @@ import { NO_DOCKER_IMAGE, OTHER_DOCKER_IMAGE } from '@devplein/contract/validati
 import { NOT_CREATED, REJECTED, UNREACHABLE } from '../lib/container-states.ts';
 import { suspendProjectContainer } from './suspend-project-container.ts';
 import { notifyContainer } from './notify-container.ts';
+import { dropTokenOfMovedRepository } from './deploy-credentials.ts';
 
 /** §9: an image has to be picked before a request for image option 1 can be approved. */
 export const PICK_IMAGE_FIRST = 'Kies eerst een image.';
@@ -67,6 +68,8 @@ export async function approveProject(
     const approvedBefore = await mayHaveContainer(trx, project);
     // updated_at is set by Project.$beforeUpdate.
     await Project.query(trx).findById(id).patch(git !== null ? { validated: next, repro: git } : { validated: next });
+    // A new address drops a token stored for the old one (issue 35).
+    if (git !== null) await dropTokenOfMovedRepository(trx, id, git, actorId);
     await recordAudit(trx, {
       actorId,
       action: next ? 'project.approve' : 'project.reject',

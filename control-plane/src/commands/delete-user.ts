@@ -3,6 +3,8 @@ import { recordAudit } from '../audit/record-audit.ts';
 import { User } from '../models/User.ts';
 import { accountSnapshot, adminUserRow } from '../queries/users.ts';
 import { disableUser } from './disable-user.ts';
+import { projectMembersLeft } from './deploy-credentials.ts';
+import type { SecretBox } from '../crypto/secret-box.ts';
 import { mayHaveContainer } from '../queries/projects.ts';
 import { HostAccessReport, type NotDoneStep } from './host-access-report.ts';
 import { type HostAccessDeps, syncProjectAccess } from './sync-project-access.ts';
@@ -123,7 +125,7 @@ async function removeHostResources(deps: HostAccessDeps, report: HostAccessRepor
  *    was removed); the foreign keys cascade SSH keys, levels, licences, team and project
  *    memberships and sessions; shared projects stay without this member.
  */
-export async function deleteUser(deps: HostAccessDeps, actorId: number, userId: number): Promise<DeleteUserResult> {
+export async function deleteUser(deps: HostAccessDeps & { secrets: SecretBox }, actorId: number, userId: number): Promise<DeleteUserResult> {
   const { knex } = deps;
   const before = await adminUserRow(knex, userId);
   if (before && before.disabled_at === null) await disableUser(knex, actorId, userId, 'user.delete');
@@ -159,6 +161,8 @@ export async function deleteUser(deps: HostAccessDeps, actorId: number, userId: 
       before: { ...accountSnapshot(before), ssh_keys: sshKeys, shared_projects: sharedProjects, team_ids: teams },
       after: report.toAudit(),
     });
+    // The shared projects' webhook secrets they could read are renewed (issue 35); their tokens went when they were disabled.
+    for (const projectId of owned.sharedProjectIds) await projectMembersLeft(trx, deps.secrets, projectId, [userId], actorId);
     await User.query(trx).deleteById(userId);
   });
   return { outcome: 'deleted', notDone: report.message() };

@@ -4,6 +4,7 @@ import { destroySessionsOfUser } from '../auth/session-store.ts';
 import type { AdminUserRow } from '../presenters/present-admin-user.ts';
 import { User } from '../models/User.ts';
 import { accountSnapshot, lockAdminUserRow } from '../queries/users.ts';
+import { dropTokensOfUser } from './deploy-credentials.ts';
 
 /**
  * Action disable (spec §4): marks the account disabled and ends every session of the user in the
@@ -19,6 +20,8 @@ export async function disableUser(knex: Knex, actorId: number, userId: number, r
     // Through the model: its hook sets updated_at.
     await User.query(trx).findById(userId).patch({ disabled_at: trx.fn.now() });
     const endedSessions = await destroySessionsOfUser(trx, userId);
+    // The HTTPS tokens they stored for projects go with them (issue 35); activating again does not bring them back.
+    await dropTokensOfUser(trx, userId, actorId);
     const after = (await lockAdminUserRow(trx, userId))!;
     await recordAudit(trx, {
       actorId,

@@ -6,6 +6,8 @@ import type { ProjectRow } from '../presenters/present-project.ts';
 import { auditSnapshot, loadProject, projectRequestProblems } from '../queries/projects.ts';
 import type { ProjectRequestData } from '@devplein/contract/validation/projectRequest';
 import { replaceProjectMembers } from './replace-project-members.ts';
+import { dropTokenOfMovedRepository, projectMembersLeft } from './deploy-credentials.ts';
+import type { SecretBox } from '../crypto/secret-box.ts';
 
 /** A project's own columns as the request form sets them. */
 export interface ProjectColumns {
@@ -23,7 +25,10 @@ export interface ProjectColumns {
 
 /**
  * PUT /api/user/project/{id}: the request's new columns, decision and members; `auditActorId`
- * (an admin's edit) records the change in the audit trail.
+ * (an admin's edit) records the change in the audit trail. In the same transaction (issue 35,
+ * `trust.actorId` whoever edits): a stored git token entered for another address than the new
+ * `repro` is dropped, and members who leave take their token with them and renew the webhook
+ * secret they could read.
  */
 export async function updateProject(
   knex: Knex,
@@ -32,6 +37,7 @@ export async function updateProject(
   changes: ProjectColumns & { validated: boolean | null },
   memberIds: number[],
   auditActorId: number | null,
+  trust: { actorId: number; secrets: SecretBox },
 ): Promise<void> {
   const id = before.id;
   try {
@@ -41,6 +47,9 @@ export async function updateProject(
       // updated_at is set by Project.$beforeUpdate.
       await Project.query(trx).findById(id).patch(changes);
       await replaceProjectMembers(trx, id, memberIds);
+      await dropTokenOfMovedRepository(trx, id, changes.repro, trust.actorId);
+      const left = before.users.map((member) => Number(member.id)).filter((memberId) => !memberIds.includes(memberId));
+      await projectMembersLeft(trx, trust.secrets, id, left, trust.actorId);
       if (auditActorId !== null) {
         const after = await loadProject(trx, id);
         await recordAudit(trx, {

@@ -17,6 +17,7 @@ import * as agentCertRenewal from './migrations/0015_agent_cert_renewal.ts';
 import * as hostSamples from './migrations/0016_host_samples.ts';
 import * as imageDeploySettings from './migrations/0017_image_deploy_settings.ts';
 import * as projectDeploys from './migrations/0018_project_deploys.ts';
+import * as deployCredentials from './migrations/0019_deploy_credentials.ts';
 
 interface NamedMigration {
   name: string;
@@ -48,6 +49,7 @@ const migrations: readonly NamedMigration[] = [
   { name: '0016_host_samples', migration: hostSamples },
   { name: '0017_image_deploy_settings', migration: imageDeploySettings },
   { name: '0018_project_deploys', migration: projectDeploys },
+  { name: '0019_deploy_credentials', migration: deployCredentials },
 ];
 
 /** knex MigrationSource over the static list above. */

@@ -11,6 +11,7 @@ import type { SecretBox } from '../crypto/secret-box.ts';
 import { AGENT_UNREACHABLE_MESSAGE } from '../lib/agent-failure.ts';
 import { DeployLog } from '../lib/deploy-log.ts';
 import { gitPolicyOf } from '../lib/git-policy.ts';
+import { credentialFits } from '../lib/git-credential.ts';
 import { createTriggerQueue, type RealtimeTrigger, type TriggerQueue } from '../realtime/trigger-queue.ts';
 import { queueDeploy, type DeployRequest, type QueueDecision } from '../commands/queue-deploy.ts';
 import { type DeployRowWithLog, loadDeploy, loadDeploySettings, loadProjectDeploy, type DeploySettingsRow } from '../queries/deploys.ts';
@@ -26,6 +27,8 @@ const NOT_RUNNING_MESSAGE = 'De container draait niet. Start hem en probeer het 
 const NO_OUTCOME_MESSAGE = 'De dockerserver stopte de update zonder uitslag. De vorige versie van de site staat er nog.';
 const AGENT_FAILED_MESSAGE = 'De dockerserver kon de update niet uitvoeren. De vorige versie van de site staat er nog.';
 const NOT_DEPLOYABLE_MESSAGE = 'Dit project kan niet meer worden bijgewerkt: het is niet goedgekeurd, of het heeft geen repository of webmap meer.';
+export const TOKEN_MISSING_MESSAGE = 'Er is geen token opgeslagen voor deze repository (het adres veranderde, of wie het invulde zit niet meer in het project). Vul het token opnieuw in bij Git-deploy → Instellingen.';
+export const TOKEN_OTHER_ADDRESS_MESSAGE = 'Het opgeslagen token hoort bij een ander repository-adres en is niet meegestuurd. Vul het token opnieuw in bij Git-deploy → Instellingen.';
 const RESTARTED_MESSAGE = 'De container is herstart omdat de server nog de oude bestanden gebruikte.';
 
 /** The log's first line: why this deploy runs. */
@@ -235,7 +238,8 @@ export class DeployQueue {
   /** Asks the agent and reads the stream to its end; never throws. */
   private async stream(deployId: number, deploy: { branch: string | null; trigger: string; commit_hash: string | null }, project: DeploySettingsRow, log: DeployLog, signal: AbortSignal): Promise<Outcome> {
     const input = this.deployInput(deployId, deploy, project);
-    if (!input) return { status: 'failed', failure: null, message: NOT_DEPLOYABLE_MESSAGE, commit: null };
+    if (input === null) return { status: 'failed', failure: null, message: NOT_DEPLOYABLE_MESSAGE, commit: null };
+    if ('refused' in input) return { status: 'failed', failure: 'auth-failed', message: input.refused, commit: null };
     let finished: Extract<DeployStreamEvent, { kind: 'finished' }> | null = null;
     try {
       for await (const event of this.deps.agents.forHost(project.host).deploys.deployRepository(input, { signal })) {
@@ -257,13 +261,25 @@ export class DeployQueue {
     };
   }
 
-  /** The agent's request for a row; null when the project can no longer deploy. */
-  private deployInput(deployId: number, deploy: { branch: string | null; trigger: string; commit_hash: string | null }, project: DeploySettingsRow): DeployInput | null {
+  /**
+   * The agent's request for a row; null when the project can no longer deploy; `refused` when it
+   * signs in with a token but none is stored for its repository's address (issue 35: a token goes
+   * only to the address it was entered for).
+   */
+  private deployInput(deployId: number, deploy: { branch: string | null; trigger: string; commit_hash: string | null }, project: DeploySettingsRow): DeployInput | { refused: string } | null {
     if (project.validated !== true || !project.repro || !project.deploy_web_root) return null;
     const policy = gitPolicyOf(this.deps.config);
     const address = checkRepositoryAddress(project.repro, policy);
     if (!address.ok) return null;
-    const token = project.deploy_auth === 'token' && project.git_token_sealed ? this.secrets.open(project.git_token_sealed) : null;
+    let token: string | null = null;
+    if (project.deploy_auth === 'token') {
+      if (project.git_token_sealed === null || project.git_token_address === null) return { refused: TOKEN_MISSING_MESSAGE };
+      if (!credentialFits(project.git_token_address, project.repro)) {
+        this.logger.warn({ deployId, projectId: project.id }, 'stored git token belongs to another address: not sent');
+        return { refused: TOKEN_OTHER_ADDRESS_MESSAGE };
+      }
+      token = this.secrets.open(project.git_token_sealed);
+    }
     return {
       projectId: project.id,
       deployId,

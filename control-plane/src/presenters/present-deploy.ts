@@ -1,5 +1,5 @@
 import type { DeployCommitView, DockerDeploySummary, ProjectDeploy, ProjectDeployDetail, ProjectDeployPanel, DeployAuth } from '@devplein/contract/deploys';
-import type { DeployRow, DeployRowWithLog } from '../queries/deploys.ts';
+import type { DeployRow, DeployRowWithLog, DeploySummaryRow } from '../queries/deploys.ts';
 
 const iso = (value: Date | string | null): string | null => (value === null ? null : (value instanceof Date ? value : new Date(value)).toISOString());
 
@@ -39,14 +39,17 @@ export function presentDeployDetail(row: DeployRowWithLog): ProjectDeployDetail 
 /** A card's summary: null when the project cannot be deployed (no repository, or no web root). */
 export function presentDeploySummary(
   project: { repro: string | null; branch: string | null; webRoot: string | null },
-  summary: { latest: DeployRow | null; current: DeployRow | null } | undefined,
+  summary: DeploySummaryRow | undefined,
 ): DockerDeploySummary | null {
   if (!project.repro || !project.webRoot) return null;
+  const notice = summary?.webhookNotice ?? null;
   return {
     repository: project.repro,
     branch: project.branch,
     current: summary?.current ? presentDeploy(summary.current) : null,
     latest: summary?.latest ? presentDeploy(summary.latest) : null,
+    tokenMissing: summary?.tokenMissing ?? false,
+    webhookNotice: notice === null ? null : { reason: notice.reason, since: iso(notice.since) as string },
   };
 }
 
@@ -55,10 +58,12 @@ export function presentDeployPanel(input: {
   branch: string | null;
   auth: DeployAuth;
   hasToken: boolean;
+  token: { storedBy: { id: number; name: string }; storedAt: Date | string } | null;
   deploys: DeployRow[];
   webhook: { url: string; secret: string };
   deployKey: { publicKey: string; fingerprint: string } | null;
   deployKeyStatus: ProjectDeployPanel['deployKeyStatus'];
 }): ProjectDeployPanel {
-  return { ...input, deploys: input.deploys.map(presentDeploy) };
+  const token = input.token === null ? null : { storedBy: input.token.storedBy, storedAt: iso(input.token.storedAt) as string };
+  return { ...input, token, deploys: input.deploys.map(presentDeploy) };
 }

@@ -20,6 +20,8 @@ export interface ProjectRow {
   validated: boolean | null;
   created_at: Date | string;
   users: ProjectMemberRow[];
+  /** The stored HTTPS token's owner (issue 35); null: none stored. */
+  deploy_token: { stored_by: { id: number; name: string } } | null;
 }
 
 export interface ProjectMemberRow {
@@ -50,6 +52,7 @@ export function presentProject(row: ProjectRow): ProjectJson {
     end_date: isoDate(row.end_date),
     docker: row.docker_name,
     validated: row.validated,
+    deploy_token: row.deploy_token === null ? null : { stored_by: { id: Number(row.deploy_token.stored_by.id), name: row.deploy_token.stored_by.name } },
     created_at: (row.created_at instanceof Date ? row.created_at : new Date(row.created_at)).toISOString(),
   };
 }

@@ -74,12 +74,21 @@ export async function loadDeploy(db: Db, deployId: number): Promise<DeployRow | 
   return row && asRow(row);
 }
 
+/** A card's deploy summary as read: the newest deploy, the one online, and what the card must say. */
+export interface DeploySummaryRow {
+  latest: DeployRow | null;
+  current: DeployRow | null;
+  /** Signs in with a token, but none is stored (dropped: the card asks for it again). */
+  tokenMissing: boolean;
+  webhookNotice: { reason: 'member-left'; since: Date | string } | null;
+}
+
 /**
- * The cards' summaries of these projects in two set-based reads: per project its newest deploy
- * of any status, and its newest 'deployed' one (the commit on the site now).
+ * The cards' summaries of these projects in three set-based reads: per project its newest deploy
+ * of any status, its newest 'deployed' one (the commit on the site now), and its notices.
  */
-export async function loadDeploySummaries(db: Db, projectIds: readonly number[]): Promise<Map<number, { latest: DeployRow | null; current: DeployRow | null }>> {
-  const result = new Map<number, { latest: DeployRow | null; current: DeployRow | null }>();
+export async function loadDeploySummaries(db: Db, projectIds: readonly number[]): Promise<Map<number, DeploySummaryRow>> {
+  const result = new Map<number, DeploySummaryRow>();
   if (projectIds.length === 0) return result;
   const newest = (deployedOnly: boolean) => {
     const query = deploys(db)
@@ -90,11 +99,27 @@ export async function loadDeploySummaries(db: Db, projectIds: readonly number[])
     if (deployedOnly) void query.where('d.status', 'deployed');
     return query;
   };
-  const [latest, current] = await Promise.all([newest(false), newest(true)]);
-  for (const row of latest.map(asRow)) result.set(row.project_id, { latest: row, current: null });
-  for (const row of current.map(asRow)) {
-    const entry = result.get(row.project_id) ?? { latest: row, current: null };
-    result.set(row.project_id, { ...entry, current: row });
+  const notices = db('projects as p')
+    .leftJoin('project_git_tokens as t', 't.project_id', 'p.id')
+    .whereIn('p.id', [...projectIds])
+    .select<Array<{ id: number; token_missing: boolean; webhook_secret_notice: 'member-left' | null; webhook_secret_notice_since: Date | string | null }>>(
+      'p.id',
+      db.raw("(p.deploy_auth = 'token' and t.project_id is null) as token_missing"),
+      'p.webhook_secret_notice',
+      'p.webhook_secret_notice_since',
+    );
+  const [latest, current, notes] = await Promise.all([newest(false), newest(true), notices]);
+  const entry = (projectId: number): DeploySummaryRow => {
+    const found = result.get(projectId) ?? { latest: null, current: null, tokenMissing: false, webhookNotice: null };
+    result.set(projectId, found);
+    return found;
+  };
+  for (const row of latest.map(asRow)) entry(row.project_id).latest = row;
+  for (const row of current.map(asRow)) entry(row.project_id).current = row;
+  for (const note of notes) {
+    const found = entry(Number(note.id));
+    found.tokenMissing = Boolean(note.token_missing);
+    found.webhookNotice = note.webhook_secret_notice && note.webhook_secret_notice_since ? { reason: note.webhook_secret_notice, since: note.webhook_secret_notice_since } : null;
   }
   return result;
 }
@@ -108,8 +133,18 @@ export interface DeploySettingsRow {
   repro: string | null;
   deploy_branch: string | null;
   deploy_auth: DeployAuth;
+  /** The stored HTTPS token (project_git_tokens, migration 0019), sealed; null: none. */
   git_token_sealed: string | null;
+  /** The address it was stored for (lib/git-credential.ts). */
+  git_token_address: string | null;
+  /** Who stored it, and when. */
+  git_token_user_id: number | null;
+  git_token_user_name: string | null;
+  git_token_created_at: Date | string | null;
   webhook_secret_sealed: string | null;
+  /** Why the webhook secret was renewed without the members asking; null: no banner. */
+  webhook_secret_notice: 'member-left' | null;
+  webhook_secret_notice_since: Date | string | null;
   deploy_web_root: string | null;
   deploy_after_update: string | null;
   deploy_keep_paths: string[] | null;
@@ -120,6 +155,8 @@ export interface DeploySettingsRow {
 export async function loadDeploySettings(db: Db, projectId: number): Promise<DeploySettingsRow | undefined> {
   const row = await db('projects as p')
     .leftJoin('docker_images as di', 'di.id', 'p.docker_image_id')
+    .leftJoin('project_git_tokens as t', 't.project_id', 'p.id')
+    .leftJoin('users as tu', 'tu.id', 't.user_id')
     .where('p.id', projectId)
     .first<DeploySettingsRow | undefined>(
       'p.id',
@@ -129,13 +166,19 @@ export async function loadDeploySettings(db: Db, projectId: number): Promise<Dep
       'p.repro',
       'p.deploy_branch',
       'p.deploy_auth',
-      'p.git_token_sealed',
+      't.token_sealed as git_token_sealed',
+      't.address as git_token_address',
+      't.user_id as git_token_user_id',
+      'tu.name as git_token_user_name',
+      't.created_at as git_token_created_at',
       'p.webhook_secret_sealed',
+      'p.webhook_secret_notice',
+      'p.webhook_secret_notice_since',
       'di.deploy_web_root',
       'di.deploy_after_update',
       'di.deploy_keep_paths',
       'di.deploy_build_command',
       'di.deploy_build_output',
     );
-  return row && { ...row, id: Number(row.id) };
+  return row && { ...row, id: Number(row.id), git_token_user_id: row.git_token_user_id === null ? null : Number(row.git_token_user_id) };
 }

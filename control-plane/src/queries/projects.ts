@@ -34,7 +34,7 @@ export interface DockerProjectRow {
 }
 
 /** What the one project query reads: the request form's fields and the container's image option. */
-type ProjectQueryRow = Omit<ProjectRow, 'users'> &
+type ProjectQueryRow = Omit<ProjectRow, 'users' | 'deploy_token'> & { deploy_token: ProjectRow['deploy_token'] | string } &
   Pick<DockerProjectRow, 'image' | 'ssh' | 'wordpress' | 'capabilities'> & { users: ProjectMemberRow[] | string; web_root: string | null };
 
 /** Oldest first (the approvals screen, the request form) or newest first (the dockers pages). */
@@ -68,6 +68,11 @@ async function queryProjects(db: Db, order: Order, filter: Filter): Promise<Proj
       db.raw('coalesce(di.ssh, false) as ssh'),
       db.raw('coalesce(di.wordpress, false) as wordpress'),
       db.raw("coalesce(di.capabilities, '{}'::text[]) as capabilities"),
+      // The HTTPS token git deploys sign in with (issue 35): who stored it, never the token.
+      db.raw(
+        `(select json_build_object('stored_by', json_build_object('id', tu.id, 'name', tu.name))
+           from project_git_tokens t join users tu on tu.id = t.user_id where t.project_id = p.id) as deploy_token`,
+      ),
       db.raw(
         `coalesce((select json_agg(json_build_object('id', u.id, 'name', u.name, 'group_id', g.id, 'cohort', g.cohort)
              order by pu.position, u.id)
@@ -102,6 +107,7 @@ const asProjectRow = (row: ProjectQueryRow): ProjectRow => ({
   validated: row.validated,
   created_at: row.created_at,
   users: membersOf(row),
+  deploy_token: typeof row.deploy_token === 'string' ? (JSON.parse(row.deploy_token) as ProjectRow['deploy_token']) : row.deploy_token,
 });
 
 /** The container routes' view of a project. */

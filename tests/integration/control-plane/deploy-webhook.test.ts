@@ -5,11 +5,12 @@
  * missing signatures and unknown projects 401 without a change; pings 200; the branch filter,
  * deleted branches, the same commit twice, the rate limit, rejected projects, a renewed secret.
  */
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProjectDeploy, ProjectDeployPanel } from '@devplein/contract/deploys';
+import type { UserDocker } from '@devplein/contract/dockers';
 import { waitFor } from '../../support/ports.ts';
-import { IMAGE, SITE, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
+import { ADMIN, DEVELOPER, IMAGE, SITE, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
 
 const REPOSITORY = 'https://git.devplein.test/sam/haak.git';
 
@@ -156,12 +157,13 @@ describe('events and branches', () => {
     try {
       const first = await hook(project.id, body, 'gitea', project.secret);
       expect(first.status).toBe(202);
-      const again = await hook(project.id, body, 'gitea', project.secret);
+      // A new delivery of the same commit (another body: a repeated body is a replay, see below).
+      const again = await hook(project.id, body.replace('met uitleg', 'met uitleg.'), 'gitea', project.secret);
       expect(again.status).toBe(200);
       expect(again.body.id).toBe(first.body.id);
       await deployed(Number(first.body.id));
       // Deployed now (the same commit as fetched): still the same.
-      expect((await hook(project.id, body, 'gitlab', project.secret)).status).toBe(200);
+      expect((await hook(project.id, body.replace('met uitleg', 'met uitleg!'), 'gitlab', project.secret)).status).toBe(200);
       expect(await deploysOf(project.id)).toHaveLength(1);
       // A new commit deploys again.
       expect((await hook(project.id, pushBody({ after: 'ab'.repeat(20) }), 'gitea', project.secret)).status).toBe(202);
@@ -204,5 +206,71 @@ describe('refusals and limits', () => {
     const project = await hooked('haak-groot');
     const answer = await hook(project.id, JSON.stringify({ padding: 'x'.repeat(1_100_000) }), 'gitea', project.secret);
     expect(answer.status).toBe(413);
+  });
+});
+
+describe('replays and a member who leaves (issue 35)', () => {
+  it('an older signed delivery replayed after a newer one is refused (409) and queues nothing', async () => {
+    const project = await hooked('haak-herhaling');
+    const older = pushBody({ after: commit('1') });
+    expect((await hook(project.id, older, 'gitea', project.secret)).status).toBe(202);
+    expect((await hook(project.id, pushBody({ after: commit('2') }), 'gitea', project.secret)).status).toBe(202);
+    const replay = await hook(project.id, older, 'gitea', project.secret);
+    expect(replay.status).toBe(409);
+    expect(replay.body.message).toEqual(expect.stringContaining('al eerder ontvangen'));
+    // The same bytes with another server's headers are the same delivery.
+    expect((await hook(project.id, older, 'github', project.secret)).status).toBe(409);
+    expect(await deploysOf(project.id)).toHaveLength(2);
+    const stored = await stack.database.knex('deploy_hook_deliveries').where({ project_id: project.id }).select<{ body_sha256: string }[]>('body_sha256');
+    expect(stored.map((row) => row.body_sha256)).toContain(createHash('sha256').update(older).digest('hex'));
+    expect(JSON.stringify(stored)).not.toContain('refs/heads');
+  });
+
+  it('deliveries older than a day are forgotten (pruned), so the table does not grow', async () => {
+    const project = await hooked('haak-vergeten');
+    const old = new Date(Date.now() - 25 * 3600_000);
+    await stack.database.knex('deploy_hook_deliveries').insert({ project_id: project.id, body_sha256: 'f'.repeat(64), received_at: old });
+    expect((await hook(project.id, JSON.stringify({ zen: 'opruimen' }), 'github', project.secret, 'ping')).status).toBe(200);
+    expect(await stack.database.knex('deploy_hook_deliveries').where({ project_id: project.id, body_sha256: 'f'.repeat(64) }).first()).toBeUndefined();
+  });
+
+  it('a member who leaves: the secret is renewed, the card shows a banner until the git server signs with the new one', async () => {
+    const project = await stack.project({ name: 'haak-vertrek', image: IMAGE.static, members: [STUDENT, DEVELOPER], repro: REPOSITORY });
+    stack.agent.addManaged({ name: 'haak-vertrek', projectId: project.id, domain: `haak-vertrek.${SITE}`, image: 'devplein/static:1' });
+    const developer = await stack.as(DEVELOPER);
+    const before = (await developer.json<ProjectDeployPanel>('GET', `/api/user/dockers/${project.id}/deploys`)).body.webhook.secret;
+    const edit = {
+      name: 'haak-vertrek',
+      domain: `haak-vertrek.${SITE}`,
+      docker_id: IMAGE.static,
+      description: 'Testproject haak-vertrek voor de container-hosting tests van devplein.',
+      visible: false,
+      users: [await stack.userId(DEVELOPER)],
+      end_date: null,
+      repro: REPOSITORY,
+    };
+    expect((await developer.json('PUT', `/api/user/project/${project.id}`, edit)).status).toBe(200);
+    expect((await hook(project.id, pushBody({ after: commit('3') }), 'gitea', before)).status).toBe(401);
+    const after = (await developer.json<ProjectDeployPanel>('GET', `/api/user/dockers/${project.id}/deploys`)).body.webhook.secret;
+    expect(after).not.toBe(before);
+    const card = async () => (await developer.json<UserDocker[]>('GET', '/api/user/dockers')).body.find((each) => each.project.id === project.id);
+    expect((await card())?.deploy?.webhookNotice).toMatchObject({ reason: 'member-left', since: expect.any(String) });
+    const audit = await stack.database.knex('audit_log').where({ action: 'project.webhook-secret', subject_id: String(project.id) }).first<{ after: unknown }>();
+    expect(JSON.stringify(audit?.after)).toContain('member-left');
+    // The git server has the new secret: the banner goes.
+    expect((await hook(project.id, JSON.stringify({ zen: 'nieuw geheim' }), 'github', after, 'ping')).status).toBe(200);
+    expect((await card())?.deploy?.webhookNotice).toBeNull();
+  });
+
+  it('a member whose account is deleted: the shared project’s secret is renewed too', async () => {
+    const leaver = await stack.newDeveloper('Vertrekt Straks');
+    const project = await stack.project({ name: 'haak-verwijderd', image: IMAGE.static, members: [STUDENT], repro: REPOSITORY });
+    await stack.database.knex('project_user').insert({ project_id: project.id, user_id: leaver.id, position: 1 });
+    stack.agent.addManaged({ name: 'haak-verwijderd', projectId: project.id, domain: `haak-verwijderd.${SITE}`, image: 'devplein/static:1' });
+    const student = await stack.as(STUDENT);
+    const before = (await student.json<ProjectDeployPanel>('GET', `/api/user/dockers/${project.id}/deploys`)).body.webhook.secret;
+    expect((await (await stack.as(ADMIN)).api('DELETE', `/api/admin/users/${leaver.id}`)).status).toBe(204);
+    expect((await student.json<ProjectDeployPanel>('GET', `/api/user/dockers/${project.id}/deploys`)).body.webhook.secret).not.toBe(before);
+    expect((await hook(project.id, pushBody({ after: commit('4') }), 'gitea', before)).status).toBe(401);
   });
 });

@@ -12,6 +12,9 @@ import type { AdminDocker, UserDocker } from '@devplein/contract/dockers';
 import { DeployOutcome } from '@devplein/proto/deploy';
 import { createSecretBox, deriveDevelopmentKey } from '../../../control-plane/src/crypto/secret-box.ts';
 import { TEST_SESSION_SECRET } from '../../support/control-plane.ts';
+import { migrate } from '../../../control-plane/src/db/knex.ts';
+import { migrationSource } from '../../../control-plane/src/db/migration-source.ts';
+import { createTestDatabase } from '../../support/database.ts';
 import type { HttpSession } from '../../support/http-session.ts';
 import { waitFor } from '../../support/ports.ts';
 import { ADMIN, DEVELOPER, IMAGE, NOT_ACTIVATED, SITE, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
@@ -324,10 +327,12 @@ describe('the deploy panel and settings', () => {
     expect(answer.status).toBe(200);
     expect(text).not.toContain(TOKEN);
     expect(JSON.parse(text)).toMatchObject({ branch: 'develop', auth: 'token', hasToken: true });
-    const row = await stack.database.knex('projects').where({ id: project.id }).first<{ git_token_sealed: string; deploy_branch: string }>();
+    const row = await stack.database.knex('projects').where({ id: project.id }).first<{ deploy_branch: string }>();
     expect(row.deploy_branch).toBe('develop');
-    expect(row.git_token_sealed).not.toContain(TOKEN);
-    expect(createSecretBox(deriveDevelopmentKey(TEST_SESSION_SECRET)).open(row.git_token_sealed)).toBe(TOKEN);
+    const stored = await stack.database.knex('project_git_tokens').where({ project_id: project.id }).first<{ token_sealed: string; user_id: number; address: string }>();
+    expect(stored.token_sealed).not.toContain(TOKEN);
+    expect(createSecretBox(deriveDevelopmentKey(TEST_SESSION_SECRET)).open(stored.token_sealed)).toBe(TOKEN);
+    expect(stored).toMatchObject({ user_id: await stack.userId(STUDENT), address: 'https://git.devplein.test/sam/site' });
     // Changing the branch keeps the stored token.
     expect((await student.json('PUT', `/api/user/dockers/${project.id}/deploy-settings`, { branch: 'develop', auth: 'token' })).status).toBe(200);
 
@@ -343,7 +348,7 @@ describe('the deploy panel and settings', () => {
 
     // Another way of signing in drops the token.
     expect((await student.json('PUT', `/api/user/dockers/${project.id}/deploy-settings`, { branch: null, auth: 'none' })).status).toBe(200);
-    expect((await stack.database.knex('projects').where({ id: project.id }).first<{ git_token_sealed: string | null }>()).git_token_sealed).toBeNull();
+    expect(await stack.database.knex('project_git_tokens').where({ project_id: project.id }).first()).toBeUndefined();
   });
 
   it('a deploy key for an ssh address: the agent is asked to use it', async () => {
@@ -439,5 +444,172 @@ describe('a restart of the control plane', () => {
     expect(await deployRow(Number(dead?.id))).toMatchObject({ failure: 'interrupted', message: expect.stringContaining('onderbroken') });
     await settled(Number(waiting?.id), 'deployed');
     stack.agent.releaseDeploys();
+  });
+});
+
+describe('a stored token belongs to its address and its owner (issue 35)', () => {
+  const OTHER_REPOSITORY = 'https://git.school.nl/iemand/anders.git';
+  /** The request form's body for a project made with deployable(). */
+  const form = (name: string, overrides: object = {}) => ({
+    name,
+    domain: `${name}.${SITE}`,
+    docker_id: IMAGE.static,
+    description: `Testproject ${name} voor de container-hosting tests van devplein.`,
+    visible: false,
+    users: [],
+    end_date: null,
+    repro: REPOSITORY,
+    ...overrides,
+  });
+  const tokenRow = (projectId: number) => stack.database.knex('project_git_tokens').where({ project_id: projectId }).first<{ user_id: number; address: string } | undefined>();
+  async function withToken(name: string, members: string[] = [STUDENT], by: HttpSession | null = null): Promise<{ id: number; name: string }> {
+    const project = await deployable(name, { members });
+    const answer = await (by ?? (await stack.as(members[0] as string))).json('PUT', `/api/user/dockers/${project.id}/deploy-settings`, { branch: null, auth: 'token', token: TOKEN });
+    expect(answer.status).toBe(200);
+    return project;
+  }
+  const finished = (id: number) =>
+    waitFor(async () => ['deployed', 'failed'].includes((await deployRow(id))?.status ?? ''), { description: `deploy ${id} finished`, timeoutMs: 15_000, intervalMs: 50 });
+  const tokenSentTo = (projectId: number) => requestsOf(projectId).filter((request) => JSON.stringify(request.credentials ?? null).includes(TOKEN)).map((request) => request.address);
+
+  it('a student changes the repository, a teacher approves: the token is dropped (audited) and never sent to the new address', async () => {
+    const project = await withToken('token-student-verhuist');
+    const student = await stack.as(STUDENT);
+    const edited = await student.json('PUT', `/api/user/project/${project.id}`, form(project.name, { repro: OTHER_REPOSITORY }));
+    expect(edited.status).toBe(200);
+    const admin = await stack.as(ADMIN);
+    expect((await admin.json('PUT', `/api/admin/projects/${project.id}`, {})).status).toBe(200);
+    const deploy = await requestDeploy(student, project.id);
+    await finished(deploy.id);
+    expect(tokenSentTo(project.id)).toEqual([]);
+    expect(await deployRow(deploy.id)).toMatchObject({ failure: 'auth-failed', message: expect.stringContaining('Vul het token opnieuw in') });
+    const panel = (await student.json<ProjectDeployPanel>('GET', `/api/user/dockers/${project.id}/deploys`)).body;
+    expect(panel).toMatchObject({ auth: 'token', hasToken: false, token: null });
+    const card = (await student.json<UserDocker[]>('GET', '/api/user/dockers')).body.find((each) => each.project.id === project.id);
+    expect(card?.deploy?.tokenMissing).toBe(true);
+    const audit = await stack.database.knex('audit_log').where({ action: 'project.git-token.drop', subject_id: String(project.id) }).first<{ actor_id: number; after: unknown }>();
+    expect(audit?.actor_id).toBe(await stack.userId(STUDENT));
+    expect(JSON.stringify(audit?.after)).toContain('repository-changed');
+    const approved = await admin.json<Array<{ id: number; deploy_token: unknown }>>('GET', '/api/admin/projects?all=true');
+    expect(approved.body.find((each) => each.id === project.id)?.deploy_token).toBeNull();
+  });
+
+  it('an admin changes the repository (the project stays approved): the token is not sent to the new address', async () => {
+    const project = await withToken('token-admin-verhuist');
+    const admin = await stack.as(ADMIN);
+    expect((await admin.json('PUT', `/api/user/project/${project.id}`, form(project.name, { repro: OTHER_REPOSITORY, users: [await stack.userId(STUDENT)] }))).status).toBe(200);
+    const deploy = await requestDeploy(await stack.as(STUDENT), project.id);
+    await finished(deploy.id);
+    expect(tokenSentTo(project.id)).toEqual([]);
+    expect(await tokenRow(project.id)).toBeUndefined();
+  });
+
+  it('a teacher who approves with another git address drops the token too', async () => {
+    const project = await withToken('token-goedkeuring-verhuist');
+    await stack.database.knex('projects').where({ id: project.id }).update({ validated: null });
+    expect((await (await stack.as(ADMIN)).json('PUT', `/api/admin/projects/${project.id}`, { git: OTHER_REPOSITORY })).status).toBe(200);
+    expect(await tokenRow(project.id)).toBeUndefined();
+  });
+
+  it('the same address written differently keeps the token (host case, .git, slash)', async () => {
+    const project = await withToken('token-zelfde-adres');
+    const admin = await stack.as(ADMIN);
+    const members = [await stack.userId(STUDENT)];
+    expect((await admin.json('PUT', `/api/user/project/${project.id}`, form(project.name, { repro: 'https://GIT.devplein.test/sam/site/', users: members }))).status).toBe(200);
+    expect(await tokenRow(project.id)).toMatchObject({ address: 'https://git.devplein.test/sam/site' });
+    const deploy = await requestDeploy(await stack.as(STUDENT), project.id);
+    await settled(deploy.id, 'deployed');
+    expect(tokenSentTo(project.id)).toEqual(['https://GIT.devplein.test/sam/site/']);
+  });
+
+  it('a deploy refuses a stored token whose address differs from the repository', async () => {
+    const project = await withToken('token-ander-adres');
+    await stack.database.knex('project_git_tokens').where({ project_id: project.id }).update({ address: 'https://git.school.nl/iemand/anders' });
+    const deploy = await requestDeploy(await stack.as(STUDENT), project.id);
+    await settled(deploy.id, 'failed');
+    expect(tokenSentTo(project.id)).toEqual([]);
+    expect((await deployRow(deploy.id))?.message).toContain('Vul het token opnieuw in');
+  });
+
+  it('the panel names who stored the token; the approval list shows that the project deploys with it', async () => {
+    const project = await withToken('token-wie');
+    const student = await stack.as(STUDENT);
+    const panel = (await student.json<ProjectDeployPanel>('GET', `/api/user/dockers/${project.id}/deploys`)).body;
+    expect(panel.token).toMatchObject({ storedBy: { id: await stack.userId(STUDENT), name: expect.any(String) }, storedAt: expect.any(String) });
+    // A new name sends it back for approval; the token stays (same address).
+    expect((await student.json('PUT', `/api/user/project/${project.id}`, form('token-wie-nieuw'))).status).toBe(200);
+    const awaiting = await (await stack.as(ADMIN)).json<Array<{ id: number; deploy_token: { stored_by: { id: number; name: string } } | null }>>('GET', '/api/admin/projects');
+    expect(awaiting.body.find((each) => each.id === project.id)?.deploy_token).toMatchObject({ stored_by: { id: await stack.userId(STUDENT) } });
+  });
+
+  it('the token goes when its owner leaves the project, and when its owner is disabled', async () => {
+    const left = await withToken('token-eigenaar-weg', [STUDENT, DEVELOPER]);
+    const developer = await stack.as(DEVELOPER);
+    // The developer edits the team without the student.
+    expect((await developer.json('PUT', `/api/user/project/${left.id}`, form(left.name, { users: [await stack.userId(DEVELOPER)] }))).status).toBe(200);
+    expect(await tokenRow(left.id)).toBeUndefined();
+    expect(await stack.database.knex('audit_log').where({ action: 'project.git-token.drop', subject_id: String(left.id) }).first()).toBeDefined();
+
+    const owner = await stack.newDeveloper('Token Eigenaar');
+    const kept = await deployable('token-eigenaar-uit', { members: [STUDENT] });
+    await stack.database.knex('project_user').insert({ project_id: kept.id, user_id: owner.id, position: 1 });
+    expect((await owner.session.json('PUT', `/api/user/dockers/${kept.id}/deploy-settings`, { branch: null, auth: 'token', token: TOKEN })).status).toBe(200);
+    expect(await tokenRow(kept.id)).toMatchObject({ user_id: owner.id });
+    expect((await (await stack.as(ADMIN)).json('PUT', `/api/admin/users/${owner.id}?action=disable`)).status).toBe(200);
+    expect(await tokenRow(kept.id)).toBeUndefined();
+  });
+});
+
+describe('terug naar deze versie (issue 35)', () => {
+  it('only to a deploy that was deployed: a superseded or failed one with a commit is refused (422)', async () => {
+    const project = await deployable('terug-alleen-online');
+    const student = await stack.as(STUDENT);
+    const good = await requestDeploy(student, project.id);
+    await settled(good.id, 'deployed');
+    const rows = await stack.database
+      .knex('project_deploys')
+      .insert([
+        { project_id: project.id, status: 'superseded', trigger: 'webhook', commit_hash: 'c'.repeat(40), finished_at: new Date() },
+        { project_id: project.id, status: 'failed', trigger: 'webhook', commit_hash: 'd'.repeat(40), failure: 'fetch-failed', finished_at: new Date() },
+      ])
+      .returning<{ id: number }[]>('id');
+    for (const row of rows) {
+      const answer = await student.json<{ errors: Record<string, string[]> }>('POST', `/api/user/dockers/${project.id}/deploys`, { rollbackOf: row.id });
+      expect(answer.status, String(row.id)).toBe(422);
+      expect(answer.body.errors.rollbackOf?.[0]).toContain('online');
+    }
+  });
+});
+
+describe('migration 0019_deploy_credentials', () => {
+  it('binds a stored token to the repository and to the active member who entered it; drops one nobody can be named for', async () => {
+    const database = await createTestDatabase();
+    try {
+      const { knex } = database;
+      await knex.migrate.down({ migrationSource, name: '0019_deploy_credentials' });
+      const [sam, lex] = await knex('users')
+        .insert([
+          { name: 'Sam', name_slug: 'sam-0019', email: 'sam-0019@devplein.test' },
+          { name: 'Lex', name_slug: 'lex-0019', email: 'lex-0019@devplein.test', disabled_at: new Date() },
+        ])
+        .returning<{ id: number }[]>('id');
+      const project = (name: string, sealed: string) => ({ name, domain: `${name}.${SITE}`, description: `Project ${name} van de migratietest.`, visible: false, repro: 'https://Git.school.nl/sam/site.git', deploy_auth: 'token', git_token_sealed: sealed });
+      const [kept, orphan] = await knex('projects').insert([project('token-0019', 'v1.sam'), project('wees-0019', 'v1.lex')]).returning<{ id: number }[]>('id');
+      await knex('project_user').insert([
+        { project_id: kept?.id, user_id: sam?.id, position: 0 },
+        { project_id: orphan?.id, user_id: lex?.id, position: 0 },
+      ]);
+      const entered = (projectId: number | undefined, actorId: number | undefined) => ({ actor_id: actorId, action: 'project.deploy-settings', subject_type: 'project', subject_id: String(projectId), after: { auth: 'token', hasToken: true, tokenReplaced: true } });
+      await knex('audit_log').insert([entered(kept?.id, sam?.id), entered(orphan?.id, lex?.id)]);
+      expect(await migrate(knex)).toEqual(['0019_deploy_credentials']);
+      expect(await knex('project_git_tokens').select('project_id', 'user_id', 'address', 'token_sealed')).toEqual([
+        { project_id: kept?.id, user_id: sam?.id, address: 'https://git.school.nl/sam/site', token_sealed: 'v1.sam' },
+      ]);
+      expect(await knex.schema.hasColumn('projects', 'git_token_sealed')).toBe(false);
+      await knex.migrate.down({ migrationSource, name: '0019_deploy_credentials' });
+      expect(await knex('projects').orderBy('id').pluck('git_token_sealed')).toEqual(['v1.sam', null]);
+    } finally {
+      await database.destroy();
+    }
   });
 });

@@ -10,8 +10,8 @@ import { createTestDatabase, type TestDatabase } from '../../support/database.ts
 
 /** The tables of the shared brief (and the phpMyAdmin sign-on tickets, the pending host access intents, the backup runs, the overview's host samples and idle auto-stops), plus knex's own bookkeeping. */
 const applicationTables = [
-  'agent_join_tokens', 'agent_links', 'audit_log', 'backup_runs', 'course_files', 'course_texts', 'courses', 'databases', 'db_admin_signons', 'docker_images', 'groups', 'host_samples', 'idle_auto_stops', 'introducees',
-  'level_categories', 'level_contents', 'levels', 'licenses', 'pending_host_access', 'project_deploys', 'project_user', 'projects', 'sessions', 'ssh_keys',
+  'agent_join_tokens', 'agent_links', 'audit_log', 'backup_runs', 'course_files', 'course_texts', 'courses', 'databases', 'db_admin_signons', 'deploy_hook_deliveries', 'docker_images', 'groups', 'host_samples', 'idle_auto_stops', 'introducees',
+  'level_categories', 'level_contents', 'levels', 'licenses', 'pending_host_access', 'project_deploys', 'project_git_tokens', 'project_user', 'projects', 'sessions', 'ssh_keys',
   'team_user', 'teams', 'thumbnails', 'users', 'vpn_configs',
 ];
 const knexTables = ['knex_migrations', 'knex_migrations_lock'];

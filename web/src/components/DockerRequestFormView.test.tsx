@@ -93,6 +93,7 @@ describe('DockerRequestFormView', () => {
       end_date: null,
       docker: 'PHP 8.3 + Apache',
       validated: null,
+      deploy_token: null,
       created_at: '2026-01-01T00:00:00.000Z',
     });
     expect(screen.getByRole('heading', { name: 'Docker bewerken' })).toBeTruthy();

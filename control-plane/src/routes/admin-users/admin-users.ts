@@ -79,7 +79,7 @@ export function adminUserRoutes(deps: AppDeps): AppRouter {
     authorizeUserManagement(actor);
     const { id } = parseInput(ctx, userIdParams, 'params');
     authorizeActionOnAccount(actor, id, 'delete');
-    const result = await deleteUser(hostAccess, actor.id, id);
+    const result = await deleteUser({ ...hostAccess, secrets: deps.secrets }, actor.id, id);
     if (result.outcome === 'missing') throw notFound(UNKNOWN_USER);
     if (result.outcome === 'unfinished') throw serviceUnavailable(result.message);
     ctx.state.log.info({ userId: id, complete: result.notDone === null }, 'admin deleted user');

@@ -1,13 +1,15 @@
+import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import type { AppContext, AppDeps, AppRouter } from '../../app-context.ts';
 import { HttpError } from '../../errors.ts';
 import { readRawBody } from '../../middlewares/raw-body.ts';
 import { deployRefusal } from '../../policies/deploy-policy.ts';
-import { loadDeploySettings, loadProjectDeploy } from '../../queries/deploys.ts';
+import { loadDeploySettings, loadProjectDeploy, type DeploySettingsRow } from '../../queries/deploys.ts';
+import { clearWebhookNotice, forgetDelivery, rememberDelivery } from '../../queries/hook-deliveries.ts';
 import { presentDeploy } from '../../presenters/present-deploy.ts';
 import { deployQueueOf } from '../../jobs/deploy-queue.ts';
 import { webhookSecretOf } from '../../lib/webhook-secret.ts';
-import { checkSignature, hookEvent, readPush } from '../../lib/webhook-push.ts';
+import { checkSignature, hookEvent, readPush, type HookSender } from '../../lib/webhook-push.ts';
 import { limiter } from '../../middlewares/rate-limit.ts';
 import { HOOK_BODY_LIMIT, hookParams } from './schema.ts';
 
@@ -15,6 +17,7 @@ import { HOOK_BODY_LIMIT, hookParams } from './schema.ts';
 export const DEPLOY_HOOK_PREFIX = '/api/hooks/deploy/';
 
 const BAD_SIGNATURE = 'Ongeldige of ontbrekende handtekening.';
+const REPLAYED = 'Deze levering is al eerder ontvangen: een herhaalde levering start geen deploy.';
 
 const ignored = (ctx: AppContext, reason: string): void => {
   ctx.status = 202;
@@ -30,7 +33,10 @@ const ignored = (ctx: AppContext, reason: string): void => {
  * project's branch (or the repository's default branch) queues a deploy (202); other branches,
  * tags, deleted branches and other events are ignored (202 {ignored}); a ping answers 200; the
  * commit the newest deploy already has answers 200 without a new deploy; rejected or unapproved
- * projects 403; more than RATE_LIMIT_DEPLOY_HOOKS_PER_MINUTE signed calls per project 429.
+ * projects 403; more than RATE_LIMIT_DEPLOY_HOOKS_PER_MINUTE signed calls per project 429. A
+ * signed body that came in the last day already answers 409 and does nothing (issue 35: the
+ * delivery-id headers are not signed, so the body's SHA-256 is the key; queries/hook-deliveries.ts),
+ * and the first signed call clears the card's banner about a renewed secret.
  */
 export function deployHookRoutes(deps: AppDeps): AppRouter {
   const { knex, config } = deps;
@@ -38,23 +44,9 @@ export function deployHookRoutes(deps: AppDeps): AppRouter {
   const queue = deployQueueOf(deps);
   const take = limiter({ points: config.RATE_LIMIT_DEPLOY_HOOKS_PER_MINUTE });
 
-  router.post('/api/hooks/deploy/:projectId', async (ctx) => {
+  /** A signed, new delivery: what it asks for. */
+  const handle = async (ctx: AppContext, project: DeploySettingsRow, body: Buffer, sender: HookSender): Promise<void> => {
     const log = ctx.state.log;
-    const params = hookParams.safeParse((ctx as unknown as { params?: unknown }).params ?? {});
-    const body = await readRawBody(ctx, HOOK_BODY_LIMIT);
-    const project = params.success ? await loadDeploySettings(knex, params.data.projectId) : undefined;
-    // A project that does not exist is checked against a secret nobody has, so both take as long.
-    const secret = project ? webhookSecretOf(project, deps.secrets, config.encryptionKey) : 'geen-project';
-    const signature = checkSignature(ctx.headers, body, secret);
-    if (!project || !signature.ok) {
-      log.warn({ projectId: params.success ? params.data.projectId : null, known: Boolean(project), reason: signature.ok ? 'unknown-project' : signature.reason, ip: ctx.ip }, 'deploy webhook refused');
-      throw new HttpError(401, BAD_SIGNATURE);
-    }
-    const wait = take ? await take(`deploy-hook:${project.id}`) : null;
-    if (wait !== null) {
-      ctx.set('Retry-After', String(wait));
-      throw new HttpError(429, `Te veel pushes kort na elkaar voor dit project. Wacht ${wait} ${wait === 1 ? 'seconde' : 'seconden'}.`, { retryAfter: wait });
-    }
     const event = hookEvent(ctx.headers);
     if (event === 'ping') {
       ctx.body = { ok: true };
@@ -91,10 +83,45 @@ export function deployHookRoutes(deps: AppDeps): AppRouter {
     const deployId = decision.queued ? decision.deployId : decision.duplicateOf;
     // A new deploy as accepted (queued); a duplicate as it is now.
     const row = decision.queued ? decision.accepted : await loadProjectDeploy(knex, project.id, deployId);
-    log.info({ projectId: project.id, sender: signature.sender, commit: push.after, deployId, duplicate: !decision.queued }, 'deploy webhook');
+    log.info({ projectId: project.id, sender, commit: push.after, deployId, duplicate: !decision.queued }, 'deploy webhook');
     ctx.status = decision.queued ? 202 : 200;
     ctx.body = row ? presentDeploy(row) : { id: deployId };
+  };
+
+  router.post('/api/hooks/deploy/:projectId', async (ctx) => {
+    const log = ctx.state.log;
+    const params = hookParams.safeParse((ctx as unknown as { params?: unknown }).params ?? {});
+    const body = await readRawBody(ctx, HOOK_BODY_LIMIT);
+    const project = params.success ? await loadDeploySettings(knex, params.data.projectId) : undefined;
+    // A project that does not exist is checked against a secret nobody has, so both take as long.
+    const secret = project ? webhookSecretOf(project, deps.secrets, config.encryptionKey) : 'geen-project';
+    const signature = checkSignature(ctx.headers, body, secret);
+    if (!project || !signature.ok) {
+      log.warn({ projectId: params.success ? params.data.projectId : null, known: Boolean(project), reason: signature.ok ? 'unknown-project' : signature.reason, ip: ctx.ip }, 'deploy webhook refused');
+      throw new HttpError(401, BAD_SIGNATURE);
+    }
+    const wait = take ? await take(`deploy-hook:${project.id}`) : null;
+    if (wait !== null) {
+      ctx.set('Retry-After', String(wait));
+      throw new HttpError(429, `Te veel pushes kort na elkaar voor dit project. Wacht ${wait} ${wait === 1 ? 'seconde' : 'seconden'}.`, { retryAfter: wait });
+    }
+    // Signed with the secret as it is now: the git server has it (a banner about a renewed secret goes).
+    if (project.webhook_secret_notice !== null) await clearWebhookNotice(knex, project.id);
+    // A replay of a signed body of the last day (issue 35): refused, whatever it is.
+    const digest = createHash('sha256').update(body).digest('hex');
+    if (!(await rememberDelivery(knex, project.id, digest))) {
+      log.warn({ projectId: project.id, sender: signature.sender, ip: ctx.ip }, 'deploy webhook replay refused');
+      throw new HttpError(409, REPLAYED);
+    }
+    try {
+      await handle(ctx, project, body, signature.sender);
+    } catch (error) {
+      // Not the push's fault (an HttpError is the answer to this body, also the next time): its retry must pass.
+      if (!(error instanceof HttpError)) await forgetDelivery(knex, project.id, digest);
+      throw error;
+    }
   });
+
 
   return router;
 }

@@ -17,6 +17,7 @@ import { DeployKeys } from '../../lib/deploy-keys.ts';
 import { changeDeploySettings } from '../../commands/change-deploy-settings.ts';
 import { renewWebhookSecret } from '../../commands/renew-webhook-secret.ts';
 import { checkRepositoryAddress } from '@devplein/contract/validation/repositoryAddress';
+import { credentialAddressOf, credentialFits } from '../../lib/git-credential.ts';
 import type { DeploySettingsView } from '@devplein/contract/deploys';
 import { DEPLOY_SETTINGS_MESSAGES, deployBody, deployParams, deploySettingsBody, projectIdParams } from './schema.ts';
 
@@ -24,6 +25,10 @@ const DEPLOY_NOT_FOUND = 'Deze deploy bestaat niet.';
 const DEPLOY_KEY_OLD_AGENT = 'Deze dockerserver kan nog geen deploy key maken.';
 const DEPLOY_KEY_FAILED = 'De deploy key kon niet worden gemaakt. Probeer het zo opnieuw.';
 const ROLLBACK_UNKNOWN = 'Deze versie bestaat niet (meer) bij dit project.';
+const ROLLBACK_NOT_DEPLOYED = 'Je kunt alleen terug naar een versie die online heeft gestaan.';
+
+/** Whether the project's stored token was entered for its repository as it is now (issue 35). */
+const tokenFits = (settings: DeploySettingsRow): boolean => settings.git_token_sealed !== null && settings.git_token_address !== null && credentialFits(settings.git_token_address, settings.repro);
 
 /** The path of a project's deploy webhook (the app's URL in front). */
 export const deployHookPath = (projectId: number): string => `/api/hooks/deploy/${projectId}`;
@@ -56,7 +61,11 @@ export function deployRoutes(deps: AppDeps): AppRouter {
       repository: settings.repro as string,
       branch: settings.deploy_branch,
       auth: settings.deploy_auth,
-      hasToken: settings.git_token_sealed !== null,
+      hasToken: tokenFits(settings),
+      token:
+        !tokenFits(settings) || settings.git_token_user_id === null
+          ? null
+          : { storedBy: { id: settings.git_token_user_id, name: settings.git_token_user_name ?? '' }, storedAt: settings.git_token_created_at ?? new Date() },
       deploys: await loadProjectDeploys(knex, project.id),
       webhook: { url: `${config.appUrl}${deployHookPath(project.id)}`, secret: webhookSecretOf(settings, deps.secrets, config.encryptionKey) },
       deployKey: key.status === 'made' ? key.key : null,
@@ -87,6 +96,8 @@ export function deployRoutes(deps: AppDeps): AppRouter {
     if (rollbackOf !== undefined) {
       const earlier = await loadProjectDeploy(knex, project.id, rollbackOf);
       if (!earlier?.commit_hash) throw validationFailed({ rollbackOf: [ROLLBACK_UNKNOWN] });
+      // Only to a version that was online (issue 35): a superseded or failed row names a commit nobody saw working.
+      if (earlier.status !== 'deployed') throw validationFailed({ rollbackOf: [ROLLBACK_NOT_DEPLOYED] });
       commit = { hash: earlier.commit_hash, subject: earlier.commit_subject, author: earlier.commit_author, time: earlier.committed_at === null ? null : new Date(earlier.committed_at) };
     }
     const decision = await queue.request(
@@ -119,8 +130,12 @@ export function deployRoutes(deps: AppDeps): AppRouter {
     const token = input.token && input.token.length > 0 ? input.token : null;
     if (input.auth === 'deploy-key' && protocol !== 'ssh') throw validationFailed({ auth: [DEPLOY_SETTINGS_MESSAGES.keyNeedsSsh] });
     if (input.auth === 'token' && protocol !== 'https' && protocol !== 'http') throw validationFailed({ auth: [DEPLOY_SETTINGS_MESSAGES.tokenNeedsHttps] });
-    if (input.auth === 'token' && !token && settings.git_token_sealed === null) throw validationFailed({ token: [DEPLOY_SETTINGS_MESSAGES.tokenRequired] });
-    await changeDeploySettings({ knex, secrets: deps.secrets }, settings, { branch: input.branch, auth: input.auth, token }, user.id);
+    // A token is bound to the address it is entered for (issue 35): one stored for another address does not count.
+    const address = credentialAddressOf(settings.repro);
+    const stored = tokenFits(settings);
+    if (input.auth === 'token' && !token && !stored) throw validationFailed({ token: [DEPLOY_SETTINGS_MESSAGES.tokenRequired] });
+    if (input.auth === 'token' && token && address === null) throw validationFailed({ token: [DEPLOY_SETTINGS_MESSAGES.tokenNeedsHttps] });
+    await changeDeploySettings({ knex, secrets: deps.secrets }, { ...settings, git_token_sealed: stored ? settings.git_token_sealed : null }, { branch: input.branch, auth: input.auth, token, address }, user.id);
     ctx.state.log.info({ userId: user.id, projectId, auth: input.auth }, 'deploy settings changed');
     const after = (await loadDeploySettings(knex, project.id)) as DeploySettingsRow;
     ctx.body = await panel({ ...project, branch: after.deploy_branch }, after, ctx.state.requestId);

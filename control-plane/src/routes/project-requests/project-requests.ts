@@ -123,7 +123,7 @@ export function projectRequestRoutes(deps: AppDeps): AppRouter {
     await checkHostKept(knex, agents, before, input.domain.toLowerCase());
 
     const validated = before.validated === true && editNeedsApproval(user, before, projectColumns(agents, input)) ? null : before.validated;
-    await updateProject(knex, before, input, { ...projectColumns(agents, input), validated }, memberIds, isAdmin(user) ? user.id : null);
+    await updateProject(knex, before, input, { ...projectColumns(agents, input), validated }, memberIds, isAdmin(user) ? user.id : null, { actorId: user.id, secrets: deps.secrets });
     ctx.state.log.info({ userId: user.id, projectId: id }, 'project request edited');
     // After the commit, outside any transaction: the container's keys follow the members at once,
     // and whoever left loses their open SSH sessions there (retried by the job when its dev

@@ -91,6 +91,7 @@ export const ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'project.deploy': 'Git-deploy aangevraagd',
   'project.deploy-settings': 'Git-deploy-instellingen van een project gewijzigd',
   'project.webhook-secret': 'Nieuw webhookgeheim gemaakt',
+  'project.git-token.drop': 'Opgeslagen Git-token van een project verwijderd',
   'project.access': 'SSH-toegang van project bijgewerkt',
   'level.status': 'Levelstatus gewijzigd',
   'level.content': 'Levelinhoud gekozen',

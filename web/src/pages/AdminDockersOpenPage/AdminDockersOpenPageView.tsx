@@ -107,7 +107,14 @@ function ProjectRequestCard({
           )}
         </dd>
         <dt>Git</dt>
-        <dd data-testid="project-git">{project.repro ?? 'Nog geen git repository'}</dd>
+        <dd data-testid="project-git">
+          {project.repro ?? 'Nog geen git repository'}
+          {project.deploy_token !== null && (
+            <span className="project-git-token" data-testid="project-git-token">
+              Deployt met een opgeslagen token van {project.deploy_token.stored_by.name} (alleen voor dit adres).
+            </span>
+          )}
+        </dd>
       </dl>
       <p className="project-description">{project.description}</p>
       <div className="project-actions">

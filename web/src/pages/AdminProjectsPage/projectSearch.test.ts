@@ -17,6 +17,7 @@ const project = (overrides: Partial<Project>): Project => ({
   end_date: null,
   docker: 'PHP 8.3 + Apache',
   validated: true,
+  deploy_token: null,
   created_at: '2026-01-01T00:00:00.000Z',
   ...overrides,
 });

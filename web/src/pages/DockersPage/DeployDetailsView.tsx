@@ -296,7 +296,11 @@ function DeploySettingsForm({
             onChange={(event) => setToken(event.target.value)}
           />
           <span id={`${formId}-token-hint`} className="field-hint" data-testid="token-hint">
-            {panel.hasToken ? 'Er is een token opgeslagen. Vul alleen iets in om het te vervangen.' : 'Er is nog geen token opgeslagen.'}
+            {panel.token !== null
+              ? `Opgeslagen door ${panel.token.storedBy.name} op ${new Date(panel.token.storedAt).toLocaleDateString('nl-NL', { day: 'numeric', month: 'long', year: 'numeric' })}, alleen voor dit repository-adres. Vul alleen iets in om het te vervangen.`
+              : panel.hasToken
+                ? 'Er is een token opgeslagen. Vul alleen iets in om het te vervangen.'
+                : 'Er is nog geen token opgeslagen.'}
           </span>
           <FieldMessages messages={tokenProblem === undefined ? errors.token : [tokenProblem]} />
         </div>

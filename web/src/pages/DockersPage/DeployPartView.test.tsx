@@ -46,6 +46,20 @@ describe('DeployPartView', () => {
     expect(screen.getByRole('link', { name: 'Hoe werkt dit?' }).getAttribute('href')).toBe('/useful-links/git');
   });
 
+  it('asks for the token again when it was dropped, and warns about a renewed webhook secret (issue 35)', () => {
+    renderPart({ deploy: deploySummary({ tokenMissing: true, webhookNotice: { reason: 'member-left', since: '2026-11-27T20:50:00Z' } }) });
+    expect(screen.getByTestId('deploy-token-missing').textContent).toMatch(/^Vul het token opnieuw in\./);
+    const notice = screen.getByTestId('deploy-webhook-notice').textContent ?? '';
+    expect(notice).toContain('Iemand verliet het project (10 minuten geleden), daarom is het geheim vernieuwd.');
+    expect(notice).toContain('tot dan weigert devplein elke push');
+  });
+
+  it('shows neither notice normally', () => {
+    renderPart();
+    expect(screen.queryByTestId('deploy-token-missing')).toBeNull();
+    expect(screen.queryByTestId('deploy-webhook-notice')).toBeNull();
+  });
+
   it('says so before the first deploy', () => {
     renderPart({ deploy: deploySummary({ current: null, latest: null }) });
     expect(screen.getByTestId('deploy-current-commit').textContent).toBe('nog geen versie uit git');
@@ -237,12 +251,18 @@ describe('DeployDetailsView', () => {
     expect(token.value).toBe('');
     expect(token.type).toBe('password');
     expect(screen.getByTestId('token-hint').textContent).toMatch(/^Er is een token opgeslagen/);
+
     expect((screen.getByLabelText('Branch (leeg: de standaardbranch)') as HTMLInputElement).value).toBe('main');
     fireEvent.click(screen.getByRole('button', { name: 'Opslaan' }));
     expect(props.onSaveSettings).toHaveBeenLastCalledWith({ branch: 'main', auth: 'token' });
     fireEvent.change(token, { target: { value: 'glpat-nieuw' } });
     fireEvent.click(screen.getByRole('button', { name: 'Opslaan' }));
     expect(props.onSaveSettings).toHaveBeenLastCalledWith({ branch: 'main', auth: 'token', token: 'glpat-nieuw' });
+  });
+
+  it('names who stored the token and when (issue 35)', () => {
+    renderDetails({ panel: deployPanel({ auth: 'token', hasToken: true, token: { storedBy: { id: 4, name: 'Sam Student' }, storedAt: '2026-11-20T10:00:00Z' } }) });
+    expect(screen.getByTestId('token-hint').textContent).toBe('Opgeslagen door Sam Student op 20 november 2026, alleen voor dit repository-adres. Vul alleen iets in om het te vervangen.');
   });
 
   it('switches to the deploy key, checks the branch name and shows the server’s field errors', () => {

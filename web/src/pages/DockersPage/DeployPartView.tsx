@@ -117,6 +117,22 @@ export function DeployPartView({ deploy, log, blockedReason, starting, error, no
         </dd>
       </dl>
 
+      {deploy.webhookNotice !== null && (
+        <p className="docker-notice deploy-notice" role="status" data-testid="deploy-webhook-notice">
+          <strong>Nieuw webhookgeheim.</strong> Iemand verliet het project (
+          <time dateTime={deploy.webhookNotice.since}>{relativeDutchTime(deploy.webhookNotice.since, now)}</time>), daarom is het geheim
+          vernieuwd. Zet het nieuwe geheim (Git-deploy → Webhook) bij de webhook van je repository op de Git-server: tot dan weigert
+          devplein elke push en wordt je site niet vanzelf bijgewerkt.
+        </p>
+      )}
+
+      {deploy.tokenMissing && (
+        <p className="docker-notice deploy-notice" role="status" data-testid="deploy-token-missing">
+          <strong>Vul het token opnieuw in.</strong> Het opgeslagen token is verwijderd: het adres van de repository veranderde, of wie het
+          invulde zit niet meer in het project. Tot je een token invult (Git-deploy → Instellingen) lukt bijwerken niet.
+        </p>
+      )}
+
       {latest !== null && active && latest.commit !== null && latest.id !== current?.id && (
         <p className="deploy-next muted">
           Komt eraan: <CommitLine commit={latest.commit} now={now} />

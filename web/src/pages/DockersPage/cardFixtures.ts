@@ -67,7 +67,7 @@ export function projectDeploy(overrides: Partial<ProjectDeploy> = {}): ProjectDe
 
 export function deploySummary(overrides: Partial<DockerDeploySummary> = {}): DockerDeploySummary {
   const current = projectDeploy();
-  return { repository: 'https://git.school.nl/sam/webshop.git', branch: null, current, latest: current, ...overrides };
+  return { repository: 'https://git.school.nl/sam/webshop.git', branch: null, current, latest: current, tokenMissing: false, webhookNotice: null, ...overrides };
 }
 
 export function deployPanel(overrides: Partial<ProjectDeployPanel> = {}): ProjectDeployPanel {
@@ -76,6 +76,7 @@ export function deployPanel(overrides: Partial<ProjectDeployPanel> = {}): Projec
     branch: null,
     auth: 'none',
     hasToken: false,
+    token: null,
     deploys: [
       projectDeploy({ id: 13, status: 'failed', trigger: 'webhook', commit: commitB, failure: 'after-update-failed', message: 'De opdracht na het bijwerken stopte met exitcode 1.' }),
       projectDeploy({ id: 12, status: 'superseded', trigger: 'webhook', commit: null }),
