@@ -23,7 +23,7 @@ import type { ScreenshotState } from '@devplein/contract/dockers';
 import type { HttpSession } from './http-session.ts';
 import { shellWord } from './machine-http.ts';
 import { startMachineSchoolLogin } from './machine-school-login.ts';
-import { importStaticImage, MACHINE_STATIC_IMAGE, MACHINE_STATIC_LOG_LINE, MACHINE_STATIC_PAGE, siteAnswer, startMachineGitHost, type MachineGitHost } from './machine-site.ts';
+import { importStaticImage, MACHINE_STATIC_IMAGE, MACHINE_STATIC_LOG_LINE, MACHINE_STATIC_PAGE, siteAnswer, startMachineGitHost } from './machine-site.ts';
 import { approveAccount, signInOnMachine, type MachineApp } from './machine-user.ts';
 import { waitFor } from './ports.ts';
 
@@ -267,7 +267,6 @@ export function debianServerSuite(release: DebianRelease): void {
       let student: HttpSession;
       let imageId: number;
       let site: { id: number; name: string; domain: string };
-      let gitHost: MachineGitHost;
       /** Journal lines of the units a test used since it began, kept for the report. */
       const since = () => Math.floor(Date.now() / 1000) - 1;
       const unitJournal = async (title: string, from: number, units: string[]) => {
@@ -342,9 +341,9 @@ export function debianServerSuite(release: DebianRelease): void {
         imageId = option.body.id;
         site = await approvedProject('sams-site', null);
 
+        siteStartedAt = Date.now();
         const created = await student.json<Array<{ State: string }>>('POST', '/api/user/dockers', { id: site.id });
         expect(created.status, JSON.stringify(created.body)).toBe(200);
-        siteStartedAt = Date.now();
         const started = await student.json<Array<{ State: string }>>('PUT', `/api/user/dockers/${site.id}?action=start`);
         expect(started.status, JSON.stringify(started.body)).toBe(200);
         expect(started.body[0]?.State).toBe('running');
@@ -394,7 +393,7 @@ export function debianServerSuite(release: DebianRelease): void {
 
       it('a git deploy: devplein-git.service clones from the school git host, the agent copies the tree into the container; a pushed commit and Bijwerken follow', async () => {
         const from = since();
-        gitHost = await startMachineGitHost(machine, { 'index.html': '<h1>Versie 1 uit git</h1>\n' });
+        const gitHost = await startMachineGitHost(machine, { 'index.html': '<h1>Versie 1 uit git</h1>\n' });
         const project = await approvedProject('sams-git', gitHost.url);
         type Panel = { deploys: Array<{ id: number; status: string; failure?: string | null; commit?: { hash: string } | null }> };
         const deployed = async (description: string, count: number) => {
@@ -408,9 +407,9 @@ export function debianServerSuite(release: DebianRelease): void {
           );
           return panel;
         };
+        const startedAt = Date.now();
         const created = await student.json('POST', '/api/user/dockers', { id: project.id });
         expect(created.status, JSON.stringify(created.body)).toBe(200);
-        const startedAt = Date.now();
         expect((await student.json('PUT', `/api/user/dockers/${project.id}?action=start`)).status).toBe(200);
         // Made with a repository: the first deploy comes by itself.
         const first = await deployed('the deploy at create', 1);

@@ -1,4 +1,4 @@
-/* global URL, URLSearchParams */
+/* global URL, URLSearchParams, Buffer */
 // Run inside a test server with the bundle's Node 24: the school's OpenID Connect provider for the
 // operations tests (the server has a private network, so the school's real one is out of reach).
 // Discovery, authorize, token, userinfo and jwks over HTTP on SCHOOL_LOGIN_LISTEN (host:port); it
