@@ -16,7 +16,7 @@ import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { signFile, writeChecksum } from '../../scripts/lib/release/sign.ts';
 import { DebianMachine, type DebianRelease, debianVersion } from './debian-machine.ts';
 import type { ScreenshotState } from '@devplein/contract/dockers';
@@ -267,10 +267,12 @@ export function debianServerSuite(release: DebianRelease): void {
       let student: HttpSession;
       let imageId: number;
       let site: { id: number; name: string; domain: string };
-      /** Journal lines of the units a test used since it began, kept for the report. */
-      const since = () => Math.floor(Date.now() / 1000) - 1;
-      const unitJournal = async (title: string, from: number, units: string[]) => {
-        transcripts[title] = (await machine.run(`journalctl -q --no-pager --since=@${from} ${units.map((unit) => `-u ${unit}`).join(' ')} | tail -n 60`)).output;
+      /** The journal of the units a test uses, from its start to its end (passed or failed), kept for the report. */
+      const journalAtEnd = (title: string, units: string[]) => {
+        const from = Math.floor(Date.now() / 1000) - 1;
+        onTestFinished(async () => {
+          transcripts[title] = (await machine.run(`journalctl -q --no-pager --since=@${from} ${units.map((unit) => `-u ${unit}`).join(' ')} | tail -n 80`)).output;
+        });
       };
       const controlPlaneHealthy = async () => {
         let health = '';
@@ -306,7 +308,7 @@ export function debianServerSuite(release: DebianRelease): void {
       const containerState = async (name: string) => (await machine.run(`docker inspect -f '{{.State.Status}}' ${name}`)).output.trim();
 
       it('the school signs in at its provider (OpenID Connect code flow into the control plane under its unit): the first admin, and a student the admin activates', async () => {
-        const from = since();
+        journalAtEnd('sign-in', ['devplein-control-plane', 'school-login']);
         const school = await startMachineSchoolLogin(machine);
         await machine.ok(
           [
@@ -322,13 +324,16 @@ export function debianServerSuite(release: DebianRelease): void {
         expect((await student.api('GET', '/api/user/dockers')).status).toBe(403);
         await approveAccount(admin, STUDENT_EMAIL, { developer: true });
         expect((await student.api('GET', '/api/user/dockers')).status).toBe(200);
-        await unitJournal('sign-in', from, ['devplein-control-plane', 'school-login']);
         expect(await journalErrors()).toBe('');
       }, 300_000);
 
       it("a project's container: made, started, its site through Caddy, its logs read — the control plane → gRPC → the agent under its unit → Docker and Caddy", async () => {
-        const from = since();
+        journalAtEnd('container', ['devplein-control-plane', 'devplein-agent']);
         await importStaticImage(machine);
+        // Option 1 is 'Anders' (spec §9: the teacher still picks the image; never approved as is).
+        // A fresh install has no such row, so the school's first option would get id 1: made first here.
+        const other = await admin.json<{ id: number }>('POST', '/api/admin/dockers/images', { name: 'Anders (docent kiest)', image: MACHINE_STATIC_IMAGE, ssh: false, wordpress: false, capabilities: [] });
+        expect(other, JSON.stringify(other.body)).toMatchObject({ status: 201, body: { id: 1 } });
         const option = await admin.json<{ id: number }>('POST', '/api/admin/dockers/images', {
           name: 'Statische site',
           image: MACHINE_STATIC_IMAGE,
@@ -356,12 +361,11 @@ export function debianServerSuite(release: DebianRelease): void {
         const logs = await student.json<{ lines: Array<{ text: string }> }>('GET', `/api/user/container/${site.name}?format=json`);
         expect(logs.status, JSON.stringify(logs.body)).toBe(200);
         expect(logs.body.lines.map((line) => line.text).join('\n')).toContain(MACHINE_STATIC_LOG_LINE);
-        await unitJournal('container', from, ['devplein-control-plane', 'devplein-agent']);
         expect(await journalErrors()).toBe('');
       }, 600_000);
 
       it('a thumbnail of that site: Chromium under devplein-browser.service captures it through Caddy, the PNG reaches the control plane and the wall serves it', async () => {
-        const from = since();
+        journalAtEnd('thumbnail', ['devplein-control-plane', 'devplein-agent', 'devplein-browser']);
         // The admin's 'ververs screenshot'; the capture 20 s after the start (THUMBNAIL_AFTER_START_S) comes too, and both are waited for.
         const asked = await admin.json('POST', `/api/admin/dockers/${site.id}/screenshot`, {});
         expect(asked.status, JSON.stringify(asked.body)).toBe(202);
@@ -373,12 +377,11 @@ export function debianServerSuite(release: DebianRelease): void {
         expect(answer.status).toBe(200);
         expect(answer.headers.get('content-type')).toBe('image/png');
         expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
-        await unitJournal('thumbnail', from, ['devplein-control-plane', 'devplein-agent', 'devplein-browser']);
         expect(await journalErrors()).toBe('');
       }, 300_000);
 
       it('the container stopped and removed with its project: no container, no route left', async () => {
-        const from = since();
+        journalAtEnd('container removed', ['devplein-control-plane', 'devplein-agent']);
         const stopped = await student.json<Array<{ State: string }>>('PUT', `/api/user/dockers/${site.id}?action=stop`);
         expect(stopped.status, JSON.stringify(stopped.body)).toBe(200);
         expect(await containerState(site.name)).toBe('exited');
@@ -387,12 +390,11 @@ export function debianServerSuite(release: DebianRelease): void {
         expect((await machine.run(`docker ps -aq --filter name=^/${site.name}$`)).output.trim()).toBe('');
         const answer = await siteAnswer(machine, site.domain);
         expect(answer).toMatchObject({ status: 404, body: expect.stringContaining('Deze website bestaat niet (meer).') });
-        await unitJournal('container removed', from, ['devplein-control-plane', 'devplein-agent']);
         expect(await journalErrors()).toBe('');
       }, 300_000);
 
       it('a git deploy: devplein-git.service clones from the school git host, the agent copies the tree into the container; a pushed commit and Bijwerken follow', async () => {
-        const from = since();
+        journalAtEnd('git deploy', ['devplein-control-plane', 'devplein-agent', 'devplein-git']);
         const gitHost = await startMachineGitHost(machine, { 'index.html': '<h1>Versie 1 uit git</h1>\n' });
         const project = await approvedProject('sams-git', gitHost.url);
         type Panel = { deploys: Array<{ id: number; status: string; failure?: string | null; commit?: { hash: string } | null }> };
@@ -430,12 +432,11 @@ export function debianServerSuite(release: DebianRelease): void {
         expect((await capturesDone(project.id, startedAt)).lastError).toBeNull();
         const removed = await student.api('DELETE', `/api/user/project/${project.id}`);
         expect(removed.status, await removed.text()).toBeLessThan(300);
-        await unitJournal('git deploy', from, ['devplein-control-plane', 'devplein-agent', 'devplein-git']);
         expect(await journalErrors()).toBe('');
       }, 600_000);
 
       it("a student's MySQL database: the agent under its unit makes the MariaDB account and database, the student logs in with them; dropped again", async () => {
-        const from = since();
+        journalAtEnd('database', ['devplein-control-plane', 'devplein-agent']);
         type Database = { id: number; name: string; user: string; password: string };
         const made = await student.json<Database[]>('POST', '/api/user/databases', { db: 'web' });
         expect(made.status, JSON.stringify(made.body)).toBe(200);
@@ -448,12 +449,11 @@ export function debianServerSuite(release: DebianRelease): void {
         expect(dropped.status, JSON.stringify(dropped.body)).toBe(200);
         expect(dropped.body.map((entry) => entry.id)).not.toContain(id);
         expect((await machine.ok(`mariadb -N -e "select count(*) from mysql.user where user = '${user}'; select count(*) from information_schema.schemata where schema_name = '${name}'"`)).trim().split('\n')).toEqual(['0', '0']);
-        await unitJournal('database', from, ['devplein-control-plane', 'devplein-agent']);
         expect(await journalErrors()).toBe('');
       }, 300_000);
 
       it('a VPN configuration: the agent under its unit adds the peer to its WireGuard interface; the student downloads the file', async () => {
-        const from = since();
+        journalAtEnd('vpn', ['devplein-control-plane', 'devplein-agent']);
         const made = await student.json<{ identifier: string }>('POST', '/api/vpn', {});
         expect(made.status, JSON.stringify(made.body)).toBe(200);
         const file = await student.api('GET', `/api/vpn/${made.body.identifier}`);
@@ -464,7 +464,6 @@ export function debianServerSuite(release: DebianRelease): void {
         const publicKey = (await machine.ok(`echo '${privateKey}' | wg pubkey`)).trim();
         const interfaceName = (await machine.ok("sed -n 's/^AGENT_WG_INTERFACE=//p' /etc/devplein/agent.env")).trim();
         expect(await machine.ok(`wg show ${interfaceName} peers`)).toContain(publicKey);
-        await unitJournal('vpn', from, ['devplein-control-plane', 'devplein-agent']);
         expect(await journalErrors()).toBe('');
       }, 300_000);
     });
