@@ -23,7 +23,7 @@ import type { ScreenshotState } from '@devplein/contract/dockers';
 import type { HttpSession } from './http-session.ts';
 import { shellWord } from './machine-http.ts';
 import { startMachineSchoolLogin } from './machine-school-login.ts';
-import { importStaticImage, MACHINE_STATIC_IMAGE, MACHINE_STATIC_LOG_LINE, MACHINE_STATIC_PAGE, siteAnswer, startMachineGitHost } from './machine-site.ts';
+import { dockerContainerState, importStaticImage, MACHINE_STATIC_IMAGE, MACHINE_STATIC_LOG_LINE, MACHINE_STATIC_PAGE, siteAnswer, startMachineGitHost } from './machine-site.ts';
 import { approveAccount, signInOnMachine, type MachineApp } from './machine-user.ts';
 import { waitFor } from './ports.ts';
 
@@ -305,7 +305,6 @@ export function debianServerSuite(release: DebianRelease): void {
         );
         return state!;
       };
-      const containerState = async (name: string) => (await machine.run(`docker inspect -f '{{.State.Status}}' ${name}`)).output.trim();
 
       it('the school signs in at its provider (OpenID Connect code flow into the control plane under its unit): the first admin, and a student the admin activates', async () => {
         journalAtEnd('sign-in', ['devplein-control-plane', 'school-login']);
@@ -352,7 +351,7 @@ export function debianServerSuite(release: DebianRelease): void {
         const started = await student.json<Array<{ State: string }>>('PUT', `/api/user/dockers/${site.id}?action=start`);
         expect(started.status, JSON.stringify(started.body)).toBe(200);
         expect(started.body[0]?.State).toBe('running');
-        expect(await containerState(site.name)).toBe('running');
+        expect(await dockerContainerState(machine, site.name)).toBe('running');
 
         let answer = { status: 0, body: '' };
         await waitFor(async () => (answer = await siteAnswer(machine, site.domain)).status === 200, { description: `${site.domain} through Caddy (last: ${JSON.stringify(answer)})`, timeoutMs: 30_000, intervalMs: 250 });
@@ -384,10 +383,10 @@ export function debianServerSuite(release: DebianRelease): void {
         journalAtEnd('container removed', ['devplein-control-plane', 'devplein-agent']);
         const stopped = await student.json<Array<{ State: string }>>('PUT', `/api/user/dockers/${site.id}?action=stop`);
         expect(stopped.status, JSON.stringify(stopped.body)).toBe(200);
-        expect(await containerState(site.name)).toBe('exited');
+        expect(await dockerContainerState(machine, site.name)).toBe('exited');
         const removed = await student.api('DELETE', `/api/user/project/${site.id}`);
         expect(removed.status, await removed.text()).toBeLessThan(300);
-        expect((await machine.run(`docker ps -aq --filter name=^/${site.name}$`)).output.trim()).toBe('');
+        expect(await dockerContainerState(machine, site.name)).toBe('missing');
         const answer = await siteAnswer(machine, site.domain);
         expect(answer).toMatchObject({ status: 404, body: expect.stringContaining('Deze website bestaat niet (meer).') });
         expect(await journalErrors()).toBe('');

@@ -20,6 +20,7 @@ export const MACHINE_STATIC_PAGE = 'devplein statische testpagina';
 /** busybox-static installed (offline, from the fetched packages), then the image imported into the server's Docker engine. */
 export async function importStaticImage(machine: DebianMachine): Promise<void> {
   const cmd = JSON.stringify(['/bin/sh', '-c', `echo '${MACHINE_STATIC_LOG_LINE}'; exec httpd -f -p 80 -h /www`]);
+  const [repo, tag] = MACHINE_STATIC_IMAGE.split(':') as [string, string];
   await machine.ok(
     [
       'set -euo pipefail',
@@ -32,11 +33,28 @@ export async function importStaticImage(machine: DebianMachine): Promise<void> {
       `printf 'root:x:0:\\nstudent:x:1000:\\n' > "$rootfs/etc/group"`,
       `echo ${shellWord(MACHINE_STATIC_PAGE)} > "$rootfs/www/index.html"`,
       'chmod 1777 "$rootfs/tmp"',
-      `tar -C "$rootfs" --owner=0 --group=0 -c . | docker import --change ${shellWord(`CMD ${cmd}`)} - ${MACHINE_STATIC_IMAGE} >/dev/null`,
-      'rm -rf "$rootfs"',
+      // `docker import` through the engine's API: Debian 13's docker.io comes without the docker CLI (docker-cli).
+      `tar -C "$rootfs" --owner=0 --group=0 -c . | curl -fsS --unix-socket /var/run/docker.sock -X POST -H 'Content-Type: application/x-tar' --data-binary @- ${shellWord(`http://localhost/images/create?fromSrc=-&repo=${repo}&tag=${tag}&changes=${encodeURIComponent(`CMD ${cmd}`)}`)} > "$rootfs.out"`,
+      'if grep -q \'"error"\' "$rootfs.out"; then cat "$rootfs.out"; exit 1; fi',
+      'rm -rf "$rootfs" "$rootfs.out"',
     ].join('\n'),
     300_000,
   );
+}
+
+/** What Docker's API answers for GET `path` on the server's engine (the socket, as the agent talks to it): status and JSON body. */
+export async function dockerApi(machine: DebianMachine, apiPath: string): Promise<{ status: number; body: unknown }> {
+  const result = await machine.ok(`curl -sS --unix-socket /var/run/docker.sock -w '\\n%{http_code}' ${shellWord(`http://localhost${apiPath}`)}`);
+  const lines = result.trimEnd().split('\n');
+  const text = lines.slice(0, -1).join('\n');
+  return { status: Number(lines.at(-1)), body: text ? (JSON.parse(text) as unknown) : null };
+}
+
+/** A container's Docker state ('running', 'exited', …), or 'missing' when the engine has none of that name. */
+export async function dockerContainerState(machine: DebianMachine, name: string): Promise<string> {
+  const { status, body } = await dockerApi(machine, `/containers/${encodeURIComponent(name)}/json`);
+  if (status === 404) return 'missing';
+  return (body as { State?: { Status?: string } }).State?.Status ?? `unknown (${status})`;
 }
 
 export interface MachineGitHost {
