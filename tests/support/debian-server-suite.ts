@@ -465,6 +465,12 @@ export function debianServerSuite(release: DebianRelease): void {
         expect(await machine.ok(`wg show ${interfaceName} peers`)).toContain(publicKey);
         expect(await journalErrors()).toBe('');
       }, 300_000);
+
+      it("every realtime event of the day reached soketi: the control plane's journal has no failed trigger", async () => {
+        // The school day's container events, deploy updates and deploy log lines all go to soketi (warnings when they do not).
+        const failed = (await machine.run("journalctl -q --no-pager -o cat -u devplein-control-plane.service | grep -E 'realtime trigger failed|deploy (update|log) not sent' | head -n 3")).output.trim();
+        expect(failed).toBe('');
+      }, 60_000);
     });
 
     it('devplein upgrade of a signed newer release under systemd: every unit runs the new release, the rows stay, no error in the journal', async () => {
