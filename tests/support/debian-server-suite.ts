@@ -5,7 +5,10 @@
  * the roles name and apt starting PostgreSQL, MariaDB, Docker and Caddy as it does on a server;
  * then every shipped unit running as shipped, sandboxing included, started and inspected with
  * `systemctl` and `journalctl`: the control plane, soketi, the agent, its browser and git runner,
- * a WireGuard interface, the nightly backup of both roles and the certificate renewal.
+ * a WireGuard interface, the nightly backup of both roles and the certificate renewal. Then a
+ * school day through the API (signed in at a school provider on the server, CSRF tokens and all):
+ * a project's container and site, a thumbnail, a git deploy, a student database and a VPN peer,
+ * each write path under its own unit, and every realtime event delivered.
  *
  * One suite, one Debian release a file (tests/ops/debian-12-server.test.ts and -13-): each takes
  * minutes (the install is real) and the ops suite runs one file at a time.
