@@ -215,6 +215,11 @@ export const controlPlaneBuildOptions: BuildOptions = {
   // arrow function passed in parentheses, which V8 compiles eagerly (+20 MB at start).
   minifyWhitespace: true,
   minifySyntax: true,
+  // Classes keep their own name where the bundle renames the binding: two packages' top-level
+  // `AbortSignal` (abort-controller's, used by pusher) became `AbortSignal2`, and node-fetch
+  // recognises a signal by `constructor.name === 'AbortSignal'`, so every realtime trigger of the
+  // bundled control plane failed ("Expected signal to be an instanceof AbortSignal").
+  keepNames: true,
 };
 
 /**

@@ -12,7 +12,9 @@
  * - The host has cgroup v1 (a hybrid hierarchy). nspawn mounts the v1 controllers read-only into
  *   the machine, where a server's dockerd can write them; they are made writable again right after
  *   boot, before any container is made (`mount -o remount,rw,bind`).
- * - WireGuard's userspace interface needs /dev/net/tun, bound in.
+ * - WireGuard's userspace interface needs /dev/net/tun: bound in, then made the machine's own
+ *   0666 node as udev makes it on a server (the host's may be 0600, and wireguard-go runs as
+ *   devplein-agent).
  *
  * The base trees (`debootstrap --variant=minbase` plus systemd-sysv and dbus) and every Debian
  * package the tests install are cached outside the clone, in DEVPLEIN_TEST_CACHE
@@ -160,6 +162,9 @@ export class DebianMachine {
       const state = await machine.run('for i in $(seq 600); do [ -S /run/systemd/private ] && break; sleep 0.1; done; systemctl is-system-running --wait', 300_000);
       if (!/^(running|degraded)/m.test(state.output)) throw new Error(`the ${options.release} machine did not boot: ${state.output}\n${await readFile(consoleLog, 'utf8')}`);
       await machine.ok('for controller in /sys/fs/cgroup/*/; do [ "$controller" = /sys/fs/cgroup/systemd/ ] || [ "$controller" = /sys/fs/cgroup/unified/ ] || mount -o remount,rw,bind "$controller"; done');
+      // /dev/net/tun as udev makes it on a Debian server (0666: wireguard-go runs as devplein-agent,
+      // not root); the host's node may be 0600, and a bind mount keeps its mode. The machine's /dev is its own.
+      await machine.ok('umount /dev/net/tun 2>/dev/null; rm -f /dev/net/tun && mknod -m 0666 /dev/net/tun c 10 200');
     } catch (error) {
       await machine.stop();
       throw error;

@@ -6,7 +6,11 @@
 export class HttpSession {
   private readonly cookies = new Map<string, string>();
 
-  constructor(readonly baseUrl: string) {}
+  /** `transport`: how a request goes out (this process's fetch, or e.g. curl inside a test server: machine-http.ts). */
+  constructor(
+    readonly baseUrl: string,
+    private readonly transport: typeof fetch = fetch,
+  ) {}
 
   cookie(name: string): string | undefined {
     return this.cookies.get(name);
@@ -19,7 +23,7 @@ export class HttpSession {
     if (this.cookies.size > 0) {
       headers.set('Cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
     }
-    const response = await fetch(url, { ...init, headers, redirect: 'manual' });
+    const response = await this.transport(url, { ...init, headers, redirect: 'manual' });
     for (const line of response.headers.getSetCookie()) this.store(line);
     return response;
   }
