@@ -324,6 +324,9 @@ case "$role" in
     # refuses to start containers on an AppArmor kernel without apparmor_parser).
     debian_packages=(docker.io caddy mariadb-server chromium fonts-liberation apparmor git openssh-client wireguard-tools wireguard-go iptables openssl curl ca-certificates)
     units=(devplein-browser.service devplein-git.service devplein-agent.service)
+    # Debian 13 splits docker's command line off into docker-cli, a recommend of docker.io there:
+    # the sysadmin's `docker ps` needs it (Debian 12's docker.io has the command itself).
+    if [[ "$(debian_release)" == 13 ]]; then debian_packages+=(docker-cli); fi
     ;;
 esac
 

@@ -33,13 +33,20 @@ import { waitFor } from './ports.ts';
 const run = promisify(execFile);
 const repo = path.resolve(import.meta.dirname, '../..');
 
-/** The packages install.sh names for a role (its debian_packages line), so the test follows it. */
-export async function rolePackages(role: 'control-plane' | 'agent'): Promise<string[]> {
+/**
+ * The packages install.sh names for a role on a Debian release (its debian_packages line and the
+ * release's `debian_packages+=(…)` after it), so the test follows it.
+ */
+export async function rolePackages(role: 'control-plane' | 'agent', release: DebianRelease): Promise<string[]> {
   const script = await readFile(path.join(repo, 'deploy/install.sh'), 'utf8');
   const start = script.indexOf(`\n  ${role})\n`);
-  const list = start < 0 ? undefined : /debian_packages=\(([^)]*)\)/.exec(script.slice(start))?.[1];
+  const section = start < 0 ? '' : script.slice(start, script.indexOf('\n    ;;', start));
+  const list = /debian_packages=\(([^)]*)\)/.exec(section)?.[1];
   if (!list) throw new Error(`no debian_packages for ${role} in deploy/install.sh`);
-  return list.trim().split(/\s+/);
+  const added = [...section.matchAll(/"\$\(debian_release\)" == (\d+) \]\]; then debian_packages\+=\(([^)]*)\)/g)]
+    .filter((match) => Number(match[1]) === debianVersion[release])
+    .flatMap((match) => (match[2] ?? '').trim().split(/\s+/));
+  return [...list.trim().split(/\s+/), ...added];
 }
 
 /**
@@ -103,7 +110,7 @@ export function debianServerSuite(release: DebianRelease): void {
     // TEST_RELEASE_TARBALL: a bundle built before (as upgrade.test.ts takes it), else this tree's.
     const out = process.env.TEST_RELEASE_TARBALL ? path.dirname(process.env.TEST_RELEASE_TARBALL) : path.join(work, 'release');
     if (!process.env.TEST_RELEASE_TARBALL) await run('npm', ['run', '--silent', 'release', '--', '--out', out], { cwd: repo, env: { ...process.env, DEVPLEIN_RELEASE_KEY: '' }, maxBuffer: 16 * 1024 * 1024, timeout: 1_800_000 });
-    const packages = [...new Set([...(await rolePackages('agent')), ...(await rolePackages('control-plane')), ...TEST_PACKAGES])];
+    const packages = [...new Set([...(await rolePackages('agent', release)), ...(await rolePackages('control-plane', release)), ...TEST_PACKAGES])];
     // The school's release key (made here; a school keeps its own off the servers).
     await mkdir(path.join(work, 'release-key'));
     releaseKey = path.join(work, 'release-key', 'key');
@@ -141,10 +148,12 @@ export function debianServerSuite(release: DebianRelease): void {
       transcripts['install.sh agent (1)'] = result.output;
       expect(result.code, result.output).toBe(0);
       expect(result.output).toMatch(/pakketten +geïnstalleerd/);
-      for (const name of await rolePackages('agent')) {
+      for (const name of await rolePackages('agent', release)) {
         expect(await machine.ok(`dpkg-query -W -f='\${Status}' ${name}`), name).toBe('install ok installed');
       }
       expect(await machine.ok('id -nG devplein-agent')).toMatch(/\bdocker\b/);
+      // The sysadmin's docker command (on Debian 13 the docker-cli package install.sh adds there).
+      expect((await machine.run('docker version --format "{{.Server.Version}}"')).code).toBe(0);
       expect(result.output).toMatch(/MariaDB-account devplein_agent +aangemaakt/);
       for (const unit of ['docker.service', 'mariadb.service', 'caddy.service', 'devplein-browser.service', 'devplein-git.service', 'devplein-agent.service']) {
         expect(await unitState(unit), unit).toMatch(/^active running/);
@@ -157,7 +166,7 @@ export function debianServerSuite(release: DebianRelease): void {
       const result = await install('control-plane');
       transcripts['install.sh control-plane (1)'] = result.output;
       expect(result.code, result.output).toBe(0);
-      for (const name of await rolePackages('control-plane')) {
+      for (const name of await rolePackages('control-plane', release)) {
         expect(await machine.ok(`dpkg-query -W -f='\${Status}' ${name}`), name).toBe('install ok installed');
       }
       expect(result.output).toMatch(/migraties +uitgevoerd/);
