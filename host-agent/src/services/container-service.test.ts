@@ -145,7 +145,9 @@ function service(): { impl: ContainerServiceImpl; docker: MemoryDocker; proxy: R
     ssh: { host: 'localhost', bindAddress: '127.0.0.1', portRange: { first: 45_100, last: 45_140 } },
     wordpress: { user: 'www-data', timeoutMs: 30_000 },
   };
-  return { impl: new ContainerServiceImpl({ docker: docker as unknown as DockerDriver, proxy, sshKeys, config, logger }), docker, proxy, sshKeys };
+  // The host's own ports are not part of these tests (another process may hold one of 45100-45140 on a busy machine): the memory engine decides what is taken.
+  const sshPortIsFree = async () => true;
+  return { impl: new ContainerServiceImpl({ docker: docker as unknown as DockerDriver, proxy, sshKeys, config, logger, sshPortIsFree }), docker, proxy, sshKeys };
 }
 
 const request = (projectId: number, name: string, extra: Record<string, unknown> = {}) => ({

@@ -124,6 +124,8 @@ export interface ContainerServiceOptions {
   autoStopOf?: (containerId: string) => AutoStopRecord | undefined;
   /** Called after a project's managed container was removed (the git deploy's checkout goes). */
   afterProjectRemoved?: (projectId: number) => Promise<void>;
+  /** Whether a host port is free for a new SSH container (ssh-port-picker's portIsFree by default). */
+  sshPortIsFree?: (host: string, port: number) => Promise<boolean>;
 }
 
 /**
@@ -148,6 +150,7 @@ export class ContainerServiceImpl {
       range: options.config.ssh.portRange,
       bindAddress: options.config.ssh.bindAddress,
       usedPorts: () => options.docker.usedSshPorts(),
+      isFree: options.sshPortIsFree,
     });
   }
 

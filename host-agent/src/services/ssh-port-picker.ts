@@ -15,6 +15,8 @@ export interface SshPortPickerOptions {
   bindAddress: string;
   /** The ports the engine's SSH containers carry in their labels (running or not: a container keeps its port). */
   usedPorts: () => Promise<Set<number>>;
+  /** Whether nothing on the host listens there; portIsFree unless a unit test replaces the host. */
+  isFree?: (host: string, port: number) => Promise<boolean>;
 }
 
 /** A port held for one create until the container carrying it exists (or the create failed). */
@@ -87,7 +89,7 @@ export class SshPortPicker {
     const { range, bindAddress } = this.options;
     for (let port = range.first; port <= range.last; port += 1) {
       if (used.has(port) || this.reserved.has(port) || this.releasedSinceListing.has(port)) continue;
-      if (!(await portIsFree(bindAddress, port))) continue;
+      if (!(await (this.options.isFree ?? portIsFree)(bindAddress, port))) continue;
       this.reserved.add(port);
       let released = false;
       return {
