@@ -158,29 +158,20 @@ export function DeployPart({ docker, deploy, log, onDeployChanged, onRefresh }: 
     }
   };
 
-  const renewSecret = async () => {
-    setRenewingSecret(true);
+  /** A panel action whose answer is the new panel (a new webhook secret, a deploy key made). */
+  const panelAction = async (request: () => Promise<ProjectDeployPanel>, setBusy: (busy: boolean) => void, failed: string) => {
+    setBusy(true);
     setActionError(null);
     try {
-      await panel.mutate(await newWebhookSecret(projectId), { revalidate: false });
+      await panel.mutate(await request(), { revalidate: false });
     } catch (failure) {
-      setActionError(failureMessage(failure, 'Een nieuw geheim maken lukte niet. Probeer het nog eens.'));
+      setActionError(failureMessage(failure, failed));
     } finally {
-      setRenewingSecret(false);
+      setBusy(false);
     }
   };
-
-  const makeKey = async () => {
-    setMakingKey(true);
-    setActionError(null);
-    try {
-      await panel.mutate(await makeDeployKey(projectId), { revalidate: false });
-    } catch (failure) {
-      setActionError(failureMessage(failure, 'De deploy key maken lukte niet. Probeer het nog eens.'));
-    } finally {
-      setMakingKey(false);
-    }
-  };
+  const renewSecret = () => panelAction(() => newWebhookSecret(projectId), setRenewingSecret, 'Een nieuw geheim maken lukte niet. Probeer het nog eens.');
+  const makeKey = () => panelAction(() => makeDeployKey(projectId), setMakingKey, 'De deploy key maken lukte niet. Probeer het nog eens.');
 
   const blockedReason = deployBlockedReason(docker);
   return (
