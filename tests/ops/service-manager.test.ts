@@ -48,6 +48,21 @@ function bystander(): number {
   return child.pid!;
 }
 
+/** A process's start time (field 22 of /proc/<pid>/stat, clock ticks since boot), as the stand-in reads it. */
+async function startTick(pid: number): Promise<string> {
+  const line = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  return line.slice(line.lastIndexOf(')') + 2).split(' ')[19] ?? '';
+}
+
+/** A bystander whose start time is not `tick`: made again until the clock has moved past the unit's start. */
+async function bystanderStartedAfter(tick: string): Promise<number> {
+  for (;;) {
+    const pid = bystander();
+    if ((await startTick(pid)) !== tick) return pid;
+    process.kill(pid, 'SIGKILL');
+  }
+}
+
 beforeAll(async () => {
   if (process.getuid?.() !== 0) throw new Error('the stand-in starts units as their user (setpriv): run this test as root');
   root = await mkdtemp(path.join(os.tmpdir(), 'devplein-standin-'));
@@ -74,8 +89,11 @@ describe('service-manager.sh stop', () => {
     await writeUnit('ends.service', '/bin/true');
     await manager('start', 'ends.service');
     const pidFile = path.join(root, 'run/standin/ends.service.pid');
-    // The unit's process has ended; its number now belongs to another process.
-    const other = bystander();
+    const unitStart = (await readFile(path.join(root, 'run/standin/ends.service.start'), 'utf8').catch(() => '')).trim();
+    // The unit's process has ended; its number now belongs to another process, which the kernel
+    // started later. Start times count in clock ticks (10 ms): a process made in the unit's own
+    // tick would be, to the stand-in, the unit itself, which no reused pid can be.
+    const other = await bystanderStartedAfter(unitStart);
     await writeFile(pidFile, `${other}\n`);
     // stop returns once what it signalled has ended: signalled, `other` would be gone (or a zombie) now.
     await manager('stop', 'ends.service');

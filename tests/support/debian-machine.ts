@@ -141,13 +141,17 @@ export class DebianMachine {
     nspawn.stderr!.pipe(log);
     let exited: number | null | undefined;
     nspawn.once('exit', (code) => (exited = code));
-    // nspawn's child is the machine's PID 1.
+    // The machine's PID 1 is the child of nspawn that is pid 1 in a PID namespace of its own. nspawn
+    // first forks an outer child that sets up the namespaces, forks PID 1 and exits: taking that one
+    // (as the first child seen) made nsenter fail on a process that was gone.
     let leader = 0;
     await waitFor(
       async () => {
         if (exited !== undefined) throw new Error(`systemd-nspawn ended at boot (exit ${exited}): ${await readFile(consoleLog, 'utf8').catch(() => '')}`);
         const { stdout } = await run('pgrep', ['-P', String(nspawn.pid)]).catch(() => ({ stdout: '' }));
-        leader = Number(stdout.trim().split('\n')[0] || 0);
+        for (const child of stdout.split('\n').map(Number).filter((pid) => pid > 0)) {
+          if (await isNamespaceInit(child)) leader = child;
+        }
         return leader > 0;
       },
       { description: `the ${options.release} machine's PID 1`, timeoutMs: 60_000, intervalMs: 100 },
@@ -201,6 +205,13 @@ export class DebianMachine {
     await exited;
     clearTimeout(timer);
   }
+}
+
+/** Whether a process is PID 1 of its own PID namespace (its status's NSpid ends in 1). */
+async function isNamespaceInit(pid: number): Promise<boolean> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const ids = /^NSpid:\s*(.+)$/m.exec(status)?.[1]?.trim().split(/\s+/) ?? [];
+  return ids.length > 1 && ids.at(-1) === '1';
 }
 
 /**
