@@ -1,16 +1,18 @@
 /** The developer tools' JSON as the control plane sends it and the web app reads it: SSH keys, VPN configurations, databases, licenses, introducees. */
+import { z } from 'zod';
 
 /** One key of GET/POST/DELETE /api/user/ssh_keys (spec §3: id, name, keyHash; plus type and bits for the list line). */
-export interface SshKeyJson {
-  id: number;
-  name: string;
+export const sshKeyJson = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
   /** 'SHA256:…' as `ssh-keygen -l -E sha256` prints it. */
-  keyHash: string;
+  keyHash: z.string(),
   /** RSA, ECDSA, ED25519 or DSA: the bracketed type of `ssh-keygen -l`. */
-  type: string;
-  bits: number;
-  createdAt: string;
-}
+  type: z.string(),
+  bits: z.number().int(),
+  createdAt: z.iso.datetime({ offset: true }),
+});
+export type SshKeyJson = z.infer<typeof sshKeyJson>;
 
 /** GET /api/vpn: the user's configuration (spec §3: the identifier used in the download path). */
 export interface VpnConfigJson {

@@ -1,8 +1,6 @@
 import type { CurrentUser } from '../auth/current-user.ts';
-import { isDeveloper } from './roles.ts';
 
-/** Spec §6: SSH keys are for developers only (checked on the server, whatever the UI shows). */
-export const mayManageSshKeys = (user: CurrentUser): boolean => isDeveloper(user);
+// Spec §6: SSH keys are for developers only: the endpoints' declared access (contract/src/http/ssh-keys.ts).
 
 /** Only the owner may remove a key; to anyone else it does not exist (404). */
 export const ownsSshKey = (user: CurrentUser, key: { user_id: number }): boolean => key.user_id === user.id;

@@ -6,24 +6,15 @@ import { startControlPlane, type RunningControlPlane } from '../../support/contr
 import { HttpSession, signedInSessions } from '../../support/http-session.ts';
 import { generateSshKeys, type GeneratedSshKey } from '../../support/ssh-keygen-fixtures.ts';
 import { MAX_SSH_KEYS_PER_USER } from '../../../control-plane/src/policies/ssh-key-policy.ts';
+import type { SshKeyJson } from '@devplein/contract/access';
+import type { ErrorJson } from '@devplein/contract/http/errors';
+import { addSshKey, deleteSshKey, listSshKeys } from '@devplein/contract/http/ssh-keys';
+import { call } from '../../support/endpoint-calls.ts';
 
-interface SshKeyJson {
-  id: number;
-  name: string;
-  keyHash: string;
-  type: string;
-  bits: number;
-}
-
-interface ErrorJson {
-  message: string;
-  reason?: string;
-  errors?: Record<string, string[]>;
-}
 
 const INVALID = 'Dit is geen geldige SSH key.';
 const DUPLICATE = 'SshKey bestaat al.';
-const PATH = '/api/user/ssh_keys';
+const PATH = listSshKeys.path;
 
 let database: { url: string; knex: Knex; destroy: () => Promise<void> };
 let app: RunningControlPlane;
@@ -97,9 +88,7 @@ describe('SSH keys API: who may', () => {
 
   it('gives a developer and an admin-developer their (empty) list', async () => {
     for (const email of ['ontwikkelaar@devplein.test', 'admin@devplein.test']) {
-      const list = await (await as(email)).json<SshKeyJson[]>('GET', PATH);
-      expect(list.status).toBe(200);
-      expect(list.body).toEqual([]);
+      expect(await call(await as(email), listSshKeys, {})).toEqual([]);
     }
   });
 });
@@ -109,16 +98,14 @@ describe('SSH keys API: adding keys made by ssh-keygen', () => {
     const developer = await as('ontwikkelaar@devplein.test');
     let last: SshKeyJson[] = [];
     for (const generated of keys) {
-      const answer = await developer.json<SshKeyJson[]>('POST', PATH, { name: `  ${generated.kind}  `, sshKey: `${generated.publicKey}\n` });
-      expect(answer.status, `${generated.kind}: ${JSON.stringify(answer.body)}`).toBe(200);
-      last = answer.body;
-      const listed = answer.body.find((item) => item.keyHash === generated.fingerprint);
+      const answer = await call(developer, addSshKey, { body: { name: `  ${generated.kind}  `, sshKey: `${generated.publicKey}\n` } });
+      last = answer;
+      const listed = answer.find((item) => item.keyHash === generated.fingerprint);
       expect(listed, generated.kind).toMatchObject({ name: generated.kind, bits: generated.bits, type: generated.label });
       expect(Object.keys(listed ?? {})).toEqual(expect.arrayContaining(['id', 'name', 'keyHash']));
     }
     expect(last.map((item) => item.keyHash)).toEqual(keys.map((k) => k.fingerprint));
-    const list = await developer.json<SshKeyJson[]>('GET', PATH);
-    expect(list.body).toEqual(last);
+    expect(await call(developer, listSshKeys, {})).toEqual(last);
 
     const stored = await database.knex('ssh_keys').where('user_id', await userId('ontwikkelaar@devplein.test')).orderBy('id');
     expect(stored.map((row: { public_key: string }) => row.public_key)).toEqual(keys.map((k) => k.publicKey.split(' ').slice(0, 2).join(' ')));
@@ -139,7 +126,7 @@ describe('SSH keys API: adding keys made by ssh-keygen', () => {
     });
     expect(byOther.status).toBe(422);
     expect(byOther.body.errors).toEqual({ sshKey: [DUPLICATE] });
-    expect((await admin.json<SshKeyJson[]>('GET', PATH)).body).toEqual([]);
+    expect(await call(admin, listSshKeys, {})).toEqual([]);
   });
 
   it.each([
@@ -180,13 +167,13 @@ describe('SSH keys API: adding keys made by ssh-keygen', () => {
     }
     const missingCsrf = await admin.api('POST', PATH, { name: 'x', sshKey }, { 'X-CSRF-TOKEN': 'wrong' });
     expect(missingCsrf.status).toBe(419);
-    expect((await admin.json<SshKeyJson[]>('GET', PATH)).body).toEqual([]);
+    expect(await call(admin, listSshKeys, {})).toEqual([]);
   });
 });
 
 describe('SSH keys API: removing keys', () => {
   it("answers 404 for someone else's key and for a key that does not exist, and 422 for a bad id", async () => {
-    const developerKey = (await (await as('ontwikkelaar@devplein.test')).json<SshKeyJson[]>('GET', PATH)).body[0];
+    const developerKey = (await call(await as('ontwikkelaar@devplein.test'), listSshKeys, {}))[0];
     expect(developerKey).toBeDefined();
     const admin = await as('admin@devplein.test');
     expect((await admin.json('DELETE', `${PATH}/${developerKey?.id}`)).status).toBe(404);
@@ -198,17 +185,14 @@ describe('SSH keys API: removing keys', () => {
 
   it('removes one of your own keys and answers the updated list; the key can then be added by someone else', async () => {
     const developer = await as('ontwikkelaar@devplein.test');
-    const before = (await developer.json<SshKeyJson[]>('GET', PATH)).body;
+    const before = await call(developer, listSshKeys, {});
     const ed25519 = before.find((item) => item.keyHash === key('ed25519').fingerprint);
-    const answer = await developer.json<SshKeyJson[]>('DELETE', `${PATH}/${ed25519?.id}`);
-    expect(answer.status).toBe(200);
-    expect(answer.body).toEqual(before.filter((item) => item.id !== ed25519?.id));
+    expect(await call(developer, deleteSshKey, { params: { id: ed25519?.id ?? 0 } })).toEqual(before.filter((item) => item.id !== ed25519?.id));
     expect((await developer.json('DELETE', `${PATH}/${ed25519?.id}`)).status).toBe(404);
 
     const admin = await as('admin@devplein.test');
-    const added = await admin.json<SshKeyJson[]>('POST', PATH, { name: 'overgenomen', sshKey: key('ed25519').publicKey });
-    expect(added.status).toBe(200);
-    expect(added.body.map((item) => item.keyHash)).toEqual([key('ed25519').fingerprint]);
+    const added = await call(admin, addSshKey, { body: { name: 'overgenomen', sshKey: key('ed25519').publicKey } });
+    expect(added.map((item) => item.keyHash)).toEqual([key('ed25519').fingerprint]);
   });
 
   it(`stops at ${MAX_SSH_KEYS_PER_USER} keys per user`, async () => {

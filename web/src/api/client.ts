@@ -152,7 +152,8 @@ function readCsrfToken(): string | null {
   return tag.content;
 }
 
-function withQuery(path: string, query: RequestOptions['query']): string {
+/** `path?key=value&…` without the undefined values (SWR keys of endpoints are built with it too). */
+export function withQuery(path: string, query: RequestOptions['query']): string {
   if (query === undefined) return path;
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {

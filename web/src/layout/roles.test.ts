@@ -38,6 +38,18 @@ describe('role rules of spec §6', () => {
     expect(isAdmin(demoUsers.teacherAdmin)).toBe(true);
   });
 
+  it('gives a not activated account none of its flags, as the server does (issue 36)', () => {
+    const inactive = makeUser({ email_verified_at: null, admin: true, developer: true, group: { id: 1, cohort: 'SD23' }, teams: [{ id: 1, name: 'devplein' }] });
+    expect(isSignedIn(inactive)).toBe(true);
+    expect(isAdmin(inactive)).toBe(false);
+    expect(isDeveloper(inactive)).toBe(false);
+    expect(showAdminDeveloperItems(inactive)).toBe(false);
+    expect(canSeeDeveloperTools(inactive)).toBe(false);
+    expect(canSeeLevels(inactive)).toBe(false);
+    expect(canSeeProjectRequestCounter(inactive, inactive.id)).toBe(false);
+    expect(canSeeSshKeys(inactive, inactive.id)).toBe(false);
+  });
+
   it('gives Databases and VPN to developers only', () => {
     expect(canSeeDeveloperTools(demoUsers.developer)).toBe(true);
     expect(canSeeDeveloperTools(demoUsers.adminDeveloper)).toBe(true);

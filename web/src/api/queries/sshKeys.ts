@@ -1,9 +1,8 @@
-import useSWR, { type KeyedMutator } from 'swr';
-import { api, apiFetcher } from '../client.ts';
+import type { KeyedMutator } from 'swr';
+import { addSshKey as addSshKeyEndpoint, deleteSshKey as deleteSshKeyEndpoint, listSshKeys } from '@devplein/contract/http/ssh-keys';
 import type { SshKeyJson as SshKey } from '@devplein/contract/access';
+import { call, useEndpoint } from '../endpoints.ts';
 export type { SshKey };
-
-export const SSH_KEYS_KEY = '/api/user/ssh_keys';
 
 export interface SshKeysQuery {
   keys: SshKey[] | undefined;
@@ -14,18 +13,18 @@ export interface SshKeysQuery {
 
 /** The signed-in developer's keys. */
 export function useSshKeys(): SshKeysQuery {
-  const { data, error, isLoading, mutate } = useSWR<SshKey[]>(SSH_KEYS_KEY, apiFetcher<SshKey[]>);
+  const { data, error, isLoading, mutate } = useEndpoint(listSshKeys, {});
   return { keys: data, error, isLoading, mutate };
 }
 
-/** POST /api/user/ssh_keys: stores a key; answers the updated list. A 422 carries errors.sshKey / errors.name. */
+/** Stores a key; answers the updated list. A 422 carries errors.sshKey / errors.name. */
 export function addSshKey(input: { name: string; sshKey: string }): Promise<SshKey[]> {
-  return api.post<SshKey[]>(SSH_KEYS_KEY, input);
+  return call(addSshKeyEndpoint, { body: input });
 }
 
-/** DELETE /api/user/ssh_keys/{id}: answers the updated list. */
+/** Removes a key; answers the updated list. */
 export function deleteSshKey(id: number): Promise<SshKey[]> {
-  return api.delete<SshKey[]>(`${SSH_KEYS_KEY}/${id}`);
+  return call(deleteSshKeyEndpoint, { params: { id } });
 }
 
 /** The line `ssh-keygen -l` prints for a key, with the key's name as comment. */

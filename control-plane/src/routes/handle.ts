@@ -1,0 +1,68 @@
+/**
+ * The server's side of a contract endpoint (contract/src/http): registers the route on the
+ * router at the declared method and path, lets through only the declared callers (401/403 before
+ * any input is read), parses params, query and body with the declared schemas (422 in Dutch, as
+ * parseInput does), and types the route's answer against the declared response. What the route
+ * does stays its own: load → authorize (membership, ownership) → act → present.
+ */
+import type { z } from 'zod';
+import { isAdmin, isAdminDeveloper, isDeveloper } from '@devplein/contract/roles';
+import type { Access, Endpoint, ParsedInput, ReplyOf } from '@devplein/contract/http/endpoint';
+import type { AppContext, AppRouter } from '../app-context.ts';
+import type { CurrentUser } from '../auth/current-user.ts';
+import { activeUser, signedInUser } from '../middlewares/authenticate.ts';
+import { parseInput } from '../middlewares/validate.ts';
+import { forbidden } from '../errors.ts';
+
+/** The caller an endpoint's access leaves: a user for every access that needs a session. */
+export type CallerOf<E extends Endpoint> = E['access'] extends 'public' | 'machine' ? CurrentUser | null : CurrentUser;
+
+export type RouteInput<E extends Endpoint> = ParsedInput<E> & { caller: CallerOf<E> };
+
+/**
+ * What the route's act step returns: the JSON body for a JSON answer (handle sets it), nothing
+ * for streams, files and redirects (the route writes those itself), either for a file with a
+ * JSON form (`?format=json`).
+ */
+export type RouteReply<E extends Endpoint> = E['answer'] extends { kind: 'json' }
+  ? ReplyOf<E>
+  : E['answer'] extends { kind: 'file'; json: z.ZodType }
+    ? ReplyOf<E> | undefined
+    : undefined | void;
+
+/** The declared access, checked with the shared role rules; 401 signed out, 403 otherwise. */
+export function admit(ctx: AppContext, access: Access, refusal?: string): CurrentUser | null {
+  switch (access) {
+    case 'public':
+    case 'machine':
+      return ctx.state.user ?? null;
+    case 'signed-in':
+      return signedInUser(ctx);
+    case 'active':
+      return activeUser(ctx);
+    case 'developer':
+    case 'admin':
+    case 'admin-developer': {
+      const user = activeUser(ctx);
+      const allowed = access === 'developer' ? isDeveloper(user) : access === 'admin' ? isAdmin(user) : isAdminDeveloper(user);
+      if (!allowed) throw forbidden(refusal);
+      return user;
+    }
+  }
+}
+
+/** Registers `act` as the route of `declared`. */
+export function handle<E extends Endpoint>(router: AppRouter, declared: E, act: (ctx: AppContext, input: RouteInput<E>) => Promise<RouteReply<E>>): void {
+  const method = declared.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+  router[method](declared.path, async (ctx) => {
+    const caller = admit(ctx, declared.access, declared.refusal);
+    const input = {
+      caller,
+      params: declared.params ? parseInput(ctx, declared.params, 'params') : undefined,
+      query: declared.query ? parseInput(ctx, declared.query, 'query') : undefined,
+      body: declared.body ? parseInput(ctx, declared.body, 'body') : undefined,
+    } as RouteInput<E>;
+    const reply = await act(ctx, input);
+    if (reply !== undefined) ctx.body = reply;
+  });
+}
