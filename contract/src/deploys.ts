@@ -3,6 +3,7 @@
  * The control plane's presenters build these shapes, the web app's dockers card reads them, and
  * the realtime events on the container's channel carry them.
  */
+import { z } from 'zod';
 
 /** Where a deploy is: waiting in the project's queue, running on the dev server, or finished. */
 export const DEPLOY_STATUSES = ['queued', 'running', 'deployed', 'failed', 'superseded'] as const;
@@ -38,106 +39,111 @@ export const DEPLOY_FAILURES = [
 export type DeployFailure = (typeof DEPLOY_FAILURES)[number];
 
 /** The commit a deploy fetched. */
-export interface DeployCommitView {
+export const deployCommitJson = z.strictObject({
   /** Full hash (40 hex). */
-  hash: string;
+  hash: z.string(),
   /** First 7 characters, as git shows them. */
-  shortHash: string;
+  shortHash: z.string(),
   /** First line of the commit message. */
-  subject: string;
-  author: string;
+  subject: z.string(),
+  author: z.string(),
   /** ISO time the commit was authored. */
-  time: string;
-}
+  time: z.string(),
+});
+export type DeployCommitView = z.infer<typeof deployCommitJson>;
 
 /** One line of a deploy's log (Dutch for the agent's and the control plane's own lines). */
-export interface DeployLogLine {
-  phase: DeployPhaseName;
-  text: string;
+export const deployLogLineJson = z.strictObject({
+  phase: z.enum(DEPLOY_PHASES),
+  text: z.string(),
   /** 0–100 for git's progress, null otherwise. */
-  percent: number | null;
-}
+  percent: z.number().nullable(),
+});
+export type DeployLogLine = z.infer<typeof deployLogLineJson>;
 
 /** One deploy of a project, as the card and its history show it. */
-export interface ProjectDeploy {
-  id: number;
-  projectId: number;
-  status: DeployStatus;
-  trigger: DeployTrigger;
+export const projectDeployJson = z.strictObject({
+  id: z.number().int(),
+  projectId: z.number().int(),
+  status: z.enum(DEPLOY_STATUSES),
+  trigger: z.enum(DEPLOY_TRIGGERS),
   /** Branch asked for (null: the repository's default branch). */
-  branch: string | null;
+  branch: z.string().nullable(),
   /** Set once the fetch got the commit; for a roll back, the commit asked for. */
-  commit: DeployCommitView | null;
+  commit: deployCommitJson.nullable(),
   /** Who asked (null for a push through the webhook). */
-  requestedBy: { id: number; name: string } | null;
-  failure: DeployFailure | null;
+  requestedBy: z.strictObject({ id: z.number().int(), name: z.string() }).nullable(),
+  failure: z.enum(DEPLOY_FAILURES).nullable(),
   /** Dutch sentence about a failure (or a note on success, like a restart); null when there is nothing to say. */
-  message: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
+  message: z.string().nullable(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+});
+export type ProjectDeploy = z.infer<typeof projectDeployJson>;
 
 /** A deploy with its log (GET /api/user/dockers/{projectId}/deploys/{deployId}). */
-export interface ProjectDeployDetail extends ProjectDeploy {
-  log: DeployLogLine[];
-}
+export const projectDeployDetailJson = projectDeployJson.extend({ log: z.array(deployLogLineJson) });
+export type ProjectDeployDetail = z.infer<typeof projectDeployDetailJson>;
 
 /** How git signs in at the school's git server for this project. */
-export type DeployAuth = 'none' | 'deploy-key' | 'token';
+export const DEPLOY_AUTHS = ['none', 'deploy-key', 'token'] as const;
+export type DeployAuth = (typeof DEPLOY_AUTHS)[number];
 
 /**
  * The card's git-deploy summary, on every UserDocker of a project whose repository can be
  * deployed (null: no repository, or an image option without a web root).
  */
-export interface DockerDeploySummary {
+export const dockerDeploySummaryJson = z.strictObject({
   /** The repository address as the project stores it. */
-  repository: string;
-  branch: string | null;
+  repository: z.string(),
+  branch: z.string().nullable(),
   /** The deploy that put the site there now (newest 'deployed'); null before the first. */
-  current: ProjectDeploy | null;
+  current: projectDeployJson.nullable(),
   /** The newest deploy of any status (the one whose log the card shows). */
-  latest: ProjectDeploy | null;
+  latest: projectDeployJson.nullable(),
   /**
    * The project signs in with an HTTPS token but none is stored: it was dropped because the
    * repository changed or the member who stored it left (issue 35). The card says 'Vul het token
    * opnieuw in'; deploys fail until someone does.
    */
-  tokenMissing: boolean;
+  tokenMissing: z.boolean(),
   /**
    * The webhook secret was renewed because a member left (issue 35): pushes fail until the
    * git server's webhook has the new secret. Gone at the first delivery signed with it.
    */
-  webhookNotice: { reason: 'member-left'; since: string } | null;
-}
+  webhookNotice: z.strictObject({ reason: z.literal('member-left'), since: z.string() }).nullable(),
+});
+export type DockerDeploySummary = z.infer<typeof dockerDeploySummaryJson>;
 
 /**
  * Everything the card's git-deploy panel needs (GET /api/user/dockers/{projectId}/deploys):
  * the history, the webhook and the deploy key. Members of the project and admins only.
  */
-export interface ProjectDeployPanel {
-  repository: string;
-  branch: string | null;
-  auth: DeployAuth;
+export const projectDeployPanelJson = z.strictObject({
+  repository: z.string(),
+  branch: z.string().nullable(),
+  auth: z.enum(DEPLOY_AUTHS),
   /** Whether an HTTPS token is stored (its value is never sent back). */
-  hasToken: boolean;
+  hasToken: z.boolean(),
   /**
    * The stored token's owner and time (issue 35): it is sent only to the address it was entered
    * for, and goes when that member leaves the project or is disabled. null: none stored.
    */
-  token: { storedBy: { id: number; name: string }; storedAt: string } | null;
+  token: z.strictObject({ storedBy: z.strictObject({ id: z.number().int(), name: z.string() }), storedAt: z.string() }).nullable(),
   /** Newest first, at most 20. */
-  deploys: ProjectDeploy[];
+  deploys: z.array(projectDeployJson),
   /** Where the git server sends its push events, and the secret it signs them with. */
-  webhook: { url: string; secret: string };
+  webhook: z.strictObject({ url: z.string(), secret: z.string() }),
   /** The project's deploy key (for ssh addresses); null when it has none yet or the dev server could not give it. */
-  deployKey: { publicKey: string; fingerprint: string } | null;
+  deployKey: z.strictObject({ publicKey: z.string(), fingerprint: z.string() }).nullable(),
   /**
    * 'made': `deployKey` is set; 'none': the project has no key yet (POST …/deploy-key makes it,
    * a read never does: issue 35); 'unknown': the dev server did not answer.
    */
-  deployKeyStatus: 'made' | 'none' | 'unknown';
-}
+  deployKeyStatus: z.enum(['made', 'none', 'unknown']),
+});
+export type ProjectDeployPanel = z.infer<typeof projectDeployPanelJson>;
 
 /** Realtime, on the container's channel (private-container.{name}): a deploy's status changed. */
 export const DEPLOY_UPDATED_EVENT = 'DeployUpdated';
@@ -177,7 +183,8 @@ export const DEPLOY_TRIGGER_LABELS: Record<DeployTrigger, string> = {
  * http:// is accepted. Empty `allowedHosts`: git deploy is off and any repository address is
  * refused.
  */
-export interface DeploySettingsView {
-  allowedHosts: string[];
-  allowHttp: boolean;
-}
+export const deploySettingsJson = z.strictObject({
+  allowedHosts: z.array(z.string()),
+  allowHttp: z.boolean(),
+});
+export type DeploySettingsView = z.infer<typeof deploySettingsJson>;

@@ -5,61 +5,65 @@
  */
 
 import type { ImageDeploySettings } from './validation/imageDeploy.ts';
-import type { DeployCommitView, DockerDeploySummary } from './deploys.ts';
+import { z } from 'zod';
+import { dockerDeploySummaryJson, type DeployCommitView } from './deploys.ts';
 
 /** What a container can be asked to do (the student's and the admin's `?action=`). */
 export const CONTAINER_ACTIONS = ['start', 'stop', 'pause', 'unpause', 'restart'] as const;
 export type ContainerAction = (typeof CONTAINER_ACTIONS)[number];
 
-/** One of the signed-in user's projects with its container (GET /api/user/dockers). */
-export interface UserDocker {
-  /** Docker id; null while no container exists. */
-  Id: string | null;
-  /** ['/' + project name]. */
-  Names: string[];
-  /** Image reference of the project's image option ('' when none is chosen yet). */
-  Image: string;
-  /** Docker's state, or one of the product states below. */
-  State: string;
-  /** Docker's Status text, or a Dutch explanation for the product states. */
-  Status: string;
-  Labels: { projectId: number };
-  project: { id: number; name: string; validated: boolean | null; docker_id: number | null };
-  Users: Array<{ id: number; name: string }>;
-  description: string;
-  domain: string;
-  ssh: boolean;
-  /** 'ssh student@{host} -p {port}' when the image has SSH and a container exists. */
-  sshCommand: string | null;
-  wordpress: boolean;
-  /** Set while the container is stopped because the dockerserver stopped it for lack of visitors. */
-  autoStop: DockerAutoStop | null;
-  /** Why an exited container stopped (Docker's State); null while it is not exited, or from a dockerserver that does not say. */
-  exit: DockerExit | null;
-  /** Git deploy (issue 23): null when the project has no repository or its image option no web root. */
-  deploy: DockerDeploySummary | null;
-}
-
 /** How an exited container ended: Docker's State.OOMKilled and State.ExitCode. */
-export interface DockerExit {
+export const dockerExitJson = z.strictObject({
   /** The kernel stopped it because its memory was full (137 is then the exit code). */
-  oomKilled: boolean;
-  exitCode: number;
-}
+  oomKilled: z.boolean(),
+  exitCode: z.number().int(),
+});
+export type DockerExit = z.infer<typeof dockerExitJson>;
 
 /**
  * The dockerserver stopped the container by itself (idle auto-stop): its site had no visitors
  * for `idleAfterSeconds`. The container is stopped, never removed; starting it is enough.
  */
-export interface DockerAutoStop {
-  reason: 'idle';
+export const dockerAutoStopJson = z.strictObject({
+  reason: z.literal('idle'),
   /** ISO time of the stop. */
-  stoppedAt: string;
+  stoppedAt: z.string(),
   /** ISO time of the last visit (or start) the dockerserver saw before it; null when unknown. */
-  lastActivityAt: string | null;
+  lastActivityAt: z.string().nullable(),
   /** How long the site had to go without visitors, in seconds (the server's setting at the stop). */
-  idleAfterSeconds: number;
-}
+  idleAfterSeconds: z.number(),
+});
+export type DockerAutoStop = z.infer<typeof dockerAutoStopJson>;
+
+/** One of the signed-in user's projects with its container (GET /api/user/dockers). */
+export const userDockerJson = z.strictObject({
+  /** Docker id; null while no container exists. */
+  Id: z.string().nullable(),
+  /** ['/' + project name]. */
+  Names: z.array(z.string()),
+  /** Image reference of the project's image option ('' when none is chosen yet). */
+  Image: z.string(),
+  /** Docker's state, or one of the product states below. */
+  State: z.string(),
+  /** Docker's Status text, or a Dutch explanation for the product states. */
+  Status: z.string(),
+  Labels: z.strictObject({ projectId: z.number().int() }),
+  project: z.strictObject({ id: z.number().int(), name: z.string(), validated: z.boolean().nullable(), docker_id: z.number().int().nullable() }),
+  Users: z.array(z.strictObject({ id: z.number().int(), name: z.string() })),
+  description: z.string(),
+  domain: z.string(),
+  ssh: z.boolean(),
+  /** 'ssh student@{host} -p {port}' when the image has SSH and a container exists. */
+  sshCommand: z.string().nullable(),
+  wordpress: z.boolean(),
+  /** Set while the container is stopped because the dockerserver stopped it for lack of visitors. */
+  autoStop: dockerAutoStopJson.nullable(),
+  /** Why an exited container stopped (Docker's State); null while it is not exited, or from a dockerserver that does not say. */
+  exit: dockerExitJson.nullable(),
+  /** Git deploy (issue 23): null when the project has no repository or its image option no web root. */
+  deploy: dockerDeploySummaryJson.nullable(),
+});
+export type UserDocker = z.infer<typeof userDockerJson>;
 
 /** Product states of a card besides Docker's own (spec §4). */
 export const STATE_AWAITING = 'Nog niet goed gekeurd!';

@@ -14,6 +14,8 @@ import {
 } from '../../support/hosting-stack.ts';
 import type { UserDocker } from '@devplein/contract/dockers';
 import { generateSshKeys } from '../../support/ssh-keygen-fixtures.ts';
+import { listUserDockers, createUserDocker } from '@devplein/contract/http/user-dockers';
+import { call } from '../../support/endpoint-calls.ts';
 
 
 const UNREACHABLE_MESSAGE = 'De dockerserver is op dit moment niet bereikbaar. Probeer het zo opnieuw.';
@@ -32,11 +34,8 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function dockers(session: HttpSession): Promise<UserDocker[]> {
-  const { status, body } = await session.json<UserDocker[]>('GET', '/api/user/dockers');
-  expect(status).toBe(200);
-  return body;
-}
+/** The cards, checked against the contract's schema (a field the contract does not declare fails). */
+const dockers = (session: HttpSession): Promise<UserDocker[]> => call(session, listUserDockers, {});
 
 const card = (list: UserDocker[], name: string): UserDocker | undefined => list.find((item) => item.Names[0] === `/${name}`);
 
@@ -153,12 +152,11 @@ describe('the state machine of the dockers page', () => {
     expect(refused).toEqual({ status: 409, body: { message: 'Dit project is nog niet goedgekeurd.' } });
     expect((await zoe.json('POST', '/api/user/dockers', { id: rejected.id })).status).toBe(409);
 
-    const created = await zoe.json<UserDocker[]>('POST', '/api/user/dockers', { id: approved.id });
-    expect(created.status).toBe(200);
-    expect(created.body).toHaveLength(1);
-    expect(created.body[0]).toMatchObject({ State: 'running', Names: [`/${approved.name}`] });
-    expect(created.body[0]?.Id).toMatch(/^[0-9a-f]{64}$/);
-    expect(created.body[0]?.sshCommand).toMatch(/^ssh student@dev\.devplein\.test -p \d+$/);
+    const created = await call(zoe, createUserDocker, { body: { id: approved.id } });
+    expect(created).toHaveLength(1);
+    expect(created[0]).toMatchObject({ State: 'running', Names: [`/${approved.name}`] });
+    expect(created[0]?.Id).toMatch(/^[0-9a-f]{64}$/);
+    expect(created[0]?.sshCommand).toMatch(/^ssh student@dev\.devplein\.test -p \d+$/);
     const createCall = stack.agent.callsOf('createContainer').at(-1)?.request as Record<string, unknown>;
     expect(createCall).toMatchObject({
       projectId: approved.id,
@@ -174,7 +172,7 @@ describe('the state machine of the dockers page', () => {
     // ssh image: the members' keys went in (Zoë has none: an empty set locks SSH).
     expect(stack.agent.authorizedKeys.get(approved.id)).toEqual([]);
     // Idempotent.
-    expect((await zoe.json<UserDocker[]>('POST', '/api/user/dockers', { id: approved.id })).body[0]?.Id).toBe(created.body[0]?.Id);
+    expect((await call(zoe, createUserDocker, { body: { id: approved.id } }))[0]?.Id).toBe(created[0]?.Id);
 
     const act = async (action: string) => zoe.json<UserDocker[] | { message: string }>('PUT', `/api/user/dockers/${approved.id}?action=${action}`);
     expect(await act('stop')).toMatchObject({ status: 200, body: [{ State: 'exited' }] });
@@ -187,7 +185,7 @@ describe('the state machine of the dockers page', () => {
     expect(await act('restart')).toMatchObject({ status: 200, body: [{ State: 'running' }] });
 
     list = await dockers(zoe);
-    expect(card(list, approved.name)).toMatchObject({ State: 'running', Id: created.body[0]?.Id });
+    expect(card(list, approved.name)).toMatchObject({ State: 'running', Id: created[0]?.Id });
   });
 
   it('lists all the user’s containers with one ListContainers call', async () => {

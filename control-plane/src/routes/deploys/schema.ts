@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BRANCH_MESSAGE, isSafeBranchName } from '@devplein/contract/validation/repositoryAddress';
-import { projectIdParams } from '../user-dockers/schema.ts';
+import { projectIdParams } from '@devplein/contract/http/user-dockers';
 
 export { projectIdParams };
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IMAGE_REFERENCE, IMAGE_REFERENCE_MESSAGE } from '../user-dockers/schema.ts';
+import { IMAGE_REFERENCE, IMAGE_REFERENCE_MESSAGE } from '@devplein/contract/validation/imageReference';
 import {
   CAPABILITY_MESSAGE,
   CONTAINER_CAPABILITIES,

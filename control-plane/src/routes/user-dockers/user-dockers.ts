@@ -1,8 +1,6 @@
 import { stripVTControlCharacters } from 'node:util';
 import Router from '@koa/router';
-import type { AppContext, AppDeps, AppRouter } from '../../app-context.ts';
-import { activeUser } from '../../middlewares/authenticate.ts';
-import { parseInput } from '../../middlewares/validate.ts';
+import type { AppDeps, AppRouter } from '../../app-context.ts';
 import { forbidden, HttpError, serviceUnavailable } from '../../errors.ts';
 import { mayPullImage, mayRunProjectContainer, notRunnableMessage } from '../../policies/container-policy.ts';
 import { authorizeProject } from '../../policies/authorize-project.ts';
@@ -17,7 +15,17 @@ import { containerSituationOf, loadUserDockerCards } from '../../queries/user-do
 import { presentUserDocker } from '../../presenters/present-user-docker.ts';
 import { SshCommandResolver } from '../../lib/ssh-command.ts';
 import type { LogLineView, PullProgressView } from '../../agent/container-views.ts';
-import { actionQuery, containerNameParams, createDockerBody, followQuery, logsQuery, projectIdParams, pullBody } from './schema.ts';
+import {
+  changeUserDocker,
+  containerLogs,
+  containerStats,
+  createUserDocker,
+  followContainerLogs,
+  listUserDockers,
+  pullProjectImage,
+} from '@devplein/contract/http/user-dockers';
+import type { CurrentUser } from '../../auth/current-user.ts';
+import { handle } from '../handle.ts';
 import { openResponseStream, writeLine } from './streams.ts';
 import { PerUserSlots } from '../../lib/per-user-slots.ts';
 import { ContainerStatsWatches } from '../../lib/container-stats-watches.ts';
@@ -80,28 +88,22 @@ export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDep
 
   const deploySummaryOf = async (project: DockerProjectRow) => presentDeploySummary(project, (await loadDeploySummaries(knex, [project.id])).get(project.id));
 
-  router.get('/api/user/dockers', async (ctx) => {
-    const user = activeUser(ctx);
-    const cards = await loadUserDockerCards(commandDeps, user.id);
+  handle(router, listUserDockers, async (_ctx, { caller }) => {
+    const cards = await loadUserDockerCards(commandDeps, caller.id);
     const deploys = await loadDeploySummaries(knex, cards.map(({ project }) => project.id));
-    ctx.body = cards.map(({ project, situation }) => presentUserDocker(project, situation, presentDeploySummary(project, deploys.get(project.id))));
+    return cards.map(({ project, situation }) => presentUserDocker(project, situation, presentDeploySummary(project, deploys.get(project.id))));
   });
 
-  router.post('/api/user/dockers', async (ctx) => {
-    const user = activeUser(ctx);
-    const { id } = parseInput(ctx, createDockerBody, 'body');
+  handle(router, createUserDocker, async (ctx, { caller: user, body: { id } }) => {
     const project = authorizeProject(user, await loadDockerProject(knex, id));
     const container = await createProjectContainer(commandDeps, project, { requestedBy: user.id });
     const docker = presentUserDocker(project, await containerSituationOf(commandDeps, project, container), await deploySummaryOf(project));
     await recordContainerAct(commandDeps, user, project, 'container.create', { state: docker.State });
     ctx.state.log.info({ userId: user.id, projectId: id }, 'container created');
-    ctx.body = [docker];
+    return [docker];
   });
 
-  router.put('/api/user/dockers/:projectId', async (ctx) => {
-    const user = activeUser(ctx);
-    const { projectId } = parseInput(ctx, projectIdParams, 'params');
-    const { action } = parseInput(ctx, actionQuery, 'query');
+  handle(router, changeUserDocker, async (ctx, { caller: user, params: { projectId }, query: { action } }) => {
     const project = authorizeProject(user, await loadDockerProject(knex, projectId));
     if (!mayRunProjectContainer(project, action)) throw forbidden(notRunnableMessage(project.validated));
     // Read before the agent acts: an action needs the database only up to there, so the answer
@@ -111,35 +113,27 @@ export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDep
     const docker = presentUserDocker(project, await containerSituationOf(commandDeps, project, container), deploy);
     await recordContainerAct(commandDeps, user, project, `container.${action}`, { state: docker.State });
     ctx.state.log.info({ userId: user.id, projectId, action }, 'container action');
-    ctx.body = [docker];
+    return [docker];
   });
 
-  const containerProject = async (ctx: AppContext): Promise<DockerProjectRow> => {
-    const user = activeUser(ctx);
-    const { name } = parseInput(ctx, containerNameParams, 'params');
-    return authorizeProject(user, await loadDockerProjectByName(knex, name));
-  };
+  const containerProject = async (user: CurrentUser, name: string): Promise<DockerProjectRow> => authorizeProject(user, await loadDockerProjectByName(knex, name));
 
-  router.get('/api/user/container/:name', async (ctx) => {
-    const project = await containerProject(ctx);
-    const { tail, format, download } = parseInput(ctx, logsQuery, 'query');
+  handle(router, containerLogs, async (ctx, { caller, params, query: { tail, format, download } }) => {
+    const project = await containerProject(caller, params.name);
     const lines = await callAgent(() => deps.agents.forHost(project.host).containers.getContainerLogs({ projectId: project.id }, tail, { requestId: ctx.state.requestId }));
     if (download) ctx.attachment(`${project.name}.log`);
-    if (format === 'json') {
-      ctx.body = { lines: lines.map(logLineJson) };
-      return;
-    }
+    if (format === 'json') return { lines: lines.map(logLineJson) };
     ctx.type = 'text/plain; charset=utf-8';
     // A text file has no colours: the download carries the lines without ANSI escape codes.
     const text = (line: LogLineView) => (download ? stripVTControlCharacters(line.text) : line.text);
     ctx.body = lines.map(text).join('\n') + (lines.length > 0 ? '\n' : '');
+    return undefined;
   });
 
-  router.get('/api/user/container/:name/follow', async (ctx) => {
-    const project = await containerProject(ctx);
-    const { tail } = parseInput(ctx, followQuery, 'query');
+  handle(router, followContainerLogs, async (ctx, { caller, params, query: { tail } }) => {
+    const project = await containerProject(caller, params.name);
     // One student must not hold open streams (and agent streams behind them) without end.
-    const release = followSlots.take(activeUser(ctx).id);
+    const release = followSlots.take(caller.id);
     if (!release) throw new HttpError(429, `Je volgt al ${followSlots.perUser} logs tegelijk. Sluit eerst een ander logvenster.`);
     const { stream, signal } = openResponseStream(ctx, 'text/event-stream; charset=utf-8');
     stream.once('close', release);
@@ -162,15 +156,13 @@ export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDep
   });
 
   // Live use of a running container for its card (issue 22): the same access as its logs.
-  router.get('/api/user/container/:name/stats', async (ctx) => {
-    const project = await containerProject(ctx);
+  handle(router, containerStats, async (ctx, { caller, params }) => {
+    const project = await containerProject(caller, params.name);
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = presentContainerStats(await callAgent(() => statsWatches.read(project.host, project.id)));
+    return presentContainerStats(await callAgent(() => statsWatches.read(project.host, project.id)));
   });
 
-  router.post('/api/user/dockers_images', async (ctx) => {
-    const user = activeUser(ctx);
-    const { image, project_id } = parseInput(ctx, pullBody, 'body');
+  handle(router, pullProjectImage, async (ctx, { caller: user, body: { image, project_id } }) => {
     const project = authorizeProject(user, await loadDockerProject(knex, project_id));
     if (!mayPullImage(user, project.image, image)) {
       const message = 'Je mag alleen de image van je eigen project downloaden.';

@@ -1,13 +1,13 @@
-import useSWR from 'swr';
-import { apiFetcher } from '../client.ts';
-import { type ContainerStatsJson, type LiveContainerStatsJson, MEMORY_WARNING_SHARE, STATS_POLL_MS } from '@devplein/contract/container-stats';
+import { containerStats } from '@devplein/contract/http/user-dockers';
+import { type LiveContainerStatsJson, MEMORY_WARNING_SHARE, STATS_POLL_MS } from '@devplein/contract/container-stats';
+import { useEndpoint } from '../endpoints.ts';
 
 /**
  * A running container's live use, polled every STATS_POLL_MS while its card is shown (SWR stops
  * polling when the card goes; the control plane serves every tab from one agent stream).
  */
 export function useContainerStats(name: string) {
-  return useSWR<ContainerStatsJson>(`/api/user/container/${encodeURIComponent(name)}/stats`, apiFetcher<ContainerStatsJson>, {
+  return useEndpoint(containerStats, { params: { name } }, {
     refreshInterval: STATS_POLL_MS,
     keepPreviousData: true,
     revalidateOnFocus: false,

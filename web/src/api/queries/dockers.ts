@@ -1,6 +1,9 @@
 import { useEffect, useState } from 'react';
-import useSWR, { type KeyedMutator } from 'swr';
-import { ApiError, NetworkError, api, apiFetcher, statusMessage } from '../client.ts';
+import type { KeyedMutator } from 'swr';
+import { pathOf } from '@devplein/contract/http/endpoint';
+import { changeUserDocker, containerLogs, createUserDocker, followContainerLogs, listUserDockers, pullProjectImage, type LogLineJson } from '@devplein/contract/http/user-dockers';
+import { ApiError, NetworkError, api, statusMessage, withQuery } from '../client.ts';
+import { call, keyOf, useEndpoint } from '../endpoints.ts';
 
 import {
   STATE_AWAITING,
@@ -69,7 +72,7 @@ export function containerName(docker: Pick<UserDocker, 'Names' | 'project'>): st
   return first === undefined ? docker.project.name : first.replace(/^\//, '');
 }
 
-export const USER_DOCKERS_KEY = '/api/user/dockers';
+export const USER_DOCKERS_KEY = keyOf(listUserDockers, {})!;
 
 const durationUnits: Array<[seconds: number, one: string, many: string]> = [
   [86_400, 'dag', 'dagen'],
@@ -177,19 +180,19 @@ export function useUserDockers(options: { realtimeDown?: boolean } = {}): UserDo
   // A number, not a function: swr restarts its timer whenever the number changes, while a
   // function is only asked again after a refresh it already scheduled (none once it said 0).
   const refreshInterval = userDockersRefreshMs(shown, options.realtimeDown ?? false);
-  const { data, error, isLoading, mutate } = useSWR<UserDocker[]>(USER_DOCKERS_KEY, apiFetcher<UserDocker[]>, { refreshInterval });
+  const { data, error, isLoading, mutate } = useEndpoint(listUserDockers, {}, { refreshInterval });
   useEffect(() => setShown(data), [data]);
   return { dockers: data, error, isLoading, mutate };
 }
 
-/** POST /api/user/dockers {id}: makes the project's container (idempotent); the list's first item is the new state. */
+/** Makes the project's container (idempotent); the list's first item is the new state. */
 export function createContainer(projectId: number): Promise<UserDocker[]> {
-  return api.post<UserDocker[]>(USER_DOCKERS_KEY, { id: projectId });
+  return call(createUserDocker, { body: { id: projectId } });
 }
 
-/** PUT /api/user/dockers/{projectId}?action=…; the list's first item carries the new State and Status. */
+/** Runs an action on the project's container; the list's first item carries the new State and Status. */
 export function runContainerAction(projectId: number, action: ContainerAction): Promise<UserDocker[]> {
-  return api.put<UserDocker[]>(`${USER_DOCKERS_KEY}/${projectId}`, undefined, { query: { action } });
+  return call(changeUserDocker, { params: { projectId }, query: { action } });
 }
 
 /** DELETE /api/user/project/{id}: removes the container first, then the project (503 keeps both). */
@@ -197,35 +200,27 @@ export function deleteUserProject(projectId: number): Promise<void> {
   return api.delete<void>(`/api/user/project/${projectId}`);
 }
 
-/** One line of a container's log (GET /api/user/container/{name}?format=json, or one follow event). */
-export interface LogLine {
-  stream: 'stdout' | 'stderr';
-  text: string;
-  time: string;
-}
+/** One line of a container's log (the logs' JSON form, or one follow event); `time` '' when Docker gave none. */
+export type LogLine = Omit<LogLineJson, 'time'> & { time: string };
 
 /** The server's limits for `?tail=`. */
 export const LOG_TAIL_DEFAULT = 500;
 export const LOG_TAIL_MAX = 5000;
 
-export function containerLogsPath(name: string): string {
-  return `/api/user/container/${encodeURIComponent(name)}`;
-}
-
 /** The last `tail` lines, stdout and stderr interleaved. */
 export async function fetchContainerLogs(name: string, tail: number, signal?: AbortSignal): Promise<LogLine[]> {
-  const body = await api.get<{ lines: LogLine[] }>(containerLogsPath(name), { query: { format: 'json', tail }, signal });
-  return body.lines;
+  const body = await call(containerLogs, { params: { name }, query: { format: 'json', tail } }, { signal });
+  return (body?.lines ?? []).map((line) => ({ ...line, time: line.time ?? '' }));
 }
 
 /** The whole log as a `{name}.log` attachment. */
 export function containerLogsDownloadUrl(name: string): string {
-  return `${containerLogsPath(name)}?download=1`;
+  return withQuery(pathOf(containerLogs, { name }), { download: 1 });
 }
 
 /** The server-sent-events stream of new lines; ends when the container stops. */
 export function containerLogsFollowUrl(name: string): string {
-  return `${containerLogsPath(name)}/follow`;
+  return pathOf(followContainerLogs, { name });
 }
 
 /** Parses one follow event's data; null for anything that is not a log line. */
@@ -360,7 +355,7 @@ export async function pullImage(
   if (csrf) headers.set('X-CSRF-TOKEN', csrf);
   let response: Response;
   try {
-    response = await fetch('/api/user/dockers_images', {
+    response = await fetch(pullProjectImage.path, {
       method: 'POST',
       headers,
       body: JSON.stringify(input),
@@ -368,7 +363,7 @@ export async function pullImage(
       signal,
     });
   } catch (error) {
-    throw new NetworkError(signal?.aborted ?? false, { cause: error, request: 'POST /api/user/dockers_images' });
+    throw new NetworkError(signal?.aborted ?? false, { cause: error, request: `${pullProjectImage.method} ${pullProjectImage.path}` });
   }
   if (!response.ok) {
     const text = await response.text();
