@@ -15,12 +15,13 @@ export const sshKeyJson = z.strictObject({
 export type SshKeyJson = z.infer<typeof sshKeyJson>;
 
 /** GET /api/vpn: the user's configuration (spec §3: the identifier used in the download path). */
-export interface VpnConfigJson {
-  identifier: string;
+export const vpnConfigJson = z.strictObject({
+  identifier: z.string(),
   /** The peer's tunnel address as the agent handed it out, CIDR (e.g. `10.8.0.2/32`). */
-  address: string;
-  createdAt: string;
-}
+  address: z.string(),
+  createdAt: z.string(),
+});
+export type VpnConfigJson = z.infer<typeof vpnConfigJson>;
 
 /** One licence of GET /api/admin/licenses and PUT /api/admin/licenses/{id} (spec §3: id, description, license, user). */
 export interface AdminLicenseJson {
@@ -57,16 +58,17 @@ export interface IntroduceeJson {
 }
 
 /** One database of GET/POST/DELETE /api/user/databases (spec §3: id, name, user, password; plus host). */
-export interface DatabaseJson {
-  id: number;
+export const databaseJson = z.strictObject({
+  id: z.number().int(),
   /** `u{userId}_{suffix}`. */
-  name: string;
+  name: z.string(),
   /** The account, named like the database. */
-  user: string;
+  user: z.string(),
   /** The opened (plain) password: this list only ever goes to the databases' owner. */
-  password: string;
+  password: z.string(),
   /** Where its MariaDB listens inside the VPN (its dev server's address; beyond the spec). */
-  host: string;
+  host: z.string(),
   /** The port there (3306 on a dev server, spec §9; `npm start`'s own MariaDB has another; beyond the spec). */
-  port: number;
-}
+  port: z.number().int(),
+});
+export type DatabaseJson = z.infer<typeof databaseJson>;

@@ -4,7 +4,9 @@
  * route is missing here; the OpenAPI document is made from this list.
  */
 import type { Endpoint } from './endpoint.ts';
+import { databaseEndpoints } from './databases.ts';
 import { sshKeyEndpoints } from './ssh-keys.ts';
+import { vpnEndpoints } from './vpn.ts';
 import { userDockerEndpoints } from './user-dockers.ts';
 
-export const ENDPOINTS: readonly Endpoint[] = [...sshKeyEndpoints, ...userDockerEndpoints];
+export const ENDPOINTS: readonly Endpoint[] = [...sshKeyEndpoints, ...userDockerEndpoints, ...databaseEndpoints, ...vpnEndpoints];

@@ -63,6 +63,10 @@ export function handle<E extends Endpoint>(router: AppRouter, declared: E, act: 
       body: declared.body ? parseInput(ctx, declared.body, 'body') : undefined,
     } as RouteInput<E>;
     const reply = await act(ctx, input);
-    if (reply !== undefined) ctx.body = reply;
+    if (reply === null) {
+      // koa answers 204 for a null body; a JSON answer that may be null is 200 with `null`.
+      ctx.type = 'application/json';
+      ctx.body = 'null';
+    } else if (reply !== undefined) ctx.body = reply;
   });
 }

@@ -4,13 +4,9 @@ import { ADMIN, DEVELOPER, DOCENT, NOT_ACTIVATED, STUDENT, startHostingStack, ty
 import { DATABASE_NAME_MESSAGES } from '@devplein/contract/validation/databaseName';
 import { MAX_DATABASES_PER_USER } from '../../../control-plane/src/policies/database-policy.ts';
 
-/** One database of GET/POST/DELETE /api/user/databases. */
-interface DatabaseJson {
-  id: number;
-  name: string;
-  user: string;
-  password: string;
-}
+import type { DatabaseJson } from '@devplein/contract/access';
+import { listDatabases } from '@devplein/contract/http/databases';
+import { call } from '../../support/endpoint-calls.ts';
 
 const UNREACHABLE = 'De databaseserver is op dit moment niet bereikbaar. Probeer het zo opnieuw.';
 
@@ -24,11 +20,8 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function list(session: HttpSession): Promise<DatabaseJson[]> {
-  const { status, body } = await session.json<DatabaseJson[]>('GET', '/api/user/databases');
-  expect(status).toBe(200);
-  return body;
-}
+/** The list, checked against the contract's schema. */
+const list = (session: HttpSession): Promise<DatabaseJson[]> => call(session, listDatabases, {});
 
 async function create(session: HttpSession, db: unknown): Promise<{ status: number; body: DatabaseJson[] & { message?: string; errors?: Record<string, string[]> } }> {
   return session.json('POST', '/api/user/databases', { db });

@@ -10,16 +10,13 @@ import { waitFor } from '../../support/ports.ts';
 import { ADMIN, DEVELOPER, DOCENT, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
 import { wireguardPublicKeyOf } from '../../../control-plane/src/lib/wireguard-keys.ts';
 import { vpnConfigQrSvg } from '../../../control-plane/src/lib/vpn-config-file.ts';
+import { ownVpnConfig } from '@devplein/contract/http/vpn';
+import { call } from '../../support/endpoint-calls.ts';
 
 const execFileAsync = promisify(execFile);
 /** Runs a command; a hanging one fails the test instead of holding it until the test timeout. */
 const run = (command: string, args: string[]) => execFileAsync(command, args, { timeout: 10_000 });
 
-interface VpnJson {
-  identifier: string;
-  address: string;
-  createdAt: string;
-}
 
 const UNREACHABLE = 'De VPN-server is op dit moment niet bereikbaar. Probeer het zo opnieuw.';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -131,10 +128,9 @@ describe('VPN API: a developer’s configuration', () => {
   });
 
   it('shows {identifier, address, createdAt}', async () => {
-    const { status, body } = await (await stack.as(DEVELOPER)).json<VpnJson>('GET', '/api/vpn');
-    expect(status).toBe(200);
+    const body = await call(await stack.as(DEVELOPER), ownVpnConfig, {});
     expect(body).toEqual({ identifier, address: '10.8.0.2/32', createdAt: expect.any(String) });
-    expect(Number.isNaN(Date.parse(body.createdAt))).toBe(false);
+    expect(Number.isNaN(Date.parse(body?.createdAt ?? ''))).toBe(false);
   });
 
   it('downloads the .conf: its own key pair, its address, the server, only the allowed networks, keepalive 25', async () => {
@@ -250,11 +246,11 @@ describe('VPN API: when the agent fails', () => {
       stack.agent.mode = 'ok';
     }
     const olga = await stack.as(DEVELOPER);
-    const { body: own } = await olga.json<VpnJson>('GET', '/api/vpn');
+    const own = await call(olga, ownVpnConfig, {});
     await stack.agent.stop();
     try {
       expect(await anna.json('POST', '/api/vpn')).toEqual({ status: 503, body: { message: UNREACHABLE } });
-      expect(await olga.json('GET', `/api/vpn/${own.identifier}`)).toEqual({ status: 503, body: { message: UNREACHABLE } });
+      expect(await olga.json('GET', `/api/vpn/${own?.identifier}`)).toEqual({ status: 503, body: { message: UNREACHABLE } });
       expect((await olga.api('GET', '/api/vpn/qr')).status).toBe(503);
     } finally {
       await stack.restartAgent();

@@ -1,22 +1,13 @@
 import Router from '@koa/router';
+import { createDatabase, dropDatabase, listDatabases } from '@devplein/contract/http/databases';
 import type { AppContext, AppDeps, AppRouter } from '../../app-context.ts';
-import type { CurrentUser } from '../../auth/current-user.ts';
-import { activeUser } from '../../middlewares/authenticate.ts';
-import { parseInput } from '../../middlewares/validate.ts';
-import { forbidden, notFound } from '../../errors.ts';
-import { mayUseDatabases, ownsDatabase } from '../../policies/database-policy.ts';
+import { notFound } from '../../errors.ts';
+import { ownsDatabase } from '../../policies/database-policy.ts';
 import { createUserDatabase, type DatabaseCommandDeps } from '../../commands/create-user-database.ts';
 import { dropUserDatabase } from '../../commands/drop-user-database.ts';
 import { loadDatabase, loadUserDatabases } from '../../queries/databases.ts';
 import { presentUserDatabases } from '../../presenters/present-database.ts';
-import { databaseIdParams, newDatabaseBody } from './schema.ts';
-
-/** The signed-in developer, or 401/403 (spec §6: databases are for developers). */
-function developer(ctx: AppContext): CurrentUser {
-  const user = activeUser(ctx);
-  if (!mayUseDatabases(user)) throw forbidden('Databases zijn alleen voor ontwikkelaars.');
-  return user;
-}
+import { handle } from '../handle.ts';
 
 /** The list carries passwords: never cached by the browser or a proxy. */
 const noStore = (ctx: AppContext): void => {
@@ -46,28 +37,24 @@ export function databaseRoutes(deps: Pick<AppDeps, 'knex' | 'agents' | 'secrets'
       },
     );
 
-  router.get('/api/user/databases', async (ctx) => {
-    const user = developer(ctx);
+  // Developers only (spec §6): the endpoints' declared access (contract/src/http/databases.ts).
+  handle(router, listDatabases, async (ctx, { caller }) => {
     noStore(ctx);
-    ctx.body = await databaseList(user.id);
+    return databaseList(caller.id);
   });
 
-  router.post('/api/user/databases', async (ctx) => {
-    const user = developer(ctx);
-    const { db } = parseInput(ctx, newDatabaseBody, 'body');
+  handle(router, createDatabase, async (ctx, { caller, body: { db } }) => {
     noStore(ctx);
-    await createUserDatabase(commandDeps, user.id, db, ctx.state.requestId);
-    ctx.body = await databaseList(user.id);
+    await createUserDatabase(commandDeps, caller.id, db, ctx.state.requestId);
+    return databaseList(caller.id);
   });
 
-  router.delete('/api/user/databases/:id', async (ctx) => {
-    const user = developer(ctx);
-    const { id } = parseInput(ctx, databaseIdParams, 'params');
+  handle(router, dropDatabase, async (ctx, { caller, params: { id } }) => {
     const database = await loadDatabase(deps.knex, id);
-    if (!database || !ownsDatabase(user, database)) throw notFound('Deze database bestaat niet.');
+    if (!database || !ownsDatabase(caller, database)) throw notFound('Deze database bestaat niet.');
     noStore(ctx);
     await dropUserDatabase(commandDeps, database, ctx.state.requestId);
-    ctx.body = await databaseList(database.user_id);
+    return databaseList(database.user_id);
   });
 
   return router;

@@ -8,7 +8,7 @@ import { loadDatabase } from '../../queries/databases.ts';
 import { isSignonSecret, mintSignonTicket } from '../../lib/db-admin-ticket.ts';
 import { redeemSignonTicket } from '../../commands/redeem-signon-ticket.ts';
 import { presentSignonCredentials } from '../../presenters/present-signon-credentials.ts';
-import { databaseIdParams } from '../databases/schema.ts';
+import { databaseIdParams } from '@devplein/contract/http/databases';
 import { adminLinkQuery, signonRedeemBody } from './schema.ts';
 
 /** phpMyAdmin's signon script redeems tickets here (exempt from CSRF: it has no session). */

@@ -1,22 +1,15 @@
 import Router from '@koa/router';
 import type { AppContext, AppDeps, AppRouter } from '../../app-context.ts';
-import type { CurrentUser } from '../../auth/current-user.ts';
-import { activeUser } from '../../middlewares/authenticate.ts';
-import { forbidden, notFound } from '../../errors.ts';
-import { mayUseVpn, ownsVpnConfig } from '../../policies/vpn-policy.ts';
+import { createVpnConfig, ownVpnConfig, vpnConfigFile, vpnConfigQr } from '@devplein/contract/http/vpn';
+import { notFound } from '../../errors.ts';
+import { ownsVpnConfig } from '../../policies/vpn-policy.ts';
+import { handle } from '../handle.ts';
 import { createUserVpn, type VpnCommandDeps } from '../../commands/create-user-vpn.ts';
 import { loadVpnConfigByIdentifier, loadVpnConfigOfUser, type StoredVpnConfig, vpnConfigText } from '../../queries/vpn.ts';
 import { VPN_CONFIG_FILE_NAME, vpnConfigQrSvg } from '../../lib/vpn-config-file.ts';
 import { presentVpnConfig, presentVpnIdentifier } from '../../presenters/present-vpn-config.ts';
 
 const CONFIG_MISSING = 'Deze VPN-configuratie bestaat niet.';
-
-/** The signed-in developer, or 401/403 (spec §6: the VPN is for developers). */
-function developer(ctx: AppContext): CurrentUser {
-  const user = activeUser(ctx);
-  if (!mayUseVpn(user)) throw forbidden('De VPN is alleen voor ontwikkelaars.');
-  return user;
-}
 
 /** The file holds a private key: never cached by the browser or a proxy. */
 const noStore = (ctx: AppContext): void => {
@@ -38,23 +31,18 @@ export function vpnRoutes(deps: Pick<AppDeps, 'knex' | 'agents' | 'secrets' | 'l
   };
   const router: AppRouter = new Router();
 
-  router.get('/api/vpn', async (ctx) => {
-    const user = developer(ctx);
-    const config = await loadVpnConfigOfUser(deps.knex, user.id);
-    // koa answers 204 for a null body; the API promises 200 with JSON null.
-    ctx.type = 'application/json';
-    ctx.body = JSON.stringify(config ? presentVpnConfig(config) : null);
+  // Developers only (spec §6; admins who are not developers are refused like students): the
+  // endpoints' declared access (contract/src/http/vpn.ts).
+  handle(router, ownVpnConfig, async (_ctx, { caller }) => {
+    const config = await loadVpnConfigOfUser(deps.knex, caller.id);
+    return config ? presentVpnConfig(config) : null;
   });
 
-  router.post('/api/vpn', async (ctx) => {
-    const user = developer(ctx);
-    ctx.body = presentVpnIdentifier(await createUserVpn(commandDeps, user.id, ctx.state.requestId));
-  });
+  handle(router, createVpnConfig, async (ctx, { caller }) => presentVpnIdentifier(await createUserVpn(commandDeps, caller.id, ctx.state.requestId)));
 
   // Before /api/vpn/:identifier (an identifier is a UUID, never 'qr', but the order makes it plain).
-  router.get('/api/vpn/qr', async (ctx) => {
-    const user = developer(ctx);
-    const config = await loadVpnConfigOfUser(deps.knex, user.id);
+  handle(router, vpnConfigQr, async (ctx, { caller }) => {
+    const config = await loadVpnConfigOfUser(deps.knex, caller.id);
     if (!config) throw notFound(CONFIG_MISSING);
     const svg = await vpnConfigQrSvg(await vpnConfigText(commandDeps, config, ctx.state.requestId));
     noStore(ctx);
@@ -62,11 +50,9 @@ export function vpnRoutes(deps: Pick<AppDeps, 'knex' | 'agents' | 'secrets' | 'l
     ctx.body = svg;
   });
 
-  router.get('/api/vpn/:identifier', async (ctx) => {
-    const user = developer(ctx);
-    const identifier = (ctx.params as { identifier?: string }).identifier ?? '';
+  handle(router, vpnConfigFile, async (ctx, { caller, params: { identifier } }) => {
     const config: StoredVpnConfig | undefined = await loadVpnConfigByIdentifier(deps.knex, identifier);
-    if (!config || !ownsVpnConfig(user, config)) throw notFound(CONFIG_MISSING);
+    if (!config || !ownsVpnConfig(caller, config)) throw notFound(CONFIG_MISSING);
     const text = await vpnConfigText(commandDeps, config, ctx.state.requestId);
     noStore(ctx);
     ctx.attachment(VPN_CONFIG_FILE_NAME);

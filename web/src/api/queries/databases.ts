@@ -1,11 +1,12 @@
-import useSWR, { type KeyedMutator } from 'swr';
-import { api, apiFetcher } from '../client.ts';
+import type { KeyedMutator } from 'swr';
+import { createDatabase as createDatabaseEndpoint, dropDatabase as dropDatabaseEndpoint, listDatabases } from '@devplein/contract/http/databases';
 import type { DatabaseJson } from '@devplein/contract/access';
+import { call, keyOf, useEndpoint } from '../endpoints.ts';
 
-/** One database of the list; `host` may be missing: older control planes send none. */
-export type UserDatabase = Omit<DatabaseJson, 'host' | 'port'> & { host?: string; port?: number };
+/** One database of the list. */
+export type UserDatabase = DatabaseJson;
 
-export const DATABASES_KEY = '/api/user/databases';
+export const DATABASES_KEY = keyOf(listDatabases, {})!;
 
 export interface DatabasesQuery {
   databases: UserDatabase[] | undefined;
@@ -18,22 +19,22 @@ export interface DatabasesQuery {
  * would answer 403, and the API client sends the browser home on a 403.
  */
 export function useDatabases(enabled = true): DatabasesQuery {
-  const { data, error, mutate } = useSWR<UserDatabase[]>(enabled ? DATABASES_KEY : null, apiFetcher<UserDatabase[]>);
+  const { data, error, mutate } = useEndpoint(listDatabases, enabled ? {} : null);
   return { databases: data, error, mutate };
 }
 
 /**
- * POST /api/user/databases {db}: creates `u{id}_{db}` and its account; answers the updated list.
+ * Creates `u{id}_{db}` and its account; answers the updated list.
  * 422 carries errors.db (spec §8), 503 when the database server does not answer, 501 when the
  * dev server does not support databases yet.
  */
 export function createDatabase(db: string): Promise<UserDatabase[]> {
-  return api.post<UserDatabase[]>(DATABASES_KEY, { db });
+  return call(createDatabaseEndpoint, { body: { db } });
 }
 
-/** DELETE /api/user/databases/{id}: drops database and account; answers the updated list. */
+/** Drops database and account; answers the updated list. */
 export function dropDatabase(id: number): Promise<UserDatabase[]> {
-  return api.delete<UserDatabase[]>(`${DATABASES_KEY}/${id}`);
+  return call(dropDatabaseEndpoint, { params: { id } });
 }
 
 /**

@@ -1,16 +1,18 @@
-import useSWR, { type KeyedMutator } from 'swr';
-import { api, apiFetcher } from '../client.ts';
+import type { KeyedMutator } from 'swr';
+import { pathOf } from '@devplein/contract/http/endpoint';
+import { createVpnConfig, ownVpnConfig, vpnConfigFile, vpnConfigQr } from '@devplein/contract/http/vpn';
 import type { VpnConfigJson as VpnConfig } from '@devplein/contract/access';
+import { call, keyOf, useEndpoint } from '../endpoints.ts';
 export type { VpnConfig };
 
-export const VPN_KEY = '/api/vpn';
+export const VPN_KEY = keyOf(ownVpnConfig, {})!;
 
 /** The QR code (SVG) of the same configuration file, for the WireGuard app on a phone. */
-export const VPN_QR_PATH = '/api/vpn/qr';
+export const VPN_QR_PATH = pathOf(vpnConfigQr);
 
 /** Where the `.conf` file of a configuration is downloaded (spec §7). */
 export function vpnDownloadHref(identifier: string): string {
-  return `${VPN_KEY}/${encodeURIComponent(identifier)}`;
+  return pathOf(vpnConfigFile, { identifier });
 }
 
 export interface VpnQuery {
@@ -22,14 +24,14 @@ export interface VpnQuery {
 
 /** The signed-in developer's configuration; `enabled` false (not a developer) asks nothing. */
 export function useVpn(enabled = true): VpnQuery {
-  const { data, error, mutate } = useSWR<VpnConfig | null>(enabled ? VPN_KEY : null, apiFetcher<VpnConfig | null>);
+  const { data, error, mutate } = useEndpoint(ownVpnConfig, enabled ? {} : null);
   return { vpn: data, error, mutate };
 }
 
 /**
- * POST /api/vpn: makes the configuration (a second call answers the same one). Answers only
- * `{identifier}`; reload GET /api/vpn for the address.
+ * Makes the configuration (a second call answers the same one). Answers only `{identifier}`;
+ * reload the configuration for the address.
  */
 export function createVpn(): Promise<{ identifier: string }> {
-  return api.post<{ identifier: string }>(VPN_KEY);
+  return call(createVpnConfig, {});
 }

@@ -8,8 +8,8 @@ import { DatabasesPageView, MASKED_PASSWORD, type DatabasesPageViewProps } from 
 
 afterEach(cleanup);
 
-const abc: UserDatabase = { id: 4, name: 'u12_abc', user: 'u12_abc', password: 'Geheim2345678' };
-const xyz: UserDatabase = { id: 5, name: 'u12_xyz', user: 'u12_xyz', password: 'AnderGeheim99' };
+const abc: UserDatabase = { id: 4, name: 'u12_abc', user: 'u12_abc', password: 'Geheim2345678', host: '10.8.0.1', port: 3306 };
+const xyz: UserDatabase = { id: 5, name: 'u12_xyz', user: 'u12_xyz', password: 'AnderGeheim99', host: '10.8.0.1', port: 3306 };
 
 function renderView(overrides: Partial<DatabasesPageViewProps> = {}) {
   const noop = () => undefined;
