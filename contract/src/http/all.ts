@@ -3,10 +3,20 @@
  * routes × roles test checks that each is registered and in its table, and that no registered
  * route is missing here; the OpenAPI document is made from this list.
  */
-import type { Endpoint } from './endpoint.ts';
+import { endpoint, json, type Endpoint } from './endpoint.ts';
+import { z } from 'zod';
 import { databaseEndpoints } from './databases.ts';
 import { sshKeyEndpoints } from './ssh-keys.ts';
 import { vpnEndpoints } from './vpn.ts';
 import { userDockerEndpoints } from './user-dockers.ts';
 
-export const ENDPOINTS: readonly Endpoint[] = [...sshKeyEndpoints, ...userDockerEndpoints, ...databaseEndpoints, ...vpnEndpoints];
+/** This list as an OpenAPI 3.1 document (contract/src/http/openapi.ts; docs/http-api.md). */
+export const openApiEndpoint = endpoint({
+  method: 'GET',
+  path: '/api/openapi.json',
+  access: 'admin',
+  summary: 'This API as an OpenAPI 3.1 document, made from the declarations in contract/src/http.',
+  answer: json(z.record(z.string(), z.unknown())),
+});
+
+export const ENDPOINTS: readonly Endpoint[] = [...sshKeyEndpoints, ...userDockerEndpoints, ...databaseEndpoints, ...vpnEndpoints, openApiEndpoint];

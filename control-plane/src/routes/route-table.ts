@@ -32,6 +32,7 @@ import { dbAdminRoutes } from './db-admin/db-admin.ts';
 import { sessionRoutes } from './session/session.ts';
 import { deployRoutes } from './deploys/deploys.ts';
 import { deployHookRoutes } from './deploy-hooks/deploy-hooks.ts';
+import { openApiRoutes } from './openapi/openapi.ts';
 
 /** Every router of the API and the server pages; the routes × roles test walks this list. */
 export function appRouters(deps: AppDeps): AppRouter[] {
@@ -70,5 +71,6 @@ export function appRouters(deps: AppDeps): AppRouter[] {
     sessionRoutes(deps),
     deployRoutes(deps),
     deployHookRoutes(deps),
+    openApiRoutes(),
   ];
 }

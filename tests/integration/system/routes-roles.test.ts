@@ -197,6 +197,8 @@ const EXPECTED: Record<string, Row> = {
   'POST /api/user/dockers/:projectId/deploy-key': ACTIVE,
   // a git server's push: no session, the signature with the project's webhook secret is the authority (none here: 401 for every role)
   'POST /api/hooks/deploy/:projectId': [401, 401, 401, 401, 401, 401],
+  // the declared endpoints as OpenAPI 3.1 (issue 36), for admins
+  'GET /api/openapi.json': ADMINS,
 };
 
 /** Routes that end the session they are called with: called with a throwaway session per role. */
