@@ -17,6 +17,10 @@ export default defineConfig({
     setupFiles: ['tests/support/pages-on-failure.ts'],
     // Integration tests start real processes; browser tests drive Chromium.
     testTimeout: 30_000,
+    // expect.poll waits for a condition (a page's list after a filter, a card's state); vitest's
+    // own budget of 1 s is less than a fetch and a render take on a loaded two-core machine
+    // (the audit e2e's filter failed so under a busy core). The test's own timeout still bounds it.
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 120_000,
     teardownTimeout: 30_000,
     pool: 'forks',
