@@ -34,11 +34,14 @@ async function writeUnit(name: string, execStart: string): Promise<void> {
   );
 }
 
-/** A process's state letter from /proc (S, R, Z, …), or 'gone'. A zombie has ended: only its parent has not reaped it yet. */
-async function processState(pid: number): Promise<string> {
+/** The fields of /proc/<pid>/stat after the name (state first), or none when the process is gone. */
+async function statFields(pid: number): Promise<string[]> {
   const line = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  return line ? line.slice(line.lastIndexOf(')') + 2, line.lastIndexOf(')') + 3) : 'gone';
+  return line ? line.slice(line.lastIndexOf(')') + 2).split(' ') : [];
 }
+
+/** A process's state letter from /proc (S, R, Z, …), or 'gone'. A zombie has ended: only its parent has not reaped it yet. */
+const processState = async (pid: number): Promise<string> => (await statFields(pid))[0] ?? 'gone';
 const running = async (pid: number): Promise<boolean> => !['gone', 'Z'].includes(await processState(pid));
 
 /** An unrelated process of this test's own, as a PostgreSQL backend would be. */
@@ -49,10 +52,7 @@ function bystander(): number {
 }
 
 /** A process's start time (field 22 of /proc/<pid>/stat, clock ticks since boot), as the stand-in reads it. */
-async function startTick(pid: number): Promise<string> {
-  const line = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  return line.slice(line.lastIndexOf(')') + 2).split(' ')[19] ?? '';
-}
+const startTick = async (pid: number): Promise<string> => (await statFields(pid))[19] ?? '';
 
 /** A bystander whose start time is not `tick`: made again until the clock has moved past the unit's start. */
 async function bystanderStartedAfter(tick: string): Promise<number> {

@@ -3,19 +3,12 @@
  * method, path and input, whose 2xx JSON body is checked against the declared response schema
  * (a presenter that sends a field the contract does not declare, or leaves one out, fails here).
  */
-import { endpointKey, pathOf, type CallInput, type Endpoint, type ReplyOf } from '@devplein/contract/http/endpoint';
+import { addressOf, endpointKey, type CallInput, type Endpoint, type ReplyOf } from '@devplein/contract/http/endpoint';
 import { errorJson, type ErrorJson } from '@devplein/contract/http/errors';
 import type { HttpSession } from './http-session.ts';
 
 /** An answer: the declared reply on 2xx, the control plane's error body otherwise. */
 export type EndpointAnswer<E extends Endpoint> = { status: number; ok: true; body: ReplyOf<E> } | { status: number; ok: false; error: ErrorJson };
-
-function addressOf(declared: Endpoint, input: { params?: unknown; query?: unknown }): string {
-  const path = pathOf(declared, input.params as Record<string, unknown> | undefined);
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries((input.query ?? {}) as Record<string, unknown>)) if (value !== undefined) query.set(key, String(value));
-  return query.size > 0 ? `${path}?${query}` : path;
-}
 
 /** Sends the call and checks the body against the contract: the declared reply, or an error body. */
 export async function send<E extends Endpoint>(session: HttpSession, declared: E, input: CallInput<E>): Promise<EndpointAnswer<E>> {

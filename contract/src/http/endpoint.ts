@@ -72,8 +72,6 @@ export const sse = <Item extends z.ZodType>(item: Item): { kind: 'sse'; item: It
 export const ndjson = <Item extends z.ZodType>(item: Item): { kind: 'ndjson'; item: Item } => ({ kind: 'ndjson', item });
 export const file = <Json extends z.ZodType | undefined = undefined>(contentType: string, json?: Json): { kind: 'file'; contentType: string; json: Json } =>
   ({ kind: 'file', contentType, json: json as Json });
-export const redirect = { kind: 'redirect' } as const;
-export const empty = { kind: 'empty' } as const;
 
 /** A declared part's schema (params, query, body are optional properties: `undefined` is taken off). */
 type Declared<Part> = Exclude<Part, undefined>;
@@ -105,9 +103,6 @@ export type ReplyOf<E extends Endpoint> = E['answer'] extends { kind: 'json'; sc
     ? Infer<Schema>
     : undefined;
 
-/** The item of a streaming endpoint. */
-export type ItemOf<E extends Endpoint> = E['answer'] extends { kind: 'sse' | 'ndjson'; item: infer Item } ? Infer<Item> : never;
-
 /** `/api/user/ssh_keys/:id` with {id: 3} → `/api/user/ssh_keys/3` (each value URI-encoded). */
 export function pathOf(declared: Pick<Endpoint, 'path'>, params?: Record<string, unknown>): string {
   return declared.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
@@ -115,6 +110,14 @@ export function pathOf(declared: Pick<Endpoint, 'path'>, params?: Record<string,
     if (value === undefined || value === null) throw new Error(`${declared.path}: no value for :${name}`);
     return encodeURIComponent(String(value));
   });
+}
+
+/** The address a call goes to: the path with its params, then the query without its undefined values. */
+export function addressOf(declared: Pick<Endpoint, 'path'>, input: { params?: unknown; query?: unknown }): string {
+  const path = pathOf(declared, input.params as Record<string, unknown> | undefined);
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries((input.query ?? {}) as Record<string, unknown>)) if (value !== undefined) query.set(key, String(value));
+  return query.size > 0 ? `${path}?${query}` : path;
 }
 
 /** `METHOD /path`: how the route table, the roles test and the OpenAPI document name an endpoint. */

@@ -152,8 +152,7 @@ function readCsrfToken(): string | null {
   return tag.content;
 }
 
-/** `path?key=value&…` without the undefined values (SWR keys of endpoints are built with it too). */
-export function withQuery(path: string, query: RequestOptions['query']): string {
+function withQuery(path: string, query: RequestOptions['query']): string {
   if (query === undefined) return path;
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {

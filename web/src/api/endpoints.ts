@@ -5,23 +5,12 @@
  * mutation that revalidates the same endpoint meet on one key). No path is typed in a page.
  */
 import useSWR, { type SWRConfiguration, type SWRResponse } from 'swr';
-import { endpointKey, pathOf, type CallInput, type Endpoint, type ReplyOf } from '@devplein/contract/http/endpoint';
-import { apiRequest, withQuery, type RequestOptions } from './client.ts';
-
-type QueryRecord = RequestOptions['query'];
-
-/** The address a call goes to: the path with its params, then the query. */
-export function addressOf<E extends Endpoint>(declared: E, input: CallInput<E>): string {
-  return withQuery(pathOf(declared, input.params as Record<string, unknown> | undefined), input.query as QueryRecord);
-}
+import { addressOf, endpointKey, type CallInput, type Endpoint, type ReplyOf } from '@devplein/contract/http/endpoint';
+import { apiRequest, type RequestOptions } from './client.ts';
 
 /** Calls an endpoint; errors are the client's (ApiError with field errors, CsrfError, NetworkError). */
 export function call<E extends Endpoint>(declared: E, input: CallInput<E>, options: Pick<RequestOptions, 'signal' | 'redirectOnAuthError'> = {}): Promise<ReplyOf<E>> {
-  return apiRequest<ReplyOf<E>>(declared.method, pathOf(declared, input.params as Record<string, unknown> | undefined), {
-    ...options,
-    query: input.query as QueryRecord,
-    body: input.body,
-  });
+  return apiRequest<ReplyOf<E>>(declared.method, addressOf(declared, input), { ...options, body: input.body });
 }
 
 /** The SWR key of a GET endpoint with this input (null: do not fetch yet). */

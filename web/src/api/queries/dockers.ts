@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { KeyedMutator } from 'swr';
-import { pathOf } from '@devplein/contract/http/endpoint';
+import { addressOf, pathOf } from '@devplein/contract/http/endpoint';
 import { changeUserDocker, containerLogs, createUserDocker, followContainerLogs, listUserDockers, pullProjectImage, type LogLineJson } from '@devplein/contract/http/user-dockers';
-import { ApiError, NetworkError, api, statusMessage, withQuery } from '../client.ts';
+import { ApiError, NetworkError, api, statusMessage } from '../client.ts';
 import { call, keyOf, useEndpoint } from '../endpoints.ts';
 
 import {
@@ -215,7 +215,7 @@ export async function fetchContainerLogs(name: string, tail: number, signal?: Ab
 
 /** The whole log as a `{name}.log` attachment. */
 export function containerLogsDownloadUrl(name: string): string {
-  return withQuery(pathOf(containerLogs, { name }), { download: 1 });
+  return addressOf(containerLogs, { params: { name }, query: { download: '1' } });
 }
 
 /** The server-sent-events stream of new lines; ends when the container stops. */
