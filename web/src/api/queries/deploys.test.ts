@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendLogLines, applyDeployToHistory, applyDeployUpdate, canRollBackTo, DEPLOY_LOG_MAX_LINES, relativeDutchTime } from './deploys.ts';
+import { appendLogLines, applyDeployToHistory, applyDeployUpdate, canRollBackTo, DEPLOY_LOG_MAX_LINES, mergeDeploySummaries, relativeDutchTime } from './deploys.ts';
 import { commitB, deploySummary, projectDeploy } from '../../pages/DockersPage/cardFixtures.ts';
 
 describe('relativeDutchTime', () => {
@@ -36,6 +36,28 @@ describe('applyDeployUpdate', () => {
     expect(failed.latest?.status).toBe('failed');
     const late = applyDeployUpdate(failed, projectDeploy({ id: 10, status: 'superseded', commit: null }));
     expect(late).toEqual(failed);
+  });
+});
+
+describe('an answer older than a live event', () => {
+  it('never takes a deploy back: the same deploy stays as far along as it was seen', () => {
+    const failed = applyDeployUpdate(deploySummary(), projectDeploy({ id: 12, status: 'failed', commit: null }));
+    expect(applyDeployUpdate(failed, projectDeploy({ id: 12, status: 'queued', commit: null })).latest?.status).toBe('failed');
+    expect(applyDeployUpdate(failed, projectDeploy({ id: 12, status: 'running', commit: null })).latest?.status).toBe('failed');
+    const running = applyDeployUpdate(deploySummary(), projectDeploy({ id: 12, status: 'running', commit: null }));
+    expect(applyDeployUpdate(running, projectDeploy({ id: 12, status: 'deployed', commit: commitB })).current?.id).toBe(12);
+  });
+
+  it('merges a summary from an answer with the one held: newer deploys kept, the answer’s repository taken', () => {
+    const held = deploySummary({ latest: projectDeploy({ id: 12, status: 'failed', commit: null }) });
+    const answer = deploySummary({ repository: 'https://git.school.nl/sam/nieuw.git', latest: projectDeploy({ id: 12, status: 'running', commit: null }) });
+    const merged = mergeDeploySummaries(held, answer);
+    expect(merged?.latest?.status).toBe('failed');
+    expect(merged?.repository).toBe('https://git.school.nl/sam/nieuw.git');
+    expect(mergeDeploySummaries(held, null)).toBe(held);
+    expect(mergeDeploySummaries(null, answer)).toBe(answer);
+    const newer = deploySummary({ latest: projectDeploy({ id: 13, status: 'queued', commit: null }) });
+    expect(mergeDeploySummaries(held, newer)?.latest?.id).toBe(13);
   });
 });
 

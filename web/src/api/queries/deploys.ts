@@ -81,15 +81,40 @@ export function deployShowsLog(deploy: Pick<ProjectDeploy, 'status'> | null | un
   return deploy?.status === 'running' || deploy?.status === 'failed';
 }
 
+/** How far a deploy has come: it only moves forward (queued → running → one of the ends). */
+const DEPLOY_PROGRESS: Record<ProjectDeploy['status'], number> = { queued: 0, running: 1, deployed: 2, failed: 2, superseded: 2 };
+
 /**
- * The card's summary after a live DeployUpdated: the deploy becomes the newest (unless an even
- * newer one is already known) and, once deployed, the current one. An older deploy's late update
- * never takes the place of a newer one.
+ * The later of what the page knew (`known`) and what just came (`incoming`): a newer deploy, or
+ * the same deploy as far along as either saw it. An answer can leave the server before a live
+ * event of the same deploy and arrive after it (a deploy without a deploy key fails within
+ * milliseconds); the card must not go back to the older state.
+ */
+export function laterDeploy(known: ProjectDeploy | null, incoming: ProjectDeploy | null): ProjectDeploy | null {
+  if (known === null) return incoming;
+  if (incoming === null || known.id > incoming.id) return known;
+  if (known.id === incoming.id && DEPLOY_PROGRESS[known.status] > DEPLOY_PROGRESS[incoming.status]) return known;
+  return incoming;
+}
+
+/**
+ * The card's summary after a live DeployUpdated or an answer naming one deploy: the deploy becomes
+ * the newest (unless an even newer one, or the same one further along, is already known) and,
+ * once deployed, the current one.
  */
 export function applyDeployUpdate(summary: DockerDeploySummary, deploy: ProjectDeploy): DockerDeploySummary {
-  const latest = summary.latest === null || deploy.id >= summary.latest.id ? deploy : summary.latest;
-  const current = deploy.status === 'deployed' && (summary.current === null || deploy.id >= summary.current.id) ? deploy : summary.current;
-  return { ...summary, latest, current };
+  const current = deploy.status === 'deployed' ? laterDeploy(summary.current, deploy) : summary.current;
+  return { ...summary, latest: laterDeploy(summary.latest, deploy), current };
+}
+
+/**
+ * A card's summary from an answer (Aanmaken, Starten…) merged with the one the page holds: the
+ * answer's repository and notices, each deploy as far along as either saw it. An answer without
+ * a summary keeps the page's.
+ */
+export function mergeDeploySummaries(known: DockerDeploySummary | null, incoming: DockerDeploySummary | null): DockerDeploySummary | null {
+  if (known === null || incoming === null) return incoming ?? known;
+  return { ...incoming, latest: laterDeploy(known.latest, incoming.latest), current: laterDeploy(known.current, incoming.current) };
 }
 
 /** The panel's history with a live update folded in (newest first, at most the server's 20). */

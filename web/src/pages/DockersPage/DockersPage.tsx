@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { failureMessage, useUserDockers, type UserDocker } from '../../api/queries/dockers.ts';
-import { applyDeployUpdate, type ProjectDeploy } from '../../api/queries/deploys.ts';
+import { applyDeployUpdate, mergeDeploySummaries, type ProjectDeploy } from '../../api/queries/deploys.ts';
 import { useRealtimeReconnect, useRealtimeStatus } from '../../realtime/useContainerChannel.ts';
 import { DockerCard } from './DockerCard.tsx';
 import { DockersPageView } from './DockersPageView.tsx';
@@ -38,11 +38,17 @@ export function DockersPage() {
     [],
   );
 
+  // A card's new state (an answer, a live state change); its deploys merge with the list's, which
+  // live events may have moved on meanwhile.
   const changed = useCallback(
     (updated: UserDocker) =>
-      void mutate((current) => current?.map((docker) => (docker.project.id === updated.project.id ? updated : docker)), {
-        revalidate: false,
-      }),
+      void mutate(
+        (current) =>
+          current?.map((docker) =>
+            docker.project.id === updated.project.id ? { ...updated, deploy: mergeDeploySummaries(docker.deploy, updated.deploy) } : docker,
+          ),
+        { revalidate: false },
+      ),
     [mutate],
   );
   // A deploy's new state (live or an answer) goes into the cached list, so the card's commit changes without a reload.

@@ -9,6 +9,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { SWRConfig } from 'swr';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEPLOY_LOG_EVENT, DEPLOY_UPDATED_EVENT, type DeployLogEvent, type DeployUpdatedEvent } from '@devplein/contract/deploys';
+import { STATE_NOT_CREATED } from '../../api/queries/dockers.ts';
 import { commitB, deploySummary, projectDeploy, userDocker } from './cardFixtures.ts';
 import { DockersPage } from './DockersPage.tsx';
 
@@ -133,5 +134,62 @@ describe('the dockers card, live git deploys', () => {
     emit('private-container.webshop', DEPLOY_LOG_EVENT, { deployId: '12', lines: 'x' });
     expect(screen.getByTestId('deploy-current-commit').textContent).toContain('3f9c2a1');
     expect(screen.getByTestId('deploy-status').textContent).toBe('Bijgewerkt');
+  });
+});
+
+/** A promise the test resolves when it chooses: an answer that is still on its way. */
+function deferred<T>() {
+  let resolve: (value: T) => void = () => {};
+  const promise = new Promise<T>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+/** Lets the page's fetch answer `method url` only once the test releases it. */
+function holdAnswer(method: string, url: string) {
+  const answer = deferred<Response>();
+  const asked = deferred<void>();
+  const original = vi.mocked(fetch).getMockImplementation();
+  vi.mocked(fetch).mockImplementation(async (input, init) => {
+    if ((init?.method ?? 'GET') === method && String(input) === url) {
+      requests.push(`${method} ${String(input)}`);
+      asked.resolve();
+      return answer.promise;
+    }
+    return original ? original(input, init) : json({}, 404);
+  });
+  return { asked: asked.promise, release: (response: Response) => answer.resolve(response) };
+}
+
+// An answer leaves the server before the deploy it names moves on; the live event of that move
+// can reach the page first (a deploy without a deploy key fails within milliseconds). The card
+// must not go back to the older state: it would show 'Bezig met bijwerken' for good.
+describe('the dockers card, an answer older than a live event', () => {
+  it('keeps Mislukt when Bijwerken’s answer (queued) arrives after the live failure', async () => {
+    const held = holdAnswer('POST', '/api/user/dockers/7/deploys');
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'Bijwerken' }));
+    await held.asked;
+    emit('private-container.webshop', DEPLOY_UPDATED_EVENT, { deploy: projectDeploy({ id: 12, status: 'failed', commit: null, message: 'Geen deploy key.' }) });
+    expect(screen.getByTestId('deploy-status').textContent).toBe('Mislukt');
+    held.release(json(projectDeploy({ id: 12, status: 'queued', trigger: 'button', commit: null }), 202));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Bijwerken' }).textContent).toBe('Bijwerken'));
+    expect(screen.getByTestId('deploy-status').textContent).toBe('Mislukt');
+  });
+
+  it('keeps Mislukt when Aanmaken’s answer (first deploy running) arrives after the live failure', async () => {
+    const notCreated = userDocker({ Image: '', State: STATE_NOT_CREATED, Status: '', deploy: deploySummary({ current: null, latest: null }) });
+    const listed = vi.mocked(fetch).getMockImplementation();
+    vi.mocked(fetch).mockImplementation(async (input, init) =>
+      (init?.method ?? 'GET') === 'GET' && String(input) === '/api/user/dockers' ? json([notCreated]) : listed ? listed(input, init) : json({}, 404),
+    );
+    const held = holdAnswer('POST', '/api/user/dockers');
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'Aanmaken' }));
+    await held.asked;
+    const first = projectDeploy({ id: 12, status: 'running', trigger: 'create', commit: null, finishedAt: null });
+    emit('private-container.webshop', DEPLOY_UPDATED_EVENT, { deploy: { ...first, status: 'failed', message: 'Geen deploy key.' } });
+    held.release(json([{ ...notCreated, State: 'running', Status: 'Up Less than a second', deploy: deploySummary({ current: null, latest: first }) }]));
+    await waitFor(() => expect(screen.getByTestId('docker-state').textContent).toBe('Draait'));
+    expect(screen.getByTestId('deploy-status').textContent).toBe('Mislukt');
   });
 });
