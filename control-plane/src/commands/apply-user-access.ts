@@ -3,6 +3,7 @@ import type { ContainerView } from '../agent/container-views.ts';
 import { type DockerProjectRow, loadMemberDockerProjects } from '../queries/projects.ts';
 import { mayHaveHostAccess } from '../policies/host-access-policy.ts';
 import { accessFlagsOf } from '../queries/users.ts';
+import { isStillPending } from '../queries/host-access.ts';
 import { HostAccessReport } from './host-access-report.ts';
 import { recordPendingAccess, settlePendingAccessWithAudit } from './pending-host-access.ts';
 import { createPeerOnFreeAddress } from './create-vpn-peer.ts';
@@ -14,6 +15,8 @@ export interface ApplyUserAccessOptions {
   reason: string;
   /** A retry of a pending intent (the retry job): the audit says `retry: {reason}`. */
   retry?: boolean;
+  /** The retry job's intent: nothing is done when it is gone by the time this run may start. */
+  pendingId?: number;
   /**
    * Part of a revocation (disable, developer flag cleared): also stop the containers of projects
    * in which the user is the only member. Stopped containers are never started again here.
@@ -138,6 +141,8 @@ async function projectAccess(deps: HostAccessDeps, report: HostAccessReport, use
  */
 export async function applyUserAccess(deps: HostAccessDeps, userId: number, options: ApplyUserAccessOptions): Promise<AccessOutcome> {
   return accessLocks.run(`user:${userId}`, async () => {
+    // The retry job's intent may have been carried out by the request whose run it waited for.
+    if (options.pendingId !== undefined && !(await isStillPending(deps.knex, options.pendingId))) return COMPLETE;
     const user = await accessFlagsOf(deps.knex, userId);
     if (!user) return COMPLETE;
     const entitled = mayHaveHostAccess(user);

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { AgentFleet } from '../agent/agent-fleet.ts';
 import { SSH_LABEL, type ContainerView } from '../agent/container-views.ts';
 import { type DockerProjectRow, loadDockerProject, sshKeysOf } from '../queries/projects.ts';
+import { isStillPending } from '../queries/host-access.ts';
 import { HostAccessReport, type NotDoneStep } from './host-access-report.ts';
 import { KeyedLock } from '@devplein/server-kit/keyed-lock';
 import { recordPendingAccess, settlePendingAccessWithAudit } from './pending-host-access.ts';
@@ -62,9 +63,11 @@ export async function syncContainerSsh(
 export async function syncProjectAccess(
   deps: HostAccessDeps,
   projectId: number,
-  intent: { reason: string; endSessionsOf: readonly number[]; actorId: number | null; retry?: boolean },
+  intent: { reason: string; endSessionsOf: readonly number[]; actorId: number | null; retry?: boolean; pendingId?: number },
 ): Promise<AccessOutcome> {
   return accessLocks.run(`project:${projectId}`, async () => {
+    // The retry job's intent may have been carried out by the request whose run it waited for.
+    if (intent.pendingId !== undefined && !(await isStillPending(deps.knex, intent.pendingId))) return COMPLETE;
     const project = await loadDockerProject(deps.knex, projectId);
     if (!project) return COMPLETE;
     const pending = await recordPendingAccess(deps.knex, { projectId }, { reason: intent.reason, endSessionsOf: intent.endSessionsOf });

@@ -6,8 +6,9 @@ import { type HostAccessDeps, syncProjectAccess } from '../commands/sync-project
 /**
  * One pass over the pending access intents (oldest first): each user's access is applied again
  * from their flags as they are now, each project's container synced again with the members who
- * left; whatever is done is cleared, the rest waits for the next pass. Resolves with how many
- * intents are done and how many are left.
+ * left; whatever is done is cleared, the rest waits for the next pass. An intent a request
+ * cleared meanwhile is done (not redone). Resolves with how many intents are done and how many
+ * are left.
  */
 export async function retryPendingAccess(deps: HostAccessDeps): Promise<{ done: number; left: number }> {
   let done = 0;
@@ -15,8 +16,8 @@ export async function retryPendingAccess(deps: HostAccessDeps): Promise<{ done: 
   for (const row of await pendingAccessRows(deps.knex)) {
     const outcome =
       row.user_id !== null
-        ? await applyUserAccess(deps, row.user_id, { actorId: null, reason: row.reason, retry: true, stopSoleContainers: row.stop_sole_containers })
-        : await syncProjectAccess(deps, row.project_id as number, { actorId: null, reason: row.reason, retry: true, endSessionsOf: row.end_sessions_of });
+        ? await applyUserAccess(deps, row.user_id, { actorId: null, reason: row.reason, retry: true, pendingId: row.id, stopSoleContainers: row.stop_sole_containers })
+        : await syncProjectAccess(deps, row.project_id as number, { actorId: null, reason: row.reason, retry: true, pendingId: row.id, endSessionsOf: row.end_sessions_of });
     if (outcome.complete) done += 1;
     else left += 1;
   }

@@ -41,3 +41,11 @@ export async function pendingAccessRows(knex: Knex, limit = 100): Promise<Pendin
   const rows = await knex('pending_host_access').orderBy('updated_at').orderBy('id').limit(limit).select<PendingRow[]>(PENDING_COLUMNS);
   return rows.map(fromRow);
 }
+
+/**
+ * Whether an intent the retry job read is still there: a request may have carried it out (and
+ * cleared it) while the job waited for that request's run.
+ */
+export async function isStillPending(knex: Knex, pendingId: number): Promise<boolean> {
+  return (await knex('pending_host_access').where({ id: pendingId }).first('id')) !== undefined;
+}
