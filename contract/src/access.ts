@@ -23,39 +23,37 @@ export const vpnConfigJson = z.strictObject({
 });
 export type VpnConfigJson = z.infer<typeof vpnConfigJson>;
 
-/** One licence of GET /api/admin/licenses and PUT /api/admin/licenses/{id} (spec §3: id, description, license, user). */
-export interface AdminLicenseJson {
-  id: number;
-  description: string;
-  license: string;
-  user: { id: number; name: string };
-  approved: boolean;
-  approved_at: string | null;
-  created_at: string;
-}
-
 /** One licence of the holder's own list (GET/POST/DELETE /api/user/licenses). */
-export interface OwnLicenseJson {
-  id: number;
-  description: string;
-  license: string;
-  approved: boolean;
-  approved_at: string | null;
-  created_at: string;
-}
+export const ownLicenseJson = z.strictObject({
+  id: z.number().int(),
+  description: z.string(),
+  license: z.string(),
+  approved: z.boolean(),
+  approved_at: z.iso.datetime({ offset: true }).nullable(),
+  created_at: z.iso.datetime({ offset: true }),
+});
+export type OwnLicenseJson = z.infer<typeof ownLicenseJson>;
+
+/** One licence of GET /api/admin/licenses and PUT /api/admin/licenses/{id} (spec §3: id, description, license, user). */
+export const adminLicenseJson = z.strictObject({
+  ...ownLicenseJson.shape,
+  user: z.strictObject({ id: z.number().int(), name: z.string() }),
+});
+export type AdminLicenseJson = z.infer<typeof adminLicenseJson>;
 
 /** One introducee ('meeloper') of GET/POST/DELETE /api/admin/introduction, for admins only. */
-export interface IntroduceeJson {
-  id: number;
-  name: string;
+export const introduceeJson = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
   /** `{name}.{site domain}` (spec §2). */
-  domain: string;
+  domain: z.string(),
   /** The name without its first three characters (spec §2). */
-  git_username: string;
+  git_username: z.string(),
   /** The opened (plain) git password: admins hand it to the introducee. */
-  git_password: string;
-  created_at: string;
-}
+  git_password: z.string(),
+  created_at: z.iso.datetime({ offset: true }),
+});
+export type IntroduceeJson = z.infer<typeof introduceeJson>;
 
 /** One database of GET/POST/DELETE /api/user/databases (spec §3: id, name, user, password; plus host). */
 export const databaseJson = z.strictObject({

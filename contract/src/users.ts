@@ -1,4 +1,5 @@
 /** The users' JSON as the control plane sends it and the web app reads it: the signed-in user, profiles, the admin users, teams, groups and audit screens, user search. */
+import { z } from 'zod';
 import type { LevelCategoryProgressJson } from './levels.ts';
 
 /** GET /api/user: the signed-in user with flags, teams and group. */
@@ -45,12 +46,13 @@ export interface AdminUserJson {
  * A hit of POST /api/users/search: id and name for everyone (spec §7 "users with id and name");
  * admins also get the cohort (`group`) and whether the account is active.
  */
-export interface UserSearchHitJson {
-  id: number;
-  name: string;
-  group?: { id: number; cohort: string } | null;
-  active?: boolean;
-}
+export const userSearchHitJson = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  group: z.strictObject({ id: z.number().int(), cohort: z.string() }).nullable().optional(),
+  active: z.boolean().optional(),
+});
+export type UserSearchHitJson = z.infer<typeof userSearchHitJson>;
 
 /**
  * One group of GET /api/admin/groups: exactly {id, cohort} (the levels page's selector relies on
@@ -78,14 +80,15 @@ export interface MemberJson {
 }
 
 /** One entry of GET /api/admin/audit. `subject_name` is the user's name when the subject is a user that still exists. */
-export interface AuditEntryJson {
-  id: number;
-  created_at: string;
-  actor: { id: number; name: string } | null;
-  action: string;
-  subject_type: string | null;
-  subject_id: string | null;
-  subject_name: string | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-}
+export const auditEntryJson = z.strictObject({
+  id: z.number().int(),
+  created_at: z.iso.datetime({ offset: true }),
+  actor: z.strictObject({ id: z.number().int(), name: z.string() }).nullable(),
+  action: z.string(),
+  subject_type: z.string().nullable(),
+  subject_id: z.string().nullable(),
+  subject_name: z.string().nullable(),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AuditEntryJson = z.infer<typeof auditEntryJson>;

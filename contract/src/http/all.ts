@@ -5,10 +5,15 @@
  */
 import { endpoint, json, type Endpoint } from './endpoint.ts';
 import { z } from 'zod';
+import { adminAuditEndpoints } from './admin-audit.ts';
 import { databaseEndpoints } from './databases.ts';
+import { introduceeEndpoints } from './introducees.ts';
+import { licenseEndpoints } from './licenses.ts';
 import { sshKeyEndpoints } from './ssh-keys.ts';
 import { vpnEndpoints } from './vpn.ts';
 import { userDockerEndpoints } from './user-dockers.ts';
+import { userSearchEndpoints } from './user-search.ts';
+import { wordpressEndpoints } from './wordpress.ts';
 
 /** This list as an OpenAPI 3.1 document (contract/src/http/openapi.ts; docs/http-api.md). */
 export const openApiEndpoint = endpoint({
@@ -19,4 +24,4 @@ export const openApiEndpoint = endpoint({
   answer: json(z.record(z.string(), z.unknown())),
 });
 
-export const ENDPOINTS: readonly Endpoint[] = [...sshKeyEndpoints, ...userDockerEndpoints, ...databaseEndpoints, ...vpnEndpoints, openApiEndpoint];
+export const ENDPOINTS: readonly Endpoint[] = [...sshKeyEndpoints, ...userSearchEndpoints, ...licenseEndpoints, ...introduceeEndpoints, ...adminAuditEndpoints, ...userDockerEndpoints, ...wordpressEndpoints, ...databaseEndpoints, ...vpnEndpoints, openApiEndpoint];

@@ -1,11 +1,6 @@
+/* Who finds whom in POST /api/users/search (every activated user may search: contract/src/http/user-search.ts). */
 import type { CurrentUser } from '../auth/current-user.ts';
-import { isAdmin, isVerified } from './roles.ts';
-
-/**
- * Every activated user may search people: students pick their project members with it (spec §5
- * docker form). The caller's route has already answered 401/403 for the others.
- */
-export const maySearchUsers = (user: CurrentUser | null): boolean => isVerified(user);
+import { isAdmin } from './roles.ts';
 
 /**
  * Not-activated and disabled accounts show up only for an admin who asks for them (`all`); a

@@ -6,20 +6,14 @@ import { createTestDatabase, type TestDatabase } from '../../support/database.ts
 import { createTestPglite } from '../../support/pglite.ts';
 import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
 import { HttpSession } from '../../support/http-session.ts';
-import type { AuditEntryJson as AuditEntry } from '@devplein/contract/users';
+import { auditFacets, readAudit, type AuditPageJson as AuditPage } from '@devplein/contract/http/admin-audit';
+import { call } from '../../support/endpoint-calls.ts';
 
 /*
  * The audit trail: GET /api/admin/audit for every role, its filters and paging, no route that
  * changes an entry, the append-only table (PostgreSQL and PGlite), and the admin level routes
  * writing their entries in the same transaction as the change.
  */
-
-interface AuditPage {
-  data: AuditEntry[];
-  page: number;
-  per_page: number;
-  total: number;
-}
 
 let database: TestDatabase;
 let app: RunningControlPlane;
@@ -83,7 +77,7 @@ afterAll(async () => {
   await database?.destroy();
 });
 
-const list = (query = '', role: Role = 'admin') => sessions[role].json<AuditPage>('GET', `/api/admin/audit${query}`);
+const list = (query = '', role: Role = 'admin') => sessions[role].json<AuditPage>('GET', `${readAudit.path}${query}`);
 
 describe('GET /api/admin/audit per role', () => {
   const expected: Array<[Role, number]> = [
@@ -92,7 +86,7 @@ describe('GET /api/admin/audit per role', () => {
   for (const [role, status] of expected) {
     it(`${role} → ${status}`, async () => {
       expect((await list('', role)).status).toBe(status);
-      expect((await sessions[role].json('GET', '/api/admin/audit/facets')).status).toBe(status);
+      expect((await sessions[role].json('GET', auditFacets.path)).status).toBe(status);
     });
   }
 });
@@ -140,7 +134,7 @@ describe('the list', () => {
   });
 
   it('answers the filter choices: actors and kinds in the log', async () => {
-    const { body } = await sessions.docent.json<{ actors: Array<{ id: number; name: string }>; kinds: string[] }>('GET', '/api/admin/audit/facets');
+    const body = await call(sessions.docent, auditFacets, {});
     expect(body.actors.map((actor) => actor.id)).toEqual(expect.arrayContaining([ids.docent, ids.zonderklas]));
     expect(body.kinds).toEqual(expect.arrayContaining(['team', 'user', 'users']));
   });
@@ -151,7 +145,7 @@ describe('the list', () => {
       ['?actor=abc', 'actor'], ['?kind=User;drop', 'kind'], ['?kind=.user', 'kind'], ['?subject_type=a%20b', 'subject_type'],
     ];
     for (const [query, field] of cases) {
-      const { status, body } = await sessions.admin.json<{ errors: Record<string, string[]> }>('GET', `/api/admin/audit${query}`);
+      const { status, body } = await sessions.admin.json<{ errors: Record<string, string[]> }>('GET', `${readAudit.path}${query}`);
       expect(status, query).toBe(422);
       expect(Object.keys(body.errors), query).toContain(field);
     }

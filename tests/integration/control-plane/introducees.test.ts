@@ -6,6 +6,10 @@ import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
 import { HttpSession } from '../../support/http-session.ts';
 import { createSecretBox } from '../../../control-plane/src/crypto/secret-box.ts';
+import type { IntroduceeJson as Introducee } from '@devplein/contract/access';
+import type { ErrorJson } from '@devplein/contract/http/errors';
+import { createIntroducee, deleteIntroducee, listIntroducees } from '@devplein/contract/http/introducees';
+import { call } from '../../support/endpoint-calls.ts';
 
 /*
  * Introducees ('meelopers') through the real control plane: admins only; names that become host
@@ -13,21 +17,7 @@ import { createSecretBox } from '../../../control-plane/src/crypto/secret-box.ts
  * database, the audit log or the logs) and shown opened to admins.
  */
 
-interface Introducee {
-  id: number;
-  name: string;
-  domain: string;
-  git_username: string;
-  git_password: string;
-}
-
-interface ErrorJson {
-  message: string;
-  reason?: string;
-  errors?: Record<string, string[]>;
-}
-
-const PATH = '/api/admin/introduction';
+const PATH = listIntroducees.path;
 const SITE_DOMAIN = 'meelopen.school.test';
 const encryptionKey = randomBytes(32);
 
@@ -74,9 +64,8 @@ const userId = async (email: string): Promise<number> =>
 
 /** Creates one through the API as the admin and answers it from the returned list. */
 async function create(name: string, role: 'admin' | 'docent' = 'admin'): Promise<Introducee> {
-  const answer = await sessions[role].json<Introducee[]>('POST', PATH, { name });
-  expect(answer.status, `create ${name}`).toBe(200);
-  const created = answer.body.find((introducee) => introducee.name === name);
+  const answer = await call(sessions[role], createIntroducee, { body: { name } });
+  const created = answer.find((introducee) => introducee.name === name);
   if (!created) throw new Error(`${name} not in the answer`);
   return created;
 }
@@ -110,17 +99,14 @@ describe('/api/admin/introduction: who may', () => {
   });
 
   it.each(['docent', 'admin'] as const)('gives %s the list', async (role) => {
-    const answer = await sessions[role].json<Introducee[]>('GET', PATH);
-    expect(answer.status).toBe(200);
-    expect(Array.isArray(answer.body)).toBe(true);
+    expect(Array.isArray(await call(sessions[role], listIntroducees, {}))).toBe(true);
   });
 });
 
 describe('creating and deleting introducees', () => {
   it('creates one with domain, git user name and a strong password, stored sealed', async () => {
-    const answer = await sessions.admin.json<Introducee[]>('POST', PATH, { name: '  mlpjansen  ' });
-    expect(answer.status).toBe(200);
-    const jansen = answer.body.find((introducee) => introducee.name === 'mlpjansen');
+    const answer = await call(sessions.admin, createIntroducee, { body: { name: '  mlpjansen  ' } });
+    const jansen = answer.find((introducee) => introducee.name === 'mlpjansen');
     expect(jansen).toMatchObject({ domain: `mlpjansen.${SITE_DOMAIN}`, git_username: 'jansen' });
     expect(Object.keys(jansen ?? {}).sort()).toEqual(['created_at', 'domain', 'git_password', 'git_username', 'id', 'name']);
     const password = jansen!.git_password;
@@ -133,8 +119,8 @@ describe('creating and deleting introducees', () => {
     expect(createSecretBox(encryptionKey).open(row.password_encrypted)).toBe(password);
 
     // GET shows the same password again to admins.
-    const list = await sessions.docent.json<Introducee[]>('GET', PATH);
-    expect(list.body.find((introducee) => introducee.id === jansen!.id)?.git_password).toBe(password);
+    const list = await call(sessions.docent, listIntroducees, {});
+    expect(list.find((introducee) => introducee.id === jansen!.id)?.git_password).toBe(password);
 
     // Audited without the password; no log line carries it.
     const audit = await database.knex('audit_log').where({ action: 'introducee.create', subject_id: String(jansen!.id) }).first();
@@ -149,7 +135,7 @@ describe('creating and deleting introducees', () => {
     const first = await create('mlpbakker');
     const second = await create('mlpakker2');
     expect(first.git_password).not.toBe(second.git_password);
-    const names = (await sessions.admin.json<Introducee[]>('GET', PATH)).body.map((introducee) => introducee.name);
+    const names = (await call(sessions.admin, listIntroducees, {})).map((introducee) => introducee.name);
     expect(names).toEqual([...names].sort());
   });
 
@@ -208,9 +194,8 @@ describe('creating and deleting introducees', () => {
 
   it('deletes one (audited) and answers the updated list', async () => {
     const gone = await create('mlpweg');
-    const answer = await sessions.docent.json<Introducee[]>('DELETE', `${PATH}/${gone.id}`);
-    expect(answer.status).toBe(200);
-    expect(answer.body.some((introducee) => introducee.id === gone.id)).toBe(false);
+    const answer = await call(sessions.docent, deleteIntroducee, { params: { id: gone.id } });
+    expect(answer.some((introducee) => introducee.id === gone.id)).toBe(false);
     expect(await database.knex('introducees').where('id', gone.id).first()).toBeUndefined();
     const audit = await database.knex('audit_log').where({ action: 'introducee.delete', subject_id: String(gone.id) }).first();
     expect(audit).toMatchObject({ actor_id: await userId('docent@devplein.test'), subject_type: 'introducee' });

@@ -6,18 +6,15 @@ import { startControlPlane, type RunningControlPlane } from '../../support/contr
 import { HttpSession } from '../../support/http-session.ts';
 import { MAX_PENDING_LICENSES_PER_USER } from '../../../control-plane/src/policies/license-policy.ts';
 import type { AdminLicenseJson as AdminLicense, OwnLicenseJson as OwnLicense } from '@devplein/contract/access';
+import type { ErrorJson } from '@devplein/contract/http/errors';
+import { listAllLicenses, listOwnLicenses, requestLicense, toggleLicenseApproval } from '@devplein/contract/http/licenses';
+import { call } from '../../support/endpoint-calls.ts';
 
 /*
  * Licences through the real control plane: admins list every request and tick approval on and
  * off (audited); every activated user requests, lists and withdraws their own. Every route for
  * every role, bad input (422, never 500), someone else's licence (404).
  */
-
-interface ErrorJson {
-  message: string;
-  reason?: string;
-  errors?: Record<string, string[]>;
-}
 
 let database: { url: string; knex: Knex; destroy: () => Promise<void> };
 let app: RunningControlPlane;
@@ -72,8 +69,8 @@ async function licenseOf(email: string, approvedBy: string | null = null): Promi
   return row!.id;
 }
 
-const ADMIN_LIST = '/api/admin/licenses';
-const OWN_LIST = '/api/user/licenses';
+const ADMIN_LIST = listAllLicenses.path;
+const OWN_LIST = listOwnLicenses.path;
 
 describe('GET/PUT /api/admin/licenses: who may', () => {
   it('answers 401 to anonymous visitors', async () => {
@@ -100,9 +97,7 @@ describe('GET/PUT /api/admin/licenses: who may', () => {
   });
 
   it.each(['docent', 'admin'] as const)('gives %s every licence, newest first, with the holder', async (role) => {
-    const answer = await sessions[role].json<AdminLicense[]>('GET', ADMIN_LIST);
-    expect(answer.status).toBe(200);
-    const seeded = answer.body.filter((license) => license.id <= 3);
+    const seeded = (await call(sessions[role], listAllLicenses, {})).filter((license) => license.id <= 3);
     expect(seeded.map((license) => license.id)).toEqual([3, 2, 1]);
     const emma = seeded.find((license) => license.id === 2);
     expect(emma).toMatchObject({
@@ -122,17 +117,15 @@ describe('PUT /api/admin/licenses/{id}: the approve tick', () => {
     const id = await licenseOf('student@devplein.test');
     const adminId = await userId('admin@devplein.test');
 
-    const approved = await sessions.admin.json<AdminLicense>('PUT', `${ADMIN_LIST}/${id}`);
-    expect(approved.status).toBe(200);
-    expect(approved.body).toMatchObject({ id, approved: true, user: { id: await userId('student@devplein.test'), name: 'Sam Student' } });
-    expect(Date.parse(approved.body.approved_at ?? '')).toBeGreaterThan(Date.now() - 60_000);
+    const approved = await call(sessions.admin, toggleLicenseApproval, { params: { id } });
+    expect(approved).toMatchObject({ id, approved: true, user: { id: await userId('student@devplein.test'), name: 'Sam Student' } });
+    expect(Date.parse(approved.approved_at ?? '')).toBeGreaterThan(Date.now() - 60_000);
     const stored = await database.knex('licenses').where('id', id).first('approved_at', 'approved_by');
     expect(stored.approved_by).toBe(adminId);
     expect(stored.approved_at).not.toBeNull();
 
-    const revoked = await sessions.admin.json<AdminLicense>('PUT', `${ADMIN_LIST}/${id}`);
-    expect(revoked.status).toBe(200);
-    expect(revoked.body).toMatchObject({ id, approved: false, approved_at: null });
+    const revoked = await call(sessions.admin, toggleLicenseApproval, { params: { id } });
+    expect(revoked).toMatchObject({ id, approved: false, approved_at: null });
     expect(await database.knex('licenses').where('id', id).first('approved_at', 'approved_by')).toEqual({ approved_at: null, approved_by: null });
 
     const audit = await database
@@ -204,19 +197,15 @@ describe('/api/user/licenses: one’s own requests', () => {
     const email = accounts[role];
     const before = await sessions[role].json<OwnLicense[]>('GET', OWN_LIST);
     expect(before.status).toBe(200);
-    const answer = await sessions[role].json<OwnLicense[]>('POST', OWN_LIST, {
-      description: `  Voor mijn project (${role})  `,
-      license: ' JetBrains ',
-    });
-    expect(answer.status).toBe(200);
-    expect(answer.body).toHaveLength(before.body.length + 1);
-    expect(answer.body[0]).toMatchObject({ description: `Voor mijn project (${role})`, license: 'JetBrains', approved: false, approved_at: null });
-    expect(Object.keys(answer.body[0] ?? {}).sort()).toEqual(['approved', 'approved_at', 'created_at', 'description', 'id', 'license']);
-    const stored = await database.knex('licenses').where('id', answer.body[0]!.id).first('user_id');
+    const answer = await call(sessions[role], requestLicense, { body: { description: `  Voor mijn project (${role})  `, license: ' JetBrains ' } });
+    expect(answer).toHaveLength(before.body.length + 1);
+    expect(answer[0]).toMatchObject({ description: `Voor mijn project (${role})`, license: 'JetBrains', approved: false, approved_at: null });
+    expect(Object.keys(answer[0] ?? {}).sort()).toEqual(['approved', 'approved_at', 'created_at', 'description', 'id', 'license']);
+    const stored = await database.knex('licenses').where('id', answer[0]!.id).first('user_id');
     expect(stored.user_id).toBe(await userId(email));
     // The admin sees it with the requester's name.
     const list = await sessions.docent.json<AdminLicense[]>('GET', ADMIN_LIST);
-    expect(list.body[0]).toMatchObject({ id: answer.body[0]!.id, user: { id: await userId(email) } });
+    expect(list.body[0]).toMatchObject({ id: answer[0]!.id, user: { id: await userId(email) } });
   });
 
   it('lists only one’s own licences, with the approval the admin ticked', async () => {

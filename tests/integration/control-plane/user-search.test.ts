@@ -4,19 +4,13 @@ import { createTestDatabase } from '../../support/database.ts';
 import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
 import { signedInSessions } from '../../support/http-session.ts';
+import type { UserSearchHitJson as Hit } from '@devplein/contract/users';
+import type { ErrorJson } from '@devplein/contract/http/errors';
+import { searchUsers } from '@devplein/contract/http/user-search';
+import { call } from '../../support/endpoint-calls.ts';
 
-interface Hit {
-  id: number;
-  name: string;
-  group?: { id: number; cohort: string } | null;
-  active?: boolean;
-}
-interface ErrorJson {
-  message: string;
-  errors?: Record<string, string[]>;
-}
 
-const PATH = '/api/users/search';
+const PATH = searchUsers.path;
 let database: { url: string; knex: Knex; destroy: () => Promise<void> };
 let app: RunningControlPlane;
 
@@ -60,10 +54,9 @@ describe('user search: who may', () => {
   });
 
   it('gives students only id and name; admins also the cohort', async () => {
-    const student = await search('student@devplein.test', { part: 'Olga' });
-    expect(student.body).toEqual([{ id: 3, name: 'Olga Ontwikkelaar' }]);
-    const admin = await search('admin@devplein.test', { part: 'Olga' });
-    expect(admin.body[0]).toMatchObject({ id: 3, name: 'Olga Ontwikkelaar', group: { cohort: 'SD22' }, active: true });
+    expect(await call(await as('student@devplein.test'), searchUsers, { body: { part: 'Olga' } })).toEqual([{ id: 3, name: 'Olga Ontwikkelaar' }]);
+    const admin = await call(await as('admin@devplein.test'), searchUsers, { body: { part: 'Olga' } });
+    expect(admin[0]).toMatchObject({ id: 3, name: 'Olga Ontwikkelaar', group: { cohort: 'SD22' }, active: true });
   });
 });
 

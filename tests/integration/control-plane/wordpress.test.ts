@@ -3,6 +3,8 @@
  * agent: a new password for a WordPress project's admin, refused for others; GET answers 405.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetWordpressPassword } from '@devplein/contract/http/wordpress';
+import { call } from '../../support/endpoint-calls.ts';
 import { DEVELOPER, IMAGE, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
 
 let stack: HostingStack;
@@ -21,10 +23,9 @@ describe('POST /api/wordpress/passwordreset/{project}', () => {
     const plain = await stack.project({ name: 'geen-wp', image: IMAGE.static, members: [STUDENT] });
     const student = await stack.as(STUDENT);
     expect((await student.json('POST', '/api/user/dockers', { id: wordpress.id })).status).toBe(200);
-    const byName = await student.json<{ username: string; password: string }>('POST', `/api/wordpress/passwordreset/${wordpress.name}`);
-    expect(byName.status).toBe(200);
-    expect(byName.body.username).toBe('admin');
-    expect(byName.body.password.length).toBeGreaterThanOrEqual(12);
+    const byName = await call(student, resetWordpressPassword, { params: { project: wordpress.name } });
+    expect(byName.username).toBe('admin');
+    expect(byName.password.length).toBeGreaterThanOrEqual(12);
     expect((await student.json('POST', `/api/wordpress/passwordreset/${wordpress.id}`)).status).toBe(200);
     expect(await student.json('POST', `/api/wordpress/passwordreset/${plain.name}`)).toEqual({ status: 409, body: { message: 'Dit project is geen WordPress-project.' } });
     expect((await (await stack.as(DEVELOPER)).json('POST', `/api/wordpress/passwordreset/${wordpress.id}`)).status).toBe(404);

@@ -1,73 +1,55 @@
 import Router from '@koa/router';
+import { listAllLicenses, listOwnLicenses, requestLicense as requestLicenseEndpoint, toggleLicenseApproval as toggleLicenseApprovalEndpoint, withdrawLicense as withdrawLicenseEndpoint } from '@devplein/contract/http/licenses';
+import { LICENSE_ALREADY_APPROVED_MESSAGE } from '@devplein/contract/validation/licensesAndIntroducees';
 import type { AppDeps, AppRouter } from '../../app-context.ts';
-import { activeUser } from '../../middlewares/authenticate.ts';
-import { parseInput } from '../../middlewares/validate.ts';
-import { forbidden, HttpError, notFound } from '../../errors.ts';
+import { HttpError, notFound } from '../../errors.ts';
 import { requestLicense } from '../../commands/request-license.ts';
 import { toggleLicenseApproval } from '../../commands/toggle-license-approval.ts';
 import { withdrawLicense } from '../../commands/withdraw-license.ts';
-import { authorizeLicenseApproval, mayRequestLicenses, mayWithdrawLicense, ownsLicense } from '../../policies/license-policy.ts';
-import { presentAdminLicense, presentOwnLicense, type AdminLicenseJson } from '../../presenters/present-license.ts';
+import { mayWithdrawLicense, ownsLicense } from '../../policies/license-policy.ts';
+import { presentAdminLicense, presentOwnLicense } from '../../presenters/present-license.ts';
 import { allLicenseRows, findLicense, licenseRowsOf } from '../../queries/licenses.ts';
-import { LICENSE_ALREADY_APPROVED_MESSAGE } from '@devplein/contract/validation/licensesAndIntroducees';
-import { licenseIdParams, newLicenseBody } from './schema.ts';
+import { handle } from '../handle.ts';
 
 const NOT_FOUND_MESSAGE = 'Deze licentie bestaat niet.';
 
+const alreadyApproved = () => new HttpError(422, LICENSE_ALREADY_APPROVED_MESSAGE, { errors: { license: [LICENSE_ALREADY_APPROVED_MESSAGE] } });
+
 /**
- * Routes of licences: users request their own from the profile (/api/user/licenses); admins see
- * every request and tick approval on and off (/api/admin/licenses).
+ * Routes of licences (contract/src/http/licenses.ts): users request their own from the profile
+ * (/api/user/licenses, every activated account); admins see every request and tick approval on
+ * and off (/api/admin/licenses).
  */
 export function licenseRoutes(deps: AppDeps): AppRouter {
   const { knex } = deps;
   const router: AppRouter = new Router();
+  const ownList = async (userId: number) => (await licenseRowsOf(knex, userId)).map(presentOwnLicense);
 
-  router.get('/api/admin/licenses', async (ctx) => {
-    authorizeLicenseApproval(activeUser(ctx));
-    ctx.body = (await allLicenseRows(knex)).map(presentAdminLicense);
-  });
+  handle(router, listAllLicenses, async () => (await allLicenseRows(knex)).map(presentAdminLicense));
 
   // Toggles: the first PUT approves, the next one revokes (the admin's tick).
-  router.put('/api/admin/licenses/:id', async (ctx) => {
-    const admin = activeUser(ctx);
-    authorizeLicenseApproval(admin);
-    const { id } = parseInput(ctx, licenseIdParams, 'params');
-    const updated: AdminLicenseJson = presentAdminLicense(await toggleLicenseApproval(knex, admin.id, id));
+  handle(router, toggleLicenseApprovalEndpoint, async (ctx, { caller: admin, params: { id } }) => {
+    const updated = presentAdminLicense(await toggleLicenseApproval(knex, admin.id, id));
     ctx.state.log.info({ licenseId: id, approved: updated.approved }, updated.approved ? 'licence approved' : 'licence revoked');
-    ctx.body = updated;
+    return updated;
   });
 
-  router.get('/api/user/licenses', async (ctx) => {
-    const user = activeUser(ctx);
-    if (!mayRequestLicenses(user)) throw forbidden();
-    ctx.body = (await licenseRowsOf(knex, user.id)).map(presentOwnLicense);
-  });
+  handle(router, listOwnLicenses, async (_ctx, { caller }) => ownList(caller.id));
 
-  router.post('/api/user/licenses', async (ctx) => {
-    const user = activeUser(ctx);
-    if (!mayRequestLicenses(user)) throw forbidden();
-    const input = parseInput(ctx, newLicenseBody, 'body');
-    await requestLicense(knex, user.id, input);
+  handle(router, requestLicenseEndpoint, async (ctx, { caller: user, body }) => {
+    await requestLicense(knex, user.id, body);
     ctx.state.log.info({ userId: user.id }, 'licence requested');
-    ctx.body = (await licenseRowsOf(knex, user.id)).map(presentOwnLicense);
+    return ownList(user.id);
   });
 
-  router.delete('/api/user/licenses/:id', async (ctx) => {
-    const user = activeUser(ctx);
-    if (!mayRequestLicenses(user)) throw forbidden();
-    const { id } = parseInput(ctx, licenseIdParams, 'params');
+  handle(router, withdrawLicenseEndpoint, async (ctx, { caller: user, params: { id } }) => {
     const license = await findLicense(knex, id);
     if (!license || !ownsLicense(user, license)) throw notFound(NOT_FOUND_MESSAGE);
-    if (!mayWithdrawLicense(license)) {
-      throw new HttpError(422, LICENSE_ALREADY_APPROVED_MESSAGE, { errors: { license: [LICENSE_ALREADY_APPROVED_MESSAGE] } });
-    }
+    if (!mayWithdrawLicense(license)) throw alreadyApproved();
     // Only while still pending: an approval that lands in between wins.
-    const removed = await withdrawLicense(knex, user.id, id);
-    if (removed === 0) {
-      throw new HttpError(422, LICENSE_ALREADY_APPROVED_MESSAGE, { errors: { license: [LICENSE_ALREADY_APPROVED_MESSAGE] } });
-    }
+    if ((await withdrawLicense(knex, user.id, id)) === 0) throw alreadyApproved();
     ctx.state.log.info({ userId: user.id, licenseId: id }, 'licence request withdrawn');
-    ctx.body = (await licenseRowsOf(knex, user.id)).map(presentOwnLicense);
+    return ownList(user.id);
   });
 
   return router;

@@ -1,7 +1,7 @@
-import useSWR from 'swr';
-import { apiFetcher } from '../client.ts';
 import type { AuditAction } from '@devplein/contract/audit';
+import { auditFacets, readAudit, type AuditFacetsJson, type AuditPageJson } from '@devplein/contract/http/admin-audit';
 import type { AuditEntryJson as AuditEntry } from '@devplein/contract/users';
+import { keyOf, useEndpoint } from '../endpoints.ts';
 export type { AuditEntry };
 
 /*
@@ -9,17 +9,8 @@ export type { AuditEntry };
  * Dutch names of actions and kinds, so the page and its tests share one list.
  */
 
-export interface AuditPage {
-  data: AuditEntry[];
-  page: number;
-  per_page: number;
-  total: number;
-}
-
-export interface AuditFacets {
-  actors: Array<{ id: number; name: string }>;
-  kinds: string[];
-}
+export type AuditPage = AuditPageJson;
+export type AuditFacets = AuditFacetsJson;
 
 export interface AuditFilters {
   page: number;
@@ -29,22 +20,19 @@ export interface AuditFilters {
 
 export const AUDIT_PER_PAGE = 50;
 
+const pageInput = (filters: AuditFilters) => ({ query: { page: filters.page, per_page: AUDIT_PER_PAGE, actor: filters.actor, kind: filters.kind } });
+
 export const auditKeys = {
-  list: (filters: AuditFilters) => {
-    const query = new URLSearchParams({ page: String(filters.page), per_page: String(AUDIT_PER_PAGE) });
-    if (filters.actor !== undefined) query.set('actor', String(filters.actor));
-    if (filters.kind !== undefined) query.set('kind', filters.kind);
-    return `/api/admin/audit?${query}`;
-  },
-  facets: '/api/admin/audit/facets',
+  list: (filters: AuditFilters) => keyOf(readAudit, pageInput(filters)),
+  facets: keyOf(auditFacets, {}),
 };
 
 export function useAuditPage(filters: AuditFilters) {
-  return useSWR<AuditPage>(auditKeys.list(filters), apiFetcher, { keepPreviousData: true });
+  return useEndpoint(readAudit, pageInput(filters), { keepPreviousData: true });
 }
 
 export function useAuditFacets() {
-  return useSWR<AuditFacets>(auditKeys.facets, apiFetcher);
+  return useEndpoint(auditFacets, {});
 }
 
 /**

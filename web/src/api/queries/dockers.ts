@@ -3,6 +3,7 @@ import type { KeyedMutator } from 'swr';
 import { addressOf, pathOf } from '@devplein/contract/http/endpoint';
 import { changeUserDocker, containerLogs, createUserDocker, followContainerLogs, listUserDockers, pullProjectImage, type LogLineJson } from '@devplein/contract/http/user-dockers';
 import { ApiError, NetworkError, api, statusMessage } from '../client.ts';
+import { resetWordpressPassword as resetWordpressPasswordEndpoint } from '@devplein/contract/http/wordpress';
 import { call, keyOf, useEndpoint } from '../endpoints.ts';
 
 import {
@@ -234,9 +235,9 @@ export function parseLogEvent(data: string): LogLine | null {
   }
 }
 
-/** POST /api/wordpress/passwordreset/{project}: a fresh password for the WordPress admin, shown once. */
+/** A fresh password for the WordPress admin of a project (its id or name), shown once. */
 export function resetWordpressPassword(project: string | number): Promise<{ username: string; password: string }> {
-  return api.post<{ username: string; password: string }>(`/api/wordpress/passwordreset/${encodeURIComponent(String(project))}`);
+  return call(resetWordpressPasswordEndpoint, { params: { project: String(project) } });
 }
 
 /** One line of the pull stream (POST /api/user/dockers_images). */

@@ -1,11 +1,10 @@
-import useSWR, { type KeyedMutator } from 'swr';
-import { api, apiFetcher } from '../client.ts';
+import type { KeyedMutator } from 'swr';
+import { createIntroducee as createIntroduceeEndpoint, deleteIntroducee as deleteIntroduceeEndpoint, listIntroducees } from '@devplein/contract/http/introducees';
 import type { IntroduceeJson as Introducee } from '@devplein/contract/access';
+import { call, useEndpoint } from '../endpoints.ts';
 export type { Introducee };
 
 /* Introducees, 'meelopers' (spec §2 Meelopers, §7 admin calls): admin-only on the server. */
-
-export const INTRODUCEES_KEY = '/api/admin/introduction';
 
 export interface IntroduceesQuery {
   data: Introducee[] | undefined;
@@ -15,16 +14,16 @@ export interface IntroduceesQuery {
 }
 
 export function useIntroducees(): IntroduceesQuery {
-  const { data, error, isLoading, mutate } = useSWR<Introducee[]>(INTRODUCEES_KEY, apiFetcher<Introducee[]>);
+  const { data, error, isLoading, mutate } = useEndpoint(listIntroducees, {});
   return { data, error, isLoading, mutate };
 }
 
-/** POST /api/admin/introduction {name}: answers the updated list; a 422 carries errors.name (e.g. '… bestaat al.'). */
+/** Makes an introducee; answers the updated list. A 422 carries errors.name (e.g. '… bestaat al.'). */
 export function createIntroducee(name: string): Promise<Introducee[]> {
-  return api.post<Introducee[]>(INTRODUCEES_KEY, { name });
+  return call(createIntroduceeEndpoint, { body: { name } });
 }
 
-/** DELETE /api/admin/introduction/{id}: answers the updated list. */
+/** Removes an introducee; answers the updated list. */
 export function deleteIntroducee(id: number): Promise<Introducee[]> {
-  return api.delete<Introducee[]>(`${INTRODUCEES_KEY}/${id}`);
+  return call(deleteIntroduceeEndpoint, { params: { id } });
 }

@@ -1,20 +1,19 @@
-import useSWR, { type KeyedMutator } from 'swr';
-import { api, apiFetcher } from '../client.ts';
+import type { KeyedMutator } from 'swr';
+import {
+  listAllLicenses,
+  listOwnLicenses,
+  requestLicense as requestLicenseEndpoint,
+  toggleLicenseApproval as toggleLicenseApprovalEndpoint,
+  withdrawLicense as withdrawLicenseEndpoint,
+} from '@devplein/contract/http/licenses';
 import type { AdminLicenseJson as AdminLicense, OwnLicenseJson as OwnLicense } from '@devplein/contract/access';
+import { call, useEndpoint } from '../endpoints.ts';
 export type { AdminLicense, OwnLicense };
 
 /*
  * Licences (spec §2 Licences, §7 admin calls; beyond the spec: requests from one's own profile).
  * Admin calls are admin-only on the server; the own-list calls are for every activated user.
  */
-
-export interface LicenseRequestInput {
-  description: string;
-  license: string;
-}
-
-export const ADMIN_LICENSES_KEY = '/api/admin/licenses';
-export const OWN_LICENSES_KEY = '/api/user/licenses';
 
 export interface QueryResult<T> {
   data: T | undefined;
@@ -25,27 +24,27 @@ export interface QueryResult<T> {
 
 /** Every licence, newest first (admins). */
 export function useAdminLicenses(): QueryResult<AdminLicense[]> {
-  const { data, error, isLoading, mutate } = useSWR<AdminLicense[]>(ADMIN_LICENSES_KEY, apiFetcher<AdminLicense[]>);
+  const { data, error, isLoading, mutate } = useEndpoint(listAllLicenses, {});
   return { data, error, isLoading, mutate };
 }
 
-/** PUT /api/admin/licenses/{id}: toggles approval; answers the licence as it is now. */
+/** Toggles approval; answers the licence as it is now. */
 export function toggleLicenseApproval(id: number): Promise<AdminLicense> {
-  return api.put<AdminLicense>(`${ADMIN_LICENSES_KEY}/${id}`);
+  return call(toggleLicenseApprovalEndpoint, { params: { id } });
 }
 
 /** The signed-in user's own requests, newest first. */
 export function useOwnLicenses(): QueryResult<OwnLicense[]> {
-  const { data, error, isLoading, mutate } = useSWR<OwnLicense[]>(OWN_LICENSES_KEY, apiFetcher<OwnLicense[]>);
+  const { data, error, isLoading, mutate } = useEndpoint(listOwnLicenses, {});
   return { data, error, isLoading, mutate };
 }
 
-/** POST /api/user/licenses: answers the updated own list. A 422 carries errors.description / errors.license. */
-export function requestLicense(input: LicenseRequestInput): Promise<OwnLicense[]> {
-  return api.post<OwnLicense[]>(OWN_LICENSES_KEY, input);
+/** Requests a licence; answers the updated own list. A 422 carries errors.description / errors.license. */
+export function requestLicense(input: { description: string; license: string }): Promise<OwnLicense[]> {
+  return call(requestLicenseEndpoint, { body: input });
 }
 
-/** DELETE /api/user/licenses/{id}: withdraws a pending request; answers the updated own list. */
+/** Withdraws a pending request; answers the updated own list. */
 export function withdrawLicense(id: number): Promise<OwnLicense[]> {
-  return api.delete<OwnLicense[]>(`${OWN_LICENSES_KEY}/${id}`);
+  return call(withdrawLicenseEndpoint, { params: { id } });
 }
