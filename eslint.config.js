@@ -113,6 +113,59 @@ const importBoundaries = [
   },
 ];
 
+/**
+ * Issue 36: an HTTP path is declared once, in contract/src/http; the web app and the routes use
+ * the declaration (call/useEndpoint, handle), never an '/api/…' literal of their own. The files
+ * below still type their paths: each area's move takes its files off this list, which may only
+ * get shorter (tests/lint/import-boundaries.test.ts proves the rule fires elsewhere).
+ */
+const STILL_TYPING_API_PATHS = [
+  'control-plane/src/routes/admin-agents/admin-agents.ts',
+  'control-plane/src/routes/admin-dockers/admin-dockers.ts',
+  'control-plane/src/routes/admin-levels/categories.ts',
+  'control-plane/src/routes/admin-levels/content.ts',
+  'control-plane/src/routes/admin-levels/courses.ts',
+  'control-plane/src/routes/admin-levels/student-levels.ts',
+  'control-plane/src/routes/admin-overview/admin-overview.ts',
+  'control-plane/src/routes/admin-status/admin-status.ts',
+  'control-plane/src/routes/admin/agent.ts',
+  'control-plane/src/routes/agent-join/agent-join.ts',
+  'control-plane/src/routes/db-admin/db-admin.ts',
+  'control-plane/src/routes/deploy-hooks/deploy-hooks.ts',
+  'control-plane/src/routes/deploys/deploys.ts',
+  'control-plane/src/routes/levels/levels.ts',
+  'control-plane/src/routes/sites/sites.ts',
+  'control-plane/src/routes/user/user.ts',
+  'control-plane/src/routes/wordpress/wordpress.ts',
+  'web/src/api/client.ts',
+  'web/src/api/queries/adminDockers.ts',
+  'web/src/api/queries/adminLevels.ts',
+  'web/src/api/queries/agentLinks.ts',
+  'web/src/api/queries/databases.ts',
+  'web/src/api/queries/deploys.ts',
+  'web/src/api/queries/levels.ts',
+  'web/src/api/queries/overview.ts',
+  'web/src/api/queries/profile.ts',
+  'web/src/api/queries/sites.ts',
+  'web/src/api/queries/status.ts',
+  'web/src/api/queries/user.ts',
+];
+
+const API_PATH_MESSAGE = "An HTTP path is declared once, in contract/src/http: use the endpoint (call/useEndpoint in web/src, handle in routes/), not an '/api/' literal.";
+
+const declaredApiPaths = {
+  name: 'http-contract/api-paths',
+  files: [`web/src/**/*.${sourceFiles}`, `control-plane/src/routes/**/*.${sourceFiles}`],
+  ignores: [...STILL_TYPING_API_PATHS, ...testFiles],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      { selector: 'Literal[value=/^\\/api\\//]', message: API_PATH_MESSAGE },
+      { selector: 'TemplateLiteral > TemplateElement:first-child[value.raw=/^\\/api\\//]', message: API_PATH_MESSAGE },
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'proto/gen/**', 'data/**', '.tmp/**'] },
   js.configs.recommended,
@@ -125,4 +178,5 @@ export default tseslint.config(
     },
   },
   ...importBoundaries,
+  declaredApiPaths,
 );

@@ -4,7 +4,7 @@
  * as the original API had them).
  */
 
-import type { ImageDeploySettings } from './validation/imageDeploy.ts';
+import { imageDeploySettingsJson } from './validation/imageDeploy.ts';
 import { z } from 'zod';
 import { dockerDeploySummaryJson, type DeployCommitView } from './deploys.ts';
 
@@ -118,22 +118,23 @@ export interface ScreenshotState {
 export const NO_OWNER = 'NO OWNER';
 
 /** An image option as the admin images page shows it (GET /api/admin/dockers/images). */
-export interface DockerImageOption {
-  id: number;
-  name: string;
-  image: string;
-  ssh: boolean;
-  wordpress: boolean;
+export const dockerImageOptionJson = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  image: z.string(),
+  ssh: z.boolean(),
+  wordpress: z.boolean(),
   /**
    * Linux capabilities its containers get back after dropping all (names from
    * CONTAINER_CAPABILITIES); containers made earlier keep theirs until recreated.
    */
-  capabilities: string[];
+  capabilities: z.array(z.string()),
   /** Where a git deploy puts a project's code (webRoot null: git deploy is not offered). */
-  deploy: ImageDeploySettings;
+  deploy: imageDeploySettingsJson,
   /** Projects that use this option (delete is refused while > 0). */
-  projects: number;
-}
+  projects: z.number().int(),
+});
+export type DockerImageOption = z.infer<typeof dockerImageOptionJson>;
 
 /** One container's outcome of a bulk action (POST /api/admin/dockers/bulk). */
 export interface BulkResult {

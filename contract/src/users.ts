@@ -24,23 +24,24 @@ export interface CurrentUserJson {
 export type ProfileJson = Omit<CurrentUserJson, 'email_verified_at'>;
 
 /** GET /api/admin/users item, and the answer of PUT /api/admin/users/{id}. */
-export interface AdminUserJson {
-  id: number;
-  name: string;
-  email: string;
-  group: { id: number; cohort: string } | null;
+export const adminUserJson = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  group: z.strictObject({ id: z.number().int(), cohort: z.string() }).nullable(),
   /** null: not activated (spec §4). */
-  email_verified_at: string | null;
+  email_verified_at: z.iso.datetime({ offset: true }).nullable(),
   /** Set: disabled, signed out and unable to sign in until activated again. */
-  disabled_at: string | null;
+  disabled_at: z.iso.datetime({ offset: true }).nullable(),
   /** Spec §3 developer flag: databases, VPN and SSH keys. */
-  developer: boolean;
+  developer: z.boolean(),
   /**
    * What the dev servers have not done yet of this user's access (a server did not answer);
    * retried by itself. Null when everything is done.
    */
-  access_not_done: string | null;
-}
+  access_not_done: z.string().nullable(),
+});
+export type AdminUserJson = z.infer<typeof adminUserJson>;
 
 /**
  * A hit of POST /api/users/search: id and name for everyone (spec §7 "users with id and name");
@@ -58,26 +59,29 @@ export type UserSearchHitJson = z.infer<typeof userSearchHitJson>;
  * One group of GET /api/admin/groups: exactly {id, cohort} (the levels page's selector relies on
  * that shape); `member_count` only when the caller asked for counts (?counts=true, the groups page).
  */
-export interface GroupJson {
-  id: number;
-  cohort: string;
-  member_count?: number;
-}
+export const groupJson = z.strictObject({
+  id: z.number().int(),
+  cohort: z.string(),
+  member_count: z.number().int().optional(),
+});
+export type GroupJson = z.infer<typeof groupJson>;
 
 /** A team button on the teams page: GET /api/admin/teams. */
-export interface TeamSummaryJson {
-  id: number;
-  name: string;
-  member_count: number;
-}
+export const teamSummaryJson = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  member_count: z.number().int(),
+});
+export type TeamSummaryJson = z.infer<typeof teamSummaryJson>;
 
 /** One member row: GET/PUT /api/admin/teams/{id} (and the groups page's members). */
-export interface MemberJson {
-  id: number;
-  name: string;
-  email: string;
-  group: { id: number; cohort: string } | null;
-}
+export const memberJson = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  group: z.strictObject({ id: z.number().int(), cohort: z.string() }).nullable(),
+});
+export type MemberJson = z.infer<typeof memberJson>;
 
 /** One entry of GET /api/admin/audit. `subject_name` is the user's name when the subject is a user that still exists. */
 export const auditEntryJson = z.strictObject({

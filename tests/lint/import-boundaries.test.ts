@@ -110,3 +110,32 @@ describe('import boundaries (eslint.config.js)', () => {
     expect(await boundaryErrors(file, code)).toEqual([]);
   });
 });
+
+const API_PATH_MESSAGE = "An HTTP path is declared once, in contract/src/http: use the endpoint (call/useEndpoint in web/src, handle in routes/), not an '/api/' literal.";
+
+/** The '/api/' literal errors of `code` linted as repository file `file`. */
+async function apiPathErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  expect(result, `${file} was linted`).toBeDefined();
+  expect(result!.messages.filter((problem) => problem.fatal || problem.severity === 1)).toEqual([]);
+  return result!.messages.filter((problem) => problem.ruleId === 'no-restricted-syntax').map((problem) => problem.message);
+}
+
+describe('HTTP paths are declared once (issue 36, eslint.config.js)', () => {
+  it.each([
+    ['web/src/pages/SitesPage/api-path-fixture.tsx', "export const address = '/api/sites';\n"],
+    ['web/src/api/queries/api-path-fixture.ts', 'export const address = (id: number) => `/api/user/ssh_keys/${id}`;\n'],
+    ['web/src/components/api-path-fixture.tsx', 'export const Link = () => <a href="/api/admin/exports/users.csv">CSV</a>;\n'],
+    ['control-plane/src/routes/sites/api-path-fixture.ts', "export const route = '/api/sites';\n"],
+  ])('%s typing an /api/ path of its own gets the rule', async (file, code) => {
+    expect(await apiPathErrors(file, code)).toEqual([API_PATH_MESSAGE]);
+  });
+
+  it.each([
+    ['contract/src/http/api-path-fixture.ts', "export const path = '/api/sites';\n"],
+    ['web/src/pages/SitesPage/api-path-fixture.test.tsx', "export const mocked = '/api/sites';\n"],
+    ['web/src/pages/SitesPage/api-path-fixture.tsx', "export const page = '/sites/api/';\n"],
+  ])('%s may (the declaration, a unit test, no /api/ path)', async (file, code) => {
+    expect(await apiPathErrors(file, code)).toEqual([]);
+  });
+});

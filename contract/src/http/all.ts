@@ -6,7 +6,14 @@
 import { endpoint, json, type Endpoint } from './endpoint.ts';
 import { z } from 'zod';
 import { adminAuditEndpoints } from './admin-audit.ts';
+import { exportEndpoints } from './admin-exports.ts';
+import { adminProjectEndpoints } from './admin-projects.ts';
+import { adminUserEndpoints } from './admin-users.ts';
+import { groupEndpoints } from './admin-groups.ts';
+import { teamEndpoints } from './admin-teams.ts';
 import { databaseEndpoints } from './databases.ts';
+import { projectRequestEndpoints } from './project-requests.ts';
+import { dockerImageEndpoints } from './docker-images.ts';
 import { introduceeEndpoints } from './introducees.ts';
 import { licenseEndpoints } from './licenses.ts';
 import { sshKeyEndpoints } from './ssh-keys.ts';
@@ -24,4 +31,4 @@ export const openApiEndpoint = endpoint({
   answer: json(z.record(z.string(), z.unknown())),
 });
 
-export const ENDPOINTS: readonly Endpoint[] = [...sshKeyEndpoints, ...userSearchEndpoints, ...licenseEndpoints, ...introduceeEndpoints, ...adminAuditEndpoints, ...userDockerEndpoints, ...wordpressEndpoints, ...databaseEndpoints, ...vpnEndpoints, openApiEndpoint];
+export const ENDPOINTS: readonly Endpoint[] = [...sshKeyEndpoints, ...adminUserEndpoints, ...exportEndpoints, ...teamEndpoints, ...groupEndpoints, ...adminProjectEndpoints, ...userSearchEndpoints, ...licenseEndpoints, ...introduceeEndpoints, ...projectRequestEndpoints, ...adminAuditEndpoints, ...userDockerEndpoints, ...wordpressEndpoints, ...dockerImageEndpoints, ...databaseEndpoints, ...vpnEndpoints, openApiEndpoint];

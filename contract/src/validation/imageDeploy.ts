@@ -9,17 +9,18 @@ import { z } from 'zod';
  */
 
 /** What an image option says about git deploys (the JSON of the admin images API). */
-export interface ImageDeploySettings {
+export const imageDeploySettingsJson = z.strictObject({
   /** Absolute folder in the container that the repository replaces; null: no git deploy for this option. */
-  webRoot: string | null;
+  webRoot: z.string().nullable(),
   /** Shell command after each update, run as the container's unprivileged user (e.g. `composer install --no-dev`). */
-  afterUpdate: string | null;
+  afterUpdate: z.string().nullable(),
   /** Paths under the web root that an update keeps (uploads, local configuration). */
-  keepPaths: string[];
+  keepPaths: z.array(z.string()),
   /** Optional build step: its command and the folder (in the repository) that becomes the site. */
-  buildCommand: string | null;
-  buildOutput: string | null;
-}
+  buildCommand: z.string().nullable(),
+  buildOutput: z.string().nullable(),
+});
+export type ImageDeploySettings = z.infer<typeof imageDeploySettingsJson>;
 
 export const NO_DEPLOY: ImageDeploySettings = { webRoot: null, afterUpdate: null, keepPaths: [], buildCommand: null, buildOutput: null };
 

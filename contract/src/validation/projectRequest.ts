@@ -78,11 +78,13 @@ const memberId = z.coerce.number({ error: PROJECT_MESSAGES.users }).int(PROJECT_
 /**
  * POST/PUT /api/user/project {end_date, name, docker_id, domain, visible, users[], description, repro}.
  * `siteDomain` is the configured dev domain every project domain must lie under (the server,
- * with more than one dev server: each one's; the domain says where the project lives). Checks
- * that need the database (image and members exist, name and domain unique) are the server's.
+ * with more than one dev server: each one's; the domain says where the project lives); undefined
+ * checks only the domain's shape (the HTTP declaration, contract/src/http/project-requests.ts:
+ * the server parses with its dev servers' domains). Checks that need the database (image and
+ * members exist, name and domain unique) are the server's.
  */
-export function projectRequestSchema(siteDomain: string | readonly string[], gitPolicy?: RepositoryAddressPolicy) {
-  const siteDomains = [siteDomain].flat();
+export function projectRequestSchema(siteDomain: string | readonly string[] | undefined, gitPolicy?: RepositoryAddressPolicy) {
+  const siteDomains = siteDomain === undefined ? undefined : [siteDomain].flat();
   return z.object({
     name: z
       .string({ error: PROJECT_MESSAGES.nameTooShort })
@@ -97,7 +99,7 @@ export function projectRequestSchema(siteDomain: string | readonly string[], git
       .min(PROJECT_DOMAIN_MIN, PROJECT_MESSAGES.domainTooShort)
       .max(PROJECT_DOMAIN_MAX, PROJECT_MESSAGES.domainShape)
       .regex(PROJECT_DOMAIN_PATTERN, PROJECT_MESSAGES.domainShape)
-      .refine((domain) => siteDomains.some((each) => isInsideSiteDomain(domain, each)), PROJECT_MESSAGES.domainOutside(siteDomains)),
+      .refine((domain) => siteDomains === undefined || siteDomains.some((each) => isInsideSiteDomain(domain, each)), PROJECT_MESSAGES.domainOutside(siteDomains ?? [])),
     docker_id: z.coerce
       .number({ error: PROJECT_MESSAGES.imageRequired })
       .int(PROJECT_MESSAGES.imageRequired)

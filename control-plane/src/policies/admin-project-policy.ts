@@ -12,6 +12,3 @@ export const mayListProjectRequests = (user: CurrentUser): boolean => isAdmin(us
  * /admin/projects needs only login (spec §2), the server does not copy that.
  */
 export const mayListAllProjects = (user: CurrentUser): boolean => isAdmin(user);
-
-/** Approve, reject and delete any project: admins only. */
-export const mayDecideOnProjects = (user: CurrentUser): boolean => isAdmin(user);

@@ -1,17 +1,5 @@
 import type { CurrentUser } from '../auth/current-user.ts';
 import { forbidden } from '../errors.ts';
-import { isAdmin } from './roles.ts';
-
-/**
- * The users admin is for every activated user with the admin flag (spec §2 admin routes: login
- * plus admin flag); the developer flag only decides whether the menu shows it (§6).
- */
-export const mayManageUsers = (user: CurrentUser | null): boolean => isAdmin(user);
-
-/** The authorize step of every users admin route: 403 for students and developers. */
-export function authorizeUserManagement(user: CurrentUser): void {
-  if (!mayManageUsers(user)) throw forbidden('Alleen beheerders kunnen gebruikers beheren.');
-}
 
 /**
  * An admin cannot lock themselves out: disabling or deleting one's own account, or clearing

@@ -1,8 +1,9 @@
 /**
  * The server's side of a contract endpoint (contract/src/http): registers the route on the
  * router at the declared method and path, lets through only the declared callers (401/403 before
- * any input is read), parses params, query and body with the declared schemas (422 in Dutch, as
- * parseInput does), and types the route's answer against the declared response. What the route
+ * any input is read), parses params and query, and the body when the route reads it, with the
+ * declared schemas (422 in Dutch, as parseInput does), and types the route's answer against the
+ * declared response. What the route
  * does stays its own: load → authorize (membership, ownership) → act → present.
  */
 import type { z } from 'zod';
@@ -51,16 +52,40 @@ export function admit(ctx: AppContext, access: Access, refusal?: string): Curren
   }
 }
 
+export interface HandleOptions<E extends Endpoint> {
+  /**
+   * The body parsed by the route's own step instead of the declared schema alone: for checks
+   * that need what only the server knows (the dev servers' site domains, the school's git
+   * policy). It answers the declared body's type, and a 422 like parseInput's.
+   */
+  parseBody?: (ctx: AppContext) => ParsedInput<E>['body'];
+}
+
 /** Registers `act` as the route of `declared`. */
-export function handle<E extends Endpoint>(router: AppRouter, declared: E, act: (ctx: AppContext, input: RouteInput<E>) => Promise<RouteReply<E>>): void {
+export function handle<E extends Endpoint>(
+  router: AppRouter,
+  declared: E,
+  act: (ctx: AppContext, input: RouteInput<E>) => Promise<RouteReply<E>>,
+  options: HandleOptions<E> = {},
+): void {
   const method = declared.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
   router[method](declared.path, async (ctx) => {
     const caller = admit(ctx, declared.access, declared.refusal);
+    const params = declared.params ? parseInput(ctx, declared.params, 'params') : undefined;
+    const query = declared.query ? parseInput(ctx, declared.query, 'query') : undefined;
+    // The body is parsed when the route first reads it: a route that answers 404 for someone
+    // else's resource reads it after its authorize step, so a stranger never learns more from a
+    // 422 (destructuring `body` in the parameters reads it at once, before the route's own steps).
+    let body: { value: unknown } | undefined;
+    const readBody = (): unknown => (options.parseBody ? options.parseBody(ctx) : declared.body ? parseInput(ctx, declared.body, 'body') : undefined);
     const input = {
       caller,
-      params: declared.params ? parseInput(ctx, declared.params, 'params') : undefined,
-      query: declared.query ? parseInput(ctx, declared.query, 'query') : undefined,
-      body: declared.body ? parseInput(ctx, declared.body, 'body') : undefined,
+      params,
+      query,
+      get body() {
+        body ??= { value: readBody() };
+        return body.value;
+      },
     } as RouteInput<E>;
     const reply = await act(ctx, input);
     if (reply === null) {

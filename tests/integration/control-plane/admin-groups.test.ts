@@ -4,17 +4,9 @@ import { createTestDatabase } from '../../support/database.ts';
 import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
 import { signedInSessions } from '../../support/http-session.ts';
+import type { GroupJson, MemberJson as Member } from '@devplein/contract/users';
+import type { ErrorJson } from '@devplein/contract/http/errors';
 
-interface Member {
-  id: number;
-  name: string;
-  email: string;
-  group: { id: number; cohort: string } | null;
-}
-interface ErrorJson {
-  message: string;
-  errors?: Record<string, string[]>;
-}
 
 let database: { url: string; knex: Knex; destroy: () => Promise<void> };
 let app: RunningControlPlane;
@@ -100,7 +92,7 @@ describe('groups', () => {
     expect(plain.body).toEqual(
       await database.knex('groups').whereILike('cohort', '%sd2%').orderBy('cohort').select('id', 'cohort'),
     );
-    const counted = await admin.json<Array<{ cohort: string; member_count: number }>>('GET', '/api/admin/groups?search=23&counts=true');
+    const counted = await admin.json<GroupJson[]>('GET', '/api/admin/groups?search=23&counts=true');
     const sd23Members = Number((await database.knex('users').where({ group_id: await groupId('SD23') }).count<Array<{ count: string }>>('* as count'))[0]!.count);
     expect(counted.body).toEqual([{ id: await groupId('SD23'), cohort: 'SD23', member_count: sd23Members }]);
     expect((await admin.json<unknown[]>('GET', '/api/admin/groups?search=_')).body).toEqual([]);
@@ -138,7 +130,7 @@ describe('groups', () => {
 
   it('creates a cohort: SD24 works once; bad names are refused with 422', async () => {
     const admin = await as('admin@devplein.test');
-    const created = await admin.json<{ id: number; cohort: string; member_count: number }>('POST', '/api/admin/groups', { cohort: ' sd24 ' });
+    const created = await admin.json<GroupJson>('POST', '/api/admin/groups', { cohort: ' sd24 ' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ cohort: 'SD24', member_count: 0 });
     expect((await auditOf('group.create').first()).after).toEqual({ cohort: 'SD24' });

@@ -10,11 +10,7 @@ import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
 import { HttpSession, signedInSessions } from '../../support/http-session.ts';
 import type { ProjectJson } from '@devplein/contract/projects';
-
-interface ErrorJson {
-  message: string;
-  errors?: Record<string, string[]>;
-}
+import type { ErrorJson } from '@devplein/contract/http/errors';
 
 const SITE = 'dev.devplein.test';
 const QUOTA = 4;

@@ -4,17 +4,9 @@ import { createTestDatabase } from '../../support/database.ts';
 import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
 import { signedInSessions } from '../../support/http-session.ts';
+import type { MemberJson as Member, TeamSummaryJson } from '@devplein/contract/users';
+import type { ErrorJson } from '@devplein/contract/http/errors';
 
-interface Member {
-  id: number;
-  name: string;
-  email: string;
-  group: { id: number; cohort: string } | null;
-}
-interface ErrorJson {
-  message: string;
-  errors?: Record<string, string[]>;
-}
 
 let database: { url: string; knex: Knex; destroy: () => Promise<void> };
 let app: RunningControlPlane;
@@ -77,7 +69,7 @@ describe('teams and groups API: who may', () => {
 describe('teams', () => {
   it('lists teams with member counts, and one team’s members with their cohort', async () => {
     const admin = await as('admin@devplein.test');
-    const list = await admin.json<Array<{ id: number; name: string; member_count: number }>>('GET', '/api/admin/teams');
+    const list = await admin.json<TeamSummaryJson[]>('GET', '/api/admin/teams');
     expect(list.status).toBe(200);
     expect(list.body[0]).toEqual({ id: 1, name: 'Beheer', member_count: 4 });
     const members = await admin.json<Member[]>('GET', '/api/admin/teams/1');
@@ -116,7 +108,7 @@ describe('teams', () => {
 
   it('creates a team with a valid, unique name', async () => {
     const admin = await as('admin@devplein.test');
-    const created = await admin.json<{ id: number; name: string; member_count: number }>('POST', '/api/admin/teams', { name: '  Examencommissie ' });
+    const created = await admin.json<TeamSummaryJson>('POST', '/api/admin/teams', { name: '  Examencommissie ' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'Examencommissie', member_count: 0 });
     expect((await auditOf('team.create').first()).subject_id).toBe(String(created.body.id));

@@ -9,6 +9,8 @@ import type { CreateContainerRequest } from '@devplein/proto/container';
 import { migrate } from '../../../control-plane/src/db/knex.ts';
 import { migrationSource } from '../../../control-plane/src/db/migration-source.ts';
 import type { DockerImageOption } from '@devplein/contract/dockers';
+import { createImageOption, listImageOptions } from '@devplein/contract/http/docker-images';
+import { call } from '../../support/endpoint-calls.ts';
 import { createTestDatabase } from '../../support/database.ts';
 import type { HttpSession } from '../../support/http-session.ts';
 import { ADMIN, DEVELOPER, DOCENT, IMAGE, NO_GROUP, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
@@ -28,7 +30,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const options = async () => (await admin.json<DockerImageOption[]>('GET', '/api/admin/dockers/images')).body;
+const options = async () => call(admin, listImageOptions, {});
 
 describe('capabilities of image options', () => {
   it('lists each option with its capabilities; the seeded static site needs none', async () => {
@@ -73,14 +75,14 @@ describe('capabilities of image options', () => {
   });
 
   it('takes them when an option is added (the previous set when none are given) and refuses unknown ones there too', async () => {
-    const refused = await admin.json<{ errors: Record<string, string[]> }>('POST', '/api/admin/dockers/images', { name: 'Slecht', image: 'devplein/slecht:1', capabilities: ['NET_ADMIN'] });
+    const refused = await admin.json<{ errors: Record<string, string[]> }>('POST', createImageOption.path, { name: 'Slecht', image: 'devplein/slecht:1', capabilities: ['NET_ADMIN'] });
     expect(refused.status).toBe(422);
     expect(Object.keys(refused.body.errors)).toEqual(['capabilities']);
     expect(await stack.database.knex('docker_images').where('name', 'Slecht').first('id')).toBeUndefined();
 
-    const chosen = await admin.json<DockerImageOption>('POST', '/api/admin/dockers/images', { name: 'Alleen poort', image: 'devplein/poort:1', capabilities: ['NET_BIND_SERVICE'] });
+    const chosen = await admin.json<DockerImageOption>('POST', createImageOption.path, { name: 'Alleen poort', image: 'devplein/poort:1', capabilities: ['NET_BIND_SERVICE'] });
     expect(chosen).toMatchObject({ status: 201, body: { capabilities: ['NET_BIND_SERVICE'] } });
-    const unchosen = await admin.json<DockerImageOption>('POST', '/api/admin/dockers/images', { name: 'Zoals voorheen', image: 'devplein/voorheen:1' });
+    const unchosen = await admin.json<DockerImageOption>('POST', createImageOption.path, { name: 'Zoals voorheen', image: 'devplein/voorheen:1' });
     expect(unchosen).toMatchObject({ status: 201, body: { capabilities: PREVIOUS_SET } });
   });
 
@@ -146,11 +148,11 @@ describe('git deploy settings of image options (issue 23)', () => {
   });
 
   it('takes them when an option is added, none when not given', async () => {
-    const made = await admin.json<DockerImageOption>('POST', '/api/admin/dockers/images', { name: 'Laravel', image: 'devplein/laravel:11', deploy: { webRoot: '/var/www/html', afterUpdate: 'composer install --no-dev' } });
+    const made = await admin.json<DockerImageOption>('POST', createImageOption.path, { name: 'Laravel', image: 'devplein/laravel:11', deploy: { webRoot: '/var/www/html', afterUpdate: 'composer install --no-dev' } });
     expect(made).toMatchObject({ status: 201, body: { deploy: { ...none, webRoot: '/var/www/html', afterUpdate: 'composer install --no-dev' } } });
-    const plain = await admin.json<DockerImageOption>('POST', '/api/admin/dockers/images', { name: 'Zonder deploy', image: 'devplein/zonder:1' });
+    const plain = await admin.json<DockerImageOption>('POST', createImageOption.path, { name: 'Zonder deploy', image: 'devplein/zonder:1' });
     expect(plain).toMatchObject({ status: 201, body: { deploy: none } });
-    const refused = await admin.json<{ errors: Record<string, string[]> }>('POST', '/api/admin/dockers/images', { name: 'Fout pad', image: 'devplein/fout:1', deploy: { webRoot: '/' } });
+    const refused = await admin.json<{ errors: Record<string, string[]> }>('POST', createImageOption.path, { name: 'Fout pad', image: 'devplein/fout:1', deploy: { webRoot: '/' } });
     expect(refused.status).toBe(422);
     expect(Object.keys(refused.body.errors)).toEqual(['deploy.webRoot']);
     expect(await stack.database.knex('docker_images').where('name', 'Fout pad').first('id')).toBeUndefined();

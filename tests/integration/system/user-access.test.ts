@@ -11,21 +11,8 @@ import { HttpSession } from '../../support/http-session.ts';
 import { ADMIN, DEVELOPER, DOCENT, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
 import { ed25519PublicKey } from '../../support/ssh-keys.ts';
 import { waitFor } from '../../support/ports.ts';
-
-interface AdminUserJson {
-  id: number;
-  name: string;
-  developer: boolean;
-  disabled_at: string | null;
-  email_verified_at: string | null;
-  access_not_done: string | null;
-}
-
-interface ProjectJson {
-  id: number;
-  users: Array<{ id: number }>;
-  [field: string]: unknown;
-}
+import type { AdminUserJson } from '@devplein/contract/users';
+import type { ProjectJson } from '@devplein/contract/projects';
 
 let stack: HostingStack;
 

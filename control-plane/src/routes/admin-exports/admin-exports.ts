@@ -1,16 +1,13 @@
 import Router from '@koa/router';
 import type { AppContext, AppDeps, AppRouter } from '../../app-context.ts';
-import { activeUser } from '../../middlewares/authenticate.ts';
-import { parseInput } from '../../middlewares/validate.ts';
+import { exportGroupLevels, exportUsers } from '@devplein/contract/http/admin-exports';
 import { notFound } from '../../errors.ts';
 import { recordAudit } from '../../audit/record-audit.ts';
-import { authorizeUserManagement } from '../../policies/admin-user-policy.ts';
-import { authorizeLevelManagement } from '../../policies/admin-level-policy.ts';
 import { adminUserRows } from '../../queries/users.ts';
 import { loadCategories, loadGroupStudentLevels } from '../../queries/levels.ts';
 import { presentCsv, type CsvCell } from '../../presenters/present-csv.ts';
 import { attachmentDisposition } from '../levels/content-type.ts';
-import { groupIdParams } from '../admin-levels/schema.ts';
+import { handle } from '../handle.ts';
 
 /** The words the levels table shows for each status (spec §2, Levels per student). */
 const STATUS_WORDS = { locked: 'Locked', open: 'Open', success: 'Success' } as const;
@@ -20,7 +17,7 @@ const schoolTime = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Amsterda
 const when = (value: Date | string | null): string | null => (value === null ? null : schoolTime.format(new Date(value)));
 
 /**
- * Spreadsheets for teachers (issue 22), admins only, each download audited (who took which
+ * Spreadsheets for teachers (issue 22; contract/src/http/admin-exports.ts), admins only, each download audited (who took which
  * personal data, when):
  * - GET /api/admin/exports/users.csv: every user as the users admin lists them (name, e-mail,
  *   cohort, activated, disabled, developer); audit `export.users`.
@@ -33,9 +30,7 @@ export function adminExportRoutes(deps: AppDeps): AppRouter {
   const { knex } = deps;
   const router: AppRouter = new Router();
 
-  router.get('/api/admin/exports/users.csv', async (ctx) => {
-    const actor = activeUser(ctx);
-    authorizeUserManagement(actor);
+  handle(router, exportUsers, async (ctx, { caller: actor }) => {
     const rows = await adminUserRows(knex);
     await recordAudit(knex, { actorId: actor.id, action: 'export.users', subjectType: 'users', subjectId: 'all', after: { aantal_regels: rows.length } });
     const header = ['Naam', 'E-mailadres', 'Klas', 'Geactiveerd op', 'Uitgeschakeld op', 'Ontwikkelaar'];
@@ -43,10 +38,7 @@ export function adminExportRoutes(deps: AppDeps): AppRouter {
     sendCsv(ctx, `gebruikers-${today()}.csv`, presentCsv(header, cells));
   });
 
-  router.get('/api/admin/exports/levels/:groupId.csv', async (ctx) => {
-    const actor = activeUser(ctx);
-    authorizeLevelManagement(actor);
-    const { groupId } = parseInput(ctx, groupIdParams, 'params');
+  handle(router, exportGroupLevels, async (ctx, { caller: actor, params: { groupId } }) => {
     const group = await knex('groups').where({ id: groupId }).first<{ cohort: string } | undefined>('cohort');
     const students = group && (await loadGroupStudentLevels(knex, groupId));
     if (!group || !students) throw notFound('Deze groep bestaat niet.');

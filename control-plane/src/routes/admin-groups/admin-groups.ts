@@ -1,19 +1,23 @@
 import Router from '@koa/router';
+import {
+  addGroupMember as addGroupMemberEndpoint,
+  createGroup as createGroupEndpoint,
+  groupMembers,
+  listGroups as listGroupsEndpoint,
+  removeGroupMember as removeGroupMemberEndpoint,
+} from '@devplein/contract/http/admin-groups';
 import type { AppDeps, AppRouter } from '../../app-context.ts';
 import { addGroupMember } from '../../commands/add-group-member.ts';
 import { createGroup } from '../../commands/create-group.ts';
 import { removeGroupMember } from '../../commands/remove-group-member.ts';
 import { notFound } from '../../errors.ts';
-import { activeUser } from '../../middlewares/authenticate.ts';
-import { parseInput } from '../../middlewares/validate.ts';
-import { authorizeGroupManagement } from '../../policies/group-policy.ts';
 import { presentGroup } from '../../presenters/present-group.ts';
 import { presentMember } from '../../presenters/present-team.ts';
 import { findGroup, groupMemberRows, listGroups } from '../../queries/groups.ts';
-import { groupIdParams, groupInput, groupListQuery, groupMemberInput, groupMemberParams } from './schema.ts';
+import { handle } from '../handle.ts';
 
 /**
- * Routes of groups (cohorts; admin flag only; spec §2 Groups, §7). A user has at most one group.
+ * Routes of groups (cohorts; contract/src/http/admin-groups.ts; admin flag only; spec §2 Groups, §7). A user has at most one group.
  * - GET    /api/admin/groups?search=&counts=true   [{id, cohort}] by cohort, search = case-insensitive "contains";
  *                                                  counts=true adds member_count (the levels page's selector uses the plain shape)
  * - GET    /api/admin/groups/{id}                  the members [{id, name, email, group}] by name
@@ -29,44 +33,22 @@ export function adminGroupRoutes(deps: AppDeps): AppRouter {
   const router: AppRouter = new Router();
   const { knex } = deps;
 
-  router.get('/api/admin/groups', async (ctx) => {
-    authorizeGroupManagement(activeUser(ctx));
-    const { search, counts } = parseInput(ctx, groupListQuery, 'query');
-    const rows = await listGroups(knex, search, counts === 'true' || counts === '1');
-    ctx.body = rows.map(presentGroup);
-  });
+  handle(router, listGroupsEndpoint, async (_ctx, { query: { search, counts } }) => (await listGroups(knex, search, counts === 'true' || counts === '1')).map(presentGroup));
 
-  router.post('/api/admin/groups', async (ctx) => {
-    const actor = activeUser(ctx);
-    authorizeGroupManagement(actor);
-    const { cohort } = parseInput(ctx, groupInput, 'body');
-    const group = await createGroup(knex, actor.id, cohort);
+  handle(router, createGroupEndpoint, async (ctx, { caller, body: { cohort } }) => {
+    const group = await createGroup(knex, caller.id, cohort);
     ctx.status = 201;
-    ctx.body = presentGroup({ ...group, member_count: 0 });
+    return presentGroup({ ...group, member_count: 0 });
   });
 
-  router.get('/api/admin/groups/:id', async (ctx) => {
-    authorizeGroupManagement(activeUser(ctx));
-    const { id } = parseInput(ctx, groupIdParams, 'params');
-    const group = await findGroup(knex, id);
-    if (!group) throw notFound('Deze groep bestaat niet.');
-    ctx.body = (await groupMemberRows(knex, id)).map(presentMember);
+  handle(router, groupMembers, async (_ctx, { params: { id } }) => {
+    if (!(await findGroup(knex, id))) throw notFound('Deze groep bestaat niet.');
+    return (await groupMemberRows(knex, id)).map(presentMember);
   });
 
-  router.put('/api/admin/groups/:id', async (ctx) => {
-    const actor = activeUser(ctx);
-    authorizeGroupManagement(actor);
-    const { id } = parseInput(ctx, groupIdParams, 'params');
-    const { user } = parseInput(ctx, groupMemberInput, 'body');
-    ctx.body = (await addGroupMember(knex, actor.id, id, user)).map(presentMember);
-  });
+  handle(router, addGroupMemberEndpoint, async (_ctx, { caller, params: { id }, body: { user } }) => (await addGroupMember(knex, caller.id, id, user)).map(presentMember));
 
-  router.delete('/api/admin/groups/:id/users/:userId', async (ctx) => {
-    const actor = activeUser(ctx);
-    authorizeGroupManagement(actor);
-    const { id, userId } = parseInput(ctx, groupMemberParams, 'params');
-    ctx.body = (await removeGroupMember(knex, actor.id, id, userId)).map(presentMember);
-  });
+  handle(router, removeGroupMemberEndpoint, async (_ctx, { caller, params: { id, userId } }) => (await removeGroupMember(knex, caller.id, id, userId)).map(presentMember));
 
   return router;
 }

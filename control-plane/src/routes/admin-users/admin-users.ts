@@ -1,9 +1,8 @@
 import Router from '@koa/router';
+import { changeUserState, deleteAdminUser, listAdminUsers, setDeveloperFlag } from '@devplein/contract/http/admin-users';
 import type { AppDeps, AppRouter } from '../../app-context.ts';
-import { activeUser } from '../../middlewares/authenticate.ts';
-import { parseInput } from '../../middlewares/validate.ts';
 import { notFound, serviceUnavailable } from '../../errors.ts';
-import { authorizeActionOnAccount, authorizeUserManagement } from '../../policies/admin-user-policy.ts';
+import { authorizeActionOnAccount } from '../../policies/admin-user-policy.ts';
 import { presentAdminUser } from '../../presenters/present-admin-user.ts';
 import { adminUserRows } from '../../queries/users.ts';
 import { activateUser } from '../../commands/activate-user.ts';
@@ -11,12 +10,12 @@ import { disableUser } from '../../commands/disable-user.ts';
 import { deleteUser } from '../../commands/delete-user.ts';
 import { setDeveloper } from '../../commands/set-developer.ts';
 import { applyUserAccess } from '../../commands/apply-user-access.ts';
-import { developerBody, userActionQuery, userIdParams } from './schema.ts';
+import { handle } from '../handle.ts';
 
 const UNKNOWN_USER = 'Deze gebruiker bestaat niet.';
 
 /**
- * Routes of the users admin (spec §2 Users, §4 user activation, §7), admin flag only:
+ * Routes of the users admin (contract/src/http/admin-users.ts; spec §2 Users, §4 user activation, §7), admin flag only:
  * - GET /api/admin/users: every user `{id, name, email, group: {id, cohort}|null,
  *   email_verified_at, disabled_at, developer, access_not_done}` in one query, ordered by name;
  *   the page filters itself.
@@ -43,48 +42,35 @@ export function adminUserRoutes(deps: AppDeps): AppRouter {
   const hostAccess = { knex, agents: deps.agents, logger: deps.logger.child({ component: 'host-access' }) };
   const router: AppRouter = new Router();
 
-  router.get('/api/admin/users', async (ctx) => {
-    authorizeUserManagement(activeUser(ctx));
-    ctx.body = (await adminUserRows(knex)).map((row) => presentAdminUser(row));
-  });
+  handle(router, listAdminUsers, async () => (await adminUserRows(knex)).map((row) => presentAdminUser(row)));
 
-  router.put('/api/admin/users/:id', async (ctx) => {
-    const actor = activeUser(ctx);
-    authorizeUserManagement(actor);
-    const { id } = parseInput(ctx, userIdParams, 'params');
-    const { action } = parseInput(ctx, userActionQuery, 'query');
+  handle(router, changeUserState, async (ctx, { caller: actor, params: { id }, query: { action } }) => {
     if (action === 'disable') authorizeActionOnAccount(actor, id, 'disable');
     const updated = action === 'verify' ? await activateUser(knex, actor.id, id) : await disableUser(knex, actor.id, id);
     if (!updated) throw notFound(UNKNOWN_USER);
     const access = await applyUserAccess(hostAccess, id, { actorId: actor.id, reason: `user.${action}`, stopSoleContainers: action === 'disable' });
     ctx.state.log.info({ userId: id, action, accessComplete: access.complete }, 'admin changed account state');
-    ctx.body = presentAdminUser(updated, access.notDone);
+    return presentAdminUser(updated, access.notDone);
   });
 
-  router.put('/api/admin/users/:id/developer', async (ctx) => {
-    const actor = activeUser(ctx);
-    authorizeUserManagement(actor);
-    const { id } = parseInput(ctx, userIdParams, 'params');
-    const { developer } = parseInput(ctx, developerBody, 'body');
+  handle(router, setDeveloperFlag, async (ctx, { caller: actor, params: { id }, body: { developer } }) => {
     if (!developer) authorizeActionOnAccount(actor, id, 'developer-off');
     const updated = await setDeveloper(knex, actor.id, id, developer);
     if (!updated) throw notFound(UNKNOWN_USER);
     const access = await applyUserAccess(hostAccess, id, { actorId: actor.id, reason: 'user.developer', stopSoleContainers: !developer });
     ctx.state.log.info({ userId: id, developer, accessComplete: access.complete }, 'admin changed the developer flag');
-    ctx.body = presentAdminUser(updated, access.notDone);
+    return presentAdminUser(updated, access.notDone);
   });
 
-  router.delete('/api/admin/users/:id', async (ctx) => {
-    const actor = activeUser(ctx);
-    authorizeUserManagement(actor);
-    const { id } = parseInput(ctx, userIdParams, 'params');
+  handle(router, deleteAdminUser, async (ctx, { caller: actor, params: { id } }) => {
     authorizeActionOnAccount(actor, id, 'delete');
     const result = await deleteUser({ ...hostAccess, secrets: deps.secrets }, actor.id, id);
     if (result.outcome === 'missing') throw notFound(UNKNOWN_USER);
     if (result.outcome === 'unfinished') throw serviceUnavailable(result.message);
     ctx.state.log.info({ userId: id, complete: result.notDone === null }, 'admin deleted user');
-    if (result.notDone === null) ctx.status = 204;
-    else ctx.body = { message: `De gebruiker is verwijderd. ${result.notDone}` };
+    if (result.notDone !== null) return { message: `De gebruiker is verwijderd. ${result.notDone}` };
+    ctx.status = 204;
+    return undefined;
   });
 
   return router;

@@ -1,12 +1,11 @@
 import Router from '@koa/router';
 import type { AppContext, AppDeps, AppRouter } from '../../app-context.ts';
 import type { CurrentUser } from '../../auth/current-user.ts';
-import { activeUser } from '../../middlewares/authenticate.ts';
-import { parseInput, unstorableTextErrors } from '../../middlewares/validate.ts';
+import { unstorableTextErrors } from '../../middlewares/validate.ts';
 import { notFound } from '../../errors.ts';
 import { editNeedsApproval, hasProjectQuota, isProjectMember, mayChangeProject } from '../../policies/project-policy.ts';
 import { isAdmin } from '../../policies/roles.ts';
-import { presentProject, type DockerImageOptionJson, type ProjectRow } from '../../presenters/present-project.ts';
+import { presentProject, type ProjectRow } from '../../presenters/present-project.ts';
 import { problemsByField, projectRequestSchema, type ProjectRequestData } from '@devplein/contract/validation/projectRequest';
 import { loadProject, mayHaveContainer } from '../../queries/projects.ts';
 import { refused } from '../../lib/project-request-errors.ts';
@@ -19,7 +18,8 @@ import { deleteProject } from '../../commands/delete-project.ts';
 import { listImageOptionNames } from '../../queries/docker-images.ts';
 import { syncProjectAccess } from '../../commands/sync-project-access.ts';
 import type { AgentFleet } from '../../agent/agent-fleet.ts';
-import { projectIdParams } from './schema.ts';
+import { deleteProjectRequest, editProject, listImageChoices, ownProject, requestProject } from '@devplein/contract/http/project-requests';
+import { handle } from '../handle.ts';
 import { gitPolicyOf } from '../../lib/git-policy.ts';
 
 const PROJECT_NOT_FOUND = 'Dit project bestaat niet.';
@@ -65,8 +65,8 @@ const projectColumns = (agents: AgentFleet, input: ProjectRequestData): ProjectC
 });
 
 /**
- * Routes of project requests by students: POST/GET/PUT/DELETE /api/user/project and the image
- * options GET /api/dockers. The rules of §5 are the shared schema the form uses too.
+ * Routes of project requests by students (contract/src/http/project-requests.ts): POST/GET/PUT/DELETE
+ * /api/user/project and the image options GET /api/dockers. The rules of §5 are the shared schema the form uses too.
  */
 export function projectRequestRoutes(deps: AppDeps): AppRouter {
   const { knex, config, agents } = deps;
@@ -84,75 +84,82 @@ export function projectRequestRoutes(deps: AppDeps): AppRouter {
     return schemaOf.schema;
   };
 
-  router.get('/api/dockers', async (ctx) => {
-    activeUser(ctx);
-    ctx.body = (await listImageOptionNames(knex)).map((row): DockerImageOptionJson => ({ id: row.id, name: row.name }));
-  });
-
-  router.post('/api/user/project', async (ctx) => {
-    const user = activeUser(ctx);
-    const input = parseRequest(ctx, currentSchema());
-    // The creator is always a member, first; the others in the order given.
-    const memberIds = [user.id, ...input.users.filter((id) => id !== user.id)];
-
-    // Students have a quota; the command locks the creator's row to hold it.
-    const quota = hasProjectQuota(user) ? config.PROJECT_QUOTA : null;
-    const projectId = await createProject(knex, user.id, input, projectColumns(agents, input), memberIds, quota);
-    ctx.state.log.info({ userId: user.id, projectId }, 'project requested');
-    const row = await loadProject(knex, projectId);
-    ctx.status = 201;
-    ctx.body = row ? presentProject(row) : { id: projectId };
-  });
-
-  // Beyond the spec: the edit form (/dockers/create?id=…) loads the request it edits.
-  router.get('/api/user/project/:id', async (ctx) => {
-    const user = activeUser(ctx);
-    const { id } = parseInput(ctx, projectIdParams, 'params');
+  const parseBody = (ctx: AppContext) => parseRequest(ctx, currentSchema());
+  /** The project as the member or admin may change it; 404 for everyone else. */
+  const changeable = async (user: CurrentUser, id: number): Promise<ProjectRow> => {
     const row = await loadProject(knex, id);
     if (!row || !mayChangeProject(user, row.users.map((member) => member.id))) throw notFound(PROJECT_NOT_FOUND);
-    ctx.body = presentProject(row);
-  });
-
-  router.put('/api/user/project/:id', async (ctx) => {
-    const user = activeUser(ctx);
-    const { id } = parseInput(ctx, projectIdParams, 'params');
-    const before = await loadProject(knex, id);
-    if (!before || !mayChangeProject(user, before.users.map((member) => member.id))) throw notFound(PROJECT_NOT_FOUND);
-    const input = parseRequest(ctx, currentSchema());
-    const memberIds = membersAfterEdit(user, before, input.users);
-    await checkHostKept(knex, agents, before, input.domain.toLowerCase());
-
-    const validated = before.validated === true && editNeedsApproval(user, before, projectColumns(agents, input)) ? null : before.validated;
-    await updateProject(knex, before, input, { ...projectColumns(agents, input), validated }, memberIds, isAdmin(user) ? user.id : null, { actorId: user.id, secrets: deps.secrets });
-    ctx.state.log.info({ userId: user.id, projectId: id }, 'project request edited');
-    // After the commit, outside any transaction: the container's keys follow the members at once,
-    // and whoever left loses their open SSH sessions there (retried by the job when its dev
-    // server does not answer; the edit stands either way).
-    const beforeIds = before.users.map((member) => member.id);
-    const left = beforeIds.filter((memberId) => !memberIds.includes(memberId));
-    const changed = left.length > 0 || memberIds.some((memberId) => !beforeIds.includes(memberId));
-    if (changed && (before.validated === true || (await mayHaveContainer(knex, before)))) {
-      const access = await syncProjectAccess(hostAccess, id, { reason: 'project.members', endSessionsOf: left, actorId: user.id });
-      if (!access.complete) ctx.state.log.warn({ projectId: id, notDone: access.notDone }, 'the container has not followed the member change yet');
-    }
-    if (before.validated === true && validated === null) {
-      // Back to awaiting approval: it cannot run until a teacher approves the change (after the
-      // commit; the reconcile of unapproved containers catches up with a server that does not answer).
-      await suspendProjectContainer({ knex, agents, logger: ctx.state.log }, before, { actorId: user.id, reason: 'awaiting' });
-      await notifyContainer({ realtime: deps.realtime, logger: ctx.state.log }, before.name, AWAITING_APPROVAL);
-    }
+    return row;
+  };
+  /** The project after a write (gone meanwhile: 404). */
+  const presentedProject = async (id: number) => {
     const row = await loadProject(knex, id);
-    ctx.body = row ? presentProject(row) : { id };
-  });
+    if (!row) throw notFound(PROJECT_NOT_FOUND);
+    return presentProject(row);
+  };
+
+  handle(router, listImageChoices, async () => (await listImageOptionNames(knex)).map((row) => ({ id: row.id, name: row.name })));
+
+  handle(
+    router,
+    requestProject,
+    async (ctx, { caller: user, body: input }) => {
+      // The creator is always a member, first; the others in the order given.
+      const memberIds = [user.id, ...input.users.filter((id) => id !== user.id)];
+      // Students have a quota; the command locks the creator's row to hold it.
+      const quota = hasProjectQuota(user) ? config.PROJECT_QUOTA : null;
+      const projectId = await createProject(knex, user.id, input, projectColumns(agents, input), memberIds, quota);
+      ctx.state.log.info({ userId: user.id, projectId }, 'project requested');
+      const project = await presentedProject(projectId);
+      ctx.status = 201;
+      return project;
+    },
+    { parseBody },
+  );
+
+  // Beyond the spec: the edit form (/dockers/create?id=…) loads the request it edits.
+  handle(router, ownProject, async (_ctx, { caller: user, params: { id } }) => presentProject(await changeable(user, id)));
+
+  handle(
+    router,
+    editProject,
+    async (ctx, request) => {
+      const { caller: user, params: { id } } = request;
+      // Someone else's project is a 404 whatever the body (the body is read after this).
+      const before = await changeable(user, id);
+      const input = request.body;
+      const memberIds = membersAfterEdit(user, before, input.users);
+      await checkHostKept(knex, agents, before, input.domain.toLowerCase());
+
+      const validated = before.validated === true && editNeedsApproval(user, before, projectColumns(agents, input)) ? null : before.validated;
+      await updateProject(knex, before, input, { ...projectColumns(agents, input), validated }, memberIds, isAdmin(user) ? user.id : null, { actorId: user.id, secrets: deps.secrets });
+      ctx.state.log.info({ userId: user.id, projectId: id }, 'project request edited');
+      // After the commit, outside any transaction: the container's keys follow the members at once,
+      // and whoever left loses their open SSH sessions there (retried by the job when its dev
+      // server does not answer; the edit stands either way).
+      const beforeIds = before.users.map((member) => member.id);
+      const left = beforeIds.filter((memberId) => !memberIds.includes(memberId));
+      const changed = left.length > 0 || memberIds.some((memberId) => !beforeIds.includes(memberId));
+      if (changed && (before.validated === true || (await mayHaveContainer(knex, before)))) {
+        const access = await syncProjectAccess(hostAccess, id, { reason: 'project.members', endSessionsOf: left, actorId: user.id });
+        if (!access.complete) ctx.state.log.warn({ projectId: id, notDone: access.notDone }, 'the container has not followed the member change yet');
+      }
+      if (before.validated === true && validated === null) {
+        // Back to awaiting approval: it cannot run until a teacher approves the change (after the
+        // commit; the reconcile of unapproved containers catches up with a server that does not answer).
+        await suspendProjectContainer({ knex, agents, logger: ctx.state.log }, before, { actorId: user.id, reason: 'awaiting' });
+        await notifyContainer({ realtime: deps.realtime, logger: ctx.state.log }, before.name, AWAITING_APPROVAL);
+      }
+      return presentedProject(id);
+    },
+    { parseBody },
+  );
 
   // The container goes first (outside any transaction); the agent not answering → 503 and the
   // project stays. Then the row (its members and thumbnail go with it by cascade).
-  router.delete('/api/user/project/:id', async (ctx) => {
-    const user = activeUser(ctx);
-    const { id } = parseInput(ctx, projectIdParams, 'params');
-    const before = await loadProject(knex, id);
-    const memberIds = before?.users.map((member) => member.id) ?? [];
-    if (!before || !mayChangeProject(user, memberIds)) throw notFound(PROJECT_NOT_FOUND);
+  handle(router, deleteProjectRequest, async (ctx, { caller: user, params: { id } }) => {
+    const before = await changeable(user, id);
+    const memberIds = before.users.map((member) => member.id);
     // An admin deleting someone else's project is an admin write.
     const audit = isAdmin(user) && !isProjectMember(user, memberIds);
     const { containerRemoved } = await deleteProject({ knex, agents }, before, { actorId: user.id, audit });

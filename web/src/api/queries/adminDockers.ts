@@ -1,6 +1,8 @@
 import useSWR from 'swr';
 import { api, apiFetcher } from '../client.ts';
 import { DOCKER_IMAGES_KEY } from './projects.ts';
+import { changeImageOption, createImageOption, deleteImageOption, listImageOptions } from '@devplein/contract/http/docker-images';
+import { call, useEndpoint } from '../endpoints.ts';
 import type { ImageDeployInput, ImageDeploySettings } from '@devplein/contract/validation/imageDeploy';
 
 import { BULK_MAX_NAMES, NO_OWNER, type AdminDocker, type BulkResult, type ContainerAction, type DockerImageOption, type ScreenshotState } from '@devplein/contract/dockers';
@@ -168,20 +170,18 @@ export interface DockerImageInput {
   capabilities: string[];
 }
 
-export const ADMIN_DOCKER_IMAGES_KEY = '/api/admin/dockers/images';
-
 export function useAdminDockerImages() {
-  return useSWR<AdminDockerImage[]>(ADMIN_DOCKER_IMAGES_KEY, apiFetcher);
+  return useEndpoint(listImageOptions, {});
 }
 
-/** POST: the created option; a 422 carries field errors (name, image, …). */
+/** The created option; a 422 carries field errors (name, image, …). */
 export function createDockerImage(input: DockerImageInput): Promise<AdminDockerImage> {
-  return api.post<AdminDockerImage>(ADMIN_DOCKER_IMAGES_KEY, input);
+  return call(createImageOption, { body: input });
 }
 
-/** PATCH: the option with its new capabilities; a 422 carries field errors (capabilities). */
+/** The option with its new capabilities; a 422 carries field errors (capabilities). */
 export function updateDockerImageCapabilities(id: number, capabilities: string[]): Promise<AdminDockerImage> {
-  return api.patch<AdminDockerImage>(`${ADMIN_DOCKER_IMAGES_KEY}/${id}`, { capabilities });
+  return call(changeImageOption, { params: { id }, body: { capabilities } });
 }
 
 /** The git deploy editor's fields as the admin types them: texts, the kept paths one per line. */
@@ -208,14 +208,14 @@ export function deployInputOf(form: DeployForm): ImageDeployInput {
   return { ...form, keepPaths: form.keepPaths.split('\n').map((line) => line.trim()).filter((line) => line !== '') };
 }
 
-/** PATCH: the option with its new git deploy settings; a 422 carries field errors (deploy.webRoot, …). */
+/** The option with its new git deploy settings; a 422 carries field errors (deploy.webRoot, …). */
 export function updateDockerImageDeploy(id: number, form: DeployForm): Promise<AdminDockerImage> {
-  return api.patch<AdminDockerImage>(`${ADMIN_DOCKER_IMAGES_KEY}/${id}`, { deploy: deployInputOf(form) });
+  return call(changeImageOption, { params: { id }, body: { deploy: deployInputOf(form) } });
 }
 
-/** DELETE: 204; 409 with a Dutch message while projects still use the option. */
-export function deleteDockerImage(id: number): Promise<void> {
-  return api.delete<void>(`${ADMIN_DOCKER_IMAGES_KEY}/${id}`);
+/** Deletes an option; 409 with a Dutch message while projects still use it. */
+export async function deleteDockerImage(id: number): Promise<void> {
+  await call(deleteImageOption, { params: { id } });
 }
 
 /** The request form's options list (GET /api/dockers) changes with every add or delete here. */

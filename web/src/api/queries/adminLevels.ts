@@ -1,6 +1,8 @@
 import useSWR, { type KeyedMutator } from 'swr';
 import { api, apiFetcher, ApiError, statusMessage } from '../client.ts';
 import type { GroupJson } from '@devplein/contract/users';
+import { listGroups } from '@devplein/contract/http/admin-groups';
+import { useEndpoint } from '../endpoints.ts';
 import { COURSE_FILE_EXTENSIONS, MAX_COURSE_FILE_BYTES } from '@devplein/contract/levels';
 import type { LevelStatus, AdminLevelCategoryJson as AdminLevelCategory, LevelContentJson as LevelContentItem, CourseTextJson as CourseText, CourseFileJson as CourseFile, CourseJson as Course, StudentLevelJson as StudentLevel, GroupStudentJson as GroupStudent } from '@devplein/contract/levels';
 export type { LevelStatus, AdminLevelCategory, LevelContentItem, CourseText, CourseFile, Course, StudentLevel, GroupStudent };
@@ -44,7 +46,6 @@ export const adminLevelKeys = {
   contentsOfCategory: (categoryId: number) => `/api/level/content/index-by-category/${categoryId}`,
   content: (id: number | string) => `/api/level/content/show/${id}`,
   courses: (contentId: number | string) => `/api/level/content/${contentId}/courses`,
-  groups: (search: string) => `/api/admin/groups?search=${encodeURIComponent(search)}`,
   groupStudents: (groupId: number) => `/api/users/by-group/${groupId}`,
 };
 
@@ -75,7 +76,7 @@ export function useCourses(contentId: string | undefined) {
 }
 
 export function useGroups(search: string) {
-  return useSWR<Group[]>(adminLevelKeys.groups(search), apiFetcher);
+  return useEndpoint(listGroups, { query: { search } });
 }
 
 /** The whole table of a group in one request (students with all their levels). */

@@ -1,16 +1,13 @@
-import useSWR, { type KeyedMutator } from 'swr';
-import { api, apiFetcher } from '../client.ts';
+import type { KeyedMutator } from 'swr';
+import { changeUserState as changeUserStateEndpoint, deleteAdminUser, listAdminUsers, setDeveloperFlag, type UserAction } from '@devplein/contract/http/admin-users';
 import type { AdminUserJson as AdminUser } from '@devplein/contract/users';
-export type { AdminUser };
+import { call, useEndpoint } from '../endpoints.ts';
+export type { AdminUser, UserAction };
 
 /*
  * The users admin (spec §2 Users, §4 user activation, §7 admin calls): swr key, fetcher,
  * mutations and the page's filter. Every call is admin-only on the server.
  */
-
-export type UserAction = 'verify' | 'disable';
-
-export const ADMIN_USERS_KEY = '/api/admin/users';
 
 /** Value of the cohort select that means "users without a group" (the word the table shows). */
 export const NO_GROUP = 'geen';
@@ -24,26 +21,26 @@ export interface AdminUsersQuery {
 
 /** Every user, once: the page filters them itself, so typing never waits for the server. */
 export function useAdminUsers(): AdminUsersQuery {
-  const { data, error, isLoading, mutate } = useSWR<AdminUser[]>(ADMIN_USERS_KEY, apiFetcher<AdminUser[]>);
+  const { data, error, isLoading, mutate } = useEndpoint(listAdminUsers, {});
   return { users: data, error, isLoading, mutate };
 }
 
-/** PUT /api/admin/users/{id}?action=verify|disable: answers the updated user. */
+/** verify or disable: answers the updated user. */
 export function changeUserState(id: number, action: UserAction): Promise<AdminUser> {
-  return api.put<AdminUser>(`${ADMIN_USERS_KEY}/${id}`, undefined, { query: { action } });
+  return call(changeUserStateEndpoint, { params: { id }, query: { action } });
 }
 
-/** PUT /api/admin/users/{id}/developer: sets or clears the developer flag; answers the updated user. */
+/** Sets or clears the developer flag; answers the updated user. */
 export function setDeveloper(id: number, developer: boolean): Promise<AdminUser> {
-  return api.put<AdminUser>(`${ADMIN_USERS_KEY}/${id}/developer`, { developer });
+  return call(setDeveloperFlag, { params: { id }, body: { developer } });
 }
 
 /**
- * DELETE /api/admin/users/{id}: 204 (undefined), or 200 with a message when something of it is
- * left for later (an agent too old to end SSH sessions); a 503 says what is left on which dev server.
+ * Deletes a user: undefined (204), or a message when something of it is left for later (an
+ * agent too old to end SSH sessions); a 503 says what is left on which dev server.
  */
 export function deleteUser(id: number): Promise<{ message: string } | undefined> {
-  return api.delete<{ message: string } | undefined>(`${ADMIN_USERS_KEY}/${id}`);
+  return call(deleteAdminUser, { params: { id } });
 }
 
 /** Active: activated and not disabled. The row offers Disable; otherwise Activeer. */

@@ -2,8 +2,9 @@ import { useEffect, useState } from 'react';
 import type { KeyedMutator } from 'swr';
 import { addressOf, pathOf } from '@devplein/contract/http/endpoint';
 import { changeUserDocker, containerLogs, createUserDocker, followContainerLogs, listUserDockers, pullProjectImage, type LogLineJson } from '@devplein/contract/http/user-dockers';
-import { ApiError, NetworkError, api, statusMessage } from '../client.ts';
+import { ApiError, NetworkError, statusMessage } from '../client.ts';
 import { resetWordpressPassword as resetWordpressPasswordEndpoint } from '@devplein/contract/http/wordpress';
+import { deleteProjectRequest } from '@devplein/contract/http/project-requests';
 import { call, keyOf, useEndpoint } from '../endpoints.ts';
 
 import {
@@ -196,9 +197,9 @@ export function runContainerAction(projectId: number, action: ContainerAction): 
   return call(changeUserDocker, { params: { projectId }, query: { action } });
 }
 
-/** DELETE /api/user/project/{id}: removes the container first, then the project (503 keeps both). */
-export function deleteUserProject(projectId: number): Promise<void> {
-  return api.delete<void>(`/api/user/project/${projectId}`);
+/** Removes the container first, then the project (503 keeps both). */
+export async function deleteUserProject(projectId: number): Promise<void> {
+  await call(deleteProjectRequest, { params: { id: projectId } });
 }
 
 /** One line of a container's log (the logs' JSON form, or one follow event); `time` '' when Docker gave none. */

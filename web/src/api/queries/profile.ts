@@ -1,6 +1,8 @@
 import useSWR from 'swr';
 import { api, apiFetcher } from '../client.ts';
 import type { ProjectJson } from '@devplein/contract/projects';
+import { listAdminProjects } from '@devplein/contract/http/admin-projects';
+import { useEndpoint } from '../endpoints.ts';
 import type { ProfileJson } from '@devplein/contract/users';
 import type { LevelCategoryProgressJson as LevelCategoryProgress } from '@devplein/contract/levels';
 export type { LevelCategoryProgress };
@@ -19,7 +21,6 @@ const OWN_PROFILE_KEY = 'profile:own';
 
 export const profileKey = (id: string | number): string => `/api/user/${encodeURIComponent(String(id))}`;
 
-export const PROJECT_REQUESTS_KEY = '/api/admin/projects';
 
 /** The signed-in user's own profile (GET /api/user), or someone's (GET /api/user/{id}). */
 export function useProfile(id: string | undefined) {
@@ -30,5 +31,5 @@ export function useProfile(id: string | undefined) {
 
 /** The projects awaiting approval; pass `enabled` false for viewers who may not ask (no request made). */
 export function useProjectRequests(enabled: boolean) {
-  return useSWR<ProjectRequest[]>(enabled ? PROJECT_REQUESTS_KEY : null, apiFetcher);
+  return useEndpoint(listAdminProjects, enabled ? {} : null);
 }

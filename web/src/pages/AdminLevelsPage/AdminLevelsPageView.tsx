@@ -1,6 +1,8 @@
 import type { AdminLevelCategory, Group, GroupStudent, GroupStudentsMutator } from '../../api/queries/adminLevels.ts';
 import { AsyncContent } from '../../components/AsyncContent.tsx';
 import { CategoryLevels } from './CategoryLevels.tsx';
+import { pathOf } from '@devplein/contract/http/endpoint';
+import { exportGroupLevels } from '@devplein/contract/http/admin-exports';
 
 /** Group selector ('-' first, options show the cohort) and, once chosen, one section per category. */
 export function AdminLevelsPageView({
@@ -31,7 +33,7 @@ export function AdminLevelsPageView({
       <header className="admin-page-header">
         <h1>Levels per student</h1>
         {groupId !== null && (
-          <a className="button button-secondary button-small" href={`/api/admin/exports/levels/${groupId}.csv`} download>
+          <a className="button button-secondary button-small" href={pathOf(exportGroupLevels, { groupId })} download>
             Levels van deze groep downloaden (CSV)
           </a>
         )}

@@ -9,6 +9,7 @@ import {
 } from '../../api/queries/adminUsers.ts';
 import { AsyncContent } from '../../components/AsyncContent.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
+import { exportUsers } from '@devplein/contract/http/admin-exports';
 
 /** The line above the table after an action: done (ok), done but a dev server still has work (warning), or failed. */
 export interface StatusMessage {
@@ -56,7 +57,7 @@ export function AdminUsersPageView(props: AdminUsersPageViewProps) {
       <header className="admin-page-header">
         <h1>Gebruikers</h1>
         {/* Every user, whatever the filters: the sheet is for Excel's own filters. */}
-        <a className="button button-secondary button-small" href="/api/admin/exports/users.csv" download>
+        <a className="button button-secondary button-small" href={exportUsers.path} download>
           Alle gebruikers downloaden (CSV)
         </a>
       </header>
