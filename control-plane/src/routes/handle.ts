@@ -3,8 +3,8 @@
  * router at the declared method and path, lets through only the declared callers (401/403 before
  * any input is read), parses params and query, and the body when the route reads it, with the
  * declared schemas (422 in Dutch, as parseInput does), and types the route's answer against the
- * declared response. What the route
- * does stays its own: load → authorize (membership, ownership) → act → present.
+ * declared response. What the route does stays its own: load → authorize (membership,
+ * ownership) → act → present.
  */
 import type { z } from 'zod';
 import { isAdmin, isAdminDeveloper, isDeveloper } from '@devplein/contract/roles';
