@@ -1,5 +1,6 @@
 import { COURSE_FILE_TYPES, MAX_COURSE_FILE_BYTES } from '@devplein/contract/levels';
 import { z } from 'zod';
+import { databaseId } from '@devplein/contract/http/ids';
 import { LEVEL_STATUSES } from '@devplein/contract/levels';
 import { MISSING_FIELDS_MESSAGE, NO_STUDENTS_MESSAGE } from '@devplein/contract/messages';
 
@@ -11,22 +12,11 @@ import { MISSING_FIELDS_MESSAGE, NO_STUDENTS_MESSAGE } from '@devplein/contract/
 export const MISSING_FIELDS = MISSING_FIELDS_MESSAGE;
 export const NO_STUDENTS = NO_STUDENTS_MESSAGE;
 
-const MAX_INT = 2_147_483_647;
-
 /**
  * A positive database id from a path segment or a JSON value (a string of digits counts, as a
  * select's value does); missing or empty answers `missing`, anything else "Ongeldig {label}".
  */
-const id = (label: string, missing = MISSING_FIELDS) =>
-  z.preprocess(
-    (value) =>
-      value === '' || value === null ? undefined : typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value,
-    z
-      .number({ error: (issue) => (issue.input === undefined ? missing : `Ongeldig ${label}.`) })
-      .int(`Ongeldig ${label}.`)
-      .positive(`Ongeldig ${label}.`)
-      .max(MAX_INT, `Ongeldig ${label}.`),
-  );
+const id = (label: string, missing = MISSING_FIELDS) => databaseId(missing, `Ongeldig ${label}.`);
 
 export const idParams = z.object({ id: id('nummer') });
 export const categoryIdParams = z.object({ categoryId: id('categorienummer') });
