@@ -26,40 +26,44 @@ export const agentInvitationInput = z.object({
 });
 export type AgentInvitationInput = z.infer<typeof agentInvitationInput>;
 
-export type AgentLinkStatusJson = 'invited' | 'active' | 'revoked';
+export const agentLinkStatusJson = z.enum(['invited', 'active', 'revoked']);
+export type AgentLinkStatusJson = z.infer<typeof agentLinkStatusJson>;
 
 /** One dev server's link as the status page lists it. */
-export interface AgentLinkJson {
-  name: string;
-  address: string;
-  siteDomain: string;
-  status: AgentLinkStatusJson;
+export const agentLinkJson = z.strictObject({
+  name: z.string(),
+  address: z.string(),
+  siteDomain: z.string(),
+  status: agentLinkStatusJson,
   /** 'config': from AGENT_LINKS_FILE/AGENT_ADDRESS; 'join': invited and joined. */
-  origin: 'config' | 'join';
+  origin: z.enum(['config', 'join']),
   /** sha256 of the pinned agent certificate (hex), null when not pinned. */
-  fingerprint: string | null;
-  certificateNotAfter: string | null;
-  createdAt: string;
-  joinedAt: string | null;
-  revokedAt: string | null;
-}
+  fingerprint: z.string().nullable(),
+  certificateNotAfter: z.iso.datetime({ offset: true }).nullable(),
+  createdAt: z.iso.datetime({ offset: true }),
+  joinedAt: z.iso.datetime({ offset: true }).nullable(),
+  revokedAt: z.iso.datetime({ offset: true }).nullable(),
+});
+export type AgentLinkJson = z.infer<typeof agentLinkJson>;
 
 /** The answer to an invitation: shown once. */
-export interface AgentInvitationJson {
-  name: string;
+export const agentInvitationJson = z.strictObject({
+  name: z.string(),
   /** `sudo ./install.sh agent [--signer '…'] --join -`, to run on the new server; it then asks for the join string. */
-  joinCommand: string;
+  joinCommand: z.string(),
   /** `<url>#<token>.<ca sha256>`, pasted at install.sh's question (on no command line). */
-  joinString: string;
-  expiresAt: string;
-}
+  joinString: z.string(),
+  expiresAt: z.iso.datetime({ offset: true }),
+});
+export type AgentInvitationJson = z.infer<typeof agentInvitationJson>;
 
-/** POST /api/agents/join (Authorization: Bearer <token>): the signed certificate and the link CA. */
-export interface AgentJoinJson {
-  name: string;
-  commonName: string;
-  certificate: string;
-  ca: string;
-  fingerprint: string;
-  notAfter: string;
-}
+/** POST /api/agents/join (Authorization: Bearer <token>) and /api/agents/renew: the signed certificate and the link CA. */
+export const agentJoinJson = z.strictObject({
+  name: z.string(),
+  commonName: z.string(),
+  certificate: z.string(),
+  ca: z.string(),
+  fingerprint: z.string(),
+  notAfter: z.iso.datetime({ offset: true }),
+});
+export type AgentJoinJson = z.infer<typeof agentJoinJson>;

@@ -2,6 +2,7 @@
  * The levels' JSON as the control plane sends it and the web app reads it (GET /api/level/*,
  * the admin level screens, the profile's progress block), and the statuses a level can have.
  */
+import { z } from 'zod';
 
 /** Statuses a student's level can have (a check constraint holds the same list). */
 export const LEVEL_STATUSES = ['locked', 'open', 'success'] as const;
@@ -55,14 +56,15 @@ export interface LevelCategoryJson {
 }
 
 /** One line of the profile's progress block: '{title} afgerond', finished of number (§9 rule applied). */
-export interface LevelCategoryProgressJson {
-  id: number;
-  title: string;
+export const levelCategoryProgressJson = z.strictObject({
+  id: z.number().int(),
+  title: z.string(),
   /** Levels with status success among 1..number. */
-  finished: number;
+  finished: z.number().int(),
   /** The level count shown for this user (the §9 rule applied). */
-  number: number;
-}
+  number: z.number().int(),
+});
+export type LevelCategoryProgressJson = z.infer<typeof levelCategoryProgressJson>;
 
 /** A level category on the admin screens; `icons` is the 0/1 flag of spec §3. */
 export interface AdminLevelCategoryJson {

@@ -3,6 +3,7 @@
  * limits both ends use. Series are columns (one array per measure, `times` in Unix seconds), the
  * shape a time-series chart draws from without copying.
  */
+import { z } from 'zod';
 
 /** Hours of host samples one request may ask for (the table keeps 7 days). */
 export const OVERVIEW_MAX_HOURS = 168;
@@ -14,81 +15,90 @@ export const OVERVIEW_DEFAULT_DAYS = 30;
 export const SAMPLE_RESOLUTION_SECONDS = 60;
 
 /** One mount's free space over time (bytes; null where a sample had no figure for it). */
-export interface DiskSeriesJson {
+export const diskSeriesJson = z.strictObject({
   /** What the mount holds: 'docker' (the Docker data root) or 'agent' (the agent's data dir). */
-  name: string;
-  totalBytes: Array<number | null>;
-  availableBytes: Array<number | null>;
-}
+  name: z.string(),
+  totalBytes: z.array(z.number().nullable()),
+  availableBytes: z.array(z.number().nullable()),
+});
+export type DiskSeriesJson = z.infer<typeof diskSeriesJson>;
 
 /** One dev server's samples in the window, oldest first, one entry per minute that was sampled. */
-export interface HostSeriesJson {
+export const hostSeriesJson = z.strictObject({
   /** Unix seconds of each sample. */
-  times: number[];
+  times: z.array(z.number().int()),
   /** Load average over 1 minute divided by the number of cores (1 = every core busy); not a CPU percentage. */
-  loadPerCore: Array<number | null>;
-  memoryUsedBytes: Array<number | null>;
-  memoryTotalBytes: Array<number | null>;
-  disks: DiskSeriesJson[];
-}
+  loadPerCore: z.array(z.number().nullable()),
+  memoryUsedBytes: z.array(z.number().nullable()),
+  memoryTotalBytes: z.array(z.number().nullable()),
+  disks: z.array(diskSeriesJson),
+});
+export type HostSeriesJson = z.infer<typeof hostSeriesJson>;
 
 /** Containers by Docker's state word at the latest sample. */
-export interface ContainersNowJson {
+export const containersNowJson = z.strictObject({
   /** When the sample was taken (ISO 8601). */
-  sampledAt: string;
+  sampledAt: z.iso.datetime({ offset: true }),
   /** Every container on the engine. */
-  byState: Record<string, number>;
+  byState: z.record(z.string(), z.number().int()),
   /** The containers devplein manages (the students' projects). */
-  managedByState: Record<string, number>;
-}
+  managedByState: z.record(z.string(), z.number().int()),
+});
+export type ContainersNowJson = z.infer<typeof containersNowJson>;
 
-export interface OverviewServerJson {
-  name: string;
-  siteDomain: string;
+export const overviewServerJson = z.strictObject({
+  name: z.string(),
+  siteDomain: z.string(),
   /** null: no sample with container counts in the window (the agent did not answer, or no sample yet). */
-  containersNow: ContainersNowJson | null;
-  series: HostSeriesJson;
-}
+  containersNow: containersNowJson.nullable(),
+  series: hostSeriesJson,
+});
+export type OverviewServerJson = z.infer<typeof overviewServerJson>;
 
 /** GET /api/admin/overview/hosts?hours=24 */
-export interface OverviewHostsJson {
+export const overviewHostsJson = z.strictObject({
   /** The window asked for (ISO 8601). */
-  from: string;
-  to: string;
-  resolutionSeconds: number;
-  servers: OverviewServerJson[];
-}
+  from: z.iso.datetime({ offset: true }),
+  to: z.iso.datetime({ offset: true }),
+  resolutionSeconds: z.number().int(),
+  servers: z.array(overviewServerJson),
+});
+export type OverviewHostsJson = z.infer<typeof overviewHostsJson>;
 
 /** One calendar day (Europe/Amsterdam) of idle auto-stops. */
-export interface AutoStopDayJson {
+export const autoStopDayJson = z.strictObject({
   /** YYYY-MM-DD. */
-  date: string;
-  total: number;
+  date: z.string(),
+  total: z.number().int(),
   /** Per dev server name; servers without stops that day are absent. */
-  byHost: Record<string, number>;
-}
+  byHost: z.record(z.string(), z.number().int()),
+});
+export type AutoStopDayJson = z.infer<typeof autoStopDayJson>;
 
 /** GET /api/admin/overview/auto-stops?days=30: every day of the window, oldest first, also the days without stops. */
-export interface OverviewAutoStopsJson {
-  days: AutoStopDayJson[];
+export const overviewAutoStopsJson = z.strictObject({
+  days: z.array(autoStopDayJson),
   /** The dev servers that appear in `byHost` anywhere in the window, by name. */
-  hosts: string[];
-  total: number;
-}
+  hosts: z.array(z.string()),
+  total: z.number().int(),
+});
+export type OverviewAutoStopsJson = z.infer<typeof overviewAutoStopsJson>;
 
 /** Projects of one cohort (a project counts for the cohort of its first member, as on the websites wall). */
-export interface CohortProjectsJson {
+export const cohortProjectsJson = z.strictObject({
   /** The cohort, or 'Niet ingedeeld' for projects whose first member has no group (or no members). */
-  cohort: string;
-  approved: number;
+  cohort: z.string(),
+  approved: z.number().int(),
   /** Awaiting approval or rejected. */
-  notApproved: number;
-}
+  notApproved: z.number().int(),
+});
+export type CohortProjectsJson = z.infer<typeof cohortProjectsJson>;
 
 /** GET /api/admin/overview/cohorts */
-export interface OverviewCohortsJson {
-  cohorts: CohortProjectsJson[];
-}
+export const overviewCohortsJson = z.strictObject({
+  cohorts: z.array(cohortProjectsJson),
+});
+export type OverviewCohortsJson = z.infer<typeof overviewCohortsJson>;
 
 /** Containers in each top list of GET /api/admin/overview/top-containers. */
 export const TOP_CONTAINERS_LIMIT = 10;
@@ -96,40 +106,43 @@ export const TOP_CONTAINERS_LIMIT = 10;
 export const TOP_CONTAINERS_REFRESH_SECONDS = 15;
 
 /** One running container in a top list, with the project it hosts when devplein knows it. */
-export interface TopContainerJson {
+export const topContainerJson = z.strictObject({
   /** The container's name (the project's name for project containers). */
-  name: string;
+  name: z.string(),
   /** null: no project of devplein has this container (e.g. a project removed since). */
-  project: { id: number; name: string; domain: string } | null;
+  project: z.strictObject({ id: z.number().int(), name: z.string(), domain: z.string() }).nullable(),
   /** The project's first member (its owner); null when unknown. */
-  owner: { id: number; name: string } | null;
+  owner: z.strictObject({ id: z.number().int(), name: z.string() }).nullable(),
   /** Percent of one CPU, as `docker stats` (200 = two CPUs fully busy). */
-  cpuPercent: number;
+  cpuPercent: z.number(),
   /** Memory in use as `docker stats` shows it (usage minus inactive page cache). */
-  memoryUsedBytes: number;
+  memoryUsedBytes: z.number(),
   /** The container's memory limit. */
-  memoryLimitBytes: number;
-}
+  memoryLimitBytes: z.number(),
+});
+export type TopContainerJson = z.infer<typeof topContainerJson>;
 
 /** One dev server's top containers right now. */
-export interface ServerTopContainersJson {
-  name: string;
+export const serverTopContainersJson = z.strictObject({
+  name: z.string(),
   /**
    * 'ok'; 'unavailable': the agent did not answer (the lists are empty); 'too-old': its agent
    * predates contract 1.6.0 and cannot report this.
    */
-  status: 'ok' | 'unavailable' | 'too-old';
+  status: z.enum(['ok', 'unavailable', 'too-old']),
   /** When the agent sampled (ISO 8601); null unless ok. */
-  sampledAt: string | null;
+  sampledAt: z.iso.datetime({ offset: true }).nullable(),
   /** Running project containers on the server (the lists hold at most TOP_CONTAINERS_LIMIT of them). */
-  running: number;
+  running: z.number().int(),
   /** Most CPU first. */
-  byCpu: TopContainerJson[];
+  byCpu: z.array(topContainerJson),
   /** Most memory first. */
-  byMemory: TopContainerJson[];
-}
+  byMemory: z.array(topContainerJson),
+});
+export type ServerTopContainersJson = z.infer<typeof serverTopContainersJson>;
 
 /** GET /api/admin/overview/top-containers: per linked dev server, in the links' order. */
-export interface OverviewTopContainersJson {
-  servers: ServerTopContainersJson[];
-}
+export const overviewTopContainersJson = z.strictObject({
+  servers: z.array(serverTopContainersJson),
+});
+export type OverviewTopContainersJson = z.infer<typeof overviewTopContainersJson>;

@@ -43,17 +43,19 @@ export const dockerImageChoiceJson = z.strictObject({ id: z.number().int(), name
 export type DockerImageOptionJson = z.infer<typeof dockerImageChoiceJson>;
 
 /** A member of a site as the wall shows it. */
-export interface SiteMemberJson {
-  id: number;
-  name: string;
-  group: { id: number; cohort: string } | null;
-}
+export const siteMemberJson = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  group: z.strictObject({ id: z.number().int(), cohort: z.string() }).nullable(),
+});
+export type SiteMemberJson = z.infer<typeof siteMemberJson>;
 
-/** One visible project on the wall. */
-export interface SiteJson {
-  name: string;
-  domain: string;
-  users: SiteMemberJson[];
+/** One visible project on the wall (GET /api/sites). */
+export const siteJson = z.strictObject({
+  name: z.string(),
+  domain: z.string(),
+  users: z.array(siteMemberJson),
   /** Whether /misc/browserimg2/small/{name}_s.png serves a picture: without one the wall shows its placeholder and asks for none. */
-  thumbnail: boolean;
-}
+  thumbnail: z.boolean(),
+});
+export type SiteJson = z.infer<typeof siteJson>;

@@ -1,27 +1,30 @@
 /** The users' JSON as the control plane sends it and the web app reads it: the signed-in user, profiles, the admin users, teams, groups and audit screens, user search. */
 import { z } from 'zod';
-import type { LevelCategoryProgressJson } from './levels.ts';
+import { levelCategoryProgressJson } from './levels.ts';
 
 /** GET /api/user: the signed-in user with flags, teams and group. */
-export interface CurrentUserJson {
-  id: number;
-  name: string;
-  name_slug: string;
-  email: string;
-  email_verified_at: string | null;
-  admin: boolean;
-  developer: boolean;
-  teams: { id: number; name: string }[];
-  group: { id: number; cohort: string } | null;
+export const currentUserJson = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  name_slug: z.string(),
+  email: z.string(),
+  /** null: not activated (spec §4); the web app shows /not_verified. */
+  email_verified_at: z.iso.datetime({ offset: true }).nullable(),
+  admin: z.boolean(),
+  developer: z.boolean(),
+  teams: z.array(z.strictObject({ id: z.number().int(), name: z.string() })),
+  group: z.strictObject({ id: z.number().int(), cohort: z.string() }).nullable(),
   /**
    * Finished levels per category ('{title} afgerond'), with the §9 count rule; empty for users
    * without levels (teachers, students outside the level programme).
    */
-  levelCategories: LevelCategoryProgressJson[];
-}
+  levelCategories: z.array(levelCategoryProgressJson),
+});
+export type CurrentUserJson = z.infer<typeof currentUserJson>;
 
 /** GET /api/user/{id}: what a profile shows of someone (§2 Profile), without account internals. */
-export type ProfileJson = Omit<CurrentUserJson, 'email_verified_at'>;
+export const profileJson = currentUserJson.omit({ email_verified_at: true });
+export type ProfileJson = z.infer<typeof profileJson>;
 
 /** GET /api/admin/users item, and the answer of PUT /api/admin/users/{id}. */
 export const adminUserJson = z.strictObject({

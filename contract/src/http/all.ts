@@ -21,6 +21,18 @@ import { vpnEndpoints } from './vpn.ts';
 import { userDockerEndpoints } from './user-dockers.ts';
 import { userSearchEndpoints } from './user-search.ts';
 import { wordpressEndpoints } from './wordpress.ts';
+import { adminAgentEndpoints } from './admin-agent.ts';
+import { adminStatusEndpoints } from './admin-status.ts';
+import { adminOverviewEndpoints } from './admin-overview.ts';
+import { adminAgentLinkEndpoints } from './admin-agents.ts';
+import { agentJoinEndpoints } from './agent-join.ts';
+import { dbAdminEndpoints } from './db-admin.ts';
+import { healthEndpoints } from './health.ts';
+import { sessionEndpoints } from './session.ts';
+import { broadcastingEndpoints } from './broadcasting.ts';
+import { siteEndpoints } from './sites.ts';
+import { thumbnailEndpoints } from './thumbnails.ts';
+import { userEndpoints } from './user.ts';
 
 /** This list as an OpenAPI 3.1 document (contract/src/http/openapi.ts; docs/http-api.md). */
 export const openApiEndpoint = endpoint({
@@ -31,4 +43,34 @@ export const openApiEndpoint = endpoint({
   answer: json(z.record(z.string(), z.unknown())),
 });
 
-export const ENDPOINTS: readonly Endpoint[] = [...sshKeyEndpoints, ...adminUserEndpoints, ...exportEndpoints, ...teamEndpoints, ...groupEndpoints, ...adminProjectEndpoints, ...userSearchEndpoints, ...licenseEndpoints, ...introduceeEndpoints, ...projectRequestEndpoints, ...adminAuditEndpoints, ...userDockerEndpoints, ...wordpressEndpoints, ...dockerImageEndpoints, ...databaseEndpoints, ...vpnEndpoints, openApiEndpoint];
+export const ENDPOINTS: readonly Endpoint[] = [
+  ...sshKeyEndpoints,
+  ...adminUserEndpoints,
+  ...exportEndpoints,
+  ...teamEndpoints,
+  ...groupEndpoints,
+  ...adminProjectEndpoints,
+  ...userSearchEndpoints,
+  ...licenseEndpoints,
+  ...introduceeEndpoints,
+  ...projectRequestEndpoints,
+  ...adminAuditEndpoints,
+  ...userDockerEndpoints,
+  ...wordpressEndpoints,
+  ...dockerImageEndpoints,
+  ...databaseEndpoints,
+  ...vpnEndpoints,
+  ...adminAgentEndpoints,
+  ...adminStatusEndpoints,
+  ...adminOverviewEndpoints,
+  ...adminAgentLinkEndpoints,
+  ...agentJoinEndpoints,
+  ...dbAdminEndpoints,
+  ...healthEndpoints,
+  ...sessionEndpoints,
+  ...broadcastingEndpoints,
+  ...siteEndpoints,
+  ...thumbnailEndpoints,
+  ...userEndpoints,
+  openApiEndpoint,
+];

@@ -35,7 +35,12 @@ export type Answer =
   /** A redirect (sign-in, a download's signed address). */
   | { kind: 'redirect' }
   /** 204, or a page of the server's own (HTML). */
-  | { kind: 'empty' };
+  | { kind: 'empty' }
+  /**
+   * Only 405 with `Allow: {allow}`: a GET the spec had for a change of state, kept so a link or an
+   * old bookmark gets a clear answer instead of a 404 (docs/spec-deviations.md).
+   */
+  | { kind: 'not-allowed'; allow: HttpMethod };
 
 export interface Endpoint<
   Params extends z.ZodType | undefined = z.ZodType | undefined,
@@ -70,6 +75,7 @@ export const endpoint = <
 export const json = <Schema extends z.ZodType>(schema: Schema): { kind: 'json'; schema: Schema } => ({ kind: 'json', schema });
 export const sse = <Item extends z.ZodType>(item: Item): { kind: 'sse'; item: Item } => ({ kind: 'sse', item });
 export const ndjson = <Item extends z.ZodType>(item: Item): { kind: 'ndjson'; item: Item } => ({ kind: 'ndjson', item });
+export const notAllowed = (allow: HttpMethod): { kind: 'not-allowed'; allow: HttpMethod } => ({ kind: 'not-allowed', allow });
 export const file = <Json extends z.ZodType | undefined = undefined>(contentType: string, json?: Json): { kind: 'file'; contentType: string; json: Json } =>
   ({ kind: 'file', contentType, json: json as Json });
 

@@ -45,6 +45,7 @@ function content(answer: Answer): JsonSchema | undefined {
       };
     case 'redirect':
     case 'empty':
+    case 'not-allowed':
       return undefined;
   }
 }
@@ -62,10 +63,10 @@ function operation(declared: Endpoint): JsonSchema {
     'x-devplein-access': declared.access,
     parameters: [...parameters(declared.params, 'path'), ...parameters(declared.query, 'query')],
     ...(declared.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(declared.body, 'input') } } } } : {}),
-    responses: {
-      [declared.answer.kind === 'redirect' ? '302' : '200']: { description: 'OK', ...(ok ? { content: ok } : {}) },
-      ...errors,
-    },
+    responses:
+      declared.answer.kind === 'not-allowed'
+        ? { '405': { description: `Alleen ${declared.answer.allow} (Allow-header)`, content: errorBody() } }
+        : { [declared.answer.kind === 'redirect' ? '302' : '200']: { description: 'OK', ...(ok ? { content: ok } : {}) }, ...errors },
   };
 }
 

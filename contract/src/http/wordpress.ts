@@ -1,6 +1,6 @@
 /** A WordPress project's administrator password (spec §7): POST /api/wordpress/passwordreset/{project}, for its members and admins. */
 import { z } from 'zod';
-import { endpoint, json } from './endpoint.ts';
+import { endpoint, json, notAllowed } from './endpoint.ts';
 
 const MAX_ID = 2_147_483_647;
 const MESSAGE = 'Geef een projectnummer of projectnaam.';
@@ -25,4 +25,15 @@ export const resetWordpressPassword = endpoint({
   answer: json(z.strictObject({ username: z.string(), password: z.string() })),
 });
 
-export const wordpressEndpoints = [resetWordpressPassword];
+/** The spec's GET changed state (a password nobody asked for): 405 for everyone, the reset is a POST. */
+export const resetWordpressPasswordByGet = endpoint({
+  method: 'GET',
+  path: '/api/wordpress/passwordreset/:project',
+  access: 'public',
+  summary: 'The spec’s GET changed state: 405 for everyone (Allow: POST); the reset is the POST (docs/spec-deviations.md).',
+  // Any value: the answer is the same 405, never a 422.
+  params: z.object({ project: z.string() }),
+  answer: notAllowed('POST'),
+});
+
+export const wordpressEndpoints = [resetWordpressPasswordByGet, resetWordpressPassword];

@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { SIGNON_STATE_PATTERN } from '@devplein/contract/http/db-admin';
 
 /** A ticket lives this long: the browser goes straight from the click to the signon script. */
 export const SIGNON_TICKET_TTL_MS = 60_000;
@@ -6,11 +7,8 @@ export const SIGNON_TICKET_TTL_MS = 60_000;
 /** What db_admin_signons keeps of a used ticket. */
 export const ticketHashOf = (token: string): string => createHash('sha256').update(token).digest('hex');
 
-/**
- * The sign-on page's browser nonce (the OAuth `state` way): 32 random bytes, base64url, which the
- * page on phpMyAdmin's origin keeps in its own cookie and hands to the control plane in the URL.
- */
-export const STATE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+/** The sign-on page's browser nonce: the contract's pattern (the admin link's `state` is checked with it too). */
+export const STATE_PATTERN = SIGNON_STATE_PATTERN;
 
 /** Tickets are 45 bytes, base64url: 60 characters (the signon script checks that shape). */
 export const TICKET_PATTERN = /^[A-Za-z0-9_-]{60}$/;

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { AgentFleet } from '../agent/agent-fleet.ts';
+import type { HealthJson } from '@devplein/contract/http/health';
 import type { HealthReport } from './metrics-server.ts';
 
 /**
@@ -7,8 +8,8 @@ import type { HealthReport } from './metrics-server.ts';
  * unreachable agent degrades, it does not make the control plane unhealthy. `agent` is the first
  * dev server's link (as before there were more); `hosts` has every dev server's.
  */
-export async function controlPlaneHealth(deps: { knex: Knex; agents: Pick<AgentFleet, 'links'> }): Promise<HealthReport> {
-  let database: 'up' | 'down' = 'up';
+export async function controlPlaneHealth(deps: { knex: Knex; agents: Pick<AgentFleet, 'links'> }): Promise<HealthReport & { body: HealthJson }> {
+  let database: HealthJson['database'] = 'up';
   try {
     await deps.knex.raw('select 1');
   } catch {

@@ -21,12 +21,18 @@ export type CallerOf<E extends Endpoint> = E['access'] extends 'public' | 'machi
 export type RouteInput<E extends Endpoint> = ParsedInput<E> & { caller: CallerOf<E> };
 
 /**
+ * What a JSON route returns when it wrote the declared body itself: bytes compressed once for
+ * every viewer (the site wall), or a 304 for a fresh ETag.
+ */
+export const WRITTEN: unique symbol = Symbol('written by the route');
+
+/**
  * What the route's act step returns: the JSON body for a JSON answer (handle sets it), nothing
  * for streams, files and redirects (the route writes those itself), either for a file with a
  * JSON form (`?format=json`).
  */
 export type RouteReply<E extends Endpoint> = E['answer'] extends { kind: 'json' }
-  ? ReplyOf<E>
+  ? ReplyOf<E> | typeof WRITTEN
   : E['answer'] extends { kind: 'file'; json: z.ZodType }
     ? ReplyOf<E> | undefined
     : undefined | void;
@@ -59,6 +65,11 @@ export interface HandleOptions<E extends Endpoint> {
    * policy). It answers the declared body's type, and a 422 like parseInput's.
    */
   parseBody?: (ctx: AppContext) => ParsedInput<E>['body'];
+  /**
+   * True for a request this declaration's path matches but another router serves (GET
+   * /api/user/{id} and GET /api/user/ssh_keys): handed on before anything is checked.
+   */
+  passOver?: (ctx: AppContext) => boolean;
 }
 
 /** Registers `act` as the route of `declared`. */
@@ -69,7 +80,8 @@ export function handle<E extends Endpoint>(
   options: HandleOptions<E> = {},
 ): void {
   const method = declared.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-  router[method](declared.path, async (ctx) => {
+  router[method](declared.path, async (ctx, next) => {
+    if (options.passOver?.(ctx)) return next();
     const caller = admit(ctx, declared.access, declared.refusal);
     const params = declared.params ? parseInput(ctx, declared.params, 'params') : undefined;
     const query = declared.query ? parseInput(ctx, declared.query, 'query') : undefined;
@@ -88,6 +100,7 @@ export function handle<E extends Endpoint>(
       },
     } as RouteInput<E>;
     const reply = await act(ctx, input);
+    if (reply === WRITTEN) return;
     if (reply === null) {
       // koa answers 204 for a null body; a JSON answer that may be null is 200 with `null`.
       ctx.type = 'application/json';

@@ -5,13 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
 import { waitFor } from '../../support/ports.ts';
-
-interface HealthJson {
-  status: string;
-  database: string;
-  agent: { state: string; since: string } | null;
-  hosts: Array<{ name: string; state: string; since: string }>;
-}
+import { healthJson, type HealthJson } from '@devplein/contract/http/health';
 
 let stack: HostingStack;
 
@@ -25,7 +19,7 @@ afterAll(async () => {
 
 const health = async (): Promise<{ status: number; cacheControl: string | null; body: HealthJson }> => {
   const response = await fetch(`${stack.app.url}/healthz`);
-  return { status: response.status, cacheControl: response.headers.get('cache-control'), body: (await response.json()) as HealthJson };
+  return { status: response.status, cacheControl: response.headers.get('cache-control'), body: healthJson.parse(await response.json()) };
 };
 
 describe('GET /healthz', () => {
@@ -43,6 +37,6 @@ describe('GET /healthz', () => {
   it('answers the same to a signed-in user', async () => {
     const response = await (await stack.as('student@devplein.test')).raw('/healthz');
     expect(response.status).toBe(200);
-    expect(((await response.json()) as HealthJson).database).toBe('up');
+    expect(healthJson.parse(await response.json()).database).toBe('up');
   });
 });

@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningControlPlane } from '../../support/control-plane.ts';
+import type { SiteJson } from '@devplein/contract/projects';
+import { siteWall } from '@devplein/contract/http/sites';
+import { send } from '../../support/endpoint-calls.ts';
 import { HttpSession } from '../../support/http-session.ts';
 import { revalidate, startSiteWall, WALL_PNG, type SiteWall } from '../../support/site-wall.ts';
-
-interface SiteJson {
-  name: string;
-  domain: string;
-  users: { id: number; name: string; group: { id: number; cohort: string } | null }[];
-  thumbnail: boolean;
-}
 
 const PLACEHOLDER = { id: 0, name: 'unknown', group: { id: 0, cohort: 'Niet ingedeeld' } };
 
@@ -53,9 +49,10 @@ describe('GET /api/sites: the websites wall', () => {
       await signedIn('docent@devplein.test'),
       await signedIn('admin@devplein.test'),
     ];
-    const answers = await Promise.all(sessions.map((session) => session.json<SiteJson[]>('GET', '/api/sites')));
+    // send() checks each answer against the contract's schema of the wall.
+    const answers = await Promise.all(sessions.map((session) => send(session, siteWall, {})));
     for (const answer of answers) expect(answer.status).toBe(200);
-    for (const answer of answers.slice(1)) expect(answer.body).toEqual(answers[0]!.body);
+    for (const answer of answers.slice(1)) expect(answer.ok && answer.body).toEqual(answers[0]!.ok && answers[0]!.body);
   });
 
   it('lists only approved, visible projects, sorted by cohort then name, with members in entered order', async () => {

@@ -9,6 +9,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseJson } from '@devplein/contract/access';
+import type { ErrorJson } from '@devplein/contract/http/errors';
+import { healthJson, type HealthJson } from '@devplein/contract/http/health';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
@@ -37,26 +40,6 @@ const UNREACHABLE = 'onbereikbaar';
 const UNREACHABLE_MESSAGE = 'De dockerserver is op dit moment niet bereikbaar. Probeer het zo opnieuw.';
 /** Tests that wait for the health monitor (a check every 5 s, backing off to 10 s while down). */
 const MONITOR_TIMEOUT_MS = 60_000;
-
-interface ErrorJson {
-  message: string;
-  errors?: Record<string, string[]>;
-}
-
-interface DatabaseJson {
-  id: number;
-  name: string;
-  user: string;
-  password: string;
-  host: string;
-}
-
-interface HealthJson {
-  status: string;
-  database: string;
-  agent: { state: string; since: string } | null;
-  hosts: Array<{ name: string; state: string; since: string }>;
-}
 
 let certDir: string;
 let database: TestDatabase;
@@ -118,7 +101,7 @@ async function userId(email: string): Promise<number> {
 
 async function health(): Promise<{ status: number; body: HealthJson }> {
   const response = await fetch(`${app.url}/healthz`);
-  return { status: response.status, body: (await response.json()) as HealthJson };
+  return { status: response.status, body: healthJson.parse(await response.json()) };
 }
 
 /** Waits until /healthz reports these link states (the health monitor checks every few seconds). */

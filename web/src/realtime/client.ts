@@ -1,5 +1,6 @@
 import Pusher, { type Options } from 'pusher-js';
 import { readMeta } from '../api/meta.ts';
+import { authenticateSocketUser, authorizeChannel } from '@devplein/contract/http/broadcasting';
 
 /** Where the realtime server (soketi, Pusher protocol) is, as the control plane wrote it into the page. */
 export interface RealtimeConfig {
@@ -43,8 +44,8 @@ export function realtimeOptions(config: RealtimeConfig, csrfToken: string | null
     activityTimeout: 120_000,
     pongTimeout: 30_000,
     unavailableTimeout: 10_000,
-    channelAuthorization: { endpoint: '/broadcasting/auth', transport: 'ajax', headers },
-    userAuthentication: { endpoint: '/broadcasting/user-auth', transport: 'ajax', headers },
+    channelAuthorization: { endpoint: authorizeChannel.path, transport: 'ajax', headers },
+    userAuthentication: { endpoint: authenticateSocketUser.path, transport: 'ajax', headers },
   };
 }
 

@@ -1,35 +1,24 @@
 import Router from '@koa/router';
-import { z } from 'zod';
-import { agentInvitationInput, AGENT_LINK_NAME_PATTERN, type AgentInvitationJson } from '@devplein/contract/agent-links';
+import { inviteAgent as inviteAgentEndpoint, listAgentLinks as listAgentLinksEndpoint, revokeAgent as revokeAgentEndpoint } from '@devplein/contract/http/admin-agents';
 import type { AppDeps, AppRouter } from '../../app-context.ts';
 import { AgentLinkRefusal, inviteAgent, listAgentLinks, revokeAgent } from '../../agent-links/agent-link-store.ts';
 import { joinCommand, joinString, JoinUnavailable, loadJoinAuthority } from '../../agent-links/join-authority.ts';
 import { readReleaseSigner } from '../../agent-links/release-signer.ts';
-import { HttpError, forbidden, notFound, serviceUnavailable, validationFailed } from '../../errors.ts';
-import { activeUser } from '../../middlewares/authenticate.ts';
-import { parseInput } from '../../middlewares/validate.ts';
-import { mayManageAgentLinks } from '../../policies/agent-policy.ts';
+import { HttpError, notFound, serviceUnavailable, validationFailed } from '../../errors.ts';
 import { presentAgentLink } from '../../presenters/present-agent-link.ts';
-
-const nameParams = z.object({ name: z.string().regex(AGENT_LINK_NAME_PATTERN, 'Onbekende ontwikkelserver.') });
+import { handle } from '../handle.ts';
 
 /**
- * The dev servers' links (admins; every write audited): GET /api/admin/agents lists them,
- * POST /api/admin/agents/invitations makes a one-time join command, POST
- * /api/admin/agents/{name}/revoke ends a link (the fleet drops it at once, on the notice).
+ * The dev servers' links (contract/src/http/admin-agents.ts; admins; every write audited): GET
+ * /api/admin/agents lists them, POST /api/admin/agents/invitations makes a one-time join command,
+ * POST /api/admin/agents/{name}/revoke ends a link (the fleet drops it at once, on the notice).
  */
 export function adminAgentLinkRoutes(deps: Pick<AppDeps, 'knex' | 'config'>): AppRouter {
   const router: AppRouter = new Router();
 
-  router.get('/api/admin/agents', async (ctx) => {
-    if (!mayManageAgentLinks(activeUser(ctx))) throw forbidden();
-    ctx.body = (await listAgentLinks(deps.knex)).map(presentAgentLink);
-  });
+  handle(router, listAgentLinksEndpoint, async () => (await listAgentLinks(deps.knex)).map(presentAgentLink));
 
-  router.post('/api/admin/agents/invitations', async (ctx) => {
-    const actor = activeUser(ctx);
-    if (!mayManageAgentLinks(actor)) throw forbidden();
-    const input = parseInput(ctx, agentInvitationInput, 'body');
+  handle(router, inviteAgentEndpoint, async (ctx, { caller, body: input }) => {
     let authority;
     try {
       authority = await loadJoinAuthority(deps.config);
@@ -44,13 +33,13 @@ export function adminAgentLinkRoutes(deps: Pick<AppDeps, 'knex' | 'config'>): Ap
         siteDomain: input.site_domain,
         studentDbHost: input.db_host,
         dbAdminUrl: input.db_admin_url,
-        actorId: actor.id,
+        actorId: caller.id,
       });
       const value = joinString(deps.config.appUrl, invitation.token, authority.caFingerprint);
-      const body: AgentInvitationJson = { name: invitation.link.name, joinString: value, joinCommand: joinCommand(await readReleaseSigner()), expiresAt: invitation.expiresAt.toISOString() };
+      const body = { name: invitation.link.name, joinString: value, joinCommand: joinCommand(await readReleaseSigner()), expiresAt: invitation.expiresAt.toISOString() };
       ctx.status = 201;
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = body;
+      return body;
     } catch (error) {
       if (error instanceof AgentLinkRefusal) {
         throw error.reason === 'site-domain' ? validationFailed({ site_domain: [error.message] }) : new HttpError(409, error.message);
@@ -59,14 +48,11 @@ export function adminAgentLinkRoutes(deps: Pick<AppDeps, 'knex' | 'config'>): Ap
     }
   });
 
-  router.post('/api/admin/agents/:name/revoke', async (ctx) => {
-    const actor = activeUser(ctx);
-    if (!mayManageAgentLinks(actor)) throw forbidden();
-    const { name } = parseInput(ctx, nameParams, 'params');
+  handle(router, revokeAgentEndpoint, async (_ctx, { caller, params: { name } }) => {
     try {
-      const row = await revokeAgent(deps.knex, name, actor.id);
+      const row = await revokeAgent(deps.knex, name, caller.id);
       if (!row) throw notFound('Deze ontwikkelserver is niet (meer) gekoppeld.');
-      ctx.body = presentAgentLink(row);
+      return presentAgentLink(row);
     } catch (error) {
       if (error instanceof AgentLinkRefusal) throw new HttpError(409, error.message);
       throw error;

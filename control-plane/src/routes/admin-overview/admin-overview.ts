@@ -1,27 +1,19 @@
 import Router from '@koa/router';
-import {
-  SAMPLE_RESOLUTION_SECONDS,
-  type OverviewAutoStopsJson,
-  type OverviewCohortsJson,
-  type OverviewHostsJson,
-  type OverviewTopContainersJson,
-} from '@devplein/contract/overview';
+import { SAMPLE_RESOLUTION_SECONDS } from '@devplein/contract/overview';
+import { overviewAutoStops, overviewCohorts, overviewHosts, overviewTopContainers } from '@devplein/contract/http/admin-overview';
 import { toAgentError } from '../../agent/agent-error.ts';
 import type { ContainerStatsSweepView } from '../../agent/container-stats-client.ts';
 import { loadDockerProjects } from '../../queries/projects.ts';
 import { presentTopContainers, presentTopContainersMissing, type TopProjectRow } from '../../presenters/present-top-containers.ts';
 import type { AppDeps, AppRouter } from '../../app-context.ts';
-import { activeUser } from '../../middlewares/authenticate.ts';
-import { parseInput } from '../../middlewares/validate.ts';
-import { forbidden } from '../../errors.ts';
-import { mayViewOverview } from '../../policies/overview-policy.ts';
 import { presentAutoStopDays, presentCohortProjects, presentOverviewServer } from '../../presenters/present-overview.ts';
 import { autoStopsPerDay, hostSamplesBetween, projectsPerCohort } from '../../queries/overview.ts';
-import { autoStopsQuery, hostsQuery } from './schema.ts';
+import { handle } from '../handle.ts';
 
 /**
- * The teachers' overview (/admin/overzicht, issue 22), admins only, read from PostgreSQL (the
- * samples jobs/host-sampler.ts keeps), so the page never waits on an agent:
+ * The teachers' overview (/admin/overzicht, issue 22; contract/src/http/admin-overview.ts), admins
+ * only, read from PostgreSQL (the samples jobs/host-sampler.ts keeps), so the page never waits on
+ * an agent:
  *
  * - GET /api/admin/overview/hosts?hours=24 → per linked dev server its samples of the last hours
  *   (1-minute resolution) as chart columns and its containers by state at the latest sample.
@@ -38,38 +30,27 @@ export function adminOverviewRoutes(deps: Pick<AppDeps, 'agents' | 'knex' | 'log
   const router: AppRouter = new Router();
   const { knex } = deps;
 
-  router.get('/api/admin/overview/hosts', async (ctx) => {
-    if (!mayViewOverview(activeUser(ctx))) throw forbidden();
-    const { hours } = parseInput(ctx, hostsQuery, 'query');
+  handle(router, overviewHosts, async (_ctx, { query: { hours } }) => {
     const to = new Date();
     const from = new Date(to.getTime() - hours * 3_600_000);
     const links = deps.agents.links;
     const samples = await hostSamplesBetween(knex, links.map((link) => link.name), from, to);
-    const body: OverviewHostsJson = {
+    return {
       from: from.toISOString(),
       to: to.toISOString(),
       resolutionSeconds: SAMPLE_RESOLUTION_SECONDS,
       servers: links.map((link) => presentOverviewServer(link, samples.filter((sample) => sample.host === link.name))),
     };
-    ctx.body = body;
   });
 
-  router.get('/api/admin/overview/auto-stops', async (ctx) => {
-    if (!mayViewOverview(activeUser(ctx))) throw forbidden();
-    const { days } = parseInput(ctx, autoStopsQuery, 'query');
+  handle(router, overviewAutoStops, async (_ctx, { query: { days } }) => {
     const { dates, counts } = await autoStopsPerDay(knex, days);
-    const body: OverviewAutoStopsJson = presentAutoStopDays(dates, counts);
-    ctx.body = body;
+    return presentAutoStopDays(dates, counts);
   });
 
-  router.get('/api/admin/overview/cohorts', async (ctx) => {
-    if (!mayViewOverview(activeUser(ctx))) throw forbidden();
-    const body: OverviewCohortsJson = { cohorts: presentCohortProjects(await projectsPerCohort(knex)) };
-    ctx.body = body;
-  });
+  handle(router, overviewCohorts, async () => ({ cohorts: presentCohortProjects(await projectsPerCohort(knex)) }));
 
-  router.get('/api/admin/overview/top-containers', async (ctx) => {
-    if (!mayViewOverview(activeUser(ctx))) throw forbidden();
+  handle(router, overviewTopContainers, async () => {
     const links = deps.agents.links;
     const sweeps = await Promise.all(
       links.map(async (link): Promise<ContainerStatsSweepView | 'unavailable' | 'too-old'> => {
@@ -85,7 +66,7 @@ export function adminOverviewRoutes(deps: Pick<AppDeps, 'agents' | 'knex' | 'log
     const projectIds = [...new Set(sweeps.flatMap((sweep) => (typeof sweep === 'string' ? [] : sweep.containers.map((container) => container.projectId))))].filter((id) => id > 0);
     const rows = projectIds.length > 0 ? await loadDockerProjects(knex, (query) => void query.whereIn('p.id', projectIds)) : [];
     const projects = new Map<number, TopProjectRow>(rows.map((row) => [row.id, row]));
-    const body: OverviewTopContainersJson = {
+    return {
       servers: links.map((link, index) => {
         const sweep = sweeps[index];
         return sweep === undefined || typeof sweep === 'string'
@@ -93,7 +74,6 @@ export function adminOverviewRoutes(deps: Pick<AppDeps, 'agents' | 'knex' | 'log
           : presentTopContainers({ name: link.name, isDefault: index === 0 }, sweep, projects);
       }),
     };
-    ctx.body = body;
   });
 
   return router;

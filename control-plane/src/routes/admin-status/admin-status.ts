@@ -1,14 +1,13 @@
 import Router from '@koa/router';
+import { adminStatus } from '@devplein/contract/http/admin-status';
 import type { Logger } from 'pino';
 import type { AppDeps, AppRouter } from '../../app-context.ts';
 import type { AgentLink } from '../../agent/agent-fleet.ts';
 import { toAgentError } from '../../agent/agent-error.ts';
 import { agentCertificatePaths, certificateEnd } from '../../agent/link-certificates.ts';
-import { activeUser } from '../../middlewares/authenticate.ts';
-import { forbidden } from '../../errors.ts';
-import { mayViewStatus } from '../../policies/agent-policy.ts';
 import { type DevServerOutcome, presentAdminStatus, presentCertificateEnd, presentDevServerStatus, presentLastBackup } from '../../presenters/present-admin-status.ts';
 import { latestBackupRun } from '../../queries/backups.ts';
+import { handle } from '../handle.ts';
 
 const pinMismatch = (fingerprint: string) =>
   `de agent toont een ander certificaat dan bij het koppelen is vastgelegd (certificaat ${fingerprint}; ingetrokken of vervangen: nodig de server opnieuw uit)`;
@@ -37,15 +36,13 @@ async function askDevServer(link: AgentLink, requestId: string, logger: Logger):
 }
 
 /**
- * GET /api/admin/status: every dev server's health, disks, containers, certificate and last
+ * GET /api/admin/status (contract/src/http/admin-status.ts, admins): every dev server's health, disks, containers, certificate and last
  * backup, all agents asked at once (each call within the agent deadline, AGENT_DEADLINE_MS); an
  * agent that does not answer is a row marked unreachable, never an error of the whole page.
  */
 export function adminStatusRoutes(deps: Pick<AppDeps, 'agents' | 'config' | 'knex' | 'logger'>): AppRouter {
   const router: AppRouter = new Router();
-  router.get('/api/admin/status', async (ctx) => {
-    const user = activeUser(ctx);
-    if (!mayViewStatus(user)) throw forbidden();
+  handle(router, adminStatus, async (ctx) => {
     const paths = agentCertificatePaths(deps.config);
     const [outcomes, clientCertificate, linkCa, backup] = await Promise.all([
       Promise.all(deps.agents.links.map((link) => askDevServer(link, ctx.state.requestId, deps.logger))),
@@ -56,7 +53,7 @@ export function adminStatusRoutes(deps: Pick<AppDeps, 'agents' | 'config' | 'kne
     const now = new Date();
     const servers = deps.agents.links.map((link, index) => presentDevServerStatus(link, outcomes[index] as DevServerOutcome, now));
     const lastBackup = presentLastBackup(backup ? { finishedAt: backup.finished_at, ok: backup.ok, sizeBytes: backup.size_bytes, message: backup.message } : null);
-    ctx.body = presentAdminStatus(
+    return presentAdminStatus(
       servers,
       { clientCertificate: presentCertificateEnd(clientCertificate, now), linkCa: presentCertificateEnd(linkCa, now), lastBackup },
       now,

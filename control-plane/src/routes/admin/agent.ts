@@ -1,23 +1,12 @@
 import Router from '@koa/router';
+import { adminAgent } from '@devplein/contract/http/admin-agent';
+import type { AgentHostJson } from '@devplein/contract/status';
 import type { AppRouter } from '../../app-context.ts';
 import type { AgentFleet, AgentLink } from '../../agent/agent-fleet.ts';
-import type { AgentInfoView } from '../../agent/agent-client.ts';
-import { activeUser } from '../../middlewares/authenticate.ts';
-import { forbidden } from '../../errors.ts';
-import { mayViewAgent } from '../../policies/agent-policy.ts';
-
-interface HostJson {
-  name: string;
-  address: string;
-  siteDomain: string;
-  state: string;
-  since: string;
-  info: AgentInfoView | null;
-  error: string | null;
-}
+import { handle } from '../handle.ts';
 
 /** One dev server's agent, its Info asked live (the last known one when it does not answer). */
-async function hostJson(link: AgentLink, requestId: string): Promise<HostJson> {
+async function hostJson(link: AgentLink, requestId: string): Promise<AgentHostJson> {
   const status = link.client.status();
   let info = status.info ?? null;
   let error = status.lastError ?? null;
@@ -32,17 +21,16 @@ async function hostJson(link: AgentLink, requestId: string): Promise<HostJson> {
 }
 
 /**
- * GET /api/admin/agent: every dev server's agent (`hosts`, asked at once), and at the top level
- * the first one's, as the answer was before there could be more.
+ * GET /api/admin/agent (contract/src/http/admin-agent.ts, admins): every dev server's agent
+ * (`hosts`, asked at once), and at the top level the first one's, as the answer was before there
+ * could be more.
  */
 export function adminAgentRoutes(deps: { agents: AgentFleet }): AppRouter {
   const router: AppRouter = new Router();
-  router.get('/api/admin/agent', async (ctx) => {
-    const user = activeUser(ctx);
-    if (!mayViewAgent(user)) throw forbidden();
+  handle(router, adminAgent, async (ctx) => {
     const hosts = await Promise.all(deps.agents.links.map((link) => hostJson(link, ctx.state.requestId)));
-    const first = hosts[0] as HostJson;
-    ctx.body = { state: first.state, since: first.since, info: first.info, error: first.error, hosts };
+    const first = hosts[0] as AgentHostJson;
+    return { state: first.state, since: first.since, info: first.info, error: first.error, hosts };
   });
   return router;
 }

@@ -1,46 +1,27 @@
 import Router from '@koa/router';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { z } from 'zod';
 import type { AgentJoinJson } from '@devplein/contract/agent-links';
+import { agentCa, joinAgent, renewAgentCertificate as renewEndpoint } from '@devplein/contract/http/agent-join';
 import type { AppContext, AppDeps, AppRouter } from '../../app-context.ts';
 import { agentCommonName, CsrError, csrPublicKeyDer, issueAgentCertificate } from '../../agent-links/agent-certificate.ts';
 import { JoinTokenError, redeemJoinToken, RenewalRefusal, renewAgentCertificate } from '../../agent-links/agent-link-store.ts';
 import { RenewalProofError, verifyRenewalProof } from '../../agent-links/renewal-proof.ts';
 import { JoinUnavailable, loadJoinAuthority } from '../../agent-links/join-authority.ts';
 import { forbidden, HttpError, notFound, serviceUnavailable, validationFailed } from '../../errors.ts';
-import { parseInput } from '../../middlewares/validate.ts';
+import { handle } from '../handle.ts';
 
 /** No session, so no CSRF token: the join token is the authority (app.ts exempts this path). */
-export const AGENT_JOIN_PATH = '/api/agents/join';
-/** The link CA certificate (public): a joining server checks it against its join string before it spends the token. */
-export const AGENT_CA_PATH = '/api/agents/ca';
+export const AGENT_JOIN_PATH = joinAgent.path;
 /** No session either: the agent's current certificate and a signature with its key are the authority. */
-export const AGENT_RENEW_PATH = '/api/agents/renew';
-
-const joinInput = z.object({
-  csr: z
-    .string({ error: 'Stuur het certificaatverzoek (csr, PEM).' })
-    .max(8_000, 'Het certificaatverzoek is te groot.')
-    .regex(/-----BEGIN CERTIFICATE REQUEST-----/, 'Stuur het certificaatverzoek als PEM (-----BEGIN CERTIFICATE REQUEST-----).'),
-});
-
-const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----/;
-const renewInput = z.object({
-  certificate: z
-    .string({ error: 'Stuur het huidige certificaat van de agent (certificate, PEM).' })
-    .max(8_000, 'Het certificaat is te groot.')
-    .regex(PEM_CERTIFICATE, 'Stuur het huidige certificaat als PEM (-----BEGIN CERTIFICATE-----).'),
-  csr: joinInput.shape.csr,
-  signed_at: z.string({ error: 'Stuur het tijdstip van de handtekening (signed_at, ISO 8601).' }).max(40, 'Het tijdstip is te lang.'),
-  signature: z
-    .string({ error: 'Stuur de handtekening met de huidige sleutel (signature, base64).' })
-    .max(400, 'De handtekening is te lang.')
-    .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'Stuur de handtekening als base64.'),
-});
+export const AGENT_RENEW_PATH = renewEndpoint.path;
 
 const TOKEN = /^Bearer ([A-Za-z0-9_-]{43})$/;
 
 /**
+ * The links' own endpoints (contract/src/http/agent-join.ts). GET /api/agents/ca: the link CA
+ * certificate (public), for a joining server to check against its join string before it spends
+ * the token.
+ *
  * POST /api/agents/join (Authorization: Bearer <token>, body {csr}): a dev server that was
  * invited redeems its one-time token. The token is checked (known 401; used or expired 410),
  * the CSR too (EC P-256, its own signature; else 422, and the token still works); its subject is
@@ -55,7 +36,7 @@ export function agentJoinRoutes(deps: Pick<AppDeps, 'knex' | 'config' | 'logger'
   const renewals = new RateLimiterMemory({ points: 10, duration: 60 });
 
   // Joining switched off (no CA key): 404, there is nothing to join.
-  router.get(AGENT_CA_PATH, async (ctx) => {
+  handle(router, agentCa, async (ctx) => {
     try {
       const authority = await loadJoinAuthority(deps.config);
       ctx.type = 'application/x-pem-file';
@@ -66,7 +47,7 @@ export function agentJoinRoutes(deps: Pick<AppDeps, 'knex' | 'config' | 'logger'
     }
   });
 
-  router.post(AGENT_JOIN_PATH, async (ctx) => {
+  handle(router, joinAgent, async (ctx, request) => {
     try {
       await attempts.consume(ctx.ip);
     } catch (rejection) {
@@ -77,7 +58,8 @@ export function agentJoinRoutes(deps: Pick<AppDeps, 'knex' | 'config' | 'logger'
     }
     const token = TOKEN.exec(ctx.get('Authorization'))?.[1];
     if (!token) throw new HttpError(401, 'Stuur de koppelcode als Authorization: Bearer <code>.');
-    const { csr } = parseInput(ctx, joinInput, 'body');
+    // The body is read (and parsed: 422) only now, after the rate limit and the token.
+    const { csr } = request.body;
     let authority;
     try {
       authority = await loadJoinAuthority(deps.config);
@@ -96,7 +78,7 @@ export function agentJoinRoutes(deps: Pick<AppDeps, 'knex' | 'config' | 'logger'
       throw error;
     }
     ctx.state.log.info({ agent: joined.link.name, fingerprint: joined.certificate.fingerprint }, 'dev server joined');
-    presentSignedCertificate(ctx, joined, authority.caCertPem);
+    return presentSignedCertificate(ctx, joined, authority.caCertPem);
   });
 
   /*
@@ -111,7 +93,7 @@ export function agentJoinRoutes(deps: Pick<AppDeps, 'knex' | 'config' | 'logger'
    * the agent switches when it restarts (issue 35). 422 for bad input, 403 for a certificate that
    * is no (longer a) pinned one. Rate-limited: 10 a minute per address.
    */
-  router.post(AGENT_RENEW_PATH, async (ctx) => {
+  handle(router, renewEndpoint, async (ctx, request) => {
     try {
       await renewals.consume(ctx.ip);
     } catch (rejection) {
@@ -120,7 +102,8 @@ export function agentJoinRoutes(deps: Pick<AppDeps, 'knex' | 'config' | 'logger'
       ctx.set('Retry-After', String(seconds));
       throw new HttpError(429, `Te veel pogingen vanaf dit adres. Wacht ${seconds} seconden.`);
     }
-    const input = parseInput(ctx, renewInput, 'body');
+    // Read (and parsed: 422) only after the rate limit.
+    const input = request.body;
     let authority;
     try {
       authority = await loadJoinAuthority(deps.config);
@@ -148,7 +131,7 @@ export function agentJoinRoutes(deps: Pick<AppDeps, 'knex' | 'config' | 'logger'
       throw error;
     }
     ctx.state.log.info({ agent: renewed.link.name, fingerprint: renewed.certificate.fingerprint }, 'dev server renewed its certificate');
-    presentSignedCertificate(ctx, renewed, authority.caCertPem);
+    return presentSignedCertificate(ctx, renewed, authority.caCertPem);
   });
 
   return router;
@@ -162,14 +145,14 @@ function presentSignedCertificate(
   ctx: AppContext,
   signed: { link: { name: string }; certificate: { certPem: string; fingerprint: string; notAfter: Date } },
   caCertPem: string,
-): void {
+): AgentJoinJson | undefined {
   ctx.set('Cache-Control', 'no-store');
   if (ctx.accepts('json', 'application/x-pem-file') === 'application/x-pem-file') {
     ctx.type = 'application/x-pem-file';
     ctx.body = `${signed.certificate.certPem.trim()}\n${caCertPem.trim()}\n`;
-    return;
+    return undefined;
   }
-  const body: AgentJoinJson = {
+  return {
     name: signed.link.name,
     commonName: agentCommonName(signed.link.name),
     certificate: signed.certificate.certPem,
@@ -177,5 +160,4 @@ function presentSignedCertificate(
     fingerprint: signed.certificate.fingerprint,
     notAfter: signed.certificate.notAfter.toISOString(),
   };
-  ctx.body = body;
 }

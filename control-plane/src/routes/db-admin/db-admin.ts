@@ -1,18 +1,16 @@
 import Router from '@koa/router';
-import type { AppContext, AppDeps, AppRouter } from '../../app-context.ts';
-import { activeUser } from '../../middlewares/authenticate.ts';
-import { parseInput } from '../../middlewares/validate.ts';
-import { forbidden, HttpError, notFound, unauthenticated } from '../../errors.ts';
-import { mayUseDatabases, ownsDatabase } from '../../policies/database-policy.ts';
+import { databaseAdminLink, redeemSignonTicket as redeemSignonTicketEndpoint } from '@devplein/contract/http/db-admin';
+import type { AppDeps, AppRouter } from '../../app-context.ts';
+import { HttpError, notFound, unauthenticated } from '../../errors.ts';
+import { ownsDatabase } from '../../policies/database-policy.ts';
 import { loadDatabase } from '../../queries/databases.ts';
 import { isSignonSecret, mintSignonTicket } from '../../lib/db-admin-ticket.ts';
 import { redeemSignonTicket } from '../../commands/redeem-signon-ticket.ts';
 import { presentSignonCredentials } from '../../presenters/present-signon-credentials.ts';
-import { databaseIdParams } from '@devplein/contract/http/databases';
-import { adminLinkQuery, signonRedeemBody } from './schema.ts';
+import { handle } from '../handle.ts';
 
 /** phpMyAdmin's signon script redeems tickets here (exempt from CSRF: it has no session). */
-export const DB_ADMIN_SIGNON_PATH = '/api/db-admin/signon';
+export const DB_ADMIN_SIGNON_PATH = redeemSignonTicketEndpoint.path;
 
 /** The spec's admin link: `{DB_ADMIN_URL}?db={name}&link=true`. */
 export function dbAdminLink(base: string, name: string): string {
@@ -22,7 +20,7 @@ export function dbAdminLink(base: string, name: string): string {
 
 /**
  * Signing a student straight into phpMyAdmin for one database (beyond the spec; see
- * deploy/phpmyadmin/). phpMyAdmin lives on its own origin (DB_ADMIN_SIGNON_URL's, never
+ * deploy/phpmyadmin/; contract/src/http/db-admin.ts). phpMyAdmin lives on its own origin (DB_ADMIN_SIGNON_URL's, never
  * APP_URL's), and a ticket works only in the browser that asked for it, the OAuth `state` way:
  *
  * 1. GET /api/user/databases/{id}/admin (the page's admin link) sends the browser to the sign-on
@@ -45,11 +43,7 @@ export function dbAdminRoutes(deps: Pick<AppDeps, 'knex' | 'secrets' | 'config' 
   /** Signs the tickets (every control-plane process shares the session secret). */
   const ticketKey = (): Buffer => Buffer.from(config.sessionSecret);
 
-  router.get('/api/user/databases/:id/admin', async (ctx: AppContext) => {
-    const { id } = parseInput(ctx, databaseIdParams, 'params');
-    const { state } = parseInput(ctx, adminLinkQuery, 'query');
-    const user = activeUser(ctx);
-    if (!mayUseDatabases(user)) throw forbidden('Databases zijn alleen voor ontwikkelaars.');
+  handle(router, databaseAdminLink, async (ctx, { caller: user, params: { id }, query: { state } }) => {
     const database = await loadDatabase(deps.knex, id);
     if (!database || !ownsDatabase(user, database)) throw notFound('Deze database bestaat niet.');
     ctx.set('Cache-Control', 'no-store');
@@ -70,7 +64,7 @@ export function dbAdminRoutes(deps: Pick<AppDeps, 'knex' | 'secrets' | 'config' 
     ctx.redirect(target.toString());
   });
 
-  router.post(DB_ADMIN_SIGNON_PATH, async (ctx: AppContext) => {
+  handle(router, redeemSignonTicketEndpoint, async (ctx, request) => {
     const secret = config.DB_ADMIN_SIGNON_SECRET;
     if (!config.DB_ADMIN_SIGNON_URL || !secret) throw new HttpError(501, 'Aanmelden bij het databasebeheer via devplein staat op deze server uit.');
     const presented = /^Bearer (.+)$/.exec(ctx.get('Authorization'))?.[1];
@@ -78,11 +72,12 @@ export function dbAdminRoutes(deps: Pick<AppDeps, 'knex' | 'secrets' | 'config' 
       ctx.set('WWW-Authenticate', 'Bearer');
       throw new HttpError(401, 'Onbekende aanvrager.');
     }
-    const { token, state } = parseInput(ctx, signonRedeemBody, 'body');
+    // The body is read (and parsed: 422) only after the secret.
+    const { token, state } = request.body;
     const credentials = await redeemSignonTicket(deps.knex, deps.secrets, ticketKey(), { token, state }, (host) => ({ host: deps.agents.link(host).studentDbHost, port: deps.agents.link(host).studentDbPort }));
     if (!credentials) throw notFound('Dit ticket is onbekend, al gebruikt, verlopen of niet van deze browser.');
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = presentSignonCredentials(credentials);
+    return presentSignonCredentials(credentials);
   });
 
   return router;

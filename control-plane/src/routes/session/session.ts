@@ -1,29 +1,25 @@
 import Router from '@koa/router';
+import { logout, logoutByGet } from '@devplein/contract/http/session';
 import type { AppDeps, AppRouter } from '../../app-context.ts';
 import { postOnly } from '../../errors.ts';
 import { askForAccountAtNextSignIn, logoutDestination } from '../../auth/school-login.ts';
 import type { SessionData } from '../../auth/session-store.ts';
+import { handle } from '../handle.ts';
 
-export const LOGOUT_PATH = '/logout';
-export const LOGOUT_BY_GET_MESSAGE = 'Uitloggen gaat met de knop Uitloggen in het menu, niet met een link.';
-
-/** What POST /logout answers: where the browser goes next (the provider's logout, or home). */
-export interface LogoutAnswer {
-  redirect: string;
-}
+const LOGOUT_BY_GET_MESSAGE = 'Uitloggen gaat met de knop Uitloggen in het menu, niet met een link.';
 
 /**
  * POST /logout (CSRF token required, like every unsafe request): ends our session, asks for the
  * account at this browser's next sign-in, and answers where to go: the school provider's
  * end_session_endpoint, which ends the school sign-in and sends the browser back to the home
  * page signed out. The top menu's button posts it and follows `redirect`. GET /logout answers
- * 405 (a link must not sign anyone out).
+ * 405 (a link must not sign anyone out). contract/src/http/session.ts.
  */
 export function sessionRoutes(deps: AppDeps): AppRouter {
   const router: AppRouter = new Router();
   const secure = () => deps.config.appUrl.startsWith('https://');
 
-  router.get(LOGOUT_PATH, (ctx) => {
+  handle(router, logoutByGet, async (ctx) => {
     if (ctx.accepts('json', 'html') === 'html') {
       // Plain HTML: the CSP allows no inline style, and this page needs none.
       ctx.set('Allow', 'POST');
@@ -37,7 +33,7 @@ export function sessionRoutes(deps: AppDeps): AppRouter {
     postOnly(ctx, LOGOUT_BY_GET_MESSAGE);
   });
 
-  router.post(LOGOUT_PATH, async (ctx) => {
+  handle(router, logout, async (ctx) => {
     const session = ctx.session as SessionData | null;
     const signedIn = typeof session?.userId === 'number';
     const idToken = typeof session?.idToken === 'string' ? session.idToken : undefined;
@@ -46,8 +42,7 @@ export function sessionRoutes(deps: AppDeps): AppRouter {
     const redirect = signedIn ? await logoutDestination({ provider: deps.schoolProvider, appUrl: deps.config.appUrl, idToken, logger: ctx.state.log }) : '/';
     if (signedIn) ctx.state.log.info({ userId: session?.userId, atProvider: redirect !== '/' }, 'signed out');
     ctx.set('Cache-Control', 'no-store');
-    const answer: LogoutAnswer = { redirect };
-    ctx.body = answer;
+    return { redirect };
   });
 
   return router;

@@ -1,12 +1,14 @@
 import Router from '@koa/router';
+import { siteWall } from '@devplein/contract/http/sites';
 import type { AppDeps, AppRouter } from '../../app-context.ts';
 import { forbidden } from '../../errors.ts';
 import { mayViewSiteWall } from '../../policies/site-policy.ts';
 import { sendPrecompressed } from '../../lib/precompressed.ts';
+import { handle, WRITTEN } from '../handle.ts';
 import { siteWallBuilder } from './site-wall.ts';
 
 /**
- * GET /api/sites: the websites wall (spec §2, §3 Site), public like /websites itself. Same answer
+ * GET /api/sites (contract/src/http/sites.ts): the websites wall (spec §2, §3 Site), public like /websites itself. Same answer
  * for every viewer, so it is kept in memory (auth/identity-cache.ts) until a write to projects,
  * members, thumbnails or users announces a change; each data version is serialised and
  * compressed once (brotli or gzip as the browser accepts), and the browser revalidates by ETag.
@@ -16,8 +18,8 @@ export function sitesRoutes(deps: Pick<AppDeps, 'knex' | 'identity' | 'identityN
   // Concurrent loads are coalesced by siteWall, which never joins a load that began before a change.
   const loadWall = siteWallBuilder(deps.knex);
 
-  router.get('/api/sites', async (ctx) => {
-    if (!mayViewSiteWall(ctx.state.user)) throw forbidden();
+  handle(router, siteWall, async (ctx, { caller }) => {
+    if (!mayViewSiteWall(caller)) throw forbidden();
     // Kept in memory until a notice says the wall changed (migration 0012). A signed-in request
     // caught up with the notices before it got here; a visitor without a session does now.
     if (!ctx.state.user) await deps.identityNotices.settle();
@@ -29,9 +31,10 @@ export function sitesRoutes(deps: Pick<AppDeps, 'knex' | 'identity' | 'identityN
     ctx.set('ETag', wall.etag);
     if (ctx.fresh) {
       ctx.status = 304;
-      return;
+      return WRITTEN;
     }
     sendPrecompressed(ctx, wall.body);
+    return WRITTEN;
   });
 
   return router;

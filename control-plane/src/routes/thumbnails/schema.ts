@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SMALL_THUMBNAIL_FILE } from '@devplein/contract/http/thumbnails';
 
 /** A project name as the docker form allows it (a-z and hyphen, spec §5), at most 63 long. */
 export const PROJECT_NAME = /^[a-z][a-z-]{1,62}$/;
@@ -7,7 +8,7 @@ export const PROJECT_NAME = /^[a-z][a-z-]{1,62}$/;
 export const smallThumbnailParams = z.object({
   file: z
     .string()
-    .regex(/^[a-z][a-z-]{1,62}_s\.png$/, 'Ongeldige bestandsnaam.')
+    .regex(SMALL_THUMBNAIL_FILE, 'Ongeldige bestandsnaam.')
     .transform((file) => file.slice(0, -'_s.png'.length))
     .pipe(z.string().regex(PROJECT_NAME)),
 });

@@ -1,7 +1,9 @@
 import Router from '@koa/router';
+import { smallThumbnail } from '@devplein/contract/http/thumbnails';
 import type { AppContext, AppDeps, AppRouter } from '../../app-context.ts';
 import { isShownOnWall, isThumbnailServable } from '../../policies/site-policy.ts';
 import { loadStoredThumbnail } from '../../queries/thumbnails.ts';
+import { handle } from '../handle.ts';
 import { smallThumbnailParams } from './schema.ts';
 
 /** How long a browser may reuse a thumbnail before it asks again (captures are not frequent). */
@@ -34,9 +36,9 @@ export function thumbnailRoutes(deps: Pick<AppDeps, 'knex' | 'identity' | 'ident
   const router: AppRouter = new Router();
   const { knex, identity, identityNotices } = deps;
 
-  router.get('/misc/browserimg2/small/:file', async (ctx) => {
+  handle(router, smallThumbnail, async (ctx, { params }) => {
     // The name is checked before any query; a bad name is simply a missing file.
-    const parsed = smallThumbnailParams.safeParse({ file: ctx.params.file });
+    const parsed = smallThumbnailParams.safeParse(params);
     if (!parsed.success) return noThumbnail(ctx);
 
     // A signed-in request caught up with the notices before it got here; a visitor does now.

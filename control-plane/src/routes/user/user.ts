@@ -1,16 +1,14 @@
 import Router from '@koa/router';
 import type { Knex } from 'knex';
+import { currentUser, userProfile } from '@devplein/contract/http/user';
 import type { AppRouter } from '../../app-context.ts';
 import { loadCurrentUser, type CurrentUser } from '../../auth/current-user.ts';
-import { activeUser, signedInUser } from '../../middlewares/authenticate.ts';
-import { parseInput } from '../../middlewares/validate.ts';
-import { notFound, forbidden } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import { presentCurrentUser, presentProfile } from '../../presenters/present-user.ts';
 import { presentLevelProgress, type LevelCategoryProgressJson } from '../../presenters/present-level-categories.ts';
-import { mayViewProfile } from '../../policies/user-policy.ts';
 import { loadCategories, loadLevelStatuses } from '../../queries/levels.ts';
-import { userIdParams } from './schema.ts';
 import type { IdentityCache } from '../../auth/identity-cache.ts';
+import { handle } from '../handle.ts';
 
 /**
  * Paths under /api/user/ that are resources of the signed-in user, served by other routers
@@ -34,28 +32,25 @@ async function ownLevelProgress(deps: { knex: Knex; identity: IdentityCache }, u
   return presentLevelProgress(categories, levels, user.group?.cohort ?? null);
 }
 
-/** GET /api/user (who am I) and GET /api/user/{id} (someone's profile). */
+/** GET /api/user (who am I) and GET /api/user/{id} (someone's profile): contract/src/http/user.ts. */
 export function userRoutes(deps: { knex: Knex; identity: IdentityCache }): AppRouter {
   const router: AppRouter = new Router();
 
-  // The one API route a not-activated user may call: the web app needs it to show /not_verified.
-  router.get('/api/user', async (ctx) => {
-    const user = signedInUser(ctx);
-    ctx.body = presentCurrentUser(user, await ownLevelProgress(deps, user));
-  });
+  handle(router, currentUser, async (_ctx, { caller }) => presentCurrentUser(caller, await ownLevelProgress(deps, caller)));
 
-  router.get('/api/user/:id', async (ctx, next) => {
-    if (OWN_RESOURCE_SEGMENTS.has(ctx.params.id ?? '')) return next();
-    const viewer = activeUser(ctx);
-    const { id } = parseInput(ctx, userIdParams, 'params');
-    const subject = await loadCurrentUser(deps.knex, id);
-    if (!mayViewProfile(viewer)) throw forbidden();
-    // Accounts that are not (or no longer) active are not shown to other students.
-    const inactive = subject !== null && (subject.email_verified_at === null || subject.disabled_at !== null);
-    const hidden = inactive && !viewer.admin && subject.id !== viewer.id;
-    if (!subject || hidden) throw notFound();
-    ctx.body = presentProfile(subject, await levelProgressOf(deps.knex, subject));
-  });
+  handle(
+    router,
+    userProfile,
+    async (_ctx, { caller: viewer, params: { id } }) => {
+      const subject = await loadCurrentUser(deps.knex, id);
+      // Accounts that are not (or no longer) active are not shown to other students.
+      const inactive = subject !== null && (subject.email_verified_at === null || subject.disabled_at !== null);
+      const hidden = inactive && !viewer.admin && subject.id !== viewer.id;
+      if (!subject || hidden) throw notFound();
+      return presentProfile(subject, await levelProgressOf(deps.knex, subject));
+    },
+    { passOver: (ctx) => OWN_RESOURCE_SEGMENTS.has(ctx.params.id ?? '') },
+  );
 
   return router;
 }

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { AppDeps, AppRouter } from '../../app-context.ts';
-import { resetWordpressPassword } from '@devplein/contract/http/wordpress';
+import { resetWordpressPassword, resetWordpressPasswordByGet } from '@devplein/contract/http/wordpress';
 import { HttpError, postOnly } from '../../errors.ts';
 import { callAgent } from '../../lib/agent-failure.ts';
 import { loadDockerProject, loadDockerProjectByName } from '../../queries/projects.ts';
@@ -19,7 +19,7 @@ export const RESET_BY_GET_MESSAGE = 'Een nieuw WordPress-wachtwoord vraag je aan
 export function wordpressRoutes(deps: AppDeps): AppRouter {
   const router: AppRouter = new Router();
 
-  router.get('/api/wordpress/passwordreset/:project', (ctx) => postOnly(ctx, RESET_BY_GET_MESSAGE));
+  handle(router, resetWordpressPasswordByGet, async (ctx) => postOnly(ctx, RESET_BY_GET_MESSAGE));
 
   handle(router, resetWordpressPassword, async (ctx, { caller: user, params: { project: ref } }) => {
     const row = ref.id !== undefined ? await loadDockerProject(deps.knex, ref.id) : await loadDockerProjectByName(deps.knex, ref.name);

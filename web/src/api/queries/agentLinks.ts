@@ -1,25 +1,24 @@
-import useSWR, { mutate } from 'swr';
-import { api, apiFetcher } from '../client.ts';
+import { mutate } from 'swr';
 import type { AgentInvitationInput, AgentInvitationJson, AgentLinkJson } from '@devplein/contract/agent-links';
-import { ADMIN_STATUS_KEY } from './status.ts';
+import { inviteAgent, listAgentLinks, revokeAgent } from '@devplein/contract/http/admin-agents';
+import { adminStatus } from '@devplein/contract/http/admin-status';
+import { call, keyOf, useEndpoint } from '../endpoints.ts';
 
 /** The dev servers' links on the status page (issue 21): list, invite, revoke. Admins only. */
 
-export const AGENT_LINKS_KEY = '/api/admin/agents';
-
 export function useAgentLinks() {
-  return useSWR<AgentLinkJson[]>(AGENT_LINKS_KEY, apiFetcher<AgentLinkJson[]>);
+  return useEndpoint(listAgentLinks, {});
 }
 
 export async function inviteDevServer(input: AgentInvitationInput): Promise<AgentInvitationJson> {
-  const invitation = await api.post<AgentInvitationJson>('/api/admin/agents/invitations', input);
-  await mutate(AGENT_LINKS_KEY);
+  const invitation = await call(inviteAgent, { body: input });
+  await mutate(keyOf(listAgentLinks, {}));
   return invitation;
 }
 
 export async function revokeDevServer(name: string): Promise<void> {
-  await api.post<AgentLinkJson>(`/api/admin/agents/${encodeURIComponent(name)}/revoke`);
-  await Promise.all([mutate(AGENT_LINKS_KEY), mutate(ADMIN_STATUS_KEY)]);
+  await call(revokeAgent, { params: { name } });
+  await Promise.all([mutate(keyOf(listAgentLinks, {})), mutate(keyOf(adminStatus, {}))]);
 }
 
 export const LINK_STATUS_LABELS: Readonly<Record<AgentLinkJson['status'], string>> = {

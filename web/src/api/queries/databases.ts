@@ -1,5 +1,7 @@
 import type { KeyedMutator } from 'swr';
 import { createDatabase as createDatabaseEndpoint, dropDatabase as dropDatabaseEndpoint, listDatabases } from '@devplein/contract/http/databases';
+import { databaseAdminLink } from '@devplein/contract/http/db-admin';
+import { pathOf } from '@devplein/contract/http/endpoint';
 import type { DatabaseJson } from '@devplein/contract/access';
 import { call, keyOf, useEndpoint } from '../endpoints.ts';
 
@@ -45,7 +47,7 @@ export function dropDatabase(id: number): Promise<UserDatabase[]> {
  * and lands on that same address. The route knows each database's dev server, so the page does not.
  */
 export function databaseAdminHref(adminUrl: string, database: Pick<UserDatabase, 'id' | 'name'>, signon = false): string {
-  if (signon) return `/api/user/databases/${database.id}/admin`;
+  if (signon) return pathOf(databaseAdminLink, { id: database.id });
   const separator = adminUrl.includes('?') ? '&' : '?';
   return `${adminUrl}${separator}db=${encodeURIComponent(database.name)}&link=true`;
 }

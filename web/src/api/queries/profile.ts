@@ -1,8 +1,8 @@
 import useSWR from 'swr';
-import { api, apiFetcher } from '../client.ts';
 import type { ProjectJson } from '@devplein/contract/projects';
 import { listAdminProjects } from '@devplein/contract/http/admin-projects';
-import { useEndpoint } from '../endpoints.ts';
+import { currentUser, userProfile } from '@devplein/contract/http/user';
+import { call, keyOf, useEndpoint } from '../endpoints.ts';
 import type { ProfileJson } from '@devplein/contract/users';
 import type { LevelCategoryProgressJson as LevelCategoryProgress } from '@devplein/contract/levels';
 export type { LevelCategoryProgress };
@@ -19,13 +19,10 @@ export type ProjectRequest = Pick<ProjectJson, 'id' | 'name' | 'domain' | 'creat
 // Own key: the start-up user in the current-user context is loaded once; the profile wants it fresh.
 const OWN_PROFILE_KEY = 'profile:own';
 
-export const profileKey = (id: string | number): string => `/api/user/${encodeURIComponent(String(id))}`;
-
-
 /** The signed-in user's own profile (GET /api/user), or someone's (GET /api/user/{id}). */
 export function useProfile(id: string | undefined) {
-  return useSWR<Profile>(id === undefined ? OWN_PROFILE_KEY : profileKey(id), (key: string) =>
-    key === OWN_PROFILE_KEY ? api.get<Profile>('/api/user') : apiFetcher<Profile>(key),
+  return useSWR<Profile>(id === undefined ? OWN_PROFILE_KEY : keyOf(userProfile, { params: { id } }), () =>
+    id === undefined ? call(currentUser, {}) : call(userProfile, { params: { id } }),
   { shouldRetryOnError: false });
 }
 

@@ -1,18 +1,17 @@
-import useSWR from 'swr';
-import { apiFetcher } from '../client.ts';
-import type { AdminStatusJson, CertificateJson, StatusLevel } from '@devplein/contract/status';
+import type { CertificateJson, StatusLevel } from '@devplein/contract/status';
+import { adminStatus } from '@devplein/contract/http/admin-status';
+import { useEndpoint } from '../endpoints.ts';
 
 /*
  * The admin status page (GET /api/admin/status): every dev server's health, refreshed every 30
  * seconds, and the Dutch words for what it shows, so the page and its tests share them.
  */
 
-export const ADMIN_STATUS_KEY = '/api/admin/status';
 /** How often the page asks again while it is open. */
 export const ADMIN_STATUS_REFRESH_MS = 30_000;
 
 export function useAdminStatus() {
-  return useSWR<AdminStatusJson>(ADMIN_STATUS_KEY, apiFetcher<AdminStatusJson>, { refreshInterval: ADMIN_STATUS_REFRESH_MS, keepPreviousData: true });
+  return useEndpoint(adminStatus, {}, { refreshInterval: ADMIN_STATUS_REFRESH_MS, keepPreviousData: true });
 }
 
 const decimal = new Intl.NumberFormat('nl-NL', { maximumFractionDigits: 1 });

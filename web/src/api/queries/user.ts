@@ -1,6 +1,9 @@
 import { createContext, createElement, useContext, type ReactNode } from 'react';
 import useSWR from 'swr';
-import { api, NetworkError } from '../client.ts';
+import { logout } from '@devplein/contract/http/session';
+import { currentUser } from '@devplein/contract/http/user';
+import { NetworkError } from '../client.ts';
+import { call, keyOf } from '../endpoints.ts';
 import { goToPage } from '../../navigation.ts';
 import type { CurrentUserJson } from '@devplein/contract/users';
 
@@ -16,7 +19,7 @@ export type GroupRef = NonNullable<CurrentUserJson['group']>;
  */
 export type CurrentUser = Omit<CurrentUserJson, 'levelCategories'>;
 
-export const CURRENT_USER_KEY = '/api/user';
+export const CURRENT_USER_KEY = keyOf(currentUser, {});
 
 /** Spec §9: the start-up user fetch gives up after 8 s. */
 export const CURRENT_USER_TIMEOUT_MS = 8000;
@@ -38,7 +41,8 @@ export async function fetchCurrentUser(timeoutMs: number = CURRENT_USER_TIMEOUT_
   try {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const body = await api.get<unknown>(CURRENT_USER_KEY, { signal: controller.signal, redirectOnAuthError: false });
+        // Read as unknown: what answers may not be a control plane at all (checked below).
+        const body: unknown = await call(currentUser, {}, { signal: controller.signal, redirectOnAuthError: false });
         if (isCurrentUser(body)) return body;
         // E.g. a static server answering with index.html: not a control plane, so nobody is signed in.
         console.error('GET /api/user gaf geen gebruiker terug; verder als niet ingelogd');
@@ -137,11 +141,6 @@ export function useCurrentUser(): CurrentUserState {
   return useContext(CurrentUserContext);
 }
 
-/** POST /logout: where the browser goes next (the school provider's logout, or the home page). */
-export interface LogoutAnswer {
-  redirect: string;
-}
-
 /**
  * Logs out: POST /logout (with the CSRF token, like every write), then a full page load of where
  * the server says: the school provider's logout, which comes back to the home page signed out.
@@ -151,7 +150,7 @@ export interface LogoutAnswer {
 export async function logOut(): Promise<void> {
   let target = '/';
   try {
-    const answer = await api.post<LogoutAnswer>('/logout', undefined, { redirectOnAuthError: false });
+    const answer = await call(logout, {}, { redirectOnAuthError: false });
     if (typeof answer?.redirect === 'string' && answer.redirect !== '') target = answer.redirect;
   } catch (error) {
     console.error('Uitloggen mislukt', error);
