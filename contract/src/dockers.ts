@@ -6,7 +6,7 @@
 
 import { imageDeploySettingsJson } from './validation/imageDeploy.ts';
 import { z } from 'zod';
-import { dockerDeploySummaryJson, type DeployCommitView } from './deploys.ts';
+import { deployCommitJson, dockerDeploySummaryJson } from './deploys.ts';
 
 /** What a container can be asked to do (the student's and the admin's `?action=`). */
 export const CONTAINER_ACTIONS = ['start', 'stop', 'pause', 'unpause', 'restart'] as const;
@@ -72,47 +72,49 @@ export const STATE_NOT_CREATED = 'Nog niet gecreëerd';
 /** The agent did not answer: the container's state is unknown, never read as stopped. */
 export const STATE_UNREACHABLE = 'onbereikbaar';
 
-/** Every container on the dockerserver, managed or not (GET /api/admin/dockers). */
-export interface AdminDocker {
-  Id: string;
-  Names: string[];
-  Image: string;
-  State: string;
-  /** Docker's Status text: 'Up 3 minutes', 'Up 2 hours (Paused)', 'Exited (0) 5 minutes ago', … */
-  Status: string;
-  /** The owner's name, or NO_OWNER. */
-  user: string;
-  userId: number | null;
-  projectId: number | null;
-  managed: boolean;
-  /**
-   * The site's screenshot state, for rows that belong to a project (null otherwise). Always
-   * sent by GET /api/admin/dockers and the row answers of its actions.
-   */
-  screenshot?: ScreenshotState | null;
-  /** Set while the container is stopped by the idle auto-stop (see DockerAutoStop). */
-  autoStop: DockerAutoStop | null;
-  /** The dev server the container is on (its agent link's name). */
-  host?: string;
-  /** The commit git deploy put there last (issue 23); null when none. Always sent for project rows. */
-  deployedCommit?: DeployCommitView | null;
-}
-
 /**
  * A project's site thumbnail as the admin dockers table shows it (and the answer of
  * POST/GET /api/admin/dockers/{projectId}/screenshot).
  */
-export interface ScreenshotState {
-  projectId: number;
+export const screenshotStateJson = z.strictObject({
+  projectId: z.number().int(),
   /** ISO time the stored thumbnail was taken; null when there is none yet. */
-  capturedAt: string | null;
+  capturedAt: z.string().nullable(),
   /** ISO time of the last capture attempt, successful or not. */
-  lastAttemptAt: string | null;
+  lastAttemptAt: z.string().nullable(),
   /** Why the last capture failed (Dutch prefix + the agent's reason); null when it worked. */
-  lastError: string | null;
+  lastError: z.string().nullable(),
   /** A capture is queued or running now. */
-  inFlight: boolean;
-}
+  inFlight: z.boolean(),
+});
+export type ScreenshotState = z.infer<typeof screenshotStateJson>;
+
+/** Every container on the dockerserver, managed or not (GET /api/admin/dockers). */
+export const adminDockerJson = z.strictObject({
+  Id: z.string(),
+  Names: z.array(z.string()),
+  Image: z.string(),
+  State: z.string(),
+  /** Docker's Status text: 'Up 3 minutes', 'Up 2 hours (Paused)', 'Exited (0) 5 minutes ago', … */
+  Status: z.string(),
+  /** The owner's name, or NO_OWNER. */
+  user: z.string(),
+  userId: z.number().int().nullable(),
+  projectId: z.number().int().nullable(),
+  managed: z.boolean(),
+  /**
+   * The site's screenshot state, for rows that belong to a project (null otherwise). Always
+   * sent by GET /api/admin/dockers and the row answers of its actions.
+   */
+  screenshot: screenshotStateJson.nullable().optional(),
+  /** Set while the container is stopped by the idle auto-stop (see DockerAutoStop). */
+  autoStop: dockerAutoStopJson.nullable(),
+  /** The dev server the container is on (its agent link's name). */
+  host: z.string().optional(),
+  /** The commit git deploy put there last (issue 23); null when none. Always sent for project rows. */
+  deployedCommit: deployCommitJson.nullable().optional(),
+});
+export type AdminDocker = z.infer<typeof adminDockerJson>;
 
 /** The owner text of a container no project claims (spec §2: clickable to pick an owner). */
 export const NO_OWNER = 'NO OWNER';
@@ -137,13 +139,14 @@ export const dockerImageOptionJson = z.strictObject({
 export type DockerImageOption = z.infer<typeof dockerImageOptionJson>;
 
 /** One container's outcome of a bulk action (POST /api/admin/dockers/bulk). */
-export interface BulkResult {
-  name: string;
-  ok: boolean;
-  State?: string;
-  Status?: string;
-  message?: string;
-}
+export const bulkResultJson = z.strictObject({
+  name: z.string(),
+  ok: z.boolean(),
+  State: z.string().optional(),
+  Status: z.string().optional(),
+  message: z.string().optional(),
+});
+export type BulkResult = z.infer<typeof bulkResultJson>;
 
 /** The server takes at most this many names per bulk call. */
 export const BULK_MAX_NAMES = 200;

@@ -33,6 +33,8 @@ import { broadcastingEndpoints } from './broadcasting.ts';
 import { siteEndpoints } from './sites.ts';
 import { thumbnailEndpoints } from './thumbnails.ts';
 import { userEndpoints } from './user.ts';
+import { adminDockerEndpoints } from './admin-dockers.ts';
+import { deployEndpoints } from './deploys.ts';
 
 /** This list as an OpenAPI 3.1 document (contract/src/http/openapi.ts; docs/http-api.md). */
 export const openApiEndpoint = endpoint({
@@ -72,5 +74,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...siteEndpoints,
   ...thumbnailEndpoints,
   ...userEndpoints,
+  ...adminDockerEndpoints,
+  ...deployEndpoints,
   openApiEndpoint,
 ];

@@ -8,9 +8,6 @@ import { isAdmin } from './roles.ts';
 export const mayUseProjectContainer = (user: CurrentUser, memberIds: readonly number[]): boolean =>
   isAdmin(user) || memberIds.includes(user.id);
 
-/** Every container of the host (incl. unmanaged ones), bulk actions, adoption, image options: admins only. */
-export const mayManageContainers = (user: CurrentUser): boolean => isAdmin(user);
-
 /**
  * Pulling an image: admins any reference; members only their project's own image option
  * (a student must not make the host download arbitrary images).

@@ -11,17 +11,22 @@ import { deployQueueOf } from '../../jobs/deploy-queue.ts';
 import { webhookSecretOf } from '../../lib/webhook-secret.ts';
 import { checkSignature, hookEvent, readPush, type HookSender } from '../../lib/webhook-push.ts';
 import { limiter } from '../../middlewares/rate-limit.ts';
-import { HOOK_BODY_LIMIT, hookParams } from './schema.ts';
+import { deployWebhook } from '@devplein/contract/http/deploys';
+import type { ReplyOf } from '@devplein/contract/http/endpoint';
+import { handle } from '../handle.ts';
+import { HOOK_BODY_LIMIT } from './schema.ts';
+
+type HookAnswer = ReplyOf<typeof deployWebhook>;
 
 /** The path prefix the app's body parser and CSRF check leave alone (the HMAC needs the raw bytes; git servers have no session). */
-export const DEPLOY_HOOK_PREFIX = '/api/hooks/deploy/';
+export const DEPLOY_HOOK_PREFIX = deployWebhook.path.slice(0, deployWebhook.path.indexOf(':'));
 
 const BAD_SIGNATURE = 'Ongeldige of ontbrekende handtekening.';
 const REPLAYED = 'Deze levering is al eerder ontvangen: een herhaalde levering start geen deploy.';
 
-const ignored = (ctx: AppContext, reason: string): void => {
+const ignored = (ctx: AppContext, reason: string): HookAnswer => {
   ctx.status = 202;
-  ctx.body = { ignored: reason };
+  return { ignored: reason };
 };
 
 /**
@@ -45,13 +50,10 @@ export function deployHookRoutes(deps: AppDeps): AppRouter {
   const take = limiter({ points: config.RATE_LIMIT_DEPLOY_HOOKS_PER_MINUTE });
 
   /** A signed, new delivery: what it asks for. */
-  const handle = async (ctx: AppContext, project: DeploySettingsRow, body: Buffer, sender: HookSender): Promise<void> => {
+  const answerDelivery = async (ctx: AppContext, project: DeploySettingsRow, body: Buffer, sender: HookSender): Promise<HookAnswer> => {
     const log = ctx.state.log;
     const event = hookEvent(ctx.headers);
-    if (event === 'ping') {
-      ctx.body = { ok: true };
-      return;
-    }
+    if (event === 'ping') return { ok: true };
     if (event !== 'push') return ignored(ctx, 'Alleen push-events starten een deploy.');
     let payload: unknown;
     try {
@@ -85,19 +87,18 @@ export function deployHookRoutes(deps: AppDeps): AppRouter {
     const row = decision.queued ? decision.accepted : await loadProjectDeploy(knex, project.id, deployId);
     log.info({ projectId: project.id, sender, commit: push.after, deployId, duplicate: !decision.queued }, 'deploy webhook');
     ctx.status = decision.queued ? 202 : 200;
-    ctx.body = row ? presentDeploy(row) : { id: deployId };
+    return row ? presentDeploy(row) : { id: deployId };
   };
 
-  router.post('/api/hooks/deploy/:projectId', async (ctx) => {
+  handle(router, deployWebhook, async (ctx, { params: { projectId } }) => {
     const log = ctx.state.log;
-    const params = hookParams.safeParse((ctx as unknown as { params?: unknown }).params ?? {});
     const body = await readRawBody(ctx, HOOK_BODY_LIMIT);
-    const project = params.success ? await loadDeploySettings(knex, params.data.projectId) : undefined;
+    const project = projectId !== undefined ? await loadDeploySettings(knex, projectId) : undefined;
     // A project that does not exist is checked against a secret nobody has, so both take as long.
     const secret = project ? webhookSecretOf(project, deps.secrets, config.encryptionKey) : 'geen-project';
     const signature = checkSignature(ctx.headers, body, secret);
     if (!project || !signature.ok) {
-      log.warn({ projectId: params.success ? params.data.projectId : null, known: Boolean(project), reason: signature.ok ? 'unknown-project' : signature.reason, ip: ctx.ip }, 'deploy webhook refused');
+      log.warn({ projectId: projectId ?? null, known: Boolean(project), reason: signature.ok ? 'unknown-project' : signature.reason, ip: ctx.ip }, 'deploy webhook refused');
       throw new HttpError(401, BAD_SIGNATURE);
     }
     const wait = take ? await take(`deploy-hook:${project.id}`) : null;
@@ -114,7 +115,7 @@ export function deployHookRoutes(deps: AppDeps): AppRouter {
       throw new HttpError(409, REPLAYED);
     }
     try {
-      await handle(ctx, project, body, signature.sender);
+      return await answerDelivery(ctx, project, body, signature.sender);
     } catch (error) {
       // Not the push's fault (an HttpError is the answer to this body, also the next time): its retry must pass.
       if (!(error instanceof HttpError)) await forgetDelivery(knex, project.id, digest);

@@ -1,7 +1,5 @@
 import Router from '@koa/router';
 import type { AppDeps, AppRouter } from '../../app-context.ts';
-import { activeUser } from '../../middlewares/authenticate.ts';
-import { parseInput } from '../../middlewares/validate.ts';
 import { HttpError, notFound, serviceUnavailable, validationFailed } from '../../errors.ts';
 import { AgentError } from '../../agent/agent-error.ts';
 import { AGENT_UNREACHABLE_MESSAGE } from '@devplein/contract/messages';
@@ -18,8 +16,19 @@ import { changeDeploySettings } from '../../commands/change-deploy-settings.ts';
 import { renewWebhookSecret } from '../../commands/renew-webhook-secret.ts';
 import { checkRepositoryAddress } from '@devplein/contract/validation/repositoryAddress';
 import { credentialAddressOf, credentialFits } from '../../lib/git-credential.ts';
-import type { DeploySettingsView } from '@devplein/contract/deploys';
-import { DEPLOY_SETTINGS_MESSAGES, deployBody, deployParams, deploySettingsBody, projectIdParams } from './schema.ts';
+import {
+  changeDeploySettings as changeDeploySettingsEndpoint,
+  DEPLOY_SETTINGS_MESSAGES,
+  deployDetail,
+  deployPanel,
+  deploySettings,
+  deployWebhook,
+  makeDeployKey,
+  renewWebhookSecret as renewWebhookSecretEndpoint,
+  startDeploy,
+} from '@devplein/contract/http/deploys';
+import { pathOf } from '@devplein/contract/http/endpoint';
+import { handle } from '../handle.ts';
 
 const DEPLOY_NOT_FOUND = 'Deze deploy bestaat niet.';
 const DEPLOY_KEY_OLD_AGENT = 'Deze dockerserver kan nog geen deploy key maken.';
@@ -31,13 +40,14 @@ const ROLLBACK_NOT_DEPLOYED = 'Je kunt alleen terug naar een versie die online h
 const tokenFits = (settings: DeploySettingsRow): boolean => settings.git_token_sealed !== null && settings.git_token_address !== null && credentialFits(settings.git_token_address, settings.repro);
 
 /** The path of a project's deploy webhook (the app's URL in front). */
-export const deployHookPath = (projectId: number): string => `/api/hooks/deploy/${projectId}`;
+export const deployHookPath = (projectId: number): string => pathOf(deployWebhook, { projectId });
 
 /**
  * Git deploys of a project (issue 23): the school's settings (GET /api/deploy/settings, any
  * activated user), and per project for its members and admins (others 404): the panel, Bijwerken
  * and 'terug naar deze versie', one deploy with its log, the deploy settings and a new webhook
- * secret. Deploys are recorded and queued here; the queue (jobs/deploy-queue.ts) runs them.
+ * secret (contract/src/http/deploys.ts). Deploys are recorded and queued here; the queue
+ * (jobs/deploy-queue.ts) runs them.
  */
 export function deployRoutes(deps: AppDeps): AppRouter {
   const { knex, config } = deps;
@@ -73,24 +83,18 @@ export function deployRoutes(deps: AppDeps): AppRouter {
     });
   };
 
-  router.get('/api/deploy/settings', (ctx) => {
-    activeUser(ctx);
-    const view: DeploySettingsView = { allowedHosts: policy.allowedHosts, allowHttp: policy.allowHttp };
-    ctx.body = view;
-  });
+  handle(router, deploySettings, async () => ({ allowedHosts: policy.allowedHosts, allowHttp: policy.allowHttp }));
 
-  router.get('/api/user/dockers/:projectId/deploys', async (ctx) => {
-    const user = activeUser(ctx);
-    const { projectId } = parseInput(ctx, projectIdParams, 'params');
+  handle(router, deployPanel, async (ctx, { caller: user, params: { projectId } }) => {
     const { project, settings } = await deployProject(await loadDockerProject(knex, projectId), user);
-    ctx.body = await panel(project, settings, ctx.state.requestId);
+    return panel(project, settings, ctx.state.requestId);
   });
 
-  router.post('/api/user/dockers/:projectId/deploys', async (ctx) => {
-    const user = activeUser(ctx);
-    const { projectId } = parseInput(ctx, projectIdParams, 'params');
+  handle(router, startDeploy, async (ctx, input) => {
+    const { caller: user, params: { projectId } } = input;
     const project = authorizeProject(user, await loadDockerProject(knex, projectId));
-    const { rollbackOf } = parseInput(ctx, deployBody, 'body');
+    // Read after the authorize step: someone else's project answers 404 whatever the body.
+    const { rollbackOf } = input.body;
     authorizeDeploy(project);
     let commit = null;
     if (rollbackOf !== undefined) {
@@ -107,24 +111,21 @@ export function deployRoutes(deps: AppDeps): AppRouter {
     if (!decision.queued) throw new HttpError(409, 'Deze versie staat al klaar.');
     ctx.state.log.info({ userId: user.id, projectId, deployId: decision.deployId, rollbackOf }, 'deploy requested');
     ctx.status = 202;
-    ctx.body = decision.accepted ? presentDeploy(decision.accepted) : { id: decision.deployId };
+    return decision.accepted ? presentDeploy(decision.accepted) : { id: decision.deployId };
   });
 
-  router.get('/api/user/dockers/:projectId/deploys/:deployId', async (ctx) => {
-    const user = activeUser(ctx);
-    const { projectId, deployId } = parseInput(ctx, deployParams, 'params');
+  handle(router, deployDetail, async (_ctx, { caller: user, params: { projectId, deployId } }) => {
     const project = authorizeProject(user, await loadDockerProject(knex, projectId));
     const row = await loadProjectDeploy(knex, project.id, deployId);
     if (!row) throw notFound(DEPLOY_NOT_FOUND);
-    ctx.body = presentDeployDetail(row);
+    return presentDeployDetail(row);
   });
 
-  router.put('/api/user/dockers/:projectId/deploy-settings', async (ctx) => {
-    const user = activeUser(ctx);
-    const { projectId } = parseInput(ctx, projectIdParams, 'params');
+  handle(router, changeDeploySettingsEndpoint, async (ctx, request) => {
+    const { caller: user, params: { projectId } } = request;
     // Someone else's project answers 404 whatever the body (as PUT /api/user/project/{id}).
     const { project, settings } = await deployProject(await loadDockerProject(knex, projectId), user);
-    const input = parseInput(ctx, deploySettingsBody, 'body');
+    const input = request.body;
     const checked = checkRepositoryAddress(settings.repro as string, policy);
     const protocol = checked.ok ? checked.address.protocol : /^https?:\/\//i.test(settings.repro as string) ? 'https' : 'ssh';
     const token = input.token && input.token.length > 0 ? input.token : null;
@@ -138,7 +139,7 @@ export function deployRoutes(deps: AppDeps): AppRouter {
     await changeDeploySettings({ knex, secrets: deps.secrets }, { ...settings, git_token_sealed: stored ? settings.git_token_sealed : null }, { branch: input.branch, auth: input.auth, token, address }, user.id);
     ctx.state.log.info({ userId: user.id, projectId, auth: input.auth }, 'deploy settings changed');
     const after = (await loadDeploySettings(knex, project.id)) as DeploySettingsRow;
-    ctx.body = await panel({ ...project, branch: after.deploy_branch }, after, ctx.state.requestId);
+    return panel({ ...project, branch: after.deploy_branch }, after, ctx.state.requestId);
   });
 
   /*
@@ -147,9 +148,7 @@ export function deployRoutes(deps: AppDeps): AppRouter {
    * project with git deploy (others 404); 503 when the dev server cannot (not reachable, or too
    * old for git deploys). The private half never leaves the dev server (issue 35: a GET makes none).
    */
-  router.post('/api/user/dockers/:projectId/deploy-key', async (ctx) => {
-    const user = activeUser(ctx);
-    const { projectId } = parseInput(ctx, projectIdParams, 'params');
+  handle(router, makeDeployKey, async (ctx, { caller: user, params: { projectId } }) => {
     const { project, settings } = await deployProject(await loadDockerProject(knex, projectId), user);
     try {
       await keys.create(project.host, project.id, ctx.state.requestId);
@@ -159,16 +158,14 @@ export function deployRoutes(deps: AppDeps): AppRouter {
       throw serviceUnavailable(error.code === 'UNIMPLEMENTED' ? DEPLOY_KEY_OLD_AGENT : error.unreachable ? AGENT_UNREACHABLE_MESSAGE : DEPLOY_KEY_FAILED);
     }
     ctx.state.log.info({ userId: user.id, projectId }, 'deploy key made');
-    ctx.body = await panel(project, settings, ctx.state.requestId);
+    return panel(project, settings, ctx.state.requestId);
   });
 
-  router.post('/api/user/dockers/:projectId/webhook-secret', async (ctx) => {
-    const user = activeUser(ctx);
-    const { projectId } = parseInput(ctx, projectIdParams, 'params');
+  handle(router, renewWebhookSecretEndpoint, async (ctx, { caller: user, params: { projectId } }) => {
     const { project } = await deployProject(await loadDockerProject(knex, projectId), user);
     await renewWebhookSecret({ knex, secrets: deps.secrets }, project.id, user.id);
     ctx.state.log.info({ userId: user.id, projectId }, 'webhook secret renewed');
-    ctx.body = await panel(project, (await loadDeploySettings(knex, project.id)) as DeploySettingsRow, ctx.state.requestId);
+    return panel(project, (await loadDeploySettings(knex, project.id)) as DeploySettingsRow, ctx.state.requestId);
   });
 
   return router;

@@ -1,6 +1,13 @@
-import useSWR from 'swr';
-import { api, apiFetcher } from '../client.ts';
 import { DOCKER_IMAGES_KEY } from './projects.ts';
+import {
+  adoptAdminDocker,
+  bulkContainerAction as bulkContainerActionEndpoint,
+  changeAdminDockerState,
+  listAdminDockers,
+  removeAdminDocker,
+  requestScreenshot as requestScreenshotEndpoint,
+  screenshotState,
+} from '@devplein/contract/http/admin-dockers';
 import { changeImageOption, createImageOption, deleteImageOption, listImageOptions } from '@devplein/contract/http/docker-images';
 import { call, useEndpoint } from '../endpoints.ts';
 import type { ImageDeployInput, ImageDeploySettings } from '@devplein/contract/validation/imageDeploy';
@@ -34,45 +41,39 @@ export function adminContainerName(docker: Pick<AdminDocker, 'Names' | 'Id'>): s
   return first === undefined ? docker.Id.slice(0, 12) : first.replace(/^\//, '');
 }
 
-export const ADMIN_DOCKERS_KEY = '/api/admin/dockers';
-
 /** Admins: every container. A 503 (dockerserver unreachable) comes back as the swr error. */
 export function useAdminDockers() {
-  return useSWR<AdminDocker[]>(ADMIN_DOCKERS_KEY, apiFetcher, { shouldRetryOnError: false });
+  return useEndpoint(listAdminDockers, {}, { shouldRetryOnError: false });
 }
-
-const containerPath = (name: string) => `${ADMIN_DOCKERS_KEY}/${encodeURIComponent(name)}`;
 
 /** PUT /api/admin/dockers/{name}?action=…; answers `[AdminDocker]` with the new state. */
 export function adminContainerAction(name: string, action: AdminContainerAction): Promise<AdminDocker[]> {
-  return api.put<AdminDocker[]>(containerPath(name), undefined, { query: { action } });
+  return call(changeAdminDockerState, { params: { name }, query: { action } });
 }
 
 /** DELETE /api/admin/dockers/{name}: removes the container; a project behind it stays ('Nog niet gecreëerd'). */
 export function adminDeleteContainer(name: string): Promise<{ removed: boolean }> {
-  return api.delete<{ removed: boolean }>(containerPath(name));
+  return call(removeAdminDocker, { params: { name } });
 }
 
 /** PUT /api/admin/dockers/{name}/owner {user}: adopts an unmanaged container for that user. */
 export function adoptContainer(name: string, userId: number): Promise<AdminDocker> {
-  return api.put<AdminDocker>(`${containerPath(name)}/owner`, { user: userId });
+  return call(adoptAdminDocker, { params: { name }, body: { user: userId } });
 }
 
 /* ---------- site screenshots ---------- */
-
-const screenshotPath = (projectId: number) => `${ADMIN_DOCKERS_KEY}/${projectId}/screenshot`;
 
 /**
  * POST /api/admin/dockers/{projectId}/screenshot ('ververs screenshot'): 202 with the state at
  * once (inFlight while the capture runs); 409 without a running container, 503 agent down.
  */
 export function requestScreenshot(projectId: number): Promise<ScreenshotState> {
-  return api.post<ScreenshotState>(screenshotPath(projectId));
+  return call(requestScreenshotEndpoint, { params: { id: projectId } });
 }
 
 /** GET the same path: the current state (poll it until inFlight is false). */
 export function fetchScreenshotState(projectId: number): Promise<ScreenshotState> {
-  return api.get<ScreenshotState>(screenshotPath(projectId));
+  return call(screenshotState, { params: { id: projectId } });
 }
 
 const dateTime = new Intl.DateTimeFormat('nl-NL', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
@@ -98,7 +99,7 @@ export async function bulkContainerAction(names: string[], action: 'start' | 'st
   const results: BulkResult[] = [];
   for (let start = 0; start < names.length; start += BULK_MAX_NAMES) {
     const batch = names.slice(start, start + BULK_MAX_NAMES);
-    const body = await api.post<{ results: BulkResult[] }>(`${ADMIN_DOCKERS_KEY}/bulk`, { names: batch, action });
+    const body = await call(bulkContainerActionEndpoint, { body: { names: batch, action } });
     results.push(...body.results);
   }
   return results;

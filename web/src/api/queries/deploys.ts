@@ -1,5 +1,13 @@
-import useSWR from 'swr';
-import { api, apiFetcher } from '../client.ts';
+import {
+  changeDeploySettings,
+  deployDetail,
+  deployPanel,
+  deploySettings,
+  makeDeployKey as makeDeployKeyEndpoint,
+  renewWebhookSecret,
+  startDeploy as startDeployEndpoint,
+} from '@devplein/contract/http/deploys';
+import { call, keyOf, useEndpoint } from '../endpoints.ts';
 import {
   DEPLOY_STATUS_LABELS,
   DEPLOY_TRIGGER_LABELS,
@@ -15,35 +23,38 @@ import {
 export { DEPLOY_STATUS_LABELS, DEPLOY_TRIGGER_LABELS };
 export type { DeployAuth, DeployLogLine, DeploySettingsView, DockerDeploySummary, ProjectDeploy, ProjectDeployDetail, ProjectDeployPanel };
 
-/** GET /api/deploy/settings: the git hosts the school allows (the request form checks addresses against them). */
-export const DEPLOY_SETTINGS_KEY = '/api/deploy/settings';
-
-/** The school's git policy; undefined while it loads or when it could not be loaded (the form then checks only the shape). */
+/** The school's git policy (the git hosts it allows); undefined while it loads or when it could not be loaded (the form then checks only the shape). */
 export function useDeploySettings() {
-  return useSWR<DeploySettingsView>(DEPLOY_SETTINGS_KEY, apiFetcher, { shouldRetryOnError: false, revalidateOnFocus: false });
+  return useEndpoint(deploySettings, {}, { shouldRetryOnError: false, revalidateOnFocus: false });
 }
 
-export const deploysPath = (projectId: number): string => `/api/user/dockers/${projectId}/deploys`;
-export const deployPath = (projectId: number, deployId: number): string => `${deploysPath(projectId)}/${deployId}`;
+/** The SWR key of a project's deploy panel (the live updates write into it). */
+export const deployPanelKey = (projectId: number): string | null => keyOf(deployPanel, { params: { projectId } });
 
 /** The card's Git-deploy panel (history, webhook, deploy key); asked for only while the panel is open (`enabled`). */
 export function useDeployPanel(projectId: number, enabled: boolean) {
-  return useSWR<ProjectDeployPanel>(enabled ? deploysPath(projectId) : null, apiFetcher, { revalidateOnFocus: false });
+  return useEndpoint(deployPanel, enabled ? { params: { projectId } } : null, { revalidateOnFocus: false });
 }
 
 /** One deploy with its log (null deployId: nothing asked). */
 export function useDeployDetail(projectId: number, deployId: number | null) {
-  return useSWR<ProjectDeployDetail>(deployId === null ? null : deployPath(projectId, deployId), apiFetcher, { revalidateOnFocus: false });
+  return useEndpoint(deployDetail, deployId === null ? null : { params: { projectId, deployId } }, { revalidateOnFocus: false });
 }
 
+/**
+ * The queued deploy of an answer to Bijwerken or 'terug naar deze versie'; null when the server
+ * answered only its id (the queue had taken it over at once): the live update brings its state.
+ */
+const queuedDeploy = (answer: ProjectDeploy | { id: number }): ProjectDeploy | null => ('status' in answer ? answer : null);
+
 /** POST …/deploys {}: 'Bijwerken', deploy the newest commit of the branch now (202 with the queued deploy). */
-export function startDeploy(projectId: number): Promise<ProjectDeploy> {
-  return api.post<ProjectDeploy>(deploysPath(projectId), {});
+export async function startDeploy(projectId: number): Promise<ProjectDeploy | null> {
+  return queuedDeploy(await call(startDeployEndpoint, { params: { projectId }, body: {} }));
 }
 
 /** POST …/deploys { rollbackOf }: 'terug naar deze versie', deploy that earlier deploy's commit again. */
-export function rollBackTo(projectId: number, deployId: number): Promise<ProjectDeploy> {
-  return api.post<ProjectDeploy>(deploysPath(projectId), { rollbackOf: deployId });
+export async function rollBackTo(projectId: number, deployId: number): Promise<ProjectDeploy | null> {
+  return queuedDeploy(await call(startDeployEndpoint, { params: { projectId }, body: { rollbackOf: deployId } }));
 }
 
 /** The body of PUT …/deploy-settings; `token` only when a new one is typed (a stored token is never sent back). */
@@ -55,17 +66,17 @@ export interface DeploySettingsInput {
 
 /** PUT /api/user/dockers/{projectId}/deploy-settings: branch and how git signs in. A 422 carries Dutch field errors. */
 export function saveDeploySettings(projectId: number, input: DeploySettingsInput): Promise<ProjectDeployPanel> {
-  return api.put<ProjectDeployPanel>(`/api/user/dockers/${projectId}/deploy-settings`, input);
+  return call(changeDeploySettings, { params: { projectId }, body: input });
 }
 
 /** POST /api/user/dockers/{projectId}/webhook-secret: a new webhook secret (the old one stops working). */
 export function newWebhookSecret(projectId: number): Promise<ProjectDeployPanel> {
-  return api.post<ProjectDeployPanel>(`/api/user/dockers/${projectId}/webhook-secret`, {});
+  return call(renewWebhookSecret, { params: { projectId } });
 }
 
 /** POST /api/user/dockers/{projectId}/deploy-key: makes the project's deploy key on its dev server (a read never does). */
 export function makeDeployKey(projectId: number): Promise<ProjectDeployPanel> {
-  return api.post<ProjectDeployPanel>(`/api/user/dockers/${projectId}/deploy-key`, {});
+  return call(makeDeployKeyEndpoint, { params: { projectId } });
 }
 
 /** The sentence the issue asks for, word for word, with a project's deploy key (the card and the guide). */

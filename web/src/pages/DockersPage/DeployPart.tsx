@@ -5,7 +5,7 @@ import {
   appendLogLines,
   applyDeployToHistory,
   deployIsActive,
-  deploysPath,
+  deployPanelKey,
   makeDeployKey,
   newWebhookSecret,
   rollBackTo,
@@ -96,7 +96,7 @@ export function useDeployChanged(projectId: number, onDeployChanged: ((projectId
     (deploy: ProjectDeploy) => {
       onDeployChanged?.(projectId, deploy);
       void mutate<ProjectDeployPanel>(
-        deploysPath(projectId),
+        deployPanelKey(projectId),
         (panel) => (panel === undefined ? undefined : { ...panel, deploys: applyDeployToHistory(panel.deploys, deploy) }),
         { revalidate: false },
       );
@@ -129,11 +129,12 @@ export function DeployPart({ docker, deploy, log, onDeployChanged, onRefresh }: 
   const [makingKey, setMakingKey] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
 
-  const ask = async (request: () => Promise<ProjectDeploy>, report: (message: string | null) => void) => {
+  const ask = async (request: () => Promise<ProjectDeploy | null>, report: (message: string | null) => void) => {
     setStarting(true);
     report(null);
     try {
-      onDeployChanged(await request());
+      const deploy = await request();
+      if (deploy) onDeployChanged(deploy);
     } catch (failure) {
       report(failureMessage(failure, 'Bijwerken lukte niet. Probeer het nog eens.'));
     } finally {

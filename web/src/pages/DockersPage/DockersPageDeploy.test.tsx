@@ -51,11 +51,14 @@ const webshop = userDocker({ State: 'exited', Status: 'Exited (0) 2 hours ago', 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 let requests: string[];
+/** What POST …/deploys answers (the queued deploy unless a test says otherwise). */
+let deployAnswer: unknown;
 
 beforeEach(() => {
   document.head.innerHTML = '<meta name="csrf-token" content="t">';
   realtime.channels.clear();
   requests = [];
+  deployAnswer = projectDeploy({ id: 12, status: 'queued', trigger: 'button', commit: null });
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -66,7 +69,7 @@ beforeEach(() => {
       if (method === 'GET' && url === '/api/user/dockers/7/deploys/12') {
         return json({ ...projectDeploy({ id: 12, status: 'running', commit: commitB }), log: [{ phase: 'queue', text: 'Aan de beurt.', percent: null }] });
       }
-      if (method === 'POST' && url === '/api/user/dockers/7/deploys') return json(projectDeploy({ id: 12, status: 'queued', trigger: 'button', commit: null }), 202);
+      if (method === 'POST' && url === '/api/user/dockers/7/deploys') return json(deployAnswer, 202);
       return json({ message: 'niet in deze test' }, 404);
     }),
   );
@@ -125,6 +128,21 @@ describe('the dockers card, live git deploys', () => {
     await waitFor(() => expect(screen.getByTestId('deploy-status').textContent).toBe('In de wachtrij'));
     expect(requests).toContain('POST /api/user/dockers/7/deploys');
     expect((screen.getByRole('button', { name: 'Bijwerken' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('Bijwerken answered with only the deploy id (the queue took it at once) leaves the card to the live update', async () => {
+    deployAnswer = { id: 12 };
+    renderPage();
+    await screen.findByTestId('deploy-current-commit');
+    const before = screen.getByTestId('deploy-status').textContent;
+    fireEvent.click(screen.getByRole('button', { name: 'Bijwerken' }));
+    await waitFor(() => expect(requests).toContain('POST /api/user/dockers/7/deploys'));
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Bijwerken' }) as HTMLButtonElement).disabled).toBe(false));
+    expect(screen.getByTestId('deploy-status').textContent).toBe(before);
+    expect(screen.getByTestId('deploy-current-commit').textContent).toContain('3f9c2a1');
+
+    emit('private-container.webshop', DEPLOY_UPDATED_EVENT, { deploy: projectDeploy({ id: 12, status: 'running', commit: commitB }) });
+    expect(screen.getByTestId('deploy-status').textContent).toBe('Bezig met bijwerken');
   });
 
   it('drops malformed live payloads instead of breaking the card', async () => {
