@@ -14,6 +14,7 @@ import { type DevHost, inNs, startDevHost } from '../support/dev-host.ts';
 import { HttpSession } from '../support/http-session.ts';
 import type { TestMariaDb } from '../support/mariadb.ts';
 import { waitFor } from '../support/ports.ts';
+import type { DatabaseJson } from '@devplein/contract/access';
 
 const DEVELOPER = 'ontwikkelaar@devplein.test';
 
@@ -34,13 +35,6 @@ afterAll(async () => {
   await database?.destroy().catch(() => undefined);
   await host?.stop();
 }, 60_000);
-
-interface DatabaseJson {
-  id: number;
-  name: string;
-  user: string;
-  password: string;
-}
 
 describe('a developer reaches their database from home through the VPN', { timeout: 180_000 }, () => {
   it('database + VPN through the API, the .conf applied at home, MySQL through the tunnel, nothing else reachable', async () => {

@@ -12,7 +12,7 @@ import { parseSshPublicKey } from '../../control-plane/src/ssh/ssh-public-key.ts
 import { credentialAddressOf } from '../../control-plane/src/lib/git-credential.ts';
 import { IMAGE_REFERENCE } from '@devplein/contract/validation/imageReference';
 import { COHORT_PATTERN } from '@devplein/contract/validation/cohort';
-import { COURSE_FILE_TYPES } from '../../control-plane/src/routes/admin-levels/schema.ts';
+import { COURSE_FILE_TYPES } from '@devplein/contract/levels';
 import { GIT_URL_PATTERN, PROJECT_DOMAIN_PATTERN, PROJECT_NAME_PATTERN, isInsideSiteDomain } from '@devplein/contract/validation/projectRequest';
 import { INTRODUCEE_NAME_PATTERN } from '@devplein/contract/validation/licensesAndIntroducees';
 import { CONTAINER_CAPABILITIES } from '@devplein/contract/validation/containerCapabilities';

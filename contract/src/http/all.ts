@@ -35,6 +35,8 @@ import { thumbnailEndpoints } from './thumbnails.ts';
 import { userEndpoints } from './user.ts';
 import { adminDockerEndpoints } from './admin-dockers.ts';
 import { deployEndpoints } from './deploys.ts';
+import { levelEndpoints } from './levels.ts';
+import { adminLevelEndpoints } from './admin-levels.ts';
 
 /** This list as an OpenAPI 3.1 document (contract/src/http/openapi.ts; docs/http-api.md). */
 export const openApiEndpoint = endpoint({
@@ -76,5 +78,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...userEndpoints,
   ...adminDockerEndpoints,
   ...deployEndpoints,
+  ...levelEndpoints,
+  ...adminLevelEndpoints,
   openApiEndpoint,
 ];

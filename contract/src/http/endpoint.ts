@@ -103,6 +103,9 @@ export type CallInput<E extends Endpoint> = (Has<E['params']> extends true ? { p
   (Has<E['body']> extends true ? { body: InputOf<E['body']> } : { body?: undefined });
 
 /** The JSON body an endpoint answers (undefined for streams, files without JSON, redirects). */
+/** The body a caller sends to an endpoint (before the schema's transforms): a form's wire type. */
+export type BodyOf<E extends Endpoint> = InputOf<E['body']>;
+
 export type ReplyOf<E extends Endpoint> = E['answer'] extends { kind: 'json'; schema: infer Schema }
   ? Infer<Schema>
   : E['answer'] extends { kind: 'file'; json: infer Schema }

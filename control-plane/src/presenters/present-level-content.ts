@@ -1,4 +1,6 @@
 import type { LevelContentJson, CourseTextJson, CourseFileJson, CourseJson } from '@devplein/contract/levels';
+import { pathOf } from '@devplein/contract/http/endpoint';
+import { courseFile } from '@devplein/contract/http/levels';
 export type { LevelContentJson, CourseTextJson, CourseFileJson, CourseJson };
 
 /** A level content row joined with its category's title. */
@@ -39,7 +41,7 @@ export function presentCourseFile(row: CourseFileRow): CourseFileJson {
     // bigint comes back as a string from pg.
     size: Number(row.size),
     position: row.position,
-    url: `/api/level/files/${row.id}`,
+    url: pathOf(courseFile, { fileId: row.id }),
   };
 }
 

@@ -6,7 +6,7 @@ import { createTestDatabase } from '../../support/database.ts';
 import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
 import { HttpSession } from '../../support/http-session.ts';
-import { MAX_COURSE_FILE_BYTES } from '../../../control-plane/src/routes/admin-levels/schema.ts';
+import { MAX_COURSE_FILE_BYTES } from '@devplein/contract/levels';
 
 /*
  * The teachers' level tools through the real control plane: every route for every role, bad

@@ -5,23 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, DEVELOPER, DOCENT, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
 import { waitFor } from '../../support/ports.ts';
+import { call, send } from '../../support/endpoint-calls.ts';
+import { adminAgent } from '@devplein/contract/http/admin-agent';
 
-interface HostJson {
-  name: string;
-  address: string;
-  siteDomain: string;
-  state: string;
-  since: string;
-  info: { contractVersion: string } | null;
-  error: string | null;
-}
-interface AgentJson {
-  state: string;
-  since: string;
-  info: { contractVersion: string } | null;
-  error: string | null;
-  hosts: HostJson[];
-}
 
 let stack: HostingStack;
 
@@ -36,9 +22,9 @@ afterAll(async () => {
 describe('GET /api/admin/agent', () => {
   it('shows every dev server’s agent with its Info, the first one also at the top level', async () => {
     const admin = await stack.as(ADMIN);
-    await waitFor(async () => (await admin.json<AgentJson>('GET', '/api/admin/agent')).body.state === 'reachable', { description: 'the agent reachable', timeoutMs: 20_000 });
-    const { status, body } = await admin.json<AgentJson>('GET', '/api/admin/agent');
-    expect(status).toBe(200);
+    await waitFor(async () => (await call(admin, adminAgent, {})).state === 'reachable', { description: 'the agent reachable', timeoutMs: 20_000 });
+    // call() checks the answer against the declared schema (and that it is a 2xx).
+    const body = await call(admin, adminAgent, {});
     expect(body.hosts).toHaveLength(1);
     const [host] = body.hosts;
     expect(host).toMatchObject({ state: 'reachable', error: null });
@@ -47,19 +33,18 @@ describe('GET /api/admin/agent', () => {
   });
 
   it('is for admins and teachers: 403 for students, developers and the not activated, 401 signed out', async () => {
-    expect((await (await stack.as(DOCENT)).json('GET', '/api/admin/agent')).status).toBe(200);
+    expect((await send(await stack.as(DOCENT), adminAgent, {})).status).toBe(200);
     for (const email of [STUDENT, DEVELOPER, NOT_ACTIVATED]) {
-      expect((await (await stack.as(email)).json('GET', '/api/admin/agent')).status, email).toBe(403);
+      expect((await send(await stack.as(email), adminAgent, {})).status, email).toBe(403);
     }
-    expect((await (await stack.anonymous()).json('GET', '/api/admin/agent')).status).toBe(401);
+    expect((await send(await stack.anonymous(), adminAgent, {})).status).toBe(401);
   });
 
   it('still answers 200 while the agent fails, with the error and the last known Info', async () => {
     const admin = await stack.as(ADMIN);
     stack.agent.mode = 'unavailable';
     try {
-      const { status, body } = await admin.json<AgentJson>('GET', '/api/admin/agent');
-      expect(status).toBe(200);
+      const body = await call(admin, adminAgent, {});
       expect(body.error).toBeTruthy();
       expect(body.info?.contractVersion).toMatch(/^1\./);
     } finally {

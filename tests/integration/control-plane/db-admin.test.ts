@@ -18,13 +18,10 @@ import { findFreePort, waitFor } from '../../support/ports.ts';
 import { findExecutable } from '../../support/system-deps.ts';
 import { TEST_SESSION_SECRET } from '../../support/control-plane.ts';
 import { mintSignonTicket } from '../../../control-plane/src/lib/db-admin-ticket.ts';
+import { call } from '../../support/endpoint-calls.ts';
+import { createDatabase } from '@devplein/contract/http/databases';
+import type { DatabaseJson } from '@devplein/contract/access';
 
-interface DatabaseJson {
-  id: number;
-  name: string;
-  user: string;
-  password: string;
-}
 
 const secret = randomBytes(24).toString('hex');
 let stack: HostingStack;
@@ -55,8 +52,7 @@ afterAll(async () => {
 });
 
 async function database(session: HttpSession, suffix: string): Promise<DatabaseJson> {
-  const { status, body } = await session.json<DatabaseJson[]>('POST', '/api/user/databases', { db: suffix });
-  expect(status).toBe(200);
+  const body = await call(session, createDatabase, { body: { db: suffix } });
   const found = body.find((row) => row.name.endsWith(`_${suffix}`));
   if (!found) throw new Error(`no database ${suffix}`);
   return found;

@@ -9,16 +9,11 @@ import { createTestDatabase } from '../../support/database.ts';
 import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
 import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
 import { signedInSessions } from '../../support/http-session.ts';
+import { call, send } from '../../support/endpoint-calls.ts';
+import { currentUser, userProfile } from '@devplein/contract/http/user';
+import { listSshKeys } from '@devplein/contract/http/ssh-keys';
 
 type Status = 'locked' | 'open' | 'success';
-interface ProfileJson {
-  id: number;
-  name: string;
-  email_verified_at?: string | null;
-  levelCategories: Array<{ id: number; title: string; finished: number; number: number }>;
-  teams: Array<{ id: number; name: string }>;
-  group: { id: number; cohort: string } | null;
-}
 interface LevelRow {
   id: number;
   user_id: number;
@@ -65,8 +60,8 @@ async function projectsCategory(): Promise<{ id: number }> {
 
 describe('profiles with level progress', () => {
   it('adds finished levels per category to one’s own profile, with the §9 count', async () => {
-    const { status, body } = await (await as('student@devplein.test')).json<ProfileJson>('GET', '/api/user');
-    expect(status).toBe(200);
+    // call() checks the answer against the declared schema (and that it is a 2xx).
+    const body = await call(await as('student@devplein.test'), currentUser, {});
     const projects = await projectsCategory();
     expect(body.levelCategories.length).toBeGreaterThanOrEqual(4);
     const own = await levelsOf('student@devplein.test');
@@ -81,22 +76,21 @@ describe('profiles with level progress', () => {
 
   it('shows 16 as the count of the 16-level category for SD20', async () => {
     const daan = await as(await emailOf('Daan de Vries'));
-    const { body } = await daan.json<ProfileJson>('GET', '/api/user');
+    const body = await call(daan, currentUser, {});
     const projects = await projectsCategory();
     expect(body.levelCategories.find((category) => category.id === projects.id)?.number).toBe(16);
   });
 
   it('gives users without levels an empty list (teachers, students outside the programme)', async () => {
     for (const email of ['docent@devplein.test', 'admin@devplein.test', 'zonderklas@devplein.test']) {
-      const { body } = await (await as(email)).json<ProfileJson>('GET', '/api/user');
+      const body = await call(await as(email), currentUser, {});
       expect(body.levelCategories, email).toEqual([]);
     }
   });
 
   it('shows someone else’s profile with their progress, teams and group but without the activation date', async () => {
     const samId = await userIdOf('student@devplein.test');
-    const { status, body } = await (await as('ontwikkelaar@devplein.test')).json<ProfileJson>('GET', `/api/user/${samId}`);
-    expect(status).toBe(200);
+    const body = await call(await as('ontwikkelaar@devplein.test'), userProfile, { params: { id: samId } });
     expect(body).toMatchObject({ id: samId, name: 'Sam Student', group: { cohort: 'SD23' } });
     expect(body.teams.length).toBeGreaterThan(0);
     expect(body.levelCategories.length).toBeGreaterThanOrEqual(4);
@@ -105,12 +99,12 @@ describe('profiles with level progress', () => {
 
   it('hides disabled accounts from students (404) but not from admins', async () => {
     const disabled = await database.knex('users').whereNotNull('disabled_at').first<{ id: number }>();
-    expect((await (await as('student@devplein.test')).json('GET', `/api/user/${disabled.id}`)).status).toBe(404);
-    expect((await (await as('docent@devplein.test')).json('GET', `/api/user/${disabled.id}`)).status).toBe(200);
+    expect((await send(await as('student@devplein.test'), userProfile, { params: { id: disabled.id } })).status).toBe(404);
+    expect((await send(await as('docent@devplein.test'), userProfile, { params: { id: disabled.id } })).status).toBe(200);
   });
 
   it('leaves /api/user/ssh_keys to its own router instead of answering 422', async () => {
-    const answer = await (await as('ontwikkelaar@devplein.test')).json('GET', '/api/user/ssh_keys');
-    expect(answer.status).not.toBe(422);
+    const answer = await send(await as('ontwikkelaar@devplein.test'), listSshKeys, {});
+    expect(answer.status).toBe(200);
   });
 });

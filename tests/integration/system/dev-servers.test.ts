@@ -19,7 +19,9 @@ import { signedInSessions } from '../../support/http-session.ts';
 import { agentCertEnv, makeTestCerts } from '../../support/agent.ts';
 import { startFakeAgent, type FakeAgent } from '../../support/fake-agent.ts';
 import { waitFor } from '../../support/ports.ts';
-import type { AdminDocker, UserDocker } from '@devplein/contract/dockers';
+import type { AdminDocker, ScreenshotState, UserDocker } from '@devplein/contract/dockers';
+import { requestScreenshot, screenshotState } from '@devplein/contract/http/admin-dockers';
+import { call, send } from '../../support/endpoint-calls.ts';
 
 const ADMIN = 'admin@devplein.test';
 const DEVELOPER = 'ontwikkelaar@devplein.test';
@@ -410,13 +412,7 @@ describe('databases and VPN configurations', () => {
 });
 
 describe('screenshot queues', () => {
-  interface ScreenshotStateJson {
-    lastAttemptAt: string | null;
-    capturedAt: string | null;
-    inFlight: boolean;
-  }
-  const screenshotState = async (id: number): Promise<ScreenshotStateJson> =>
-    (await (await as(ADMIN)).json<ScreenshotStateJson>('GET', `/api/admin/dockers/${id}/screenshot`)).body;
+  const screenshotStateOf = async (id: number): Promise<ScreenshotState> => call(await as(ADMIN), screenshotState, { params: { id } });
 
   it('captures on each dev server in its own queue: a slow server does not hold up the other', async () => {
     for (const [host, project] of [['dev1', onDev1], ['dev2', onDev2]] as const) {
@@ -427,18 +423,18 @@ describe('screenshot queues', () => {
     // dev2's browser takes 8 s; with one capture at a time overall, dev1's would wait for it.
     agents.dev2.screenshotDelayMs = 8_000;
     try {
-      const slow = await (await as(ADMIN)).json<ScreenshotStateJson>('POST', `/api/admin/dockers/${onDev2.id}/screenshot`, {});
+      const slow = await send(await as(ADMIN), requestScreenshot, { params: { id: onDev2.id } });
       expect(slow.status).toBe(202);
       await waitFor(() => agents.dev2.capturesOf(domainOn('dev2', onDev2.name)).length === 1, { description: 'dev2 capturing', timeoutMs: 5_000 });
       const startedAt = Date.now();
-      expect((await (await as(ADMIN)).json('POST', `/api/admin/dockers/${onDev1.id}/screenshot`, {})).status).toBe(202);
-      await waitFor(async () => (await screenshotState(onDev1.id)).capturedAt !== null, { description: 'the dev1 capture stored', timeoutMs: 5_000, intervalMs: 50 });
+      expect((await send(await as(ADMIN), requestScreenshot, { params: { id: onDev1.id } })).status).toBe(202);
+      await waitFor(async () => (await screenshotStateOf(onDev1.id)).capturedAt !== null, { description: 'the dev1 capture stored', timeoutMs: 5_000, intervalMs: 50 });
       expect(Date.now() - startedAt).toBeLessThan(5_000);
       // Each capture went to its own server's browser, and dev2's is still running.
       expect(agents.dev1.capturesOf(domainOn('dev1', onDev1.name))).toHaveLength(1);
       expect(agents.dev1.capturesOf(domainOn('dev2', onDev2.name))).toEqual([]);
-      expect((await screenshotState(onDev2.id)).inFlight).toBe(true);
-      await waitFor(async () => (await screenshotState(onDev2.id)).capturedAt !== null, { description: 'the dev2 capture stored', timeoutMs: 20_000, intervalMs: 100 });
+      expect((await screenshotStateOf(onDev2.id)).inFlight).toBe(true);
+      await waitFor(async () => (await screenshotStateOf(onDev2.id)).capturedAt !== null, { description: 'the dev2 capture stored', timeoutMs: 20_000, intervalMs: 100 });
     } finally {
       agents.dev2.screenshotDelayMs = 0;
     }

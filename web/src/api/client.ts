@@ -129,11 +129,6 @@ export const api = {
   delete: <T>(path: string, options?: RequestOptions) => apiRequest<T>('DELETE', path, options),
 };
 
-/** swr fetcher for plain GET keys: `useSWR('/api/sites', apiFetcher)`. */
-export function apiFetcher<T>(path: string): Promise<T> {
-  return api.get<T>(path);
-}
-
 function redirectOnAuthError(error: ApiError): void {
   const here = window.location.pathname;
   if (error.status === 403 && error.reason === 'not_verified') {

@@ -1,14 +1,19 @@
 import type { Knex } from 'knex';
+import {
+  listLevelContents as listLevelContentsEndpoint,
+  listLevelContentsOfCategory,
+  showLevelContent,
+  storeLevelContent,
+  updateLevelContent as updateLevelContentEndpoint,
+  type ContentBody,
+} from '@devplein/contract/http/admin-levels';
 import type { AppRouter } from '../../app-context.ts';
-import { activeUser } from '../../middlewares/authenticate.ts';
-import { parseInput } from '../../middlewares/validate.ts';
 import { notFound, validationFailed } from '../../errors.ts';
-import { authorizeLevelManagement } from '../../policies/admin-level-policy.ts';
 import { presentLevelContent, type LevelContentRow } from '../../presenters/present-level-content.ts';
 import { updateLevelContent } from '../../commands/update-level-content.ts';
 import { createLevelContent } from '../../commands/create-level-content.ts';
 import { findLevelContentRow, levelCategoryExists, listLevelContents } from '../../queries/levels.ts';
-import { categoryIdParams, contentInput, idParams, type ContentInput } from './schema.ts';
+import { handle } from '../handle.ts';
 
 async function loadContent(knex: Knex, id: number): Promise<LevelContentRow> {
   const row = await findLevelContentRow(knex, id);
@@ -21,7 +26,7 @@ async function assertCategoryExists(knex: Knex, categoryId: number): Promise<voi
   if (!(await levelCategoryExists(knex, categoryId))) throw validationFailed({ level_categories_id: ['Deze categorie bestaat niet.'] });
 }
 
-const contentColumns = (input: ContentInput) => ({
+const contentColumns = (input: ContentBody) => ({
   title: input.title,
   title_for_teachers: input.title_for_teachers,
   level_category_id: input.level_categories_id,
@@ -29,42 +34,29 @@ const contentColumns = (input: ContentInput) => ({
 
 /** Level content (spec §7 admin calls): list, list per category, show, store, update. */
 export function addContentRoutes(router: AppRouter, knex: Knex): void {
-  router.get('/api/level/content/index', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
-    ctx.body = (await listLevelContents(knex)).map(presentLevelContent);
-  });
+  handle(router, listLevelContentsEndpoint, async () => (await listLevelContents(knex)).map(presentLevelContent));
 
-  router.get('/api/level/content/index-by-category/:categoryId', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
-    const { categoryId } = parseInput(ctx, categoryIdParams, 'params');
+  handle(router, listLevelContentsOfCategory, async (_ctx, { params: { categoryId } }) => {
     if (!(await levelCategoryExists(knex, categoryId))) throw notFound('Deze categorie bestaat niet.');
-    ctx.body = (await listLevelContents(knex, categoryId)).map(presentLevelContent);
+    return (await listLevelContents(knex, categoryId)).map(presentLevelContent);
   });
 
-  router.get('/api/level/content/show/:id', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
-    const { id } = parseInput(ctx, idParams, 'params');
-    ctx.body = presentLevelContent(await loadContent(knex, id));
-  });
+  handle(router, showLevelContent, async (_ctx, { params: { id } }) => presentLevelContent(await loadContent(knex, id)));
 
-  router.post('/api/level/content/store', async (ctx) => {
-    const user = activeUser(ctx);
-    authorizeLevelManagement(user);
-    const input = parseInput(ctx, contentInput, 'body');
-    await assertCategoryExists(knex, input.level_categories_id);
-    const id = await createLevelContent(knex, contentColumns(input), user.id);
+  handle(router, storeLevelContent, async (ctx, { caller, body }) => {
+    await assertCategoryExists(knex, body.level_categories_id);
+    const id = await createLevelContent(knex, contentColumns(body), caller.id);
     ctx.status = 201;
-    ctx.body = presentLevelContent(await loadContent(knex, id));
+    return presentLevelContent(await loadContent(knex, id));
   });
 
-  router.post('/api/level/content/update/:id', async (ctx) => {
-    const user = activeUser(ctx);
-    authorizeLevelManagement(user);
-    const { id } = parseInput(ctx, idParams, 'params');
+  handle(router, updateLevelContentEndpoint, async (_ctx, input) => {
+    const { id } = input.params;
     await loadContent(knex, id);
-    const input = parseInput(ctx, contentInput, 'body');
-    await assertCategoryExists(knex, input.level_categories_id);
-    await updateLevelContent(knex, id, contentColumns(input), user.id);
-    ctx.body = presentLevelContent(await loadContent(knex, id));
+    // The body is read after the content is found: an unknown id is a 404, whatever the body.
+    const body = input.body;
+    await assertCategoryExists(knex, body.level_categories_id);
+    await updateLevelContent(knex, id, contentColumns(body), input.caller.id);
+    return presentLevelContent(await loadContent(knex, id));
   });
 }

@@ -1,11 +1,25 @@
 import path from 'node:path';
 import type { Knex } from 'knex';
+import {
+  addCourse,
+  addCourseText,
+  deleteCourse as deleteCourseEndpoint,
+  deleteCourseFile as deleteCourseFileEndpoint,
+  deleteCourseText as deleteCourseTextEndpoint,
+  listCourses,
+  moveCourse,
+  moveCourseFile,
+  moveCourseText,
+  renameCourse as renameCourseEndpoint,
+  renameCourseFile as renameCourseFileEndpoint,
+  updateCourseText as updateCourseTextEndpoint,
+  uploadCourseFile,
+} from '@devplein/contract/http/admin-levels';
+import { COURSE_FILE_TYPES, MAX_COURSE_FILE_BYTES, courseFileTypeRefused } from '@devplein/contract/levels';
+import { EMPTY_FILE_MESSAGE } from '@devplein/contract/messages';
 import type { AppRouter } from '../../app-context.ts';
 import type { CourseFileStore } from '../../storage/course-file-store.ts';
-import { activeUser } from '../../middlewares/authenticate.ts';
-import { parseInput } from '../../middlewares/validate.ts';
 import { notFound, validationFailed } from '../../errors.ts';
-import { authorizeLevelManagement } from '../../policies/admin-level-policy.ts';
 import {
   presentCourse,
   presentCourseFile,
@@ -35,21 +49,7 @@ import { deleteCourseText } from '../../commands/delete-course-text.ts';
 import { renameCourseFile } from '../../commands/rename-course-file.ts';
 import { deleteCourseFile } from '../../commands/delete-course-file.ts';
 import { readRawBody } from '../../middlewares/raw-body.ts';
-import {
-  COURSE_FILE_TYPES,
-  MAX_COURSE_FILE_BYTES,
-  courseFileParams,
-  courseFileRename,
-  courseFileUploadQuery,
-  courseIdParams,
-  courseInput,
-  courseTextInput,
-  courseTextParams,
-  idParams,
-  moveInput,
-} from './schema.ts';
-import { courseFileTypeRefused } from '@devplein/contract/levels';
-import { EMPTY_FILE_MESSAGE } from '@devplein/contract/messages';
+import { handle } from '../handle.ts';
 
 /** Every course of one level content with texts and files (the course graph: three queries, not one per course). */
 async function coursesOf(knex: Knex, contentId: number) {
@@ -89,94 +89,78 @@ export function courseFileType(filename: string): string | undefined {
  * Downloads are GET /api/level/files/{fileId} of the student level routes.
  */
 export function addCourseRoutes(router: AppRouter, knex: Knex, files: CourseFileStore): void {
+  // A change reads its body (422) only after the course, text or file it changes is found (404),
+  // except a course's move, which finds the course by moving it.
+
   // --- courses ---
-  router.get('/api/level/content/:id/courses', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
-    const { id } = parseInput(ctx, idParams, 'params');
+  handle(router, listCourses, async (_ctx, { params: { id } }) => {
     await loadContentId(knex, id);
-    ctx.body = await coursesOf(knex, id);
+    return coursesOf(knex, id);
   });
 
-  router.post('/api/level/content/:id/courses', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
-    const { id } = parseInput(ctx, idParams, 'params');
+  handle(router, addCourse, async (ctx, input) => {
+    const { id } = input.params;
     await loadContentId(knex, id);
-    const input = parseInput(ctx, courseInput, 'body');
-    const course = await createCourse(knex, id, input.title);
+    const course = await createCourse(knex, id, input.body.title);
     ctx.status = 201;
-    ctx.body = presentCourse(course);
+    return presentCourse(course);
   });
 
-  router.put('/api/level/courses/:courseId', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
-    const { courseId } = parseInput(ctx, courseIdParams, 'params');
+  handle(router, renameCourseEndpoint, async (_ctx, input) => {
+    const { courseId } = input.params;
     await loadCourse(knex, courseId);
-    const input = parseInput(ctx, courseInput, 'body');
-    const course = await renameCourse(knex, courseId, input.title);
+    const course = await renameCourse(knex, courseId, input.body.title);
     if (!course) throw notFound('Deze cursus bestaat niet.');
-    ctx.body = presentCourseHeading(course);
+    return presentCourseHeading(course);
   });
 
-  router.delete('/api/level/courses/:courseId', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
-    const { courseId } = parseInput(ctx, courseIdParams, 'params');
+  handle(router, deleteCourseEndpoint, async (ctx, { params: { courseId } }) => {
     await loadCourse(knex, courseId);
     await deleteCourse(knex, files, courseId);
     ctx.status = 204;
   });
 
-  router.post('/api/level/courses/:courseId/move', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
-    const { courseId } = parseInput(ctx, courseIdParams, 'params');
-    const { direction } = parseInput(ctx, moveInput, 'body');
+  handle(router, moveCourse, async (_ctx, { params: { courseId }, body: { direction } }) => {
     if (!(await moveInOrder(knex, 'courses', courseId, direction))) throw notFound('Deze cursus bestaat niet.');
     const course = await loadCourse(knex, courseId);
-    ctx.body = await coursesOf(knex, course.level_content_id);
+    return coursesOf(knex, course.level_content_id);
   });
 
   // --- texts ---
-  router.post('/api/level/courses/:courseId/texts', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
-    const { courseId } = parseInput(ctx, courseIdParams, 'params');
+  handle(router, addCourseText, async (ctx, input) => {
+    const { courseId } = input.params;
     await loadCourse(knex, courseId);
-    const input = parseInput(ctx, courseTextInput, 'body');
-    const text = await createCourseText(knex, courseId, { title: input.title, body: input.body });
+    const { title, body } = input.body;
+    const text = await createCourseText(knex, courseId, { title, body });
     ctx.status = 201;
-    ctx.body = presentCourseText(text);
+    return presentCourseText(text);
   });
 
-  router.put('/api/level/courses/:courseId/texts/:textId', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
-    const { courseId, textId } = parseInput(ctx, courseTextParams, 'params');
+  handle(router, updateCourseTextEndpoint, async (_ctx, input) => {
+    const { courseId, textId } = input.params;
     await loadText(knex, courseId, textId);
-    const input = parseInput(ctx, courseTextInput, 'body');
-    await updateCourseText(knex, textId, { title: input.title, body: input.body });
-    ctx.body = presentCourseText(await loadText(knex, courseId, textId));
+    const { title, body } = input.body;
+    await updateCourseText(knex, textId, { title, body });
+    return presentCourseText(await loadText(knex, courseId, textId));
   });
 
-  router.delete('/api/level/courses/:courseId/texts/:textId', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
-    const { courseId, textId } = parseInput(ctx, courseTextParams, 'params');
+  handle(router, deleteCourseTextEndpoint, async (ctx, { params: { courseId, textId } }) => {
     await loadText(knex, courseId, textId);
     await deleteCourseText(knex, textId);
     ctx.status = 204;
   });
 
-  router.post('/api/level/courses/:courseId/texts/:textId/move', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
-    const { courseId, textId } = parseInput(ctx, courseTextParams, 'params');
+  handle(router, moveCourseText, async (_ctx, input) => {
+    const { courseId, textId } = input.params;
     await loadText(knex, courseId, textId);
-    const { direction } = parseInput(ctx, moveInput, 'body');
-    await moveInOrder(knex, 'course_texts', textId, direction);
-    ctx.body = (await listCourseTexts(knex, courseId)).map(presentCourseText);
+    await moveInOrder(knex, 'course_texts', textId, input.body.direction);
+    return (await listCourseTexts(knex, courseId)).map(presentCourseText);
   });
 
   // --- files ---
-  router.post('/api/level/courses/:courseId/files', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
-    const { courseId } = parseInput(ctx, courseIdParams, 'params');
+  // The body is the file's bytes (no JSON, no multipart): read here as a stream, up to the limit.
+  handle(router, uploadCourseFile, async (ctx, { params: { courseId }, query: { title, filename } }) => {
     await loadCourse(knex, courseId);
-    const { title, filename } = parseInput(ctx, courseFileUploadQuery, 'query');
     const type = courseFileType(filename);
     if (type === undefined) {
       throw validationFailed({ filename: [courseFileTypeRefused()] });
@@ -185,32 +169,26 @@ export function addCourseRoutes(router: AppRouter, knex: Knex, files: CourseFile
     if (data.length === 0) throw validationFailed({ file: [EMPTY_FILE_MESSAGE] });
     const row = await storeCourseFile(knex, files, { courseId, title, type, filename, data });
     ctx.status = 201;
-    ctx.body = presentCourseFile(row);
+    return presentCourseFile(row);
   });
 
-  router.put('/api/level/courses/:courseId/files/:fileId', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
-    const { courseId, fileId } = parseInput(ctx, courseFileParams, 'params');
+  handle(router, renameCourseFileEndpoint, async (_ctx, input) => {
+    const { courseId, fileId } = input.params;
     await loadFile(knex, courseId, fileId);
-    const input = parseInput(ctx, courseFileRename, 'body');
-    await renameCourseFile(knex, fileId, input.title);
-    ctx.body = presentCourseFile(await loadFile(knex, courseId, fileId));
+    await renameCourseFile(knex, fileId, input.body.title);
+    return presentCourseFile(await loadFile(knex, courseId, fileId));
   });
 
-  router.delete('/api/level/courses/:courseId/files/:fileId', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
-    const { courseId, fileId } = parseInput(ctx, courseFileParams, 'params');
+  handle(router, deleteCourseFileEndpoint, async (ctx, { params: { courseId, fileId } }) => {
     const file = await loadFile(knex, courseId, fileId);
     await deleteCourseFile(knex, files, file);
     ctx.status = 204;
   });
 
-  router.post('/api/level/courses/:courseId/files/:fileId/move', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
-    const { courseId, fileId } = parseInput(ctx, courseFileParams, 'params');
+  handle(router, moveCourseFile, async (_ctx, input) => {
+    const { courseId, fileId } = input.params;
     await loadFile(knex, courseId, fileId);
-    const { direction } = parseInput(ctx, moveInput, 'body');
-    await moveInOrder(knex, 'course_files', fileId, direction);
-    ctx.body = (await listCourseFiles(knex, courseId)).map(presentCourseFile);
+    await moveInOrder(knex, 'course_files', fileId, input.body.direction);
+    return (await listCourseFiles(knex, courseId)).map(presentCourseFile);
   });
 }

@@ -1,15 +1,13 @@
 import type { Knex } from 'knex';
+import { groupStudentLevels, storeStudentLevel as storeStudentLevelEndpoint, updateLevelStatus, updateStudentLevels } from '@devplein/contract/http/admin-levels';
 import type { AppRouter } from '../../app-context.ts';
-import { activeUser } from '../../middlewares/authenticate.ts';
-import { parseInput } from '../../middlewares/validate.ts';
 import { notFound, validationFailed, type FieldErrors } from '../../errors.ts';
-import { authorizeLevelManagement } from '../../policies/admin-level-policy.ts';
 import { presentGroupStudent, presentLevelStatus, presentStoredStudentLevel, presentStudentLevelsUpdate } from '../../presenters/present-student-level.ts';
 import { setStudentLevels } from '../../commands/set-student-levels.ts';
 import { storeStudentLevel } from '../../commands/store-student-level.ts';
 import { setLevelStatus } from '../../commands/set-level-status.ts';
 import { loadGroupStudentLevels, loadLevelReferences, studentLevelExists } from '../../queries/levels.ts';
-import { bulkLevelInput, groupIdParams, levelStatusInput, levelStoreInput } from './schema.ts';
+import { handle } from '../handle.ts';
 
 /**
  * Checks the references of a level change; every problem is a field error (422): the request
@@ -39,18 +37,13 @@ async function checkLevelReferences(
  */
 export function addStudentLevelRoutes(router: AppRouter, knex: Knex): void {
   // The whole table of a group in two queries, whatever the number of students or levels.
-  router.get('/api/users/by-group/:groupId', async (ctx) => {
-    authorizeLevelManagement(activeUser(ctx));
-    const { groupId } = parseInput(ctx, groupIdParams, 'params');
+  handle(router, groupStudentLevels, async (_ctx, { params: { groupId } }) => {
     const table = await loadGroupStudentLevels(knex, groupId);
     if (!table) throw notFound('Deze groep bestaat niet.');
-    ctx.body = table.map(({ user, levels }) => presentGroupStudent(user, levels));
+    return table.map(({ user, levels }) => presentGroupStudent(user, levels));
   });
 
-  router.post('/api/level/update/multiple', async (ctx) => {
-    const user = activeUser(ctx);
-    authorizeLevelManagement(user);
-    const input = parseInput(ctx, bulkLevelInput, 'body');
+  handle(router, updateStudentLevels, async (_ctx, { caller, body: input }) => {
     await checkLevelReferences(knex, {
       categoryId: input.category_id,
       number: input.level,
@@ -65,23 +58,17 @@ export function addStudentLevelRoutes(router: AppRouter, knex: Knex): void {
       status: input.status,
       contentId: input.content_id,
       userIds: input.ids,
-    }, user.id);
-    ctx.body = presentStudentLevelsUpdate(levels);
+    }, caller.id);
+    return presentStudentLevelsUpdate(levels);
   });
 
-  router.post('/api/level/update-status', async (ctx) => {
-    const user = activeUser(ctx);
-    authorizeLevelManagement(user);
-    const input = parseInput(ctx, levelStatusInput, 'body');
-    const status = await setLevelStatus(knex, input.level, input.status, user.id);
+  handle(router, updateLevelStatus, async (_ctx, { caller, body: input }) => {
+    const status = await setLevelStatus(knex, input.level, input.status, caller.id);
     if (!status) throw notFound('Dit level bestaat niet.');
-    ctx.body = presentLevelStatus(status);
+    return presentLevelStatus(status);
   });
 
-  router.post('/api/level/store', async (ctx) => {
-    const user = activeUser(ctx);
-    authorizeLevelManagement(user);
-    const input = parseInput(ctx, levelStoreInput, 'body');
+  handle(router, storeStudentLevelEndpoint, async (_ctx, { caller, body: input }) => {
     await checkLevelReferences(knex, {
       categoryId: input.category_id,
       number: input.number,
@@ -99,7 +86,7 @@ export function addStudentLevelRoutes(router: AppRouter, knex: Knex): void {
       categoryId: input.category_id,
       number: input.number,
       contentId: input.content_id,
-    }, user.id);
-    ctx.body = presentStoredStudentLevel(level);
+    }, caller.id);
+    return presentStoredStudentLevel(level);
   });
 }

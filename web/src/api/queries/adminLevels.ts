@@ -1,8 +1,37 @@
-import useSWR, { type KeyedMutator } from 'swr';
-import { api, apiFetcher, ApiError, statusMessage } from '../client.ts';
+import type { KeyedMutator } from 'swr';
+import { ApiError, statusMessage } from '../client.ts';
 import type { GroupJson } from '@devplein/contract/users';
 import { listGroups } from '@devplein/contract/http/admin-groups';
-import { useEndpoint } from '../endpoints.ts';
+import {
+  addCourse,
+  addCourseText,
+  deleteCourse,
+  deleteCourseFile,
+  deleteCourseText,
+  groupStudentLevels,
+  listAdminLevelCategories,
+  listCourses,
+  listLevelContents,
+  listLevelContentsOfCategory,
+  moveCourse,
+  moveCourseFile,
+  moveCourseText,
+  renameCourse,
+  renameCourseFile,
+  showLevelCategory,
+  showLevelContent,
+  storeLevelCategory,
+  storeLevelContent,
+  storeStudentLevel,
+  updateCourseText,
+  updateLevelCategory,
+  updateLevelContent,
+  updateLevelStatus as updateLevelStatusEndpoint,
+  updateStudentLevels,
+  uploadCourseFile as uploadCourseFileEndpoint,
+} from '@devplein/contract/http/admin-levels';
+import { addressOf } from '@devplein/contract/http/endpoint';
+import { call, keyOf, useEndpoint } from '../endpoints.ts';
 import { COURSE_FILE_EXTENSIONS, MAX_COURSE_FILE_BYTES } from '@devplein/contract/levels';
 import type { LevelStatus, AdminLevelCategoryJson as AdminLevelCategory, LevelContentJson as LevelContentItem, CourseTextJson as CourseText, CourseFileJson as CourseFile, CourseJson as Course, StudentLevelJson as StudentLevel, GroupStudentJson as GroupStudent } from '@devplein/contract/levels';
 export type { LevelStatus, AdminLevelCategory, LevelContentItem, CourseText, CourseFile, Course, StudentLevel, GroupStudent };
@@ -39,14 +68,15 @@ export type MoveDirection = 'up' | 'down';
 /** Largest course file the server takes, and the extensions it allows: the contract's. */
 export { COURSE_FILE_EXTENSIONS, MAX_COURSE_FILE_BYTES };
 
+/** SWR keys of the level screens (what useEndpoint reads them under), for a mutation to revalidate. */
 export const adminLevelKeys = {
-  categories: '/api/admin/level/categories',
-  category: (id: number | string) => `/api/level/categories/show/${id}`,
-  contents: '/api/level/content/index',
-  contentsOfCategory: (categoryId: number) => `/api/level/content/index-by-category/${categoryId}`,
-  content: (id: number | string) => `/api/level/content/show/${id}`,
-  courses: (contentId: number | string) => `/api/level/content/${contentId}/courses`,
-  groupStudents: (groupId: number) => `/api/users/by-group/${groupId}`,
+  categories: keyOf(listAdminLevelCategories, {}) as string,
+  category: (id: number | string) => keyOf(showLevelCategory, { params: { id } }) as string,
+  contents: keyOf(listLevelContents, {}) as string,
+  contentsOfCategory: (categoryId: number) => keyOf(listLevelContentsOfCategory, { params: { categoryId } }) as string,
+  content: (id: number | string) => keyOf(showLevelContent, { params: { id } }) as string,
+  courses: (contentId: number | string) => keyOf(listCourses, { params: { id: contentId } }) as string,
+  groupStudents: (groupId: number) => keyOf(groupStudentLevels, { params: { groupId } }) as string,
 };
 
 /** The group search of the admin levels page uses this term (spec §9). */
@@ -56,23 +86,23 @@ export const GROUP_SEARCH_TERM = 'SD';
 export const CONTENT_REFRESH_DELAY_MS = 300;
 
 export function useLevelCategories() {
-  return useSWR<AdminLevelCategory[]>(adminLevelKeys.categories, apiFetcher);
+  return useEndpoint(listAdminLevelCategories, {});
 }
 
 export function useLevelCategory(id: string | undefined) {
-  return useSWR<AdminLevelCategory>(id === undefined ? null : adminLevelKeys.category(id), apiFetcher);
+  return useEndpoint(showLevelCategory, id === undefined ? null : { params: { id } });
 }
 
 export function useLevelContents() {
-  return useSWR<LevelContentItem[]>(adminLevelKeys.contents, apiFetcher);
+  return useEndpoint(listLevelContents, {});
 }
 
 export function useLevelContent(id: string | undefined) {
-  return useSWR<LevelContentItem>(id === undefined ? null : adminLevelKeys.content(id), apiFetcher);
+  return useEndpoint(showLevelContent, id === undefined ? null : { params: { id } });
 }
 
 export function useCourses(contentId: string | undefined) {
-  return useSWR<Course[]>(contentId === undefined ? null : adminLevelKeys.courses(contentId), apiFetcher);
+  return useEndpoint(listCourses, contentId === undefined ? null : { params: { id: contentId } });
 }
 
 export function useGroups(search: string) {
@@ -81,7 +111,7 @@ export function useGroups(search: string) {
 
 /** The whole table of a group in one request (students with all their levels). */
 export function useGroupStudents(groupId: number | null) {
-  return useSWR<GroupStudent[]>(groupId === null ? null : adminLevelKeys.groupStudents(groupId), apiFetcher, {
+  return useEndpoint(groupStudentLevels, groupId === null ? null : { params: { groupId } }, {
     revalidateOnFocus: false,
   });
 }
@@ -91,36 +121,32 @@ export function useGroupStudents(groupId: number | null) {
  * the levels arrived, spec §9), so the table itself renders first.
  */
 export function useContentsOfCategory(categoryId: number, enabled: boolean) {
-  return useSWR<LevelContentItem[]>(enabled ? adminLevelKeys.contentsOfCategory(categoryId) : null, apiFetcher, {
+  return useEndpoint(listLevelContentsOfCategory, enabled ? { params: { categoryId } } : null, {
     revalidateOnFocus: false,
   });
 }
 
-export const saveLevelCategory = (id: number | null, input: LevelCategoryInput) =>
-  id === null
-    ? api.post<AdminLevelCategory>('/api/level/categories/store', input)
-    : api.post<AdminLevelCategory>(`/api/level/categories/update/${id}`, input);
+export const saveLevelCategory = (id: number | null, input: LevelCategoryInput): Promise<AdminLevelCategory> =>
+  id === null ? call(storeLevelCategory, { body: input }) : call(updateLevelCategory, { params: { id }, body: input });
 
-export const saveLevelContent = (id: number | null, input: LevelContentInput) =>
-  id === null
-    ? api.post<LevelContentItem>('/api/level/content/store', input)
-    : api.post<LevelContentItem>(`/api/level/content/update/${id}`, input);
+export const saveLevelContent = (id: number | null, input: LevelContentInput): Promise<LevelContentItem> =>
+  id === null ? call(storeLevelContent, { body: input }) : call(updateLevelContent, { params: { id }, body: input });
 
 export const courseMutations = {
-  add: (contentId: number, title: string) => api.post<Course>(`/api/level/content/${contentId}/courses`, { title }),
-  rename: (courseId: number, title: string) => api.put(`/api/level/courses/${courseId}`, { title }),
-  remove: (courseId: number) => api.delete(`/api/level/courses/${courseId}`),
-  move: (courseId: number, direction: MoveDirection) => api.post(`/api/level/courses/${courseId}/move`, { direction }),
-  addText: (courseId: number, text: { title: string; body: string }) => api.post<CourseText>(`/api/level/courses/${courseId}/texts`, text),
+  add: (contentId: number, title: string) => call(addCourse, { params: { id: contentId }, body: { title } }),
+  rename: (courseId: number, title: string) => call(renameCourse, { params: { courseId }, body: { title } }),
+  remove: (courseId: number) => call(deleteCourse, { params: { courseId } }),
+  move: (courseId: number, direction: MoveDirection) => call(moveCourse, { params: { courseId }, body: { direction } }),
+  addText: (courseId: number, text: { title: string; body: string }) => call(addCourseText, { params: { courseId }, body: text }),
   saveText: (courseId: number, textId: number, text: { title: string; body: string }) =>
-    api.put<CourseText>(`/api/level/courses/${courseId}/texts/${textId}`, text),
-  removeText: (courseId: number, textId: number) => api.delete(`/api/level/courses/${courseId}/texts/${textId}`),
+    call(updateCourseText, { params: { courseId, textId }, body: text }),
+  removeText: (courseId: number, textId: number) => call(deleteCourseText, { params: { courseId, textId } }),
   moveText: (courseId: number, textId: number, direction: MoveDirection) =>
-    api.post(`/api/level/courses/${courseId}/texts/${textId}/move`, { direction }),
-  renameFile: (courseId: number, fileId: number, title: string) => api.put(`/api/level/courses/${courseId}/files/${fileId}`, { title }),
-  removeFile: (courseId: number, fileId: number) => api.delete(`/api/level/courses/${courseId}/files/${fileId}`),
+    call(moveCourseText, { params: { courseId, textId }, body: { direction } }),
+  renameFile: (courseId: number, fileId: number, title: string) => call(renameCourseFile, { params: { courseId, fileId }, body: { title } }),
+  removeFile: (courseId: number, fileId: number) => call(deleteCourseFile, { params: { courseId, fileId } }),
   moveFile: (courseId: number, fileId: number, direction: MoveDirection) =>
-    api.post(`/api/level/courses/${courseId}/files/${fileId}/move`, { direction }),
+    call(moveCourseFile, { params: { courseId, fileId }, body: { direction } }),
 };
 
 /**
@@ -137,9 +163,9 @@ export async function uploadCourseFile(courseId: number, title: string, file: Fi
   });
   const csrfToken = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content;
   if (csrfToken !== undefined) headers.set('X-CSRF-TOKEN', csrfToken);
-  const query = new URLSearchParams({ title, filename: file.name });
-  const response = await fetch(`/api/level/courses/${courseId}/files?${query}`, {
-    method: 'POST',
+  const address = addressOf(uploadCourseFileEndpoint, { params: { courseId }, query: { title, filename: file.name } });
+  const response = await fetch(address, {
+    method: uploadCourseFileEndpoint.method,
     headers,
     body: file,
     credentials: 'same-origin',
@@ -159,25 +185,25 @@ export async function uploadCourseFile(courseId: number, title: string, file: Fi
   throw new ApiError(response.status, message, payload);
 }
 
-/** POST /api/level/update/multiple: the two bulk forms (content_id only in the content variant). */
+/** The two bulk forms (content_id only in the content variant). */
 export const updateLevels = (change: {
   level: number;
   status: LevelStatus;
   category_id: number;
   ids: number[];
   content_id?: number;
-}) => api.post<{ updated: number; levels: StudentLevel[] }>('/api/level/update/multiple', change);
+}): Promise<{ updated: number; levels: StudentLevel[] }> => call(updateStudentLevels, { body: change });
 
-/** POST /api/level/update-status: one cell's status. */
-export const updateLevelStatus = (levelId: number, status: LevelStatus) =>
-  api.post<{ status: LevelStatus }>('/api/level/update-status', { level: levelId, status });
+/** One cell's status. */
+export const updateLevelStatus = (levelId: number, status: LevelStatus): Promise<{ status: LevelStatus }> =>
+  call(updateLevelStatusEndpoint, { body: { level: levelId, status } });
 
-/** POST /api/level/store: one cell's content; creates the record (status locked) when there is none. */
-export const storeLevel = (cell: { number: number; content_id: number | null; category_id: number; user: number }) =>
-  api.post<{ status: LevelStatus; level_content_id: number | null; id: number }>('/api/level/store', {
-    level: cell.number,
-    ...cell,
-  });
+/** One cell's content; creates the record (status locked) when there is none. */
+export const storeLevel = (cell: { number: number; content_id: number | null; category_id: number; user: number }): Promise<{
+  status: LevelStatus;
+  level_content_id: number | null;
+  id: number;
+}> => call(storeStudentLevel, { body: { level: cell.number, ...cell } });
 
 /** The option label of a content item: the teacher title, or the student title when it has none. */
 export function contentLabel(item: Pick<LevelContentItem, 'title' | 'title_for_teachers'>): string {

@@ -7,6 +7,7 @@ import {
   renewWebhookSecret,
   startDeploy as startDeployEndpoint,
 } from '@devplein/contract/http/deploys';
+import type { BodyOf } from '@devplein/contract/http/endpoint';
 import { call, keyOf, useEndpoint } from '../endpoints.ts';
 import {
   DEPLOY_STATUS_LABELS,
@@ -57,12 +58,8 @@ export async function rollBackTo(projectId: number, deployId: number): Promise<P
   return queuedDeploy(await call(startDeployEndpoint, { params: { projectId }, body: { rollbackOf: deployId } }));
 }
 
-/** The body of PUT …/deploy-settings; `token` only when a new one is typed (a stored token is never sent back). */
-export interface DeploySettingsInput {
-  branch: string;
-  auth: DeployAuth;
-  token?: string;
-}
+/** The body of PUT …/deploy-settings (the contract's); `token` only when a new one is typed (a stored token is never sent back). */
+export type DeploySettingsInput = BodyOf<typeof changeDeploySettings>;
 
 /** PUT /api/user/dockers/{projectId}/deploy-settings: branch and how git signs in. A 422 carries Dutch field errors. */
 export function saveDeploySettings(projectId: number, input: DeploySettingsInput): Promise<ProjectDeployPanel> {

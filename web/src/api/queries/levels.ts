@@ -1,14 +1,11 @@
-import useSWR from 'swr';
-import { apiFetcher } from '../client.ts';
+import { pathOf } from '@devplein/contract/http/endpoint';
+import { courseFile, level, levelCategories } from '@devplein/contract/http/levels';
 import type { LevelStatus, LevelTileJson as LevelTile, LevelCategoryJson as LevelCategory, LevelJson as LevelDetail } from '@devplein/contract/levels';
+import { useEndpoint } from '../endpoints.ts';
 export type { LevelStatus, LevelTile, LevelCategory, LevelDetail };
 
-export const LEVEL_CATEGORIES_KEY = '/api/level/categories/index';
-
-export const levelKey = (id: string | number): string => `/api/level/${encodeURIComponent(String(id))}`;
-
 /** Where a course file downloads (the server checks the level is unlocked for the student). */
-export const courseFileUrl = (fileId: number): string => `/api/level/files/${fileId}`;
+export const courseFileUrl = (fileId: number): string => pathOf(courseFile, { fileId });
 
 const logLoadFailure = (what: string) => (error: unknown) => {
   // Spec §8: a level or category load failure is only logged.
@@ -16,11 +13,11 @@ const logLoadFailure = (what: string) => (error: unknown) => {
 };
 
 export function useLevelCategories() {
-  return useSWR<LevelCategory[]>(LEVEL_CATEGORIES_KEY, apiFetcher, { onError: logLoadFailure('Levels') });
+  return useEndpoint(levelCategories, {}, { onError: logLoadFailure('Levels') });
 }
 
 export function useLevel(id: string | undefined) {
-  return useSWR<LevelDetail>(id === undefined ? null : levelKey(id), apiFetcher, {
+  return useEndpoint(level, id === undefined ? null : { params: { id } }, {
     onError: logLoadFailure('Level'),
     shouldRetryOnError: false,
   });
