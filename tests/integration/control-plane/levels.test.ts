@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
+import type { LevelCategoryJson, LevelJson, LevelStatus } from '@devplein/contract/levels';
 import { createTestDatabase } from '../../support/database.ts';
 import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
 import { createCourseFileStore } from '../../../control-plane/src/storage/course-file-store.ts';
@@ -16,30 +17,8 @@ import { HttpSession, signedInSessions } from '../../support/http-session.ts';
  * Expectations are read from the database, not from the seed's formula.
  */
 
-type Status = 'locked' | 'open' | 'success';
-interface Tile {
-  id: number | null;
-  number: number;
-  title: string;
-  status: Status;
-  content: { title: string } | null;
-}
-interface Category {
-  id: number;
-  title: string;
-  number: number;
-  shownNumber: number;
-  icons: boolean;
-  levels: Tile[];
-}
-interface LevelJson {
-  id: number;
-  number: number;
-  status: Status;
-  category: { id: number; title: string };
-  content: { title: string } | null;
-  courses: Array<{ id: number; title: string; texts: Array<{ title: string; text: string }>; files: Array<{ id: number; title: string; type: string }> }>;
-}
+type Status = LevelStatus;
+type Category = LevelCategoryJson;
 interface LevelRow {
   id: number;
   user_id: number;
