@@ -8,7 +8,7 @@
  * Addresses differ per run (a random tag), so two runs on one machine never meet. Needs root,
  * wireguard-go, wg, wg-quick, ip and iptables; MariaDB's client in the home namespace.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -16,10 +16,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { agentLinkEnv, makeTestCerts, startTestAgent, type TestAgent } from './agent.ts';
 import { startMariaDb, type TestMariaDb } from './mariadb.ts';
-import { waitFor } from './ports.ts';
 
 const execFileAsync = promisify(execFile);
-const run = (command: string, args: string[], timeout = 15_000) => execFileAsync(command, args, { timeout });
+// LOG_LEVEL unset for wireguard-go: any level but silent keeps its daemon on our pipes.
+const run = (command: string, args: string[], timeout = 15_000) => execFileAsync(command, args, { timeout, env: { ...process.env, LOG_LEVEL: '' } });
 export const inNs = (ns: string, command: string, args: string[], timeout?: number) => run('ip', ['netns', 'exec', ns, command, ...args], timeout);
 
 export interface DevHost {
@@ -72,9 +72,10 @@ export async function startDevHost(options: { agentEnv?: Record<string, string> 
   const cleanups: Array<() => Promise<unknown>> = [async () => rmSync(workDir, { recursive: true, force: true })];
   const ignore = (promise: Promise<unknown>) => promise.catch(() => undefined);
   let mariadb: TestMariaDb | undefined;
-  let homeWireguard: ChildProcess | undefined;
+  let homeWireguard = false;
   const stop = async () => {
-    homeWireguard?.kill('SIGTERM');
+    // Deleting the link ends wireguard-go (a deleted namespace alone would keep it running).
+    if (homeWireguard) await ignore(inNs(home, 'ip', ['link', 'del', wgHome]));
     await mariadb?.stop();
     for (const cleanup of cleanups.reverse()) await ignore(cleanup());
   };
@@ -148,8 +149,12 @@ export async function startDevHost(options: { agentEnv?: Record<string, string> 
         writeFileSync(confPath, conf, { mode: 0o600 });
         const { stdout: stripped } = await run('wg-quick', ['strip', confPath]);
         writeFileSync(path.join(workDir, 'stripped.conf'), stripped, { mode: 0o600 });
-        homeWireguard = spawn('ip', ['netns', 'exec', home, 'wireguard-go', '--foreground', wgHome], { stdio: 'ignore' });
-        await waitFor(() => inNs(home, 'wg', ['show', wgHome]).then(() => true, () => false), { description: 'the home WireGuard interface', timeoutMs: 10_000, intervalMs: 100 });
+        // As wg-quick does: wireguard-go daemonizes once the interface and its UAPI socket exist,
+        // or exits with its reason (which then fails the test in so many words).
+        await inNs(home, 'wireguard-go', [wgHome], 30_000).catch((error: unknown) => {
+          throw new Error(`wireguard-go ${wgHome} in ${home} did not start: ${String((error as { stderr?: string }).stderr ?? error).trim().split('\n').slice(-3).join(' ')}`, { cause: error });
+        });
+        homeWireguard = true;
         await inNs(home, 'wg', ['setconf', wgHome, path.join(workDir, 'stripped.conf')]);
         await inNs(home, 'ip', ['address', 'add', address ?? '', 'dev', wgHome]);
         await inNs(home, 'ip', ['link', 'set', wgHome, 'up']);
