@@ -12,7 +12,7 @@ import { loadUser } from './middlewares/authenticate.ts';
 import { settleBeforeSignedInRequests } from './auth/identity-notices.ts';
 import { CachedKeygrip } from './auth/cached-keygrip.ts';
 import { signedInNoStore } from './middlewares/no-store.ts';
-import { schoolSignIn, sessionCookieName } from './auth/school-login.ts';
+import { NOT_OUR_SIGN_IN, sessionCookieName } from './auth/school-login.ts';
 import { DEV_IDP_PATH } from './auth/dev-identity-provider-path.ts';
 import { singlePageApp } from './spa/spa.ts';
 import { HttpError } from './errors.ts';
@@ -113,17 +113,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   // The server-to-server answers (certificates, database credentials) too, though they load no session.
   app.use(signedInNoStore({ always: isMachinePath }));
   app.use(writeRateLimit({ points: config.RATE_LIMIT_WRITES_PER_MINUTE }));
-  app.use(
-    schoolSignIn({
-      provider: deps.schoolProvider,
-      appUrl: config.appUrl,
-      knex,
-      logger,
-      secureCookies: secure,
-      initialAdminEmails: config.INITIAL_ADMIN_EMAILS,
-      groupSync: config.groupSync && { ...config.groupSync, hostAccess: { knex, agents: deps.agents, logger: logger.child({ component: 'host-access' }) } },
-    }),
-  );
+
 
   for (const router of appRouters(deps)) {
     app.use(router.routes());
@@ -132,6 +122,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   app.use(async (ctx, next) => {
     if (ctx.path.startsWith('/api/') || ctx.path === '/api') throw new HttpError(404, 'Deze API-route bestaat niet.');
+    if (ctx.path.startsWith('/auth/') || ctx.path === '/auth') throw new HttpError(404, NOT_OUR_SIGN_IN);
     return next();
   });
   app.use(

@@ -29,6 +29,7 @@ import { agentJoinEndpoints } from './agent-join.ts';
 import { dbAdminEndpoints } from './db-admin.ts';
 import { healthEndpoints } from './health.ts';
 import { sessionEndpoints } from './session.ts';
+import { authEndpoints } from './auth.ts';
 import { broadcastingEndpoints } from './broadcasting.ts';
 import { siteEndpoints } from './sites.ts';
 import { thumbnailEndpoints } from './thumbnails.ts';
@@ -71,6 +72,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...agentJoinEndpoints,
   ...dbAdminEndpoints,
   ...healthEndpoints,
+  ...authEndpoints,
   ...sessionEndpoints,
   ...broadcastingEndpoints,
   ...siteEndpoints,

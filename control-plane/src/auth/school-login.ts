@@ -11,6 +11,9 @@ import type { SessionData } from './session-store.ts';
 import { claimValues, planGroups, type GroupMapping } from './group-mapping.ts';
 import { syncIdentityGroups } from '../commands/sync-identity-groups.ts';
 import type { HostAccessDeps } from '../commands/sync-project-access.ts';
+import { notFound } from '../errors.ts';
+import { finishSignIn as finishSignInEndpoint, signIn as signInEndpoint } from '@devplein/contract/http/auth';
+import { pathOf } from '@devplein/contract/http/endpoint';
 
 export interface SchoolProvider {
   /** Short name in the login path: /auth/{name}. */
@@ -21,7 +24,10 @@ export interface SchoolProvider {
 }
 
 /** Where grant hands over after the code exchange; outside /auth so grant does not take it as a provider. */
-export const SIGN_IN_FINISH_PATH = '/session/start';
+export const SIGN_IN_FINISH_PATH = finishSignInEndpoint.path;
+
+/** The 404 of a path under /auth that is no sign-in of ours (another provider, another step). */
+export const NOT_OUR_SIGN_IN = 'Deze inlogdienst bestaat niet.';
 
 /** The session cookie's name: with the __Host- prefix over HTTPS (Secure, Path=/, no Domain: no sibling site can set it). */
 export const sessionCookieName = (secure: boolean): string => (secure ? '__Host-devplein_session' : 'devplein_session');
@@ -73,9 +79,20 @@ interface GrantSession {
 
 type KoaGrantFactory = (config: Record<string, unknown>) => AppMiddleware;
 
+/** The three steps of a sign-in, served by routes/sign-in (contract/src/http/auth.ts). */
+export interface SchoolSignIn {
+  /** GET /auth/{provider}: to the provider's authorization endpoint, with our login_hint and prompt. */
+  start(ctx: AppContext, loginHint: string | undefined): Promise<void>;
+  /** GET /auth/{provider}/callback: grant's state check and code exchange, then to /session/start. */
+  callback(ctx: AppContext): Promise<void>;
+  /** GET /session/start: the id_token verified, the account made or linked, a new session. */
+  finish(ctx: AppContext): Promise<void>;
+}
+
 /**
  * Sign-in with the school's OpenID Connect provider through grant (authorization code + PKCE,
- * state and nonce), then our own id_token verification and session regeneration.
+ * state and nonce), then our own id_token verification and session regeneration. Nothing of the
+ * provider is read before the first sign-in (the route table builds this without one).
  */
 export function schoolSignIn(options: {
   provider: SchoolProvider;
@@ -87,9 +104,8 @@ export function schoolSignIn(options: {
   initialAdminEmails?: readonly string[];
   /** OIDC_GROUPS_CLAIM + its mapping: applied at each sign-in (groupSync below); absent: groups stay manual. */
   groupSync?: { claim: string; mapping: GroupMapping; hostAccess: HostAccessDeps } | null;
-}): AppMiddleware {
+}): SchoolSignIn {
   const { provider, knex, logger } = options;
-  const loginPath = `/auth/${provider.name}`;
   const promptCookie = promptLoginCookie(options.secureCookies);
   let ready: Promise<{ metadata: ProviderMetadata; keys: JWTVerifyGetKey; grantMiddleware: AppMiddleware }> | null = null;
 
@@ -227,21 +243,28 @@ export function schoolSignIn(options: {
     ctx.type = 'html';
     ctx.body = `<!doctype html><html lang="nl"><meta charset="utf-8"><title>Inloggen mislukt</title>
 <body style="font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto"><h1>Inloggen mislukt</h1><p>${message}</p>
-<p><a href="${loginPath}">Probeer het opnieuw</a></p></body></html>`;
+<p><a href="${pathOf(signInEndpoint, { provider: provider.name })}">Probeer het opnieuw</a></p></body></html>`;
   }
 
-  return async (ctx, next) => {
-    if (ctx.path === SIGN_IN_FINISH_PATH && ctx.method === 'GET') return finishSignIn(ctx);
-    if (ctx.path !== loginPath && !ctx.path.startsWith(`${loginPath}/`)) return next();
-    const { grantMiddleware } = await setUp();
-    if (ctx.path === loginPath) {
+  /** grant answers every path of its prefix it knows; one it does not is no sign-in of ours. */
+  const notOurs = async (): Promise<void> => {
+    throw notFound(NOT_OUR_SIGN_IN);
+  };
+
+  return {
+    async start(ctx, loginHint) {
+      const { grantMiddleware } = await setUp();
       // grant always applies state.dynamic: these go to the provider's authorize request.
       const params: Record<string, string> = {};
-      const hint = ctx.query.login_hint;
-      if (typeof hint === 'string' && hint.length > 0 && hint.length <= 254) params.login_hint = hint;
+      if (loginHint !== undefined) params.login_hint = loginHint;
       if (ctx.cookies.get(promptCookie)) params.prompt = 'login';
       if (Object.keys(params).length > 0) ctx.state.grant = { dynamic: { custom_params: params } };
-    }
-    return grantMiddleware(ctx, next);
+      await grantMiddleware(ctx, notOurs);
+    },
+    async callback(ctx) {
+      const { grantMiddleware } = await setUp();
+      await grantMiddleware(ctx, notOurs);
+    },
+    finish: finishSignIn,
   };
 }

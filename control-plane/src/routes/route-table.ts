@@ -30,6 +30,7 @@ import { databaseRoutes } from './databases/databases.ts';
 import { vpnRoutes } from './vpn/vpn.ts';
 import { dbAdminRoutes } from './db-admin/db-admin.ts';
 import { sessionRoutes } from './session/session.ts';
+import { signInRoutes } from './sign-in/sign-in.ts';
 import { deployRoutes } from './deploys/deploys.ts';
 import { deployHookRoutes } from './deploy-hooks/deploy-hooks.ts';
 import { openApiRoutes } from './openapi/openapi.ts';
@@ -68,6 +69,7 @@ export function appRouters(deps: AppDeps): AppRouter[] {
     databaseRoutes(deps),
     vpnRoutes(deps),
     dbAdminRoutes(deps),
+    signInRoutes(deps),
     sessionRoutes(deps),
     deployRoutes(deps),
     deployHookRoutes(deps),

@@ -183,6 +183,11 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/user/databases/:id/admin': DEVELOPERS,
   // phpMyAdmin's signon script: server to server, a shared secret instead of a session
   'POST /api/db-admin/signon': PUBLIC,
+  // sign-in: the start and the provider's way back redirect anyone (grant keeps its state in the
+  // session); the finish with no sign-in in progress is 401 for every role
+  'GET /auth/:provider': PUBLIC,
+  'GET /auth/:provider/callback': PUBLIC,
+  'GET /session/start': [401, 401, 401, 401, 401, 401],
   // logout: GET answers 405 (a link must not sign anyone out); POST with the CSRF token, signed in or not
   'GET /logout': PUBLIC,
   'POST /logout': PUBLIC,
@@ -219,6 +224,8 @@ const PARAM_VALUES: Record<string, string> = {
   name: 'bestaat-niet',
   file: 'bestaat-niet_s.png',
   identifier: 'bestaat-niet',
+  // The one provider: another name is only the web app's page.
+  provider: 'school',
 };
 
 function fillParams(path: string, values: Record<string, string> = PARAM_VALUES): string {

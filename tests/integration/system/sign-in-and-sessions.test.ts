@@ -89,6 +89,17 @@ describe('sign-in through the development identity provider (real OIDC code + PK
     expect(session.cookie('devplein_session')).not.toBe(before);
   });
 
+  it('starts a sign-in only at the declared paths: another provider or another step under /auth is a Dutch 404 that makes no session', async () => {
+    for (const path of ['/auth/andere-school', '/auth/school/iets-anders', '/auth/school/callback/extra', '/auth']) {
+      const visitor = new HttpSession(app.url);
+      const answer = await visitor.raw(path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.headers.get('location'), path).toBeNull();
+      expect(await answer.json(), path).toEqual({ message: 'Deze inlogdienst bestaat niet.' });
+      expect(visitor.cookie('devplein_session'), `${path} started a session`).toBeUndefined();
+    }
+  });
+
   it('logs out with POST /logout (tests/integration/control-plane/session.test.ts has the rest)', async () => {
     const session = await signedIn('student@devplein.test');
     const { answer, landing } = await session.logOut();
