@@ -114,7 +114,6 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(signedInNoStore({ always: isMachinePath }));
   app.use(writeRateLimit({ points: config.RATE_LIMIT_WRITES_PER_MINUTE }));
 
-
   for (const router of appRouters(deps)) {
     app.use(router.routes());
     app.use(router.allowedMethods());
