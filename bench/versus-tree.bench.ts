@@ -7,7 +7,8 @@
  *
  *     BENCH_VERSUS_TREE=../before npm run bench -- versus-tree
  *
- * Both run as the sites bench runs them (tsx, development). Without BENCH_VERSUS_TREE it says so
+ * Both run as the sites bench runs them (tsx, development), or compiled in production with
+ * BENCH_VERSUS_COMPILED=1 (run `npm run build:servers` in both trees first). Without BENCH_VERSUS_TREE it says so
  * and measures nothing. BENCH_VERSUS_ROUNDS (6) and BENCH_VERSUS_SECONDS (5) per load.
  */
 import path from 'node:path';
@@ -17,11 +18,14 @@ import { startBenchDatabase } from './lib/bench-database.ts';
 import { startControlPlane, type RunningControlPlane } from '../tests/support/control-plane.ts';
 import { HttpSession } from '../tests/support/http-session.ts';
 import { repoRoot } from '../scripts/lib/run.ts';
+import { startBenchSchoolProvider } from './lib/school-provider.ts';
 
 const OTHER = process.env.BENCH_VERSUS_TREE;
 const ROUNDS = Number(process.env.BENCH_VERSUS_ROUNDS ?? 6);
 const SECONDS = Number(process.env.BENCH_VERSUS_SECONDS ?? 5);
 const CONNECTIONS = 50;
+/** BENCH_VERSUS_COMPILED=1: both compiled and in production, as a school runs them (each tree's `npm run build:servers` first). */
+const COMPILED = process.env.BENCH_VERSUS_COMPILED === '1';
 
 interface Side {
   name: string;
@@ -60,9 +64,14 @@ if (!OTHER) {
   const { startControlPlane: startOther } = (await import(path.join(otherRoot, 'tests/support/control-plane.ts'))) as { startControlPlane: typeof startControlPlane };
   const database = await startBenchDatabase('devplein_bench_versus');
   await seedSchoolScale(database.knex);
-  const env = { LOG_LEVEL: 'warn', WEB_DIST: path.join(repoRoot, 'web/dist') };
-  const other = await startOther({ databaseUrl: database.url, env });
-  const here = await startControlPlane({ databaseUrl: database.url, env });
+  const provider = COMPILED ? await startBenchSchoolProvider() : undefined;
+  const env = {
+    LOG_LEVEL: 'warn',
+    WEB_DIST: path.join(repoRoot, 'web/dist'),
+    ...(COMPILED ? { NODE_ENV: 'production', ...provider?.env, ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'), REALTIME_SECRET: 'bench-realtime-secret-0123456789' } : {}),
+  };
+  const other = await startOther({ databaseUrl: database.url, compiled: COMPILED, env });
+  const here = await startControlPlane({ databaseUrl: database.url, compiled: COMPILED, env });
   try {
     const sides = [await sideOf(`other (${OTHER})`, other), await sideOf('this tree', here)];
     for (let round = 0; round < ROUNDS; round++) {
@@ -83,5 +92,6 @@ if (!OTHER) {
     await other.stop();
     await here.stop();
     await database.stop();
+    await provider?.close();
   }
 }
