@@ -16,10 +16,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { agentLinkEnv, makeTestCerts, startTestAgent, type TestAgent } from './agent.ts';
 import { startMariaDb, type TestMariaDb } from './mariadb.ts';
+import { inNetns } from './wireguard.ts';
 
 const execFileAsync = promisify(execFile);
-// LOG_LEVEL unset for wireguard-go: any level but silent keeps its daemon on our pipes.
-const run = (command: string, args: string[], timeout = 15_000) => execFileAsync(command, args, { timeout, env: { ...process.env, LOG_LEVEL: '' } });
+const run = (command: string, args: string[], timeout = 15_000) => execFileAsync(command, args, { timeout });
 export const inNs = (ns: string, command: string, args: string[], timeout?: number) => run('ip', ['netns', 'exec', ns, command, ...args], timeout);
 
 export interface DevHost {
@@ -150,10 +150,9 @@ export async function startDevHost(options: { agentEnv?: Record<string, string> 
         const { stdout: stripped } = await run('wg-quick', ['strip', confPath]);
         writeFileSync(path.join(workDir, 'stripped.conf'), stripped, { mode: 0o600 });
         // As wg-quick does: wireguard-go daemonizes once the interface and its UAPI socket exist,
-        // or exits with its reason (which then fails the test in so many words).
-        await inNs(home, 'wireguard-go', [wgHome], 30_000).catch((error: unknown) => {
-          throw new Error(`wireguard-go ${wgHome} in ${home} did not start: ${String((error as { stderr?: string }).stderr ?? error).trim().split('\n').slice(-3).join(' ')}`, { cause: error });
-        });
+        // or exits with its reason, which inNetns puts in the test's failure (and it unsets
+        // LOG_LEVEL, which would keep the daemon on our pipes).
+        await inNetns(home, 'wireguard-go', [wgHome], 30_000);
         homeWireguard = true;
         await inNs(home, 'wg', ['setconf', wgHome, path.join(workDir, 'stripped.conf')]);
         await inNs(home, 'ip', ['address', 'add', address ?? '', 'dev', wgHome]);
