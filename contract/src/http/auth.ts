@@ -14,7 +14,7 @@ export const signIn = endpoint({
   path: '/auth/:provider',
   access: 'public',
   summary:
-    "Starts a sign-in: to the school provider's authorization endpoint (authorization code + PKCE, state and nonce), with prompt=login after a logout from this browser. Rate-limited per client address. Another provider name: the web app's page (not found).",
+    "Starts a sign-in: to the school provider's authorization endpoint (authorization code + PKCE, state and nonce), with prompt=login after a logout from this browser. Rate-limited per client address. Another provider name: 404 'Deze inlogdienst bestaat niet.' (as any other path under /auth).",
   params: providerParams,
   query: z.object({
     /** Handed to the provider as its login_hint; a value that is none (too long, twice) is left out, never a 422. */
