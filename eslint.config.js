@@ -33,7 +33,7 @@ const noTests = pattern(
   'Source never imports tests/; test fixtures live in tests/support and only test files use them.',
 );
 const noCompositionRoot = pattern(
-  String.raw`^(\.\./)+(app|services|main)\.ts$`,
+  String.raw`^(\.\./)+(app|app-services|background-work|main)\.ts$`,
   'Only main.ts assembles the app: take AppDeps from app-context.ts, routers go in routes/route-table.ts.',
 );
 const noRoutes = pattern(
@@ -121,18 +121,47 @@ const importBoundaries = [
 
 const API_PATH_MESSAGE = "An HTTP path is declared once, in contract/src/http: use the endpoint (call/useEndpoint in web/src, handle in routes/), not an '/api/' literal.";
 
-const declaredApiPaths = {
-  name: 'http-contract/api-paths',
-  files: [`web/src/**/*.${sourceFiles}`, `control-plane/src/routes/**/*.${sourceFiles}`, `control-plane/src/presenters/**/*.${sourceFiles}`],
-  ignores: testFiles,
-  rules: {
-    'no-restricted-syntax': [
-      'error',
-      { selector: 'Literal[value=/^\\/api\\//]', message: API_PATH_MESSAGE },
-      { selector: 'TemplateLiteral > TemplateElement:first-child[value.raw=/^\\/api\\//]', message: API_PATH_MESSAGE },
-    ],
+const apiPathSelectors = [
+  { selector: 'Literal[value=/^\\/api\\//]', message: API_PATH_MESSAGE },
+  { selector: 'TemplateLiteral > TemplateElement:first-child[value.raw=/^\\/api\\//]', message: API_PATH_MESSAGE },
+];
+const apiPathFiles = [`web/src/**/*.${sourceFiles}`, `control-plane/src/routes/**/*.${sourceFiles}`, `control-plane/src/presenters/**/*.${sourceFiles}`];
+
+/**
+ * Issue 37: the control plane's long-lived state lives in the services main.ts builds
+ * (app-services.ts, handed on through AppDeps), never at the top of a module: no top-level `let`
+ * or `var`, no top-level Map/Set/WeakMap/lock/queue/cache (a constant set annotated ReadonlySet
+ * or ReadonlyMap is a constant). The process entry points (main.ts, cli/*-cli.ts) run once per
+ * process and are exempt. tests/lint/import-boundaries.test.ts proves the rule fires.
+ */
+const MODULE_STATE_MESSAGE = 'No module-level mutable state in control-plane/src: make it a field of AppServices (app-services.ts) and take it from AppDeps.';
+const statefulConstructor = '/^(Map|WeakMap|Set|WeakSet|WeakRef|EventEmitter|AbortController)$|(Lock|Queue|Cache|Slots|Watches|Streams)$/';
+const topLevel = ':matches(Program, Program > ExportNamedDeclaration)';
+
+const moduleStateSelectors = [
+  { selector: `${topLevel} > VariableDeclaration[kind=/^(let|var)$/]`, message: MODULE_STATE_MESSAGE },
+  {
+    selector: `${topLevel} > VariableDeclaration > VariableDeclarator[init.type='NewExpression'][init.callee.name=${statefulConstructor}]:not([id.typeAnnotation.typeAnnotation.typeName.name=/^Readonly(Set|Map)$/])`,
+    message: MODULE_STATE_MESSAGE,
   },
-};
+];
+const moduleStateFiles = [`control-plane/src/**/*.${sourceFiles}`];
+const entryPoints = ['control-plane/src/main.ts', 'control-plane/src/cli/*-cli.ts'];
+
+/*
+ * Both rules are no-restricted-syntax, and flat config replaces a rule's options rather than
+ * merging them: the files both guard (routes/, presenters/) get one block with both lists, last.
+ */
+const restrictedSyntax = [
+  { name: 'http-contract/api-paths', files: apiPathFiles, ignores: testFiles, rules: { 'no-restricted-syntax': ['error', ...apiPathSelectors] } },
+  { name: 'control-plane/no-module-state', files: moduleStateFiles, ignores: [...testFiles, ...entryPoints], rules: { 'no-restricted-syntax': ['error', ...moduleStateSelectors] } },
+  {
+    name: 'control-plane/api-paths-and-module-state',
+    files: apiPathFiles.filter((files) => files.startsWith('control-plane/')),
+    ignores: testFiles,
+    rules: { 'no-restricted-syntax': ['error', ...apiPathSelectors, ...moduleStateSelectors] },
+  },
+];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'proto/gen/**', 'data/**', '.tmp/**'] },
@@ -146,5 +175,5 @@ export default tseslint.config(
     },
   },
   ...importBoundaries,
-  declaredApiPaths,
+  ...restrictedSyntax,
 );

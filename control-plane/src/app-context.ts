@@ -12,9 +12,13 @@ import type { CourseFileStore } from './storage/course-file-store.ts';
 import type { SecretBox } from './crypto/secret-box.ts';
 import type { IdentityCache } from './auth/identity-cache.ts';
 import type { IdentityNotices } from './auth/identity-notices.ts';
+import type { ControlPlaneMetrics } from './metrics/metrics.ts';
+import type { AppServices } from './app-services.ts';
 
-/** What the app, its routers and its background services are built from; main.ts makes it. */
-export interface AppDeps {
+export type { AppLocks, AppServices } from './app-services.ts';
+
+/** What the app's services are built from; main.ts makes it. */
+export interface AppBaseDeps {
   config: Config;
   knex: Knex;
   logger: Logger;
@@ -31,6 +35,14 @@ export interface AppDeps {
   identity: IdentityCache;
   /** What keeps `identity` in step with the database; `settle()` before a signed-in request reads it. */
   identityNotices: IdentityNotices;
+  /** The process's Prometheus metrics (the agent clients, the capturer and the HTTP middleware record into them). */
+  metrics: ControlPlaneMetrics;
+}
+
+/** What the app, its routers, commands and background work are built from; main.ts makes it. */
+export interface AppDeps extends AppBaseDeps {
+  /** The long-lived services (deploy queue, container notices, captures, watches, locks): one of each per app. */
+  services: AppServices;
 }
 
 

@@ -20,11 +20,11 @@ import { appRouters } from './routes/route-table.ts';
 import { DB_ADMIN_SIGNON_PATH } from './routes/db-admin/db-admin.ts';
 import { AGENT_JOIN_PATH, AGENT_RENEW_PATH } from './routes/agent-join/agent-join.ts';
 import { DEPLOY_HOOK_PREFIX } from './routes/deploy-hooks/deploy-hooks.ts';
-import { controlPlaneMetrics } from './metrics/metrics.ts';
 
 /*
  * The HTTP middleware pipeline and nothing else: what the app is built from (AppDeps) lives in
- * app-context.ts, its routers in routes/route-table.ts, its background work in services.ts.
+ * app-context.ts, its services in app-services.ts, its routers in routes/route-table.ts, its
+ * background work in background-work.ts.
  */
 
 /** The other protocol's own endpoints (the development provider's token endpoint and forms). */
@@ -59,7 +59,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.keys = new CachedKeygrip([config.sessionSecret]);
   app.silent = true;
   // Outermost: counts and times every request by route template (served on METRICS_LISTEN only).
-  app.use(controlPlaneMetrics.httpMiddleware() as unknown as AppMiddleware);
+  app.use(deps.metrics.httpMiddleware() as unknown as AppMiddleware);
 
   app.use(
     securityHeaders({

@@ -345,7 +345,7 @@ function isLoopbackUrl(url: string): boolean {
  * devplein-secret, the development provider's client secret, the examples' "secret") and the
  * placeholders the env files ship with (deploy/: CHANGE_ME; deploy/oidc: <client-secret>).
  */
-const DEFAULT_SECRETS = new Set([REALTIME_SECRET_DEFAULT, 'devplein-dev-secret', 'secret']);
+const DEFAULT_SECRETS: ReadonlySet<string> = new Set([REALTIME_SECRET_DEFAULT, 'devplein-dev-secret', 'secret']);
 const PLACEHOLDER = /change[-_ ]?me|^<[^>]*>$|voorbeeld|example|placeholder/i;
 
 const SECRET_HINTS: Record<string, string> = {

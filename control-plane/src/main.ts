@@ -17,17 +17,17 @@ import { createApp } from './app.ts';
 import { IdentityCache } from './auth/identity-cache.ts';
 import { adminGrantsByName } from './auth/group-mapping.ts';
 import { startIdentityNotices } from './auth/identity-notices.ts';
-import { startAppServices } from './services.ts';
+import { startBackgroundWork } from './background-work.ts';
+import { createAppServices } from './app-services.ts';
 import { createUnavailableAgentClient } from './agent/unavailable-agent-client.ts';
 import { createCourseFileStore } from './storage/course-file-store.ts';
 import { createSecretBox } from './crypto/secret-box.ts';
 import type { SchoolProvider } from './auth/school-login.ts';
 import type { Logger } from 'pino';
-import { controlPlaneMetrics } from './metrics/metrics.ts';
+import { createControlPlaneMetrics } from './metrics/metrics.ts';
 import { startMetricsServer, type RunningMetricsServer } from './metrics/metrics-server.ts';
 import { registerControlPlaneGauges } from './metrics/operator-gauges.ts';
 import { controlPlaneHealth } from './metrics/health-report.ts';
-import { endOpenResponseStreams } from './routes/user-dockers/streams.ts';
 
 /** Outside production a random session secret is kept in the data dir, so sessions survive restarts. */
 function developmentSessionSecret(dataDir: string): string {
@@ -70,6 +70,8 @@ async function main(): Promise<void> {
   const knex = createKnex({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   await migrate(knex);
 
+  // The process's metrics, recorded into by the agent clients, the capturer and the HTTP middleware.
+  const metrics = createControlPlaneMetrics();
   const certificates = agentCertificates(config);
   if (!certificates) logger.warn('no agent certificates configured: every agent is reported unreachable');
   for (const problem of dbAdminOnAppOrigin(config)) logger.warn(`${problem}: give phpMyAdmin a host name of its own (docs/operations.md, "phpMyAdmin on its own origin")`);
@@ -108,6 +110,7 @@ async function main(): Promise<void> {
             // The agent switched to its renewed certificate: the one it renewed from goes (issue 35).
             onPinnedSeen,
             deadlineMs: config.AGENT_DEADLINE_MS,
+            metrics,
             host: link.name,
             logger: logger.child({ component: 'agent-client', host: link.name }),
           })
@@ -166,24 +169,27 @@ async function main(): Promise<void> {
   const linkSafetyNet = setInterval(reloadLinks, 60_000);
   linkSafetyNet.unref();
   const secrets = createSecretBox(config.encryptionKey);
-  const app = createApp({ config, knex, logger, agents, realtime, schoolProvider, devIdentityProvider, courseFiles, secrets, identity, identityNotices });
+  const baseDeps = { config, knex, logger, agents, realtime, schoolProvider, devIdentityProvider, courseFiles, secrets, identity, identityNotices, metrics };
+  // The composition root: one of each long-lived service, shared by the routes, commands and background work.
+  const services = createAppServices(baseDeps);
+  const app = createApp({ ...baseDeps, services });
   const server: Server = app.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     logger.info({ port, url: config.appUrl, devIdentityProvider: Boolean(devIdentityProvider) }, 'listening');
   });
   server.keepAliveTimeout = 65_000;
-  const services = startAppServices({ agents, realtime, logger, knex, config, secrets });
+  const background = startBackgroundWork({ agents, logger, knex, config, services });
 
   // Prometheus metrics and /healthz on their own listener (never the public app port). A port
   // that is taken is logged, not fatal: the app itself still serves.
   let metricsServer: RunningMetricsServer | undefined;
   if (config.metricsListen) {
-    registerControlPlaneGauges(controlPlaneMetrics.registry, { knex, certificatePems: certificates, logger: logger.child({ component: 'metrics' }) });
+    registerControlPlaneGauges(metrics.registry, { knex, certificatePems: certificates, logger: logger.child({ component: 'metrics' }) });
     try {
       metricsServer = await startMetricsServer({
         listen: config.metricsListen,
-        metrics: controlPlaneMetrics,
+        metrics,
         agents,
         health: () => controlPlaneHealth({ knex, agents }),
         logger: logger.child({ component: 'metrics' }),
@@ -199,12 +205,12 @@ async function main(): Promise<void> {
   }, 10 * 60_000);
   pruning.unref();
 
-  installShutdown({ server, logger, endStreams: endOpenResponseStreams, close: async () => {
+  installShutdown({ server, logger, endStreams: () => services.responseStreams.endAll(), close: async () => {
     clearInterval(pruning);
     clearInterval(linkSafetyNet);
     stopLinkNotices();
     await metricsServer?.close();
-    await services.stop();
+    await background.stop();
     agents.close();
     await identityNotices.stop();
     await knex.destroy();

@@ -46,7 +46,8 @@ const breaking: { rule: keyof typeof messages; file: string; specifier: string }
   { rule: 'noTests', file: 'host-agent/src/drivers/docker/boundary-fixture.ts', specifier: '../../../../tests/support/docker.ts' },
   { rule: 'noTests', file: 'server-kit/src/boundary-fixture.ts', specifier: '../../tests/support/ports.ts' },
   { rule: 'noCompositionRoot', file: 'control-plane/src/routes/sites/boundary-fixture.ts', specifier: '../../app.ts' },
-  { rule: 'noCompositionRoot', file: 'control-plane/src/routes/boundary-fixture.ts', specifier: '../services.ts' },
+  { rule: 'noCompositionRoot', file: 'control-plane/src/routes/boundary-fixture.ts', specifier: '../background-work.ts' },
+  { rule: 'noCompositionRoot', file: 'control-plane/src/commands/boundary-fixture.ts', specifier: '../app-services.ts' },
   { rule: 'noCompositionRoot', file: 'control-plane/src/commands/boundary-fixture.ts', specifier: '../main.ts' },
   { rule: 'noRoutes', file: 'control-plane/src/presenters/boundary-fixture.ts', specifier: '../routes/user-dockers/user-dockers.ts' },
   { rule: 'noRoutes', file: 'control-plane/src/jobs/boundary-fixture.ts', specifier: '../routes/route-table.ts' },
@@ -87,10 +88,10 @@ describe('import boundaries (eslint.config.js)', () => {
   });
 
   const obeying: { file: string; specifiers: string[] }[] = [
-    { file: 'control-plane/src/main-fixture.ts', specifiers: ['./app.ts', './services.ts', './routes/user-dockers/streams.ts', './spa/spa.ts', '@devplein/server-kit', 'koa'] },
+    { file: 'control-plane/src/main-fixture.ts', specifiers: ['./app.ts', './app-services.ts', './background-work.ts', './services/response-streams.ts', './spa/spa.ts', '@devplein/server-kit', 'koa'] },
     { file: 'control-plane/src/routes/sites/boundary-fixture.ts', specifiers: ['../../app-context.ts', '../../queries/projects.ts', '../../presenters/present-site.ts', './schema.ts', '@devplein/proto', 'zod'] },
     { file: 'control-plane/src/routes/boundary-fixture.ts', specifiers: ['./sites/sites.ts', '../app-context.ts'] },
-    { file: 'control-plane/src/commands/boundary-fixture.ts', specifiers: ['../app-context.ts', '../agent/agent-fleet.ts', '../presenters/present-user.ts', '../queries/container-product-states.ts'] },
+    { file: 'control-plane/src/commands/boundary-fixture.ts', specifiers: ['../app-context.ts', '../services/deploy-queue.ts', '../agent/agent-fleet.ts', '../presenters/present-user.ts', '../queries/container-product-states.ts'] },
     { file: 'host-agent/src/drivers/docker/boundary-fixture.ts', specifiers: ['./docker-errors.ts', '../../config.ts', '../../atomic-file.ts', '../proxy/caddy.ts', '@devplein/proto', 'dockerode'] },
     { file: 'host-agent/src/services/boundary-fixture.ts', specifiers: ['../drivers/docker/docker-driver.ts', '../jobs/schedule.ts', '@devplein/server-kit'] },
     { file: 'server-kit/src/boundary-fixture.ts', specifiers: ['./operator-listener.ts', 'node:http'] },
@@ -136,6 +137,37 @@ describe('HTTP paths are declared once (issue 36, eslint.config.js)', () => {
     ['web/src/pages/SitesPage/api-path-fixture.test.tsx', "export const mocked = '/api/sites';\n"],
     ['web/src/pages/SitesPage/api-path-fixture.tsx', "export const page = '/sites/api/';\n"],
   ])('%s may (the declaration, a unit test, no /api/ path)', async (file, code) => {
+    expect(await apiPathErrors(file, code)).toEqual([]);
+  });
+});
+
+const MODULE_STATE_MESSAGE = 'No module-level mutable state in control-plane/src: make it a field of AppServices (app-services.ts) and take it from AppDeps.';
+
+describe('no module-level mutable state in the control plane (issue 37, eslint.config.js)', () => {
+  it.each([
+    ['control-plane/src/commands/module-state-fixture.ts', "import { KeyedLock } from '@devplein/server-kit/keyed-lock';\nexport const perUser = new KeyedLock<number>();\n"],
+    ['control-plane/src/services/module-state-fixture.ts', 'const queues = new WeakMap<object, string[]>();\nexport const queueOf = (key: object) => queues.get(key);\n'],
+    ['control-plane/src/auth/module-state-fixture.ts', 'const discovered = new Map<string, string>();\nexport const known = (issuer: string) => discovered.get(issuer);\n'],
+    ['control-plane/src/db/module-state-fixture.ts', 'let aligned = false;\nexport const align = () => (aligned = true);\n'],
+    ['control-plane/src/app-fixture.ts', 'export const openStreams = new Set<string>();\n'],
+    ['control-plane/src/presenters/module-state-fixture.ts', 'const lastSent = new Map<string, string>();\nexport const last = (name: string) => lastSent.get(name);\n'],
+  ])('%s holding state at the top of the module gets the rule', async (file, code) => {
+    expect(await apiPathErrors(file, code)).toEqual([MODULE_STATE_MESSAGE]);
+  });
+
+  it('a route file gets both no-restricted-syntax rules (flat config would keep only one list)', async () => {
+    const code = "export const route = '/api/sites';\nexport const seen = new Set<number>();\n";
+    expect(await apiPathErrors('control-plane/src/routes/sites/module-state-fixture.ts', code)).toEqual([API_PATH_MESSAGE, MODULE_STATE_MESSAGE]);
+  });
+
+  it.each([
+    ['control-plane/src/auth/module-state-fixture.ts', "const SAFE: ReadonlySet<string> = new Set(['GET']);\nexport const safe = (method: string) => SAFE.has(method);\n"],
+    ['control-plane/src/services/module-state-fixture.ts', 'export class Queue {\n  private readonly waiting = new Map<string, number>();\n  size = () => this.waiting.size;\n}\n'],
+    ['control-plane/src/commands/module-state-fixture.ts', 'export function once() {\n  let done = false;\n  return () => (done ? false : (done = true));\n}\n'],
+    ['control-plane/src/main.ts', 'let stopping = false;\nexport const stop = () => (stopping = true);\n'],
+    ['control-plane/src/cli/backup-cli.ts', 'let invocation: string;\ninvocation = process.argv[2] ?? "";\nexport { invocation };\n'],
+    ['control-plane/src/commands/module-state-fixture.test.ts', 'const seen = new Set<number>();\nexport const has = (id: number) => seen.has(id);\n'],
+  ])('%s may (a constant, state inside a class or function, an entry point, a unit test)', async (file, code) => {
     expect(await apiPathErrors(file, code)).toEqual([]);
   });
 });

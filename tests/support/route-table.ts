@@ -31,6 +31,7 @@ export function routeTable(): RouteEntry[] {
     schoolProvider: unused,
     courseFiles: unused,
     secrets: unused,
+    services: unused,
   } as unknown as AppDeps;
   const entries: RouteEntry[] = [];
   const seen = new Set<string>();

@@ -25,7 +25,7 @@ import { createScreenshotClient } from './screenshot-client.ts';
 import { createSshAccessClient } from './ssh-access-client.ts';
 import { createVpnClient } from './vpn-client.ts';
 import type { BackoffPolicy } from './backoff.ts';
-import { controlPlaneMetrics, type ControlPlaneMetrics } from '../metrics/metrics.ts';
+import type { ControlPlaneMetrics } from '../metrics/metrics.ts';
 import { type AgentInfoView, type AgentStatus, AgentHealthMonitor, type MonitorClock } from './health-monitor.ts';
 
 export { AgentError, type AgentErrorCode } from './agent-error.ts';
@@ -73,7 +73,7 @@ export interface AgentClientOptions {
   backoff?: Partial<BackoffPolicy>;
   /** For tests: a fake clock for the health monitor. */
   clock?: MonitorClock;
-  /** Where calls are counted and timed (default: the process's metrics). */
+  /** Where calls are counted and timed (the app's metrics, made in main.ts); absent: not counted. */
   metrics?: Pick<ControlPlaneMetrics, 'observeAgentCall' | 'streamOpened' | 'streamMessage' | 'streamEnded'>;
 }
 
@@ -140,6 +140,14 @@ export const defaultBackoff: BackoffPolicy = { initialMs: 500, maxMs: 10_000, fa
  * used again without a new client. Each service's client is its own module (agent/*-client.ts);
  * this assembles them on one set of credentials.
  */
+/** A client made without the app's metrics (a test, a command-line tool) counts nothing. */
+const notCounted: NonNullable<AgentClientOptions['metrics']> = {
+  observeAgentCall: () => undefined,
+  streamOpened: () => undefined,
+  streamMessage: () => undefined,
+  streamEnded: () => undefined,
+};
+
 export function createAgentClient(options: AgentClientOptions): AgentClient {
   const deadlineMs = options.deadlineMs ?? 5_000;
   const backoff: BackoffPolicy = { ...defaultBackoff, ...options.backoff };
@@ -169,7 +177,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClient {
     deploy: options.deployDeadlineMs ?? 30 * 60_000,
   };
   const host = options.host ?? 'dev1';
-  const hostMetrics = options.metrics ?? controlPlaneMetrics;
+  const hostMetrics = options.metrics ?? notCounted;
   const metrics = {
     observeAgentCall: (rpc: string, outcome: string, seconds: number) => hostMetrics.observeAgentCall(host, rpc, outcome, seconds),
     streamOpened: (rpc: string) => hostMetrics.streamOpened(host, rpc),

@@ -4,7 +4,7 @@ import * as grpc from '@grpc/grpc-js';
 export type AgentErrorCode = keyof typeof grpc.status;
 
 /** Codes that mean "the agent did not answer", as opposed to "the agent answered no". */
-const unreachableCodes = new Set<grpc.status>([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED]);
+const unreachableCodes: ReadonlySet<grpc.status> = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED]);
 
 /**
  * A failed agent call. `unreachable` is true when the agent did not answer (down, network, TLS

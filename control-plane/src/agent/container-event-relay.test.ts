@@ -2,7 +2,8 @@ import * as grpc from '@grpc/grpc-js';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { AgentError } from './agent-error.ts';
-import { createContainerEventRelay, type RealtimeTrigger } from './container-event-relay.ts';
+import { createContainerEventRelay } from './container-event-relay.ts';
+import { ContainerNotices, type RealtimeTrigger } from '../services/container-notices.ts';
 import type { ContainerEventView, ContainerView } from './container-views.ts';
 import type { ContainerApi } from './host-apis.ts';
 import type { AgentClient } from './agent-client.ts';
@@ -88,7 +89,7 @@ function recordingRelay(agent: Pick<AgentClient, 'containers'>, backoff: Partial
   const sent: string[] = [];
   const relay = createContainerEventRelay({
     agent,
-    realtime: realtimeOf((channel, _name, data) => (sent.push(`${channel}=${(data as { message: string }).message}`), Promise.resolve())),
+    notices: new ContainerNotices(realtimeOf((channel, _name, data) => (sent.push(`${channel}=${(data as { message: string }).message}`), Promise.resolve())), pino({ level: 'silent' })),
     logger: pino({ level: 'silent' }),
     backoff,
     placed,
@@ -102,7 +103,7 @@ describe('container event relay', () => {
     const { agent } = scriptedAgent([{ events: [event('blog', 'start', 'running'), event('blog', 'destroy', '')], hang: true }]);
     const relay = createContainerEventRelay({
       agent,
-      realtime: realtimeOf((channel, name, data) => (sent.push([channel, name, data]), Promise.resolve())),
+      notices: new ContainerNotices(realtimeOf((channel, name, data) => (sent.push([channel, name, data]), Promise.resolve())), pino({ level: 'silent' })),
       logger: pino({ level: 'silent' }),
       placed: allPlaced,
     });
@@ -150,7 +151,7 @@ describe('container event relay', () => {
           await new Promise<void>((resolve) => options?.signal?.addEventListener('abort', () => resolve(), { once: true }));
         })(),
     } as unknown as ContainerApi;
-    const relay = createContainerEventRelay({ agent: { containers }, realtime, logger: pino({ level: 'silent' }), placed: allPlaced });
+    const relay = createContainerEventRelay({ agent: { containers }, notices: new ContainerNotices(realtime, pino({ level: 'silent' })), logger: pino({ level: 'silent' }), placed: allPlaced });
     relay.start();
     // The first trigger has not answered, yet the relay read the whole stream.
     await until(() => read === 3 && requests.length === 1);
@@ -167,7 +168,7 @@ describe('container event relay', () => {
     ]);
     const relay = createContainerEventRelay({
       agent,
-      realtime: realtimeOf((channel, _name, data) => (sent.push(`${channel}=${(data as { message: string }).message}`), Promise.resolve())),
+      notices: new ContainerNotices(realtimeOf((channel, _name, data) => (sent.push(`${channel}=${(data as { message: string }).message}`), Promise.resolve())), pino({ level: 'silent' })),
       logger: pino({ level: 'silent' }),
       placed: async (names) => new Map(names.map((name) => [name, name === 'afgekeurd' ? 'Afgekeurd' : null])),
     });
@@ -196,7 +197,7 @@ describe('container event relay', () => {
     const { agent } = scriptedAgent([{ events: [event('a', 'start', 'running'), event('b', 'start', 'running')], hang: true }]);
     const relay = createContainerEventRelay({
       agent,
-      realtime: realtimeOf(() => (attempts++, Promise.reject(new Error('soketi down')))),
+      notices: new ContainerNotices(realtimeOf(() => (attempts++, Promise.reject(new Error('soketi down')))), pino({ level: 'silent' })),
       logger: pino({ level: 'silent' }),
       placed: allPlaced,
     });

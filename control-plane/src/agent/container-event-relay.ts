@@ -1,18 +1,19 @@
 import type { Logger } from 'pino';
 import { ThrottledWarnings } from '@devplein/server-kit/throttled-warnings';
 import { NOT_CREATED, UNREACHABLE } from '../lib/container-states.ts';
-import { containerNotices, type RealtimeTrigger } from '../realtime/container-notices.ts';
 import type { AgentClient } from './agent-client.ts';
 import { defaultBackoff } from './agent-client.ts';
 import { toAgentError } from './agent-error.ts';
 import { type BackoffPolicy, backoffDelay } from './backoff.ts';
 import type { ContainerEventView } from './container-views.ts';
 
-export type { RealtimeTrigger } from '../realtime/container-notices.ts';
-
 export interface ContainerEventRelayOptions {
   agent: Pick<AgentClient, 'containers'>;
-  realtime: RealtimeTrigger;
+  /**
+   * The app's container channels' sender (AppServices.containerNotices), shared with the routes
+   * and the other dev servers' relays: a message equal to the last on its channel is sent once.
+   */
+  notices: { send(name: string, message: string): Promise<void> };
   logger: Logger;
   /**
    * Of these container (= project) names, those whose project is placed on this relay's dev
@@ -40,7 +41,7 @@ export interface ContainerEventRelay {
  * containers only) for the whole control plane; each event becomes `DockerEventSent {message:
  * state}` on `private-container.{name}` ('Nog niet gecreëerd' after destroy; the product state
  * instead for a project that is not approved; a message equal to the last on that channel is
- * sent once: realtime/container-notices.ts). Only containers of projects placed on this dev
+ * sent once: services/container-notices.ts). Only containers of projects placed on this dev
  * server are relayed (`placed`): a compromised agent cannot write state text onto another
  * server's projects, nor onto names no project has. When the stream
  * breaks it asks the agent for the states at once (events missed meanwhile are not replayed):
@@ -64,7 +65,7 @@ export function createContainerEventRelay(options: ContainerEventRelayOptions): 
   let wake: (() => void) | null = null;
   let connections = 0;
 
-  const notices = containerNotices(options.realtime, logger);
+  const notices = options.notices;
   const nonePlaced: ReadonlyMap<string, string | null> = new Map();
 
   /**

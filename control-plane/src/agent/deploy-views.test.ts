@@ -4,7 +4,7 @@ import { DeployOutcome, DeployPhase } from '@devplein/proto/deploy';
 import { deployEventView } from './deploy-views.ts';
 import { deployRequest } from './deploy-client.ts';
 import { AgentError } from './agent-error.ts';
-import { agentFailureOf, OLD_AGENT_MESSAGE } from '../jobs/deploy-queue.ts';
+import { agentFailureOf, OLD_AGENT_MESSAGE } from '../services/deploy-queue.ts';
 
 const finished = (outcome: DeployOutcome, hash = 'f'.repeat(40)) => ({
   event: {

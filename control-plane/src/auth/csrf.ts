@@ -3,7 +3,7 @@ import type { AppContext, AppMiddleware } from '../app-context.ts';
 import { csrfMismatch } from '../errors.ts';
 import type { SessionData } from './session-store.ts';
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const CSRF_COOKIE = 'XSRF-TOKEN';
 
 /** A new random session token: what a session gets at sign-in (the anonymous token is dropped then). */

@@ -31,20 +31,23 @@ export async function discoverProvider(issuer: string): Promise<ProviderMetadata
   return metadata;
 }
 
-const discovered = new Map<string, Promise<ProviderMetadata>>();
-
 /**
- * The provider's metadata, discovered once per process on first use (the provider may be served
- * by this very process, so not at start-up); a failed discovery is tried again next time.
+ * The providers' metadata, each discovered once on first use (the provider may be served by this
+ * very process, so not at start-up); a failed discovery is tried again next time. One per app
+ * (AppServices.providerDiscovery): sign-in and logout share it.
  */
-export function providerMetadata(issuer: string): Promise<ProviderMetadata> {
-  let metadata = discovered.get(issuer);
-  if (!metadata) {
-    metadata = discoverProvider(issuer).catch((error: unknown) => {
-      discovered.delete(issuer);
-      throw error;
-    });
-    discovered.set(issuer, metadata);
+export class ProviderDiscovery {
+  private readonly discovered = new Map<string, Promise<ProviderMetadata>>();
+
+  metadata(issuer: string): Promise<ProviderMetadata> {
+    let metadata = this.discovered.get(issuer);
+    if (!metadata) {
+      metadata = discoverProvider(issuer).catch((error: unknown) => {
+        this.discovered.delete(issuer);
+        throw error;
+      });
+      this.discovered.set(issuer, metadata);
+    }
+    return metadata;
   }
-  return metadata;
 }

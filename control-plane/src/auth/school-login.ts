@@ -3,7 +3,7 @@ import grant from 'grant';
 import type { Logger } from 'pino';
 import type { JWTVerifyGetKey } from 'jose';
 import type { AppContext, AppMiddleware } from '../app-context.ts';
-import { PROVIDER_TIMEOUT_MS, providerMetadata, type ProviderMetadata } from './discovery.ts';
+import { PROVIDER_TIMEOUT_MS, type ProviderDiscovery, type ProviderMetadata } from './discovery.ts';
 import { remoteKeys, verifyIdToken, IdTokenError } from './id-token.ts';
 import { AccountLinkRefused, upsertUserFromIdentity } from './user-upsert.ts';
 import { renewSessionCsrf } from './csrf.ts';
@@ -52,10 +52,10 @@ export function askForAccountAtNextSignIn(ctx: AppContext, secure: boolean): voi
  * sign-in ends too, then back to the app's home page; the home page itself when the provider
  * publishes no such endpoint or cannot be reached (the prompt=login cookie covers that case).
  */
-export async function logoutDestination(options: { provider: SchoolProvider; appUrl: string; idToken?: string; logger: Logger }): Promise<string> {
+export async function logoutDestination(options: { provider: SchoolProvider; discovery: ProviderDiscovery; appUrl: string; idToken?: string; logger: Logger }): Promise<string> {
   let metadata: ProviderMetadata;
   try {
-    metadata = await providerMetadata(options.provider.issuer);
+    metadata = await options.discovery.metadata(options.provider.issuer);
   } catch (error) {
     options.logger.warn({ err: error }, 'logout: provider discovery failed; signed out here only');
     return '/';
@@ -96,6 +96,8 @@ export interface SchoolSignIn {
  */
 export function schoolSignIn(options: {
   provider: SchoolProvider;
+  /** The app's discovery cache (shared with logout). */
+  discovery: ProviderDiscovery;
   appUrl: string;
   knex: Knex;
   logger: Logger;
@@ -111,7 +113,7 @@ export function schoolSignIn(options: {
 
   /** Discovery happens on first use (the provider may be served by this very process). */
   function setUp() {
-    ready ??= providerMetadata(provider.issuer)
+    ready ??= options.discovery.metadata(provider.issuer)
       .then((metadata) => {
         const factory = (grant as unknown as { koa: () => KoaGrantFactory }).koa();
         const grantMiddleware = factory({

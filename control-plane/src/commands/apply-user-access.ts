@@ -7,7 +7,7 @@ import { isStillPending } from '../queries/host-access.ts';
 import { HostAccessReport } from './host-access-report.ts';
 import { recordPendingAccess, settlePendingAccessWithAudit } from './pending-host-access.ts';
 import { createPeerOnFreeAddress } from './create-vpn-peer.ts';
-import { accessLocks, type AccessOutcome, COMPLETE, type HostAccessDeps, syncContainerSsh } from './sync-project-access.ts';
+import { type AccessOutcome, COMPLETE, type HostAccessDeps, syncContainerSsh } from './sync-project-access.ts';
 
 export interface ApplyUserAccessOptions {
   actorId: number | null;
@@ -37,7 +37,7 @@ function byDevServer<Row extends { host: string | null }, Item>(deps: Pick<HostA
 }
 
 /** Docker states in which a container still runs something. */
-const RUNNING_STATES = new Set(['running', 'paused', 'restarting']);
+const RUNNING_STATES: ReadonlySet<string> = new Set(['running', 'paused', 'restarting']);
 
 async function lockOrUnlockDatabases(deps: HostAccessDeps, report: HostAccessReport, userId: number, entitled: boolean): Promise<void> {
   const rows = await deps.knex('databases').where({ user_id: userId }).orderBy('id').select<Array<{ db_user: string; host: string | null }>>('db_user', 'host');
@@ -140,7 +140,7 @@ async function projectAccess(deps: HostAccessDeps, report: HostAccessReport, use
  * audit entry (user.access.revoke / user.access.restore) lists what was done per dev server.
  */
 export async function applyUserAccess(deps: HostAccessDeps, userId: number, options: ApplyUserAccessOptions): Promise<AccessOutcome> {
-  return accessLocks.run(`user:${userId}`, async () => {
+  return deps.locks.access.run(`user:${userId}`, async () => {
     // The retry job's intent may have been carried out by the request whose run it waited for.
     if (options.pendingId !== undefined && !(await isStillPending(deps.knex, options.pendingId))) return COMPLETE;
     const user = await accessFlagsOf(deps.knex, userId);

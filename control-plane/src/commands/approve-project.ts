@@ -5,11 +5,10 @@ import { recordAudit } from '../audit/record-audit.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { Project } from '../models/Project.ts';
 import { mayHaveContainer } from '../queries/projects.ts';
-import type { RealtimeTrigger } from '../realtime/container-notices.ts';
+import type { AppServices } from '../app-context.ts';
 import { NO_DOCKER_IMAGE, OTHER_DOCKER_IMAGE } from '@devplein/contract/validation/projectRequest';
 import { NOT_CREATED, REJECTED, UNREACHABLE } from '../lib/container-states.ts';
 import { suspendProjectContainer } from './suspend-project-container.ts';
-import { notifyContainer } from './notify-container.ts';
 import { dropTokenOfMovedRepository } from './deploy-credentials.ts';
 
 /** §9: an image has to be picked before a request for image option 1 can be approved. */
@@ -20,9 +19,8 @@ export const PROJECT_NOT_FOUND = 'Dit project bestaat niet.';
 export interface ApproveProjectDeps {
   knex: Knex;
   agents: AgentFleet;
-  realtime: RealtimeTrigger;
-  /** The app's logger (realtime notices). */
-  logger: Logger;
+  /** The members' dockers pages follow the decision live. */
+  notices: AppServices['containerNotices'];
   /** The request's logger (the decision and the suspension are logged with the request). */
   log: Logger;
 }
@@ -86,8 +84,7 @@ export async function approveProject(
   // by the reconcile of unapproved containers).
   if (!validated && approvedBefore) await suspendProjectContainer({ knex, agents, logger: log }, project, { actorId, reason: 'rejected' });
   // The members' dockers page follows the decision live (§4 states).
-  const realtime = { realtime: deps.realtime, logger: deps.logger };
-  if (!validated) await notifyContainer(realtime, project.name, REJECTED);
-  else await notifyContainer(realtime, project.name, approvedBefore ? await containerStateOf(agents, project) : NOT_CREATED);
+  if (!validated) await deps.notices.send(project.name, REJECTED);
+  else await deps.notices.send(project.name, approvedBefore ? await containerStateOf(agents, project) : NOT_CREATED);
   return { validated };
 }

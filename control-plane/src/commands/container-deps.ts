@@ -1,17 +1,16 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { AgentFleet } from '../agent/agent-fleet.ts';
-import type { RealtimeTrigger } from '../realtime/container-notices.ts';
-import type { SshCommandResolver } from '../lib/ssh-command.ts';
-import type { DeployQueue } from '../jobs/deploy-queue.ts';
+import type { AppServices } from '../app-context.ts';
 
-/** What the container commands and reads of the dockers page need, built once per app (routes/route-table.ts). */
+/** What the container commands and reads of the dockers page need: the app's deps and services (routes/user-dockers). */
 export interface ContainerCommandDeps {
   knex: Knex;
   agents: AgentFleet;
-  realtime: RealtimeTrigger;
   logger: Logger;
-  sshCommands: SshCommandResolver;
+  /** The container channels' sender (one per app). */
+  notices: AppServices['containerNotices'];
+  sshCommands: AppServices['sshCommands'];
   /** The git deploy queue: a new container of a project with a repository gets its first deploy. Absent: none is queued. */
-  deploys?: DeployQueue;
+  deploys?: AppServices['deploys'];
 }

@@ -8,7 +8,7 @@ import { MAX_DATABASES_PER_USER } from '../policies/database-policy.ts';
 import { loadUserDatabases } from '../queries/databases.ts';
 import { databaseAgentFailure, databaseNameRefused } from '../lib/database-agent-failure.ts';
 import { databaseNameProblem } from '@devplein/contract/validation/databaseName';
-import { KeyedLock } from '@devplein/server-kit/keyed-lock';
+import type { AppLocks } from '../app-context.ts';
 import { userHomeHost } from '../queries/users.ts';
 
 export interface DatabaseCommandDeps {
@@ -16,13 +16,12 @@ export interface DatabaseCommandDeps {
   agents: Pick<AgentFleet, 'link' | 'forNewUsers'>;
   secrets: SecretBox;
   logger: Logger;
+  /** `userDatabases`: one create or drop at a time per user (the name check, the agent call and the insert belong together). */
+  locks: Pick<AppLocks, 'userDatabases'>;
 }
 
 /** Fixed decision: database and account are `u{userId}_{suffix}`, so names of different students never meet. */
 export const databaseNameFor = (userId: number, suffix: string): string => `u${userId}_${suffix}`;
-
-/** One create or drop at a time per user: the name check, the agent call and the insert belong together. */
-export const userDatabaseLocks = new KeyedLock<number>();
 
 /**
  * The agent's create. ALREADY_EXISTS here means an orphan: the name scheme gives `u{userId}_…`
@@ -50,7 +49,7 @@ async function createOnAgent(deps: DatabaseCommandDeps, link: AgentLink, name: s
  * the database, it is dropped again so nothing is left half-made.
  */
 export async function createUserDatabase(deps: DatabaseCommandDeps, userId: number, suffix: string, requestId?: string): Promise<void> {
-  await userDatabaseLocks.run(userId, async () => {
+  await deps.locks.userDatabases.run(userId, async () => {
     const existing = await loadUserDatabases(deps.knex, userId);
     const problem = databaseNameProblem(suffix, existing.map((row) => row.name));
     if (problem) throw databaseNameRefused(problem);

@@ -8,7 +8,7 @@ import { VpnConfig } from '../models/VpnConfig.ts';
 import { loadVpnConfigOfUser } from '../queries/vpn.ts';
 import { vpnAgentFailure } from '../lib/vpn-agent-failure.ts';
 import { generateWireguardKeyPair } from '../lib/wireguard-keys.ts';
-import { KeyedLock } from '@devplein/server-kit/keyed-lock';
+import type { AppLocks } from '../app-context.ts';
 import { userHomeHost } from '../queries/users.ts';
 import { createPeerOnFreeAddress } from './create-vpn-peer.ts';
 
@@ -17,10 +17,9 @@ export interface VpnCommandDeps {
   agents: Pick<AgentFleet, 'link' | 'forNewUsers'>;
   secrets: SecretBox;
   logger: Logger;
+  /** `userVpns`: one POST /api/vpn at a time per user (a double click must not make a second peer). */
+  locks: Pick<AppLocks, 'userVpns'>;
 }
-
-/** One POST /api/vpn at a time per user: a double click must not make a second peer. */
-const perUser = new KeyedLock<number>();
 
 // objection wraps the driver's error (db-errors): its code is on nativeError then.
 
@@ -33,7 +32,7 @@ const perUser = new KeyedLock<number>();
  * meanwhile by another process, is returned instead of a second one).
  */
 export async function createUserVpn(deps: VpnCommandDeps, userId: number, requestId?: string): Promise<{ identifier: string }> {
-  return perUser.run(userId, async () => {
+  return deps.locks.userVpns.run(userId, async () => {
     const existing = await loadVpnConfigOfUser(deps.knex, userId);
     if (existing) return { identifier: existing.identifier };
     const keys = generateWireguardKeyPair();

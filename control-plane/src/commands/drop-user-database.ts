@@ -1,7 +1,7 @@
 import { Database } from '../models/Database.ts';
 import type { StoredDatabase } from '../queries/databases.ts';
 import { databaseAgentFailure } from '../lib/database-agent-failure.ts';
-import { type DatabaseCommandDeps, userDatabaseLocks } from './create-user-database.ts';
+import type { DatabaseCommandDeps } from './create-user-database.ts';
 
 /**
  * DELETE /api/user/databases/{id}, after the route authorized the row. The agent drops database
@@ -9,7 +9,7 @@ import { type DatabaseCommandDeps, userDatabaseLocks } from './create-user-datab
  * student can try again.
  */
 export async function dropUserDatabase(deps: DatabaseCommandDeps, database: StoredDatabase, requestId?: string): Promise<void> {
-  await userDatabaseLocks.run(database.user_id, async () => {
+  await deps.locks.userDatabases.run(database.user_id, async () => {
     try {
       await deps.agents.link(database.host).client.databases.dropDatabase({ name: database.name, user: database.db_user }, { requestId });
     } catch (error) {

@@ -2,7 +2,7 @@ import { recordAudit } from '../audit/record-audit.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { callAgent } from '../lib/agent-failure.ts';
 import { loadScreenshotTarget, screenshotStateOf, type AdminDockerDeps } from '../queries/admin-dockers.ts';
-import type { ThumbnailCapturer } from './capture-thumbnail.ts';
+import type { ThumbnailCapturer } from '../services/thumbnail-capturer.ts';
 import type { ScreenshotState } from '@devplein/contract/dockers';
 
 const PROJECT_NOT_FOUND = 'Dit project bestaat niet.';

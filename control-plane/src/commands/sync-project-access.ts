@@ -5,13 +5,15 @@ import { SSH_LABEL, type ContainerView } from '../agent/container-views.ts';
 import { type DockerProjectRow, loadDockerProject, sshKeysOf } from '../queries/projects.ts';
 import { isStillPending } from '../queries/host-access.ts';
 import { HostAccessReport, type NotDoneStep } from './host-access-report.ts';
-import { KeyedLock } from '@devplein/server-kit/keyed-lock';
+import type { AppLocks } from '../app-context.ts';
 import { recordPendingAccess, settlePendingAccessWithAudit } from './pending-host-access.ts';
 
 export interface HostAccessDeps {
   knex: Knex;
   agents: Pick<AgentFleet, 'link'>;
   logger: Logger;
+  /** `access`: one run at a time per user and per project (the retry job and a request may meet). */
+  locks: Pick<AppLocks, 'access'>;
 }
 
 /** What a run of access changes came to, for the route's answer. */
@@ -25,9 +27,6 @@ export interface AccessOutcome {
 }
 
 export const COMPLETE: AccessOutcome = { complete: true, notDone: null, steps: [] };
-
-/** One run at a time per user and per project (the retry job and a request may meet). */
-export const accessLocks = new KeyedLock<string>();
 
 /**
  * The SSH side of one project's container: its authorized_keys become the keys of the members
@@ -65,7 +64,7 @@ export async function syncProjectAccess(
   projectId: number,
   intent: { reason: string; endSessionsOf: readonly number[]; actorId: number | null; retry?: boolean; pendingId?: number },
 ): Promise<AccessOutcome> {
-  return accessLocks.run(`project:${projectId}`, async () => {
+  return deps.locks.access.run(`project:${projectId}`, async () => {
     // The retry job's intent may have been carried out by the request whose run it waited for.
     if (intent.pendingId !== undefined && !(await isStillPending(deps.knex, intent.pendingId))) return COMPLETE;
     const project = await loadDockerProject(deps.knex, projectId);

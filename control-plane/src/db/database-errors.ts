@@ -2,7 +2,7 @@
 export const DATABASE_UNAVAILABLE_MESSAGE = 'De database is op dit moment niet bereikbaar. Probeer het zo opnieuw.';
 
 /** Socket failures of the pg driver: the server is not there or went away mid-query. */
-const socketCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const socketCodes: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /**
  * PostgreSQL's own codes for "not now": class 08 (connection exception), admin/crash shutdown,

@@ -22,27 +22,28 @@ export interface KnexOptions {
   log?: Knex.Logger;
 }
 
-let pgTypesAligned = false;
+/** createKnex's connection function for PGlite, which also says which instance it hands out. */
+type EmbeddedConnection = (() => { pglite: PGlite }) & { embedded: PGlite };
 
-/** The embedded PGlite behind a knex made by createKnex (its LISTEN is an in-process callback). */
-const embeddedDatabases = new WeakMap<Knex, PGlite>();
-
-/** The PGlite instance behind `knex`, or undefined when it talks to a PostgreSQL server. */
+/**
+ * The PGlite instance behind `knex` (its LISTEN is an in-process callback), or undefined when it
+ * talks to a PostgreSQL server: read off the connection function createKnex gave it.
+ */
 export function embeddedPglite(knex: Knex): PGlite | undefined {
-  return embeddedDatabases.get(knex);
+  const connection: unknown = (knex.client as { config?: { connection?: unknown } }).config?.connection;
+  return typeof connection === 'function' && 'embedded' in connection ? (connection as EmbeddedConnection).embedded : undefined;
 }
 
 /**
  * node-postgres returns int8 (count(*), bigint) as strings and dates as local-midnight Date
  * objects; PGlite returns numbers and UTC Dates. Both drivers are made to answer alike:
  * int8 → number, date → 'YYYY-MM-DD' string (no time zone drift), bytea → Buffer.
- * The pg setting is process-wide (pg-types is global), which is what we want.
+ * The pg setting is process-wide (pg-types is global), which is what we want; setting it again
+ * replaces it with the same parser.
  */
 function alignPgTypes(): void {
-  if (pgTypesAligned) return;
   pg.types.setTypeParser(INT8_OID, (value: string) => Number(value));
   pg.types.setTypeParser(DATE_OID, (value: string) => value);
-  pgTypesAligned = true;
 }
 
 function parseByteaHex(value: string): Buffer {
@@ -88,10 +89,9 @@ export function createKnex(options: KnexOptions): Knex {
     dialect: 'postgres',
     // knex-pglite accepts a function returning our own instance (so the parsers above apply).
     // knex calls it more than once; it must always hand back the same instance.
-    connection: (() => ({ pglite })) as unknown as Knex.StaticConnectionConfig,
+    connection: Object.assign(() => ({ pglite }), { embedded: pglite }) satisfies EmbeddedConnection as unknown as Knex.StaticConnectionConfig,
     ...(options.log ? { log: options.log } : {}),
   });
-  embeddedDatabases.set(knex, pglite);
   return knex;
 }
 

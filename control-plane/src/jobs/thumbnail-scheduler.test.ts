@@ -2,7 +2,7 @@ import pino from 'pino';
 import type { Knex } from 'knex';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ContainerEventView } from '../agent/container-views.ts';
-import type { CaptureResult, ThumbnailCapturer } from '../commands/capture-thumbnail.ts';
+import type { CaptureResult, ThumbnailCapturer } from '../services/thumbnail-capturer.ts';
 import { startThumbnailScheduler, type ThumbnailScheduler } from './thumbnail-scheduler.ts';
 
 const event = (projectId: number, action: string, state = 'running'): ContainerEventView => ({

@@ -2,7 +2,7 @@ import { scheduleJob } from '@devplein/server-kit/scheduled-job';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { ContainerEventView } from '../agent/container-views.ts';
-import type { CaptureResult, ThumbnailCapturer } from '../commands/capture-thumbnail.ts';
+import type { CaptureResult, ThumbnailCapturer } from '../services/thumbnail-capturer.ts';
 
 /**
  * The nightly job: captures every approved, visible site (the ones the websites wall shows). Each site is
@@ -27,7 +27,7 @@ export async function captureVisibleSites(deps: { knex: Knex; capturer: Thumbnai
 }
 
 /** Container actions after which the site is (again) served by a fresh process. */
-const STARTING_ACTIONS = new Set(['start', 'restart', 'unpause']);
+const STARTING_ACTIONS: ReadonlySet<string> = new Set(['start', 'restart', 'unpause']);
 
 export interface ThumbnailSchedulerOptions {
   knex: Knex;

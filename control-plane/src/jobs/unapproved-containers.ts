@@ -6,7 +6,7 @@ import { toAgentError } from '../agent/agent-error.ts';
 import { suspendProjectContainer, type SuspendTarget } from '../commands/suspend-project-container.ts';
 
 /** Docker states of a container that serves its site (or can again on unpause). */
-const RUNNING_STATES = new Set(['running', 'paused', 'restarting']);
+const RUNNING_STATES: ReadonlySet<string> = new Set(['running', 'paused', 'restarting']);
 
 /**
  * Finds containers of projects that are not approved (rejected, or back to awaiting approval)

@@ -2,7 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Middleware } from 'koa';
 
 /**
- * The control plane's Prometheus metrics. One registry per process (controlPlaneMetrics); it is
+ * The control plane's Prometheus metrics. One registry per process (main.ts makes it); it is
  * served only by the separate metrics listener (metrics-server.ts), never on the app port.
  * Labels have a small, fixed set of values: routes are koa-router templates, never raw paths.
  */
@@ -38,7 +38,7 @@ export function routeTemplate(ctx: { _matchedRoute?: unknown }): string {
 }
 
 /** Only the standard methods become label values (anything else is 'OTHER'). */
-const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const knownMethods: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** Builds a registry with default process metrics and the devplein metrics. */
 export function createControlPlaneMetrics(): ControlPlaneMetrics {
@@ -158,11 +158,8 @@ export function createControlPlaneMetrics(): ControlPlaneMetrics {
   };
 }
 
-/** The process's metrics (the agent client, the capturer and the app record into these). */
-export const controlPlaneMetrics: ControlPlaneMetrics = createControlPlaneMetrics();
-
 /** Counts the outcome of a capture (a rejection counts as 'error') and passes the result on. */
-export function countCaptureOutcome<Result extends { outcome: string }>(host: string, work: Promise<Result>, metrics: ControlPlaneMetrics = controlPlaneMetrics): Promise<Result> {
+export function countCaptureOutcome<Result extends { outcome: string }>(host: string, work: Promise<Result>, metrics: Pick<ControlPlaneMetrics, 'countThumbnailCapture'>): Promise<Result> {
   return work.then(
     (result) => {
       metrics.countThumbnailCapture(host, result.outcome);

@@ -1,7 +1,7 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppContext, AppMiddleware } from '../app-context.ts';
 
-const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const UNSAFE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The start of sign-in: `/auth/{provider}` (not its callback), where each hit starts a new login at the provider. */
 export const isSignInStart = (path: string): boolean => /^\/auth\/[^/]+\/?$/.test(path);

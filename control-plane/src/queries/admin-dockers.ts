@@ -4,7 +4,7 @@ import type { ContainerView } from '../agent/container-views.ts';
 import { notFound } from '../errors.ts';
 import { agentFailure, isUnreachable } from '../lib/agent-failure.ts';
 import { UNREACHABLE } from '../lib/container-states.ts';
-import type { ThumbnailCapturer } from '../commands/capture-thumbnail.ts';
+import type { ThumbnailCapturer } from '../services/thumbnail-capturer.ts';
 import { loadScreenshotStates } from './thumbnails.ts';
 import { loadDockerProjects } from './projects.ts';
 import type { ScreenshotState } from '@devplein/contract/dockers';

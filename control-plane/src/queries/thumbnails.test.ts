@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { describe, expect, it } from 'vitest';
-import type { ThumbnailCapturer } from '../commands/capture-thumbnail.ts';
+import type { ThumbnailCapturer } from '../services/thumbnail-capturer.ts';
 import { loadScreenshotStates, type ThumbnailStateRow } from './thumbnails.ts';
 
 describe('loadScreenshotStates', () => {

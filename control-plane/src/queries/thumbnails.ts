@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { ThumbnailCapturer } from '../commands/capture-thumbnail.ts';
+import type { ThumbnailCapturer } from '../services/thumbnail-capturer.ts';
 import type { ScreenshotState } from '@devplein/contract/dockers';
 
 /** What serving a thumbnail needs before reading its bytes: the project's wall flags and the capture's validators. */

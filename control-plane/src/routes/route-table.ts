@@ -22,7 +22,7 @@ import { licenseRoutes } from './licenses/licenses.ts';
 import { introduceeRoutes } from './introducees/introducees.ts';
 import { projectRequestRoutes } from './project-requests/project-requests.ts';
 import { adminAuditRoutes } from './admin-audit/admin-audit.ts';
-import { userDockerRoutes, containerCommandDeps } from './user-dockers/user-dockers.ts';
+import { userDockerRoutes } from './user-dockers/user-dockers.ts';
 import { wordpressRoutes } from './wordpress/wordpress.ts';
 import { dockerImageRoutes } from './docker-images/docker-images.ts';
 import { adminDockerRoutes } from './admin-dockers/admin-dockers.ts';
@@ -61,7 +61,7 @@ export function appRouters(deps: AppDeps): AppRouter[] {
     introduceeRoutes(deps),
     projectRequestRoutes(deps),
     adminAuditRoutes(deps),
-    userDockerRoutes(deps, containerCommandDeps(deps)),
+    userDockerRoutes(deps),
     wordpressRoutes(deps),
     // Before adminDockerRoutes: its /api/admin/dockers/:name would take /api/admin/dockers/images.
     dockerImageRoutes(deps),

@@ -4,9 +4,9 @@ import type sshpkModule from 'sshpk';
 import { parseSshKeyText, SSH_KEY_TYPES, type SshKeyType } from '@devplein/contract/validation/sshKeyFormat';
 
 /** A public key that passed the §5 format rule AND a real parse; what the control plane stores and shows. */
-/** sshpk, required on the first key parsed (SSH keys are added now and then; ~30 modules otherwise loaded at start). */
-let loaded: typeof sshpkModule | undefined;
-const sshpkLib = (): typeof sshpkModule => (loaded ??= createRequire(import.meta.url)('sshpk') as typeof sshpkModule);
+/** sshpk, required on the first key parsed (SSH keys are added now and then; ~30 modules otherwise loaded at start); Node's module cache keeps it after that. */
+const requireHere = createRequire(import.meta.url);
+const sshpkLib = (): typeof sshpkModule => requireHere('sshpk') as typeof sshpkModule;
 
 export interface ParsedSshPublicKey {
   type: SshKeyType;

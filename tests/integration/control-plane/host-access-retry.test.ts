@@ -7,7 +7,8 @@
  */
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { accessLocks, syncProjectAccess, type HostAccessDeps } from '../../../control-plane/src/commands/sync-project-access.ts';
+import { KeyedLock } from '@devplein/server-kit/keyed-lock';
+import { syncProjectAccess, type HostAccessDeps } from '../../../control-plane/src/commands/sync-project-access.ts';
 import { retryPendingAccess } from '../../../control-plane/src/jobs/host-access-retry.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 
@@ -78,7 +79,8 @@ describe('the access retry job beside a request', () => {
         },
       }),
     } as unknown as HostAccessDeps['agents'];
-    const deps: HostAccessDeps = { knex: database.knex, agents, logger: pino({ level: 'silent' }) };
+    const accessLocks = new KeyedLock<string>();
+    const deps: HostAccessDeps = { knex: database.knex, agents, logger: pino({ level: 'silent' }), locks: { access: accessLocks } };
 
     // The request: its intent is recorded, and the dev server is ending the leaver's sessions.
     const request = syncProjectAccess(deps, projectId, { reason: 'project.members', endSessionsOf: [leaver], actorId: owner });

@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncIdentityGroups } from '../../../control-plane/src/commands/sync-identity-groups.ts';
 import type { HostAccessDeps } from '../../../control-plane/src/commands/sync-project-access.ts';
+import { KeyedLock } from '@devplein/server-kit/keyed-lock';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 
 let database: TestDatabase;
@@ -21,7 +22,7 @@ const noAgents: HostAccessDeps['agents'] = {
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  deps = { knex: database.knex, agents: noAgents, logger: pino({ level: 'silent' }) };
+  deps = { knex: database.knex, agents: noAgents, logger: pino({ level: 'silent' }), locks: { access: new KeyedLock() } };
 });
 
 afterAll(async () => {

@@ -11,7 +11,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CaptureOutcome } from '@devplein/proto/screenshot';
 import { createAgentClient, type AgentClient } from '../../../control-plane/src/agent/agent-client.ts';
-import { ThumbnailCapturer } from '../../../control-plane/src/commands/capture-thumbnail.ts';
+import { ThumbnailCapturer } from '../../../control-plane/src/services/thumbnail-capturer.ts';
 import { singleAgentFleet } from '../../../control-plane/src/agent/agent-fleet.ts';
 import { captureVisibleSites } from '../../../control-plane/src/jobs/thumbnail-scheduler.ts';
 import type { AdminDocker, ScreenshotState } from '@devplein/contract/dockers';
@@ -19,6 +19,7 @@ import { fakePng } from '../../support/fake-agent.ts';
 import { ADMIN, DEVELOPER, DOCENT, NO_GROUP, NOT_ACTIVATED, SITE, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
 import { HttpSession } from '../../support/http-session.ts';
 import { waitFor } from '../../support/ports.ts';
+import { createControlPlaneMetrics } from '../../../control-plane/src/metrics/metrics.ts';
 import { revalidate, startSiteWall, WALL_PNG, type SiteWall } from '../../support/site-wall.ts';
 
 /** The after-start delay of this file's control plane. */
@@ -276,6 +277,7 @@ describe('the nightly job', () => {
       agents: singleAgentFleet(client, { name: 'dev1', siteDomain: SITE, studentDbHost: '10.8.0.1', studentDbPort: 3306, dbAdminUrl: '/phpmyadmin/' }),
       logger: pino({ level: 'silent' }),
       settings: { concurrency: 2, timeoutMs: 5_000 },
+      metrics: createControlPlaneMetrics(),
     });
     try {
       const results = await captureVisibleSites({ knex: stack.database.knex, capturer, logger: pino({ level: 'silent' }) });

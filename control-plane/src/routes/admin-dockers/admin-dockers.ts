@@ -18,7 +18,6 @@ import { removeContainer } from '../../commands/remove-container.ts';
 import { runBulkContainerAction } from '../../commands/run-bulk-container-action.ts';
 import { adoptContainer } from '../../commands/adopt-container.ts';
 import { requestScreenshot } from '../../commands/request-screenshot.ts';
-import { appThumbnailCapturer } from '../../commands/capture-thumbnail.ts';
 import { handle } from '../handle.ts';
 
 /** :name, except the image options' and the bulk action's path segments (their own endpoints). */
@@ -36,8 +35,7 @@ function containerName(name: string): string {
  */
 export function adminDockerRoutes(deps: AppDeps): AppRouter {
   const router: AppRouter = new Router();
-  const thumbnails = appThumbnailCapturer(deps);
-  const commandDeps = { knex: deps.knex, agents: deps.agents, thumbnails };
+  const commandDeps = { knex: deps.knex, agents: deps.agents, thumbnails: deps.services.thumbnails };
 
   handle(router, listAdminDockers, async () => (await loadAdminDockers(commandDeps)).map(presentAdminDockerRow));
 

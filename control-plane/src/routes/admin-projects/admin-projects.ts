@@ -41,7 +41,7 @@ export function adminProjectRoutes(deps: AppDeps): AppRouter {
     router,
     decideOnProject,
     async (ctx, { caller: user, params: { id }, body: { git } }) => {
-      const { validated } = await approveProject({ knex, agents, realtime: deps.realtime, logger: deps.logger, log: ctx.state.log }, user.id, id, git);
+      const { validated } = await approveProject({ knex, agents, notices: deps.services.containerNotices, log: ctx.state.log }, user.id, id, git);
       return { validated };
     },
     { parseBody: (ctx) => parseInput(ctx, decision, 'body') },

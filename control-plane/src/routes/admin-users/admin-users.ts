@@ -39,7 +39,7 @@ const UNKNOWN_USER = 'Deze gebruiker bestaat niet.';
  */
 export function adminUserRoutes(deps: AppDeps): AppRouter {
   const { knex } = deps;
-  const hostAccess = { knex, agents: deps.agents, logger: deps.logger.child({ component: 'host-access' }) };
+  const hostAccess = { knex, agents: deps.agents, logger: deps.logger.child({ component: 'host-access' }), locks: deps.services.locks };
   const router: AppRouter = new Router();
 
   handle(router, listAdminUsers, async () => (await adminUserRows(knex)).map((row) => presentAdminUser(row)));

@@ -18,12 +18,13 @@ const noStore = (ctx: AppContext): void => {
  * The developer's own MySQL/MariaDB databases (spec §7): GET/POST /api/user/databases and
  * DELETE /api/user/databases/{id}, each answering the updated list `[{id, name, user, password}]`.
  */
-export function databaseRoutes(deps: Pick<AppDeps, 'knex' | 'agents' | 'secrets' | 'logger'>): AppRouter {
+export function databaseRoutes(deps: Pick<AppDeps, 'knex' | 'agents' | 'secrets' | 'logger' | 'services'>): AppRouter {
   const commandDeps: DatabaseCommandDeps = {
     knex: deps.knex,
     agents: deps.agents,
     secrets: deps.secrets,
     logger: deps.logger.child({ component: 'databases' }),
+    locks: deps.services.locks,
   };
   const router: AppRouter = new Router();
   /** Every answer is the user's updated list. */

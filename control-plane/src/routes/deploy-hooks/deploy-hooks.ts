@@ -7,7 +7,6 @@ import { deployRefusal } from '../../policies/deploy-policy.ts';
 import { loadDeploySettings, loadProjectDeploy, type DeploySettingsRow } from '../../queries/deploys.ts';
 import { clearWebhookNotice, forgetDelivery, rememberDelivery } from '../../queries/hook-deliveries.ts';
 import { presentDeploy } from '../../presenters/present-deploy.ts';
-import { deployQueueOf } from '../../jobs/deploy-queue.ts';
 import { webhookSecretOf } from '../../lib/webhook-secret.ts';
 import { checkSignature, hookEvent, readPush, type HookSender } from '../../lib/webhook-push.ts';
 import { limiter } from '../../middlewares/rate-limit.ts';
@@ -46,7 +45,7 @@ const ignored = (ctx: AppContext, reason: string): HookAnswer => {
 export function deployHookRoutes(deps: AppDeps): AppRouter {
   const { knex, config } = deps;
   const router: AppRouter = new Router();
-  const queue = deployQueueOf(deps);
+  const queue = deps.services.deploys;
   const take = limiter({ points: config.RATE_LIMIT_DEPLOY_HOOKS_PER_MINUTE });
 
   /** A signed, new delivery: what it asks for. */

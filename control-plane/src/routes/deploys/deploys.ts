@@ -8,7 +8,6 @@ import { authorizeDeploy, DEPLOY_NOT_OFFERED_MESSAGE, offersGitDeploy } from '..
 import { loadDockerProject, type DockerProjectRow } from '../../queries/projects.ts';
 import { loadDeploySettings, loadProjectDeploy, loadProjectDeploys, type DeploySettingsRow } from '../../queries/deploys.ts';
 import { presentDeploy, presentDeployDetail, presentDeployPanel } from '../../presenters/present-deploy.ts';
-import { deployQueueOf } from '../../jobs/deploy-queue.ts';
 import { gitPolicyOf } from '../../lib/git-policy.ts';
 import { webhookSecretOf } from '../../lib/webhook-secret.ts';
 import { DeployKeys } from '../../lib/deploy-keys.ts';
@@ -47,12 +46,12 @@ export const deployHookPath = (projectId: number): string => pathOf(deployWebhoo
  * activated user), and per project for its members and admins (others 404): the panel, Bijwerken
  * and 'terug naar deze versie', one deploy with its log, the deploy settings and a new webhook
  * secret (contract/src/http/deploys.ts). Deploys are recorded and queued here; the queue
- * (jobs/deploy-queue.ts) runs them.
+ * (services/deploy-queue.ts) runs them.
  */
 export function deployRoutes(deps: AppDeps): AppRouter {
   const { knex, config } = deps;
   const router: AppRouter = new Router();
-  const queue = deployQueueOf(deps);
+  const queue = deps.services.deploys;
   const keys = new DeployKeys(deps.agents, deps.logger.child({ component: 'deploy-keys' }));
   const policy = gitPolicyOf(config);
 

@@ -9,7 +9,6 @@ import { presentProject, type ProjectRow } from '../../presenters/present-projec
 import { problemsByField, projectRequestSchema, type ProjectRequestData } from '@devplein/contract/validation/projectRequest';
 import { loadProject, mayHaveContainer } from '../../queries/projects.ts';
 import { refused } from '../../lib/project-request-errors.ts';
-import { notifyContainer } from '../../commands/notify-container.ts';
 import { suspendProjectContainer } from '../../commands/suspend-project-container.ts';
 import { AWAITING_APPROVAL } from '../../lib/container-states.ts';
 import { createProject } from '../../commands/create-project.ts';
@@ -70,7 +69,7 @@ const projectColumns = (agents: AgentFleet, input: ProjectRequestData): ProjectC
  */
 export function projectRequestRoutes(deps: AppDeps): AppRouter {
   const { knex, config, agents } = deps;
-  const hostAccess = { knex, agents, logger: deps.logger.child({ component: 'host-access' }) };
+  const hostAccess = { knex, agents, logger: deps.logger.child({ component: 'host-access' }), locks: deps.services.locks };
   const router: AppRouter = new Router();
   // The site domains of the linked dev servers at the time of the request (a server may join or
   // be revoked while the process runs); the schema is rebuilt only when they change.
@@ -148,7 +147,7 @@ export function projectRequestRoutes(deps: AppDeps): AppRouter {
         // Back to awaiting approval: it cannot run until a teacher approves the change (after the
         // commit; the reconcile of unapproved containers catches up with a server that does not answer).
         await suspendProjectContainer({ knex, agents, logger: ctx.state.log }, before, { actorId: user.id, reason: 'awaiting' });
-        await notifyContainer({ realtime: deps.realtime, logger: ctx.state.log }, before.name, AWAITING_APPROVAL);
+        await deps.services.containerNotices.send(before.name, AWAITING_APPROVAL);
       }
       return presentedProject(id);
     },

@@ -39,7 +39,7 @@ export function sessionRoutes(deps: AppDeps): AppRouter {
     const idToken = typeof session?.idToken === 'string' ? session.idToken : undefined;
     ctx.session = null;
     askForAccountAtNextSignIn(ctx, secure());
-    const redirect = signedIn ? await logoutDestination({ provider: deps.schoolProvider, appUrl: deps.config.appUrl, idToken, logger: ctx.state.log }) : '/';
+    const redirect = signedIn ? await logoutDestination({ provider: deps.schoolProvider, discovery: deps.services.providerDiscovery, appUrl: deps.config.appUrl, idToken, logger: ctx.state.log }) : '/';
     if (signedIn) ctx.state.log.info({ userId: session?.userId, atProvider: redirect !== '/' }, 'signed out');
     ctx.set('Cache-Control', 'no-store');
     return { redirect };

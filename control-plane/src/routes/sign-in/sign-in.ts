@@ -9,17 +9,18 @@ import { handle } from '../handle.ts';
  * provider's way back and the finish, each a step of auth/school-login.ts. Another provider name
  * than ours is handed on to app.ts's 404 for every other path under /auth.
  */
-export function signInRoutes(deps: Pick<AppDeps, 'config' | 'knex' | 'logger' | 'agents' | 'schoolProvider'>): AppRouter {
+export function signInRoutes(deps: Pick<AppDeps, 'config' | 'knex' | 'logger' | 'agents' | 'schoolProvider' | 'services'>): AppRouter {
   const router: AppRouter = new Router();
   const { config, knex, logger } = deps;
   const login = schoolSignIn({
     provider: deps.schoolProvider,
+    discovery: deps.services.providerDiscovery,
     appUrl: config.appUrl,
     knex,
     logger,
     secureCookies: config.appUrl.startsWith('https://'),
     initialAdminEmails: config.INITIAL_ADMIN_EMAILS,
-    groupSync: config.groupSync && { ...config.groupSync, hostAccess: { knex, agents: deps.agents, logger: logger.child({ component: 'host-access' }) } },
+    groupSync: config.groupSync && { ...config.groupSync, hostAccess: { knex, agents: deps.agents, logger: logger.child({ component: 'host-access' }), locks: deps.services.locks } },
   });
   const anotherProvider = (ctx: AppContext): boolean => ctx.params.provider !== deps.schoolProvider.name;
 

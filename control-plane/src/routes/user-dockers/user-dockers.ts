@@ -13,7 +13,6 @@ import { changeContainerState } from '../../commands/change-container-state.ts';
 import { recordContainerAct } from '../../commands/record-container-act.ts';
 import { containerSituationOf, loadUserDockerCards } from '../../queries/user-dockers.ts';
 import { presentUserDocker } from '../../presenters/present-user-docker.ts';
-import { SshCommandResolver } from '../../lib/ssh-command.ts';
 import type { LogLineView, PullProgressView } from '../../agent/container-views.ts';
 import {
   changeUserDocker,
@@ -26,23 +25,20 @@ import {
 } from '@devplein/contract/http/user-dockers';
 import type { CurrentUser } from '../../auth/current-user.ts';
 import { handle } from '../handle.ts';
-import { openResponseStream, writeLine } from './streams.ts';
-import { PerUserSlots } from '../../lib/per-user-slots.ts';
-import { ContainerStatsWatches } from '../../lib/container-stats-watches.ts';
+import { writeLine } from '../../services/response-streams.ts';
 import { presentContainerStats } from '../../presenters/present-container-stats.ts';
 import { loadDeploySummaries } from '../../queries/deploys.ts';
-import { deployQueueOf } from '../../jobs/deploy-queue.ts';
 import { presentDeploySummary } from '../../presenters/present-deploy.ts';
 
-/** Shared by the container routers: the command deps, built once per app. */
-export function containerCommandDeps(deps: AppDeps): ContainerCommandDeps {
+/** The container commands' deps: the app's own services (AppServices), nothing made here. */
+function containerCommandDeps(deps: AppDeps): ContainerCommandDeps {
   return {
     knex: deps.knex,
     agents: deps.agents,
-    realtime: deps.realtime,
     logger: deps.logger.child({ component: 'containers' }),
-    sshCommands: new SshCommandResolver(deps.agents, deps.logger.child({ component: 'ssh-commands' })),
-    deploys: deployQueueOf(deps),
+    notices: deps.services.containerNotices,
+    sshCommands: deps.services.sshCommands,
+    deploys: deps.services.deploys,
   };
 }
 
@@ -79,12 +75,11 @@ async function pullErrorMessage(deps: ContainerCommandDeps, host: string | null,
  * server-sent events) and POST /api/user/dockers_images (pull progress as NDJSON). Members of
  * the project and admins only; everyone else gets 404.
  */
-export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDeps = containerCommandDeps(deps)): AppRouter {
+export function userDockerRoutes(deps: AppDeps): AppRouter {
+  const commandDeps = containerCommandDeps(deps);
   const { knex } = deps;
   const router: AppRouter = new Router();
-  const followSlots = new PerUserSlots(deps.config.LOG_FOLLOW_PER_USER);
-  // One agent stream per watched container for every tab that polls it (docs/architecture.md).
-  const statsWatches = new ContainerStatsWatches({ agents: deps.agents, logger: deps.logger.child({ component: 'container-stats' }) });
+  const { logFollows: followSlots, statsWatches, responseStreams } = deps.services;
 
   const deploySummaryOf = async (project: DockerProjectRow) => presentDeploySummary(project, (await loadDeploySummaries(knex, [project.id])).get(project.id));
 
@@ -135,7 +130,7 @@ export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDep
     // One student must not hold open streams (and agent streams behind them) without end.
     const release = followSlots.take(caller.id);
     if (!release) throw new HttpError(429, `Je volgt al ${followSlots.perUser} logs tegelijk. Sluit eerst een ander logvenster.`);
-    const { stream, signal } = openResponseStream(ctx, 'text/event-stream; charset=utf-8');
+    const { stream, signal } = responseStreams.answer(ctx, 'text/event-stream; charset=utf-8');
     stream.once('close', release);
     signal.addEventListener('abort', release, { once: true });
     const log = ctx.state.log;
@@ -181,7 +176,7 @@ export function userDockerRoutes(deps: AppDeps, commandDeps: ContainerCommandDep
       ctx.body = `${JSON.stringify({ error: message })}\n`;
       return;
     }
-    const { stream, signal } = openResponseStream(ctx, 'application/x-ndjson; charset=utf-8');
+    const { stream, signal } = responseStreams.answer(ctx, 'application/x-ndjson; charset=utf-8');
     signal.addEventListener('abort', () => cancel.abort(), { once: true });
     const log = ctx.state.log;
     log.info({ userId: user.id, projectId: project.id, image }, 'image pull');

@@ -14,7 +14,7 @@ import { handle } from '../handle.ts';
  * Paths under /api/user/ that are resources of the signed-in user, served by other routers
  * (SSH keys, dockers, databases, projects). GET /api/user/{id} must not answer them with 422.
  */
-const OWN_RESOURCE_SEGMENTS = new Set(['ssh_keys', 'dockers', 'databases', 'project', 'container', 'dockers_images', 'licenses']);
+const OWN_RESOURCE_SEGMENTS: ReadonlySet<string> = new Set(['ssh_keys', 'dockers', 'databases', 'project', 'container', 'dockers_images', 'licenses']);
 
 /** Finished levels per category of a user (the profile's '{title} afgerond' lines). */
 async function levelProgressOf(knex: Knex, user: CurrentUser): Promise<LevelCategoryProgressJson[]> {

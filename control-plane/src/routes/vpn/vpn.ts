@@ -22,12 +22,13 @@ const noStore = (ctx: AppContext): void => {
  * GET /api/vpn/{identifier} (the `.conf` download, owner only; others 404) and, beyond the spec,
  * GET /api/vpn/qr (the same file as an SVG QR code for a phone).
  */
-export function vpnRoutes(deps: Pick<AppDeps, 'knex' | 'agents' | 'secrets' | 'logger'>): AppRouter {
+export function vpnRoutes(deps: Pick<AppDeps, 'knex' | 'agents' | 'secrets' | 'logger' | 'services'>): AppRouter {
   const commandDeps: VpnCommandDeps = {
     knex: deps.knex,
     agents: deps.agents,
     secrets: deps.secrets,
     logger: deps.logger.child({ component: 'vpn' }),
+    locks: deps.services.locks,
   };
   const router: AppRouter = new Router();
 

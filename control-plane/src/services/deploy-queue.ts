@@ -330,14 +330,3 @@ export function agentFailureOf(error: unknown): { failure: DeployFailure; messag
   if (error.code === 'INVALID_ARGUMENT') return { failure: 'fetch-failed', message: `De dockerserver weigerde deze update: ${error.details}` };
   return { failure: 'agent-unavailable', message: AGENT_FAILED_MESSAGE };
 }
-
-const queues = new WeakMap<Knex, DeployQueue>();
-
-/** The process's deploy queue (one per database handle, so the routes and the services share it). */
-export function deployQueueOf(deps: DeployQueueDeps): DeployQueue {
-  const existing = queues.get(deps.knex);
-  if (existing) return existing;
-  const queue = new DeployQueue({ ...deps, logger: deps.logger.child({ component: 'deploy-queue' }) });
-  queues.set(deps.knex, queue);
-  return queue;
-}

@@ -5,8 +5,7 @@ import type { AgentFleet } from '../agent/agent-fleet.ts';
 import type { AgentClient } from '../agent/agent-client.ts';
 import { AgentError } from '../agent/agent-error.ts';
 import type { CaptureOutcomeName, CaptureView } from '../agent/screenshot-views.ts';
-import type { Config } from '../config.ts';
-import { countCaptureOutcome } from '../metrics/metrics.ts';
+import { countCaptureOutcome, type ControlPlaneMetrics } from '../metrics/metrics.ts';
 import { dutchCaptureReason } from '../lib/capture-reasons.ts';
 
 /**
@@ -31,6 +30,8 @@ export interface ThumbnailCaptureDeps {
   agents: Pick<AgentFleet, 'link'>;
   logger: Logger;
   settings: ThumbnailCaptureSettings;
+  /** Where each capture's outcome is counted, per dev server. */
+  metrics: Pick<ControlPlaneMetrics, 'countThumbnailCapture'>;
 }
 
 /** How one capture of a project ended, for jobs, logs and tests. */
@@ -99,7 +100,7 @@ interface HostQueue {
 }
 
 /**
- * The capture queues of the app. Keep one per process (thumbnailCapturerFor): the "one per
+ * The capture queues of the app. One per process (AppServices.thumbnails): the "one per
  * project" and "bounded per dev server" promises hold only inside one capturer.
  */
 export class ThumbnailCapturer {
@@ -181,6 +182,7 @@ export class ThumbnailCapturer {
         this.asking.add(projectId);
         return this.captureNow(project, link.client);
       }),
+      this.deps.metrics,
     );
   }
 
@@ -237,33 +239,4 @@ export class ThumbnailCapturer {
     logger.info({ projectId, domain: project.domain, outcome, reason }, 'capture failed');
     return { projectId, ok: false, outcome, error: text };
   }
-}
-
-const capturers = new WeakMap<object, ThumbnailCapturer>();
-
-/**
- * The capturer of this fleet of agent links, made on first use. Routes (on-demand captures) and
- * the scheduler (nightly, after a start) get the same one, so a project is captured once at a time.
- */
-export function thumbnailCapturerFor(deps: ThumbnailCaptureDeps): ThumbnailCapturer {
-  const existing = capturers.get(deps.agents);
-  if (existing) return existing;
-  const capturer = new ThumbnailCapturer(deps);
-  capturers.set(deps.agents, capturer);
-  return capturer;
-}
-
-/** The capturer of an app: its agent links, database and THUMBNAIL_* settings. */
-export function appThumbnailCapturer(deps: {
-  agents: Pick<AgentFleet, 'link'>;
-  knex: Knex;
-  logger: Logger;
-  config: Pick<Config, 'THUMBNAIL_CONCURRENCY' | 'THUMBNAIL_TIMEOUT_MS'>;
-}): ThumbnailCapturer {
-  return thumbnailCapturerFor({
-    knex: deps.knex,
-    agents: deps.agents,
-    logger: deps.logger.child({ component: 'thumbnails' }),
-    settings: { concurrency: deps.config.THUMBNAIL_CONCURRENCY, timeoutMs: deps.config.THUMBNAIL_TIMEOUT_MS },
-  });
 }

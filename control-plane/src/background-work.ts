@@ -3,17 +3,15 @@ import type { ContainerApi } from './agent/host-apis.ts';
 import type { ContainerEventView } from './agent/container-views.ts';
 import { createContainerEventRelay, type ContainerEventRelay } from './agent/container-event-relay.ts';
 import type { AgentLink } from './agent/agent-fleet.ts';
-import { appThumbnailCapturer } from './commands/capture-thumbnail.ts';
 import { startThumbnailScheduler } from './jobs/thumbnail-scheduler.ts';
 import { startUnapprovedContainersJob } from './jobs/unapproved-containers.ts';
 import { startHostAccessRetry } from './jobs/host-access-retry.ts';
 import { startHostSampler } from './jobs/host-sampler.ts';
 import { recordAutoStops } from './commands/record-host-sample.ts';
 import { containersPlacedOn } from './queries/container-product-states.ts';
-import { deployQueueOf } from './jobs/deploy-queue.ts';
 
-/** What runs beside the HTTP server for the app's lifetime; main.ts stops it on shutdown. */
-export interface AppServices {
+/** The schedules and relays that run beside the HTTP server for the app's lifetime; main.ts stops them on shutdown. */
+export interface BackgroundWork {
   /** Resolves once the running git deploys recorded that they were stopped. */
   stop(): Promise<void>;
 }
@@ -40,14 +38,14 @@ function tappedContainers(containers: ContainerApi, tap: (event: ContainerEventV
  * access changes a dev server missed (HOST_ACCESS_RETRY_CRON) and the reconcile that stops
  * containers of projects that are not approved (UNAPPROVED_RECONCILE_CRON) and the teachers'
  * overview sampler (HOST_SAMPLE_CRON: host samples, idle auto-stops, retention). Never throws; a relay
- * logs and reconnects on its own, unaware of the others. The capturer is the one the admin route
- * uses too, so a site is captured once at a time.
+ * logs and reconnects on its own, unaware of the others. The capturer, the notices and the deploy
+ * queue are the app's (AppServices), shared with the routes, so a site is captured once at a time.
  */
-export function startAppServices(deps: Pick<AppDeps, 'agents' | 'realtime' | 'logger' | 'knex' | 'config' | 'secrets'>): AppServices {
+export function startBackgroundWork(deps: Pick<AppDeps, 'agents' | 'logger' | 'knex' | 'config' | 'services'>): BackgroundWork {
   const { knex, config } = deps;
   const scheduler = startThumbnailScheduler({
     knex,
-    capturer: appThumbnailCapturer(deps),
+    capturer: deps.services.thumbnails,
     logger: deps.logger.child({ component: 'thumbnail-scheduler' }),
     cronExpression: config.THUMBNAIL_CRON,
     afterStartMs: config.THUMBNAIL_AFTER_START_S * 1000,
@@ -69,7 +67,7 @@ export function startAppServices(deps: Pick<AppDeps, 'agents' | 'realtime' | 'lo
           if (event.autoStop) recordAutoStopEvent(link.name, event);
         }),
       },
-      realtime: deps.realtime,
+      notices: deps.services.containerNotices,
       logger: deps.logger.child({ component: 'container-event-relay', host: link.name }),
       // Only this server's projects: an agent cannot speak for another server's (issue 35).
       // The first link holds the rows without a host; which link is first is read at each lookup.
@@ -94,6 +92,7 @@ export function startAppServices(deps: Pick<AppDeps, 'agents' | 'realtime' | 'lo
     knex,
     agents: deps.agents,
     logger: deps.logger.child({ component: 'host-access-retry' }),
+    locks: deps.services.locks,
     cronExpression: config.HOST_ACCESS_RETRY_CRON,
   });
   const sampler =
@@ -101,7 +100,7 @@ export function startAppServices(deps: Pick<AppDeps, 'agents' | 'realtime' | 'lo
       ? null
       : startHostSampler({ knex, agents: deps.agents, logger: deps.logger.child({ component: 'host-sampler' }) }, config.HOST_SAMPLE_CRON);
   // Deploys a previous process left: running ones failed as interrupted, queued ones run now.
-  const deploys = deployQueueOf(deps);
+  const deploys = deps.services.deploys;
   deploys.recover().catch((error: unknown) => deps.logger.error({ err: error }, 'deploys of the previous process not recovered'));
   return {
     stop: async () => {
