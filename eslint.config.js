@@ -52,6 +52,51 @@ const contractOnlyZod = pattern(
   String.raw`^(?!(zod|vitest)$|\./|\.\./(?!\.\./))`,
   'contract/src is zod and types only: it imports zod and its own files (no Node or DOM APIs, no other room).',
 );
+/*
+ * Issue 37: the control plane's layers. Each may import the ones below it, never one above, so
+ * no two folders import each other (tests/lint/layers.test.ts counts the pairs): lib (pure
+ * helpers) ← agent (the gRPC clients and their views) ← queries (reads and their row types) ←
+ * presenters (rows → contract JSON) and commands (writes; they return rows) ← services (the
+ * long-lived ones, app-services.ts) ← jobs ← routes. A lower layer reaches a service only
+ * through AppDeps['services'] (app-context.ts). Unit tests beside the code are not held to it.
+ */
+const layerPattern = (folders, message) => pattern(String.raw`^(\.\./)+(${folders.join('|')})/`, message);
+const libIsPure = pattern(
+  String.raw`^\.\./(?!\.\./)[^/.][^/]*/`,
+  'lib/ holds small pure helpers: it imports only lib/, the top-level type files (config.ts, http-context.ts) and packages; a helper that needs another room belongs in that room.',
+);
+const agentLayer = layerPattern(
+  ['queries', 'presenters', 'commands', 'services', 'jobs', 'auth', 'middlewares', 'metrics', 'policies'],
+  'agent/ is the link to the dev servers: it imports only lib/ and the top-level files; what uses its views (queries, presenters, commands, services) imports agent/, not the reverse.',
+);
+const queriesLayer = layerPattern(
+  ['presenters', 'commands', 'services', 'jobs', 'auth', 'middlewares'],
+  'queries/ are reads with their row types: presenters, commands and services import them, never the reverse (a service type comes through AppDeps[\'services\'] of app-context.ts).',
+);
+const presentersLayer = layerPattern(
+  ['commands', 'services', 'jobs', 'auth', 'middlewares'],
+  'presenters/ turn rows (queries/) into contract JSON: they import queries/ and agent/ views, never commands, services or jobs.',
+);
+const commandsLayer = layerPattern(
+  ['presenters', 'services', 'jobs', 'auth', 'middlewares'],
+  'commands/ are writes that return rows (the route presents them): they never import presenters, services (take them from AppDeps[\'services\']), jobs or auth.',
+);
+const controlPlaneRoomPatterns = [noWeb, noHostAgent, noCompositionRoot, noRoutes];
+
+/**
+ * A layer: its production files get the room's patterns, the layer's and noTests; its unit tests
+ * only the room's (they may use fakes from other layers and tests/support).
+ * @param {string} name @param {string} folder @param {{ regex: string, message: string }} layer
+ */
+const layer = (name, folder, layerRule) => [
+  {
+    name: `layers/${name}`,
+    files: [`${folder}/*.${sourceFiles}`],
+    ignores: testFiles,
+    rules: { 'no-restricted-imports': ['error', { patterns: [...controlPlaneRoomPatterns, layerRule, noTests] }] },
+  },
+];
+
 /**
  * A relative path climbing out of web/src, except to the school's data files in the repository's
  * config/ folder (config/useful-links.json, bundled at build time).
@@ -94,6 +139,11 @@ const importBoundaries = [
   ...room('control-plane', 'control-plane/src/**', [noWeb, noHostAgent]),
   ...room('control-plane-rooms', 'control-plane/src/*/**', [noWeb, noHostAgent, noCompositionRoot, noRoutes], ['control-plane/src/routes/**']),
   ...room('control-plane-routes', 'control-plane/src/routes/**', [noWeb, noHostAgent, noCompositionRoot]),
+  ...layer('control-plane-lib', 'control-plane/src/lib/**', libIsPure),
+  ...layer('control-plane-agent', 'control-plane/src/agent/**', agentLayer),
+  ...layer('control-plane-queries', 'control-plane/src/queries/**', queriesLayer),
+  ...layer('control-plane-presenters', 'control-plane/src/presenters/**', presentersLayer),
+  ...layer('control-plane-commands', 'control-plane/src/commands/**', commandsLayer),
   ...room('host-agent', 'host-agent/src/**', [noWeb, noControlPlane]),
   ...room('host-agent-drivers', 'host-agent/src/drivers/**', [noWeb, noControlPlane, noAgentServers]),
   ...room('server-kit', 'server-kit/src/**', [noWeb, noHostAgent, noControlPlane]),
@@ -149,8 +199,20 @@ const moduleStateFiles = [`control-plane/src/**/*.${sourceFiles}`];
 const entryPoints = ['control-plane/src/main.ts', 'control-plane/src/cli/*-cli.ts'];
 
 /*
+ * Issue 37: no SQL in a route file: a route loads through queries/ and writes through commands/
+ * (knex called as a function, knex.raw, a transaction handle called, or an objection Model.query()).
+ */
+const SQL_IN_ROUTE_MESSAGE = 'No SQL in a route file: read through queries/, write through commands/ (parse → load → authorize → act → present).';
+const sqlInRouteSelectors = [
+  { selector: "CallExpression[callee.type='Identifier'][callee.name=/^(knex|trx|db)$/]", message: SQL_IN_ROUTE_MESSAGE },
+  { selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='knex']", message: SQL_IN_ROUTE_MESSAGE },
+  { selector: "CallExpression[callee.type='MemberExpression'][callee.object.name=/^(knex|trx|db)$/][callee.property.name=/^(raw|transaction|select|from|insert|update|delete)$/]", message: SQL_IN_ROUTE_MESSAGE },
+  { selector: "CallExpression[callee.type='MemberExpression'][callee.object.name=/^[A-Z]/][callee.property.name=/^(query|relatedQuery)$/]", message: SQL_IN_ROUTE_MESSAGE },
+];
+
+/*
  * Both rules are no-restricted-syntax, and flat config replaces a rule's options rather than
- * merging them: the files both guard (routes/, presenters/) get one block with both lists, last.
+ * merging them: the files several guard (routes/, presenters/) get one block with every list, last.
  */
 const restrictedSyntax = [
   { name: 'http-contract/api-paths', files: apiPathFiles, ignores: testFiles, rules: { 'no-restricted-syntax': ['error', ...apiPathSelectors] } },
@@ -160,6 +222,12 @@ const restrictedSyntax = [
     files: apiPathFiles.filter((files) => files.startsWith('control-plane/')),
     ignores: testFiles,
     rules: { 'no-restricted-syntax': ['error', ...apiPathSelectors, ...moduleStateSelectors] },
+  },
+  {
+    name: 'control-plane/routes-syntax',
+    files: [`control-plane/src/routes/**/*.${sourceFiles}`],
+    ignores: testFiles,
+    rules: { 'no-restricted-syntax': ['error', ...apiPathSelectors, ...moduleStateSelectors, ...sqlInRouteSelectors] },
   },
 ];
 

@@ -1,9 +1,6 @@
-import type Koa from 'koa';
-import type Router from '@koa/router';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type Pusher from 'pusher';
-import type { CurrentUser } from './auth/current-user.ts';
 import type { Config } from './config.ts';
 import type { AgentFleet } from './agent/agent-fleet.ts';
 import type { SchoolProvider } from './auth/school-login.ts';
@@ -45,19 +42,5 @@ export interface AppDeps extends AppBaseDeps {
   services: AppServices;
 }
 
-
-/** What middleware puts on ctx.state for the rest of a request. */
-export interface AppState {
-  requestId: string;
-  log: Logger;
-  /** The signed-in user (through the identity cache, invalidated by every write); null when signed out. */
-  user: CurrentUser | null;
-  /** Input parsed and validated by the validate middleware. */
-  input: unknown;
-  /** grant's per-request state (its dynamic overrides). */
-  grant?: Record<string, unknown>;
-}
-
-export type AppContext = Koa.ParameterizedContext<AppState, Koa.DefaultContext>;
-export type AppRouter = Router<AppState, Koa.DefaultContext>;
-export type AppMiddleware = Koa.Middleware<AppState, Koa.DefaultContext>;
+// The request-side types, in a file of their own that imports nothing from auth/ (auth and the middlewares use it).
+export type { AppContext, AppMiddleware, AppRouter, AppState } from './http-context.ts';

@@ -2,6 +2,7 @@ import { KeyedLock } from '@devplein/server-kit/keyed-lock';
 import type { AppBaseDeps } from './app-context.ts';
 import { ContainerNotices } from './services/container-notices.ts';
 import { ContainerStatsWatches } from './services/container-stats-watches.ts';
+import { DeployKeys } from './services/deploy-keys.ts';
 import { DeployQueue } from './services/deploy-queue.ts';
 import { PerUserSlots } from './services/per-user-slots.ts';
 import { ResponseStreams } from './services/response-streams.ts';
@@ -30,6 +31,8 @@ export interface AppLocks {
 export interface AppServices {
   /** The git deploys: one at a time per project; the rows are the truth. */
   deploys: DeployQueue;
+  /** The dev servers' public deploy keys, remembered once asked. */
+  deployKeys: DeployKeys;
   /** The one sender of DockerEventSent messages (the event relays and the routes share what was sent last). */
   containerNotices: ContainerNotices;
   /** On-demand and scheduled thumbnail captures: one per project at a time, bounded per dev server. */
@@ -52,6 +55,7 @@ export function createAppServices(deps: AppBaseDeps): AppServices {
   const { knex, agents, logger, config } = deps;
   return {
     deploys: new DeployQueue({ knex, agents, realtime: deps.realtime, config, secrets: deps.secrets, logger: logger.child({ component: 'deploy-queue' }) }),
+    deployKeys: new DeployKeys(agents, logger.child({ component: 'deploy-keys' })),
     containerNotices: new ContainerNotices(deps.realtime, logger.child({ component: 'container-notices' })),
     thumbnails: new ThumbnailCapturer({
       knex,

@@ -12,7 +12,7 @@ import { recordPinnedCertificateSeen, seedAgentLinks } from './agent-links/agent
 import { FleetLinks } from './agent-links/fleet-links.ts';
 import { agentCertificatePaths } from './agent/link-certificates.ts';
 import { createRealtime } from './realtime/pusher.ts';
-import { pruneExpiredSessions } from './auth/session-store.ts';
+import { pruneExpiredSessions } from './commands/destroy-sessions.ts';
 import { createApp } from './app.ts';
 import { IdentityCache } from './auth/identity-cache.ts';
 import { adminGrantsByName } from './auth/group-mapping.ts';

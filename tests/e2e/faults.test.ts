@@ -26,7 +26,7 @@ import { waitFor } from '../support/ports.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { startPrivateDockerd, type PrivateDockerd } from '../support/private-docker.ts';
 import { startSoketi, type SoketiServer } from '../support/soketi.ts';
-import { AGENT_UNREACHABLE_MESSAGE } from '../../control-plane/src/lib/agent-failure.ts';
+import { AGENT_UNREACHABLE_MESSAGE } from '../../control-plane/src/agent/agent-failure.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../../control-plane/src/db/database-errors.ts';
 import { STATE_NOT_CREATED, STATE_UNREACHABLE, type UserDocker } from '@devplein/contract/dockers';
 

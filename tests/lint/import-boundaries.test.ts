@@ -22,6 +22,11 @@ const messages = {
   noAgentServers: 'host-agent drivers wrap one external system each; they never import jobs/ or services/ (those import drivers).',
   webOnly: 'web/src imports only web/src, the config/ data files, @devplein/contract and npm packages.',
   contractOnlyZod: 'contract/src is zod and types only: it imports zod and its own files (no Node or DOM APIs, no other room).',
+  libIsPure: 'lib/ holds small pure helpers: it imports only lib/, the top-level type files (config.ts, http-context.ts) and packages; a helper that needs another room belongs in that room.',
+  agentLayer: 'agent/ is the link to the dev servers: it imports only lib/ and the top-level files; what uses its views (queries, presenters, commands, services) imports agent/, not the reverse.',
+  queriesLayer: "queries/ are reads with their row types: presenters, commands and services import them, never the reverse (a service type comes through AppDeps['services'] of app-context.ts).",
+  presentersLayer: 'presenters/ turn rows (queries/) into contract JSON: they import queries/ and agent/ views, never commands, services or jobs.',
+  commandsLayer: "commands/ are writes that return rows (the route presents them): they never import presenters, services (take them from AppDeps['services']), jobs or auth.",
 } as const;
 
 /** The boundary errors of `code` linted as repository file `file`. */
@@ -66,6 +71,19 @@ const breaking: { rule: keyof typeof messages; file: string; specifier: string }
   { rule: 'contractOnlyZod', file: 'contract/src/boundary-fixture.ts', specifier: '@devplein/server-kit/operator-listener' },
   { rule: 'contractOnlyZod', file: 'contract/src/boundary-fixture.test.ts', specifier: 'react' },
   { rule: 'noControlPlane', file: 'web/src/pages/UsersPage/boundary-fixture.test.tsx', specifier: '../../../../control-plane/src/errors.ts' },
+  // Issue 37: the control plane's layers (a lower one never imports a higher one).
+  { rule: 'libIsPure', file: 'control-plane/src/lib/boundary-fixture.ts', specifier: '../agent/agent-error.ts' },
+  { rule: 'libIsPure', file: 'control-plane/src/lib/boundary-fixture.ts', specifier: '../db/database-errors.ts' },
+  { rule: 'agentLayer', file: 'control-plane/src/agent/boundary-fixture.ts', specifier: '../presenters/present-deploy.ts' },
+  { rule: 'agentLayer', file: 'control-plane/src/agent/boundary-fixture.ts', specifier: '../metrics/metrics.ts' },
+  { rule: 'queriesLayer', file: 'control-plane/src/queries/boundary-fixture.ts', specifier: '../presenters/present-team.ts' },
+  { rule: 'queriesLayer', file: 'control-plane/src/queries/boundary-fixture.ts', specifier: '../services/thumbnail-capturer.ts' },
+  { rule: 'queriesLayer', file: 'control-plane/src/queries/boundary-fixture.ts', specifier: '../commands/container-deps.ts' },
+  { rule: 'presentersLayer', file: 'control-plane/src/presenters/boundary-fixture.ts', specifier: '../commands/redeem-signon-ticket.ts' },
+  { rule: 'presentersLayer', file: 'control-plane/src/presenters/boundary-fixture.ts', specifier: '../services/container-stats-watches.ts' },
+  { rule: 'commandsLayer', file: 'control-plane/src/commands/boundary-fixture.ts', specifier: '../presenters/present-admin-user.ts' },
+  { rule: 'commandsLayer', file: 'control-plane/src/commands/boundary-fixture.ts', specifier: '../auth/session-store.ts' },
+  { rule: 'commandsLayer', file: 'control-plane/src/commands/boundary-fixture.ts', specifier: '../services/thumbnail-capturer.ts' },
 ];
 
 describe('import boundaries (eslint.config.js)', () => {
@@ -91,7 +109,14 @@ describe('import boundaries (eslint.config.js)', () => {
     { file: 'control-plane/src/main-fixture.ts', specifiers: ['./app.ts', './app-services.ts', './background-work.ts', './services/response-streams.ts', './spa/spa.ts', '@devplein/server-kit', 'koa'] },
     { file: 'control-plane/src/routes/sites/boundary-fixture.ts', specifiers: ['../../app-context.ts', '../../queries/projects.ts', '../../presenters/present-site.ts', './schema.ts', '@devplein/proto', 'zod'] },
     { file: 'control-plane/src/routes/boundary-fixture.ts', specifiers: ['./sites/sites.ts', '../app-context.ts'] },
-    { file: 'control-plane/src/commands/boundary-fixture.ts', specifiers: ['../app-context.ts', '../services/deploy-queue.ts', '../agent/agent-fleet.ts', '../presenters/present-user.ts', '../queries/container-product-states.ts'] },
+    { file: 'control-plane/src/commands/boundary-fixture.ts', specifiers: ['../app-context.ts', '../agent/agent-fleet.ts', '../queries/container-product-states.ts', '../models/User.ts', '../audit/record-audit.ts'] },
+    { file: 'control-plane/src/lib/boundary-fixture.ts', specifiers: ['./container-states.ts', '../config.ts', '../http-context.ts', '@devplein/contract/validation', 'node:crypto'] },
+    { file: 'control-plane/src/agent/boundary-fixture.ts', specifiers: ['./agent-error.ts', '../lib/container-states.ts', '../config.ts', '@devplein/proto'] },
+    { file: 'control-plane/src/queries/boundary-fixture.ts', specifiers: ['./projects.ts', '../agent/container-views.ts', '../models/User.ts', '../lib/like-pattern.ts', '../app-context.ts'] },
+    { file: 'control-plane/src/presenters/boundary-fixture.ts', specifiers: ['./present-deploy.ts', '../queries/users.ts', '../agent/container-views.ts', '../lib/container-states.ts'] },
+    { file: 'control-plane/src/services/boundary-fixture.ts', specifiers: ['../commands/queue-deploy.ts', '../presenters/present-deploy.ts', '../queries/deploys.ts', '../agent/agent-fleet.ts'] },
+    // Unit tests beside a layer may use what is above it (a real service as a collaborator).
+    { file: 'control-plane/src/agent/boundary-fixture.test.ts', specifiers: ['../services/container-notices.ts', './container-event-relay.ts'] },
     { file: 'host-agent/src/drivers/docker/boundary-fixture.ts', specifiers: ['./docker-errors.ts', '../../config.ts', '../../atomic-file.ts', '../proxy/caddy.ts', '@devplein/proto', 'dockerode'] },
     { file: 'host-agent/src/services/boundary-fixture.ts', specifiers: ['../drivers/docker/docker-driver.ts', '../jobs/schedule.ts', '@devplein/server-kit'] },
     { file: 'server-kit/src/boundary-fixture.ts', specifiers: ['./operator-listener.ts', 'node:http'] },
@@ -168,6 +193,27 @@ describe('no module-level mutable state in the control plane (issue 37, eslint.c
     ['control-plane/src/cli/backup-cli.ts', 'let invocation: string;\ninvocation = process.argv[2] ?? "";\nexport { invocation };\n'],
     ['control-plane/src/commands/module-state-fixture.test.ts', 'const seen = new Set<number>();\nexport const has = (id: number) => seen.has(id);\n'],
   ])('%s may (a constant, state inside a class or function, an entry point, a unit test)', async (file, code) => {
+    expect(await apiPathErrors(file, code)).toEqual([]);
+  });
+});
+
+const SQL_IN_ROUTE_MESSAGE = 'No SQL in a route file: read through queries/, write through commands/ (parse → load → authorize → act → present).';
+
+describe('no SQL in route files (issue 37, eslint.config.js)', () => {
+  it.each([
+    ['control-plane/src/routes/admin-exports/sql-fixture.ts', "export const cohortOf = (knex: (table: string) => { where: (q: object) => unknown }, id: number) => knex('groups').where({ id });\n"],
+    ['control-plane/src/routes/sites/sql-fixture.ts', "export const load = (deps: { knex: (table: string) => unknown }) => deps.knex('projects');\n"],
+    ['control-plane/src/routes/levels/sql-fixture.ts', "export const count = (knex: { raw: (sql: string) => unknown }) => knex.raw('select count(*) from levels');\n"],
+    ['control-plane/src/routes/licenses/sql-fixture.ts', "declare const License: { query: (db: unknown) => unknown };\nexport const all = (db: unknown) => License.query(db);\n"],
+  ])('%s querying the database itself gets the rule', async (file, code) => {
+    expect(await apiPathErrors(file, code)).toEqual([SQL_IN_ROUTE_MESSAGE]);
+  });
+
+  it.each([
+    ['control-plane/src/routes/admin-exports/sql-fixture.ts', "declare function findGroup(knex: unknown, id: number): Promise<unknown>;\nexport const load = (deps: { knex: unknown }, id: number) => findGroup(deps.knex, id);\n"],
+    ['control-plane/src/queries/sql-fixture.ts', "export const load = (knex: (table: string) => unknown) => knex('groups');\n"],
+    ['control-plane/src/routes/sites/sql-fixture.test.ts', "export const load = (knex: (table: string) => unknown) => knex('projects');\n"],
+  ])('%s may (a route handing knex to a query, a query, a unit test)', async (file, code) => {
     expect(await apiPathErrors(file, code)).toEqual([]);
   });
 });

@@ -25,7 +25,6 @@ import { createScreenshotClient } from './screenshot-client.ts';
 import { createSshAccessClient } from './ssh-access-client.ts';
 import { createVpnClient } from './vpn-client.ts';
 import type { BackoffPolicy } from './backoff.ts';
-import type { ControlPlaneMetrics } from '../metrics/metrics.ts';
 import { type AgentInfoView, type AgentStatus, AgentHealthMonitor, type MonitorClock } from './health-monitor.ts';
 
 export { AgentError, type AgentErrorCode } from './agent-error.ts';
@@ -33,6 +32,14 @@ export type { AgentInfoView, AgentStatus, CapabilityView } from './health-monito
 export type { HostStatsApi, HostStatsView } from './host-stats-client.ts';
 export type { ContainerStatsApi, ContainerStatsView } from './container-stats-client.ts';
 export type { AgentCallOptions, ContainerApi, DatabaseApi, DeployApi, ProxyApi, ScreenshotApi, SshApi, VpnApi } from './host-apis.ts';
+
+/** Where a client counts and times its calls, per dev server (metrics/metrics.ts's ControlPlaneMetrics is one). */
+export interface AgentCallMetrics {
+  observeAgentCall(host: string, method: string, outcome: string, seconds: number): void;
+  streamOpened(host: string, method: string): void;
+  streamMessage(host: string, method: string): void;
+  streamEnded(host: string, method: string, outcome: string): void;
+}
 
 export interface AgentClientOptions {
   /** host:port of the agent; use a name in its certificate's SAN, e.g. `localhost:7443`. */
@@ -74,7 +81,7 @@ export interface AgentClientOptions {
   /** For tests: a fake clock for the health monitor. */
   clock?: MonitorClock;
   /** Where calls are counted and timed (the app's metrics, made in main.ts); absent: not counted. */
-  metrics?: Pick<ControlPlaneMetrics, 'observeAgentCall' | 'streamOpened' | 'streamMessage' | 'streamEnded'>;
+  metrics?: AgentCallMetrics;
 }
 
 /** The control plane's side of the agent link (one per agent). */

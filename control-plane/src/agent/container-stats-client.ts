@@ -4,6 +4,25 @@ import type { UnaryCall } from './grpc-unary.ts';
 import type { AgentCallOptions } from './host-apis.ts';
 import { type ContainerTarget, containerRef } from './container-views.ts';
 
+/** What a reader of a stats watch (services/container-stats-watches.ts) gets: the latest sample and the last few minutes. */
+export type StatsSnapshot =
+  | { status: 'live'; current: ContainerStatsView; history: StatsPoint[] }
+  /** The agent refused: the container is not running (or not there). */
+  | { status: 'not-running' }
+  /** The agent is older than contract 1.6.0. */
+  | { status: 'unsupported' }
+  /** The watch runs but the agent's first sample has not come yet. */
+  | { status: 'starting' }
+  /** The agent answered with a failure of its own (logged). */
+  | { status: 'failed' };
+
+/** One point of the sparkline: when, CPU % and memory in use. */
+export interface StatsPoint {
+  at: Date;
+  cpuPercent: number;
+  memoryUsedBytes: number;
+}
+
 /** One sample of one container as plain values (ContainerStats; no proto message leaves the agent client). */
 export interface ContainerStatsView {
   containerId: string;

@@ -1,5 +1,5 @@
 import type { GetInfoResponse, InfoServiceClient } from '@devplein/proto/info';
-import { presentAgentInfo } from '../presenters/present-agent-info.ts';
+import { agentInfoViewOf } from './info-views.ts';
 import type { UnaryCall } from './grpc-unary.ts';
 import type { AgentCallOptions } from './host-apis.ts';
 import type { AgentInfoView } from './health-monitor.ts';
@@ -11,6 +11,6 @@ export interface InfoApi {
 
 export function createInfoClient(client: InfoServiceClient, unary: UnaryCall): InfoApi {
   return {
-    getInfo: async (callOptions) => presentAgentInfo(await unary<GetInfoResponse>('GetInfo', (md, opts, cb) => client.getInfo({}, md, opts, cb), callOptions)),
+    getInfo: async (callOptions) => agentInfoViewOf(await unary<GetInfoResponse>('GetInfo', (md, opts, cb) => client.getInfo({}, md, opts, cb), callOptions)),
   };
 }

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { AppContext, AppMiddleware } from '../app-context.ts';
+import type { AppContext, AppMiddleware } from '../http-context.ts';
 import { csrfMismatch } from '../errors.ts';
 import type { SessionData } from './session-store.ts';
 

@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import mount from 'koa-mount';
 import { Provider, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from 'pino';
-import type { AppMiddleware, AppState } from '../app-context.ts';
+import type { AppMiddleware, AppState } from '../http-context.ts';
 import type Koa from 'koa';
 import { DEV_IDP_PATH } from './dev-identity-provider-path.ts';
 

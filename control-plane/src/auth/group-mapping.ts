@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { COHORT_PATTERN } from '@devplein/contract/validation/cohort';
+import type { GroupPlan } from '../commands/sync-identity-groups.ts';
 
 /**
  * The school's groups from the identity provider (OIDC_GROUPS_CLAIM + OIDC_GROUPS_MAPPING_FILE,
@@ -65,20 +66,6 @@ export interface GroupMapping {
     admin: boolean;
     developer: boolean;
   };
-}
-
-/** What a sign-in's claim values make of the managed fields; a field that is not managed is absent. */
-export interface GroupPlan {
-  /** The claim values that matched an entry, in claim order. */
-  matched: string[];
-  /** The cohort (capitals) or null for none; absent when the file manages no cohort. */
-  cohort?: string | null;
-  /** Each managed team with whether the user belongs in it; absent when the file names no team. */
-  teams?: Array<{ name: string; member: boolean }>;
-  admin?: boolean;
-  developer?: boolean;
-  /** Further cohorts the claim gave that lost to the first (a warning in the log). */
-  ignoredCohorts: string[];
 }
 
 export class GroupMappingError extends Error {}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IdentityCache } from './identity-cache.ts';
-import type { CurrentUser } from './current-user.ts';
+import type { CurrentUser } from '../queries/current-user.ts';
 import type { StoredThumbnail } from '../queries/thumbnails.ts';
 
 const user = (id: number, name: string): CurrentUser => ({

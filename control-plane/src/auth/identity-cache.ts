@@ -1,5 +1,5 @@
 import type { LevelStatus } from '@devplein/contract/levels';
-import type { CurrentUser } from './current-user.ts';
+import type { CurrentUser } from '../queries/current-user.ts';
 import type { SessionData } from './session-store.ts';
 import type { CategoryRow } from '../queries/levels.ts';
 import type { StoredThumbnail } from '../queries/thumbnails.ts';

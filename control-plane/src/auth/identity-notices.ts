@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import pg from 'pg';
-import type { AppMiddleware } from '../app-context.ts';
+import type { AppMiddleware } from '../http-context.ts';
 import { embeddedPglite } from '../db/knex.ts';
 import { IDENTITY_CHANNEL, type IdentityCache } from './identity-cache.ts';
 

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import grant from 'grant';
 import type { Logger } from 'pino';
 import type { JWTVerifyGetKey } from 'jose';
-import type { AppContext, AppMiddleware } from '../app-context.ts';
+import type { AppContext, AppMiddleware } from '../http-context.ts';
 import { PROVIDER_TIMEOUT_MS, type ProviderDiscovery, type ProviderMetadata } from './discovery.ts';
 import { remoteKeys, verifyIdToken, IdTokenError } from './id-token.ts';
 import { AccountLinkRefused, upsertUserFromIdentity } from './user-upsert.ts';

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AppState } from '../app-context.ts';
+import type { AppState } from '../http-context.ts';
 import { CachedKeygrip } from './cached-keygrip.ts';
 import { sessions, type SessionStore } from './session-middleware.ts';
 import type { SessionData } from './session-store.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
 // The named export: the server bundle takes koa-session's CommonJS build (scripts/lib/server-bundle.ts).
 import { createSession } from 'koa-session';
-import type { AppMiddleware, AppState } from '../app-context.ts';
+import type { AppMiddleware, AppState } from '../http-context.ts';
 import type { SessionData } from './session-store.ts';
 
 /** koa-session's external store: where sessions live between requests (session-store.ts). */

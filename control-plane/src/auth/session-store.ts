@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import type { AppMiddleware } from '../app-context.ts';
-import { Session } from '../models/Session.ts';
+import type { AppMiddleware } from '../http-context.ts';
 import type { CachedSession, IdentityCache } from './identity-cache.ts';
 
 /** The session data we keep; koa-session adds its own `_expire`/`_maxAge` (rows written 2026-11-29 to 12-01 lack them). */
@@ -44,7 +43,7 @@ export function sessionExpiry(data: SessionData, limits: SessionLimits, now: num
 
 /**
  * koa-session's external store (session-middleware.ts) on the `sessions` table (plain knex: get runs on every request, and
- * the upsert needs onConflict; the Session model serves the set-based deletes below). The user id is a column of its own so that
+ * the upsert needs onConflict; the Session model serves the set-based deletes of commands/destroy-sessions.ts). The user id is a column of its own so that
  * disabling a user can delete all of that user's sessions at once (signed out everywhere).
  * `expires_at` is the session's end by `sessionExpiry` (idle and absolute), so a session past
  * either is never read again and the pruning timer removes it. Reads go through the identity
@@ -99,14 +98,4 @@ export function touchSession(limits: SessionLimits, clock: () => number = Date.n
     }
     await next();
   };
-}
-
-/** Ends every session of a user (disable, delete). */
-export async function destroySessionsOfUser(knex: Knex, userId: number): Promise<number> {
-  return Session.query(knex).where({ user_id: userId }).delete();
-}
-
-/** Removes expired rows; run on a timer. */
-export async function pruneExpiredSessions(knex: Knex): Promise<number> {
-  return Session.query(knex).where('expires_at', '<=', knex.fn.now()).delete();
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { recordAudit } from '../audit/record-audit.ts';
-import type { AdminUserRow } from '../presenters/present-admin-user.ts';
+import type { AdminUserRow } from '../queries/users.ts';
 import { User } from '../models/User.ts';
 import { accountSnapshot, lockAdminUserRow } from '../queries/users.ts';
 

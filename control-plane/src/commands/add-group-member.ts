@@ -3,7 +3,7 @@ import { recordAudit } from '../audit/record-audit.ts';
 import { notFound, validationFailed } from '../errors.ts';
 import { User } from '../models/User.ts';
 import { findGroup, groupMemberRows } from '../queries/groups.ts';
-import type { MemberRow } from '../presenters/present-team.ts';
+import type { MemberRow } from '../queries/teams.ts';
 
 /**
  * Puts a user in a group, moving them out of their old one (a user has at most one group).

@@ -1,7 +1,7 @@
 import type { ContainerActionName, ContainerView } from '../agent/container-views.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 import { forbidden, notFound } from '../errors.ts';
-import { callAgent } from '../lib/agent-failure.ts';
+import { callAgent } from '../agent/agent-failure.ts';
 import { mayRunProjectContainer, notRunnableMessage } from '../policies/container-policy.ts';
 import { CONTAINER_NOT_FOUND, projectOfName, searchContainer, type AdminDockerDeps, type PlacedContainer } from '../queries/admin-dockers.ts';
 

@@ -1,5 +1,5 @@
 import type { ContainerActionName, ContainerView } from '../agent/container-views.ts';
-import { callAgent } from '../lib/agent-failure.ts';
+import { callAgent } from '../agent/agent-failure.ts';
 import type { DockerProjectRow } from '../queries/projects.ts';
 import { ACTION_BUSY } from '../lib/container-states.ts';
 import type { ContainerCommandDeps } from './container-deps.ts';

@@ -1,6 +1,6 @@
 import type { ContainerView } from '../agent/container-views.ts';
 import { HttpError } from '../errors.ts';
-import { callAgent } from '../lib/agent-failure.ts';
+import { callAgent } from '../agent/agent-failure.ts';
 import { sshKeysOf, type DockerProjectRow } from '../queries/projects.ts';
 import type { ContainerCommandDeps } from './container-deps.ts';
 import { syncAuthorizedKeys } from './sync-authorized-keys.ts';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { HttpError } from '../errors.ts';
-import { asTakenError, quotaMessage, refused } from '../lib/project-request-errors.ts';
+import { asTakenError, quotaMessage, refused } from '../queries/project-request-errors.ts';
 import { Project } from '../models/Project.ts';
 import { projectRequestProblems, requestedProjectCount } from '../queries/projects.ts';
 import type { ProjectRequestData } from '@devplein/contract/validation/projectRequest';

@@ -6,7 +6,7 @@ import type { SecretBox } from '../crypto/secret-box.ts';
 import { Database } from '../models/Database.ts';
 import { MAX_DATABASES_PER_USER } from '../policies/database-policy.ts';
 import { loadUserDatabases } from '../queries/databases.ts';
-import { databaseAgentFailure, databaseNameRefused } from '../lib/database-agent-failure.ts';
+import { databaseAgentFailure, databaseNameRefused } from '../agent/database-agent-failure.ts';
 import { databaseNameProblem } from '@devplein/contract/validation/databaseName';
 import type { AppLocks } from '../app-context.ts';
 import { userHomeHost } from '../queries/users.ts';

@@ -6,7 +6,7 @@ import type { AgentFleet } from '../agent/agent-fleet.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import { VpnConfig } from '../models/VpnConfig.ts';
 import { loadVpnConfigOfUser } from '../queries/vpn.ts';
-import { vpnAgentFailure } from '../lib/vpn-agent-failure.ts';
+import { vpnAgentFailure } from '../agent/vpn-agent-failure.ts';
 import { generateWireguardKeyPair } from '../lib/wireguard-keys.ts';
 import type { AppLocks } from '../app-context.ts';
 import { userHomeHost } from '../queries/users.ts';

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 import { credentialAddressOf } from '../lib/git-credential.ts';
-import { newWebhookSecret } from '../lib/webhook-secret.ts';
+import { newWebhookSecret } from '../crypto/webhook-secret.ts';
 
 type Db = Knex | Knex.Transaction;
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { recordAudit } from '../audit/record-audit.ts';
-import { destroySessionsOfUser } from '../auth/session-store.ts';
-import type { AdminUserRow } from '../presenters/present-admin-user.ts';
+import { destroySessionsOfUser } from './destroy-sessions.ts';
+import type { AdminUserRow } from '../queries/users.ts';
 import { User } from '../models/User.ts';
 import { accountSnapshot, lockAdminUserRow } from '../queries/users.ts';
 import { dropTokensOfUser } from './deploy-credentials.ts';

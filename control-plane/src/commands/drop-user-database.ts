@@ -1,6 +1,6 @@
 import { Database } from '../models/Database.ts';
 import type { StoredDatabase } from '../queries/databases.ts';
-import { databaseAgentFailure } from '../lib/database-agent-failure.ts';
+import { databaseAgentFailure } from '../agent/database-agent-failure.ts';
 import type { DatabaseCommandDeps } from './create-user-database.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { AuditAction } from '@devplein/contract/audit';
 import { recordAudit } from '../audit/record-audit.ts';
-import type { CurrentUser } from '../auth/current-user.ts';
+import type { CurrentUser } from '../queries/current-user.ts';
 import { isAdmin } from '../policies/roles.ts';
 import type { DockerProjectRow } from '../queries/projects.ts';
 import type { ContainerCommandDeps } from './container-deps.ts';

@@ -1,18 +1,10 @@
 import type { Knex } from 'knex';
 import type { SecretBox } from '../crypto/secret-box.ts';
-import { loadCurrentUser } from '../auth/current-user.ts';
+import { loadCurrentUser } from '../queries/current-user.ts';
 import { mayUseDatabases, ownsDatabase } from '../policies/database-policy.ts';
 import { loadDatabaseAccount } from '../queries/databases.ts';
 import { readTicket, ticketHashOf } from '../lib/db-admin-ticket.ts';
-
-/** What phpMyAdmin's signon script gets for a valid ticket: one database's account. */
-export interface SignonCredentials {
-  user: string;
-  password: string;
-  host: string;
-  port: number;
-  db: string;
-}
+import type { SignonCredentials } from '../queries/databases.ts';
 
 /** Whether the user still has the live session (sign-in) that made the ticket. */
 async function hasLiveSignIn(knex: Knex, userId: number, signedInAt: number, now: Date): Promise<boolean> {

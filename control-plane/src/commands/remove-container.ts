@@ -1,6 +1,6 @@
 import { recordAudit } from '../audit/record-audit.ts';
 import { HttpError } from '../errors.ts';
-import { callAgent } from '../lib/agent-failure.ts';
+import { callAgent } from '../agent/agent-failure.ts';
 import { linkOfContainer, type AdminDockerDeps } from '../queries/admin-dockers.ts';
 
 /** Removes any container (its project, if any, stays: 'Nog niet gecreëerd'), recorded in the audit trail. */

@@ -3,7 +3,7 @@ import { recordAudit } from '../audit/record-audit.ts';
 import { notFound } from '../errors.ts';
 import { User } from '../models/User.ts';
 import { findGroup, groupMemberRows } from '../queries/groups.ts';
-import type { MemberRow } from '../presenters/present-team.ts';
+import type { MemberRow } from '../queries/teams.ts';
 
 /**
  * Takes a user out of a group (their group becomes none), with its audit entry

@@ -1,4 +1,4 @@
-import { callAgent } from '../lib/agent-failure.ts';
+import { callAgent } from '../agent/agent-failure.ts';
 import { mayHaveContainer } from '../queries/projects.ts';
 import type { ContainerCommandDeps } from './container-deps.ts';
 

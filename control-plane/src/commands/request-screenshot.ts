@@ -1,8 +1,8 @@
 import { recordAudit } from '../audit/record-audit.ts';
 import { HttpError, notFound } from '../errors.ts';
-import { callAgent } from '../lib/agent-failure.ts';
+import { callAgent } from '../agent/agent-failure.ts';
 import { loadScreenshotTarget, screenshotStateOf, type AdminDockerDeps } from '../queries/admin-dockers.ts';
-import type { ThumbnailCapturer } from '../services/thumbnail-capturer.ts';
+import type { AppServices } from '../app-context.ts';
 import type { ScreenshotState } from '@devplein/contract/dockers';
 
 const PROJECT_NOT_FOUND = 'Dit project bestaat niet.';
@@ -15,7 +15,7 @@ export const NOT_RUNNING_MESSAGE = 'Dit project heeft geen draaiende container: 
  * could not run the capture at all (agent or browser down: nothing recorded). 404 for an unknown project, 409 when the
  * agent says the project has no running container, 503 when the agent does not answer.
  */
-export async function requestScreenshot(deps: AdminDockerDeps & { thumbnails: ThumbnailCapturer }, actorId: number, projectId: number): Promise<ScreenshotState> {
+export async function requestScreenshot(deps: AdminDockerDeps & { thumbnails: AppServices['thumbnails'] }, actorId: number, projectId: number): Promise<ScreenshotState> {
   const project = await loadScreenshotTarget(deps.knex, projectId);
   if (!project) throw notFound(PROJECT_NOT_FOUND);
   // A request that shares a capture already asked for needs no checks of its own.

@@ -1,6 +1,6 @@
 import { HttpError } from '../errors.ts';
 import type { ContainerActionName } from '../agent/container-views.ts';
-import { agentFailure } from '../lib/agent-failure.ts';
+import { agentFailure } from '../agent/agent-failure.ts';
 import { CONTAINER_NOT_FOUND, type AdminDockerDeps } from '../queries/admin-dockers.ts';
 import { changeAdminContainerState } from './change-admin-container-state.ts';
 import { removeContainer } from './remove-container.ts';

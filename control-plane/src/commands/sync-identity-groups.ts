@@ -1,5 +1,4 @@
 import { HttpError } from '../errors.ts';
-import type { GroupPlan } from '../auth/group-mapping.ts';
 import { Group } from '../models/Group.ts';
 import { Team } from '../models/Team.ts';
 import { User } from '../models/User.ts';
@@ -13,6 +12,20 @@ import { removeGroupMember } from './remove-group-member.ts';
 import { setDeveloper } from './set-developer.ts';
 import { setTeamMember } from './toggle-team-member.ts';
 import type { HostAccessDeps } from './sync-project-access.ts';
+
+/** What a sign-in's claim values make of the managed fields; a field that is not managed is absent. */
+export interface GroupPlan {
+  /** The claim values that matched an entry, in claim order. */
+  matched: string[];
+  /** The cohort (capitals) or null for none; absent when the file manages no cohort. */
+  cohort?: string | null;
+  /** Each managed team with whether the user belongs in it; absent when the file names no team. */
+  teams?: Array<{ name: string; member: boolean }>;
+  admin?: boolean;
+  developer?: boolean;
+  /** Further cohorts the claim gave that lost to the first (a warning in the log). */
+  ignoredCohorts: string[];
+}
 
 /** The reason every audit entry of the sync carries (its actor is null: the system). */
 export const GROUP_SYNC_REASON = 'OIDC_GROUPS_CLAIM';

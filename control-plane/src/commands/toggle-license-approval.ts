@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { recordAudit } from '../audit/record-audit.ts';
 import { notFound } from '../errors.ts';
 import { License } from '../models/License.ts';
-import type { LicenseRow } from '../presenters/present-license.ts';
+import type { LicenseRow } from '../queries/licenses.ts';
 import { licenseRow } from '../queries/licenses.ts';
 
 const NOT_FOUND_MESSAGE = 'Deze licentie bestaat niet.';

@@ -4,7 +4,7 @@ import { notFound, validationFailed } from '../errors.ts';
 import { Team } from '../models/Team.ts';
 import { User } from '../models/User.ts';
 import { teamMemberRows } from '../queries/teams.ts';
-import type { MemberRow } from '../presenters/present-team.ts';
+import type { MemberRow } from '../queries/teams.ts';
 
 /**
  * Puts a user in a team or takes them out (`member`, or the opposite of what they are when

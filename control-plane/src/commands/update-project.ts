@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { recordAudit } from '../audit/record-audit.ts';
-import { asTakenError, refused } from '../lib/project-request-errors.ts';
+import { asTakenError, refused } from '../queries/project-request-errors.ts';
 import { Project } from '../models/Project.ts';
-import type { ProjectRow } from '../presenters/present-project.ts';
+import type { ProjectRow } from '../queries/projects.ts';
 import { auditSnapshot, loadProject, projectRequestProblems } from '../queries/projects.ts';
 import type { ProjectRequestData } from '@devplein/contract/validation/projectRequest';
 import { replaceProjectMembers } from './replace-project-members.ts';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { AppContext, AppMiddleware } from '../app-context.ts';
-import { loadCurrentUser, type CurrentUser } from '../auth/current-user.ts';
+import type { AppContext, AppMiddleware } from '../http-context.ts';
+import { loadCurrentUser, type CurrentUser } from '../queries/current-user.ts';
 import { notVerified, unauthenticated } from '../errors.ts';
 import { isVerified } from '../policies/roles.ts';
 import type { IdentityCache } from '../auth/identity-cache.ts';

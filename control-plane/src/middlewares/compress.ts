@@ -1,7 +1,7 @@
 import { Stream } from 'node:stream';
 import { constants } from 'node:zlib';
 import koaCompress from 'koa-compress';
-import type { AppContext, AppMiddleware } from '../app-context.ts';
+import type { AppContext, AppMiddleware } from '../http-context.ts';
 
 /**
  * Text we compress: HTML, CSS, JavaScript, JSON (also NDJSON and +json), XML and SVG. Never

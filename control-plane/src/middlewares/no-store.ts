@@ -1,4 +1,4 @@
-import type { AppMiddleware } from '../app-context.ts';
+import type { AppMiddleware } from '../http-context.ts';
 
 const PRIVATE_PATHS = /^\/(api|broadcasting)(\/|$)/;
 

@@ -3,8 +3,8 @@ import type { Server } from 'node:http';
 import Koa from 'koa';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AppState } from '../app-context.ts';
-import type { CurrentUser } from '../auth/current-user.ts';
+import type { AppState } from '../http-context.ts';
+import type { CurrentUser } from '../queries/current-user.ts';
 import { isSignInStart, signInRateLimit, writeRateLimit } from './rate-limit.ts';
 
 let server: Server | undefined;

@@ -1,5 +1,5 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import type { AppContext, AppMiddleware } from '../app-context.ts';
+import type { AppContext, AppMiddleware } from '../http-context.ts';
 
 const UNSAFE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

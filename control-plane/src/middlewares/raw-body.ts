@@ -1,4 +1,4 @@
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../http-context.ts';
 import { HttpError } from '../errors.ts';
 
 /** How much of a too-large body we still read (and discard) so the client gets to see the 413. */

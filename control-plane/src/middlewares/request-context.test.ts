@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import Koa from 'koa';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppState } from '../app-context.ts';
+import type { AppState } from '../http-context.ts';
 import { createKnex } from '../db/knex.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../db/database-errors.ts';
 import { requestContext } from './request-context.ts';

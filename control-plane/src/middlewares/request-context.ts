@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { AppMiddleware } from '../app-context.ts';
+import type { AppMiddleware } from '../http-context.ts';
 import { AgentError } from '../agent/agent-error.ts';
 import { HttpError } from '../errors.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/database-errors.ts';

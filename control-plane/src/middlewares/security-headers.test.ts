@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AppState } from '../app-context.ts';
+import type { AppState } from '../http-context.ts';
 import { appCspDirectives, cspHeaderValue, realtimeOrigin, securityHeaders, type SecurityHeaderSettings } from './security-headers.ts';
 
 const settings: SecurityHeaderSettings = {

@@ -1,5 +1,5 @@
 import helmet from 'koa-helmet';
-import type { AppMiddleware } from '../app-context.ts';
+import type { AppMiddleware } from '../http-context.ts';
 
 /** Where the browser's realtime websocket goes (the page's realtime-* meta tags say the same). */
 export interface RealtimeEndpoint {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import nl from 'zod/v4/locales/nl.js';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../http-context.ts';
 import { validationFailed, type FieldErrors } from '../errors.ts';
 
 // Every message a schema does not word itself comes in Dutch (zod's own locale): every route

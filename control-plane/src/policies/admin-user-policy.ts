@@ -1,4 +1,4 @@
-import type { CurrentUser } from '../auth/current-user.ts';
+import type { CurrentUser } from '../queries/current-user.ts';
 import { forbidden } from '../errors.ts';
 
 /**

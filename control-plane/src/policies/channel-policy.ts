@@ -1,5 +1,5 @@
 import { parseContainerChannel } from '@devplein/contract/realtime';
-import type { CurrentUser } from '../auth/current-user.ts';
+import type { CurrentUser } from '../queries/current-user.ts';
 import { isAdmin, isVerified } from './roles.ts';
 
 /** The private channels that exist; anything else is refused. */

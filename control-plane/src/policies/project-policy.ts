@@ -1,4 +1,4 @@
-import type { CurrentUser } from '../auth/current-user.ts';
+import type { CurrentUser } from '../queries/current-user.ts';
 import { isAdmin } from './roles.ts';
 
 /** Whether the user is one of the project's members (ids of project_user). */

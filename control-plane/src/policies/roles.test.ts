@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CurrentUser } from '../auth/current-user.ts';
+import type { CurrentUser } from '../queries/current-user.ts';
 import { canSeeLevels, isAdminDeveloper, isFirstTeamOneMember, roleOf } from './roles.ts';
 
 const base: CurrentUser = {

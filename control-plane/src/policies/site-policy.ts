@@ -1,4 +1,4 @@
-import type { CurrentUser } from '../auth/current-user.ts';
+import type { CurrentUser } from '../queries/current-user.ts';
 
 /**
  * The websites wall is public (spec §2: /websites needs no login), for everyone alike —

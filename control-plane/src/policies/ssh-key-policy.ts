@@ -1,4 +1,4 @@
-import type { CurrentUser } from '../auth/current-user.ts';
+import type { CurrentUser } from '../queries/current-user.ts';
 
 // Spec §6: SSH keys are for developers only: the endpoints' declared access (contract/src/http/ssh-keys.ts).
 

@@ -1,5 +1,5 @@
 /* Who finds whom in POST /api/users/search (every activated user may search: contract/src/http/user-search.ts). */
-import type { CurrentUser } from '../auth/current-user.ts';
+import type { CurrentUser } from '../queries/current-user.ts';
 import { isAdmin } from './roles.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { CurrentUser } from '../auth/current-user.ts';
+import type { CurrentUser } from '../queries/current-user.ts';
 
 // Spec §2/§6: the VPN is for developers only, admins who are not developers refused like
 // students: the endpoints' declared access (contract/src/http/vpn.ts), checked by handle().

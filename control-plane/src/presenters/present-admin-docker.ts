@@ -1,5 +1,7 @@
 import type { ContainerView } from '../agent/container-views.ts';
 import { NO_OWNER, type AdminDocker } from '@devplein/contract/dockers';
+import type { DeployRow } from '../queries/deploys.ts';
+import { presentDeployCommit } from './present-deploy.ts';
 
 /** One row of the admin dockers table (the shared contract of contract/src/dockers.ts). */
 export type AdminDockerJson = AdminDocker;
@@ -26,14 +28,14 @@ export function presentAdminDocker(
   };
 }
 
-/** A row of the table with its site screenshot state and, for project rows, the deployed commit (queries/admin-dockers.ts loads both). */
+/** A row of the table with its site screenshot state and, for project rows, the commit deployed last (queries/admin-dockers.ts loads both). */
 export function presentAdminDockerRow(row: {
   container: ContainerView;
   host: string;
   project: { id: number; owner: { id: number; name: string } | null } | null;
   screenshot: AdminDockerJson['screenshot'];
-  deployedCommit?: AdminDockerJson['deployedCommit'];
+  deployed?: DeployRow | null;
 }): AdminDockerJson {
   const docker = { ...presentAdminDocker(row.container, row.project, row.host), screenshot: row.screenshot };
-  return row.deployedCommit === undefined ? docker : { ...docker, deployedCommit: row.deployedCommit };
+  return row.deployed === undefined ? docker : { ...docker, deployedCommit: row.deployed ? presentDeployCommit(row.deployed) : null };
 }

@@ -1,19 +1,6 @@
 import type { AdminUserJson } from '@devplein/contract/users';
+import type { AdminUserRow } from '../queries/users.ts';
 export type { AdminUserJson };
-
-/** A row of the users admin query: the user joined with their group. */
-export interface AdminUserRow {
-  id: number;
-  name: string;
-  email: string;
-  group_id: number | null;
-  cohort: string | null;
-  email_verified_at: Date | string | null;
-  disabled_at: Date | string | null;
-  developer: boolean;
-  /** Dutch: what the dev servers have not done yet of this user's access (pending_host_access), or null. */
-  access_not_done: string | null;
-}
 
 const iso = (value: Date | string | null): string | null =>
   value === null ? null : value instanceof Date ? value.toISOString() : new Date(value).toISOString();

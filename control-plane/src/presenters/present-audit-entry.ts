@@ -1,19 +1,6 @@
 import type { AuditEntryJson } from '@devplein/contract/users';
+import type { AuditEntryRow } from '../queries/audit.ts';
 export type { AuditEntryJson };
-
-/** One row of the audit log joined with its actor's (and, for users, its subject's) name. */
-export interface AuditEntryRow {
-  id: number;
-  created_at: Date | string;
-  actor_id: number | null;
-  actor_name: string | null;
-  action: string;
-  subject_type: string | null;
-  subject_id: string | null;
-  subject_name: string | null;
-  before: unknown;
-  after: unknown;
-}
 
 /** jsonb arrives parsed from pg and PGlite alike; a string (older drivers) is parsed here. */
 function snapshot(value: unknown): Record<string, unknown> | null {

@@ -1,16 +1,8 @@
 import type { LevelContentJson, CourseTextJson, CourseFileJson, CourseJson } from '@devplein/contract/levels';
 import { pathOf } from '@devplein/contract/http/endpoint';
 import { courseFile } from '@devplein/contract/http/levels';
+import type { LevelContentRow } from '../queries/levels.ts';
 export type { LevelContentJson, CourseTextJson, CourseFileJson, CourseJson };
-
-/** A level content row joined with its category's title. */
-export interface LevelContentRow {
-  id: number;
-  title: string;
-  title_for_teachers: string | null;
-  level_category_id: number;
-  category_title: string;
-}
 
 export function presentLevelContent(row: LevelContentRow): LevelContentJson {
   return {

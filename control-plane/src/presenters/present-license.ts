@@ -1,16 +1,6 @@
 import type { AdminLicenseJson, OwnLicenseJson } from '@devplein/contract/access';
+import type { LicenseRow } from '../queries/licenses.ts';
 export type { AdminLicenseJson, OwnLicenseJson };
-
-/** A licences row joined with its holder's name, as the routes load it. */
-export interface LicenseRow {
-  id: number;
-  user_id: number;
-  description: string;
-  license: string;
-  approved_at: Date | string | null;
-  created_at: Date | string;
-  user_name: string;
-}
 
 const isoOrNull = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 

@@ -1,35 +1,7 @@
 import { NO_DOCKER_IMAGE } from '@devplein/contract/validation/projectRequest';
 import type { ProjectJson, DockerImageOptionJson } from '@devplein/contract/projects';
+import type { ProjectRow } from '../queries/projects.ts';
 export type { ProjectJson, DockerImageOptionJson };
-
-/** A project row as loadProjects() reads it: the project, its image name and its members in order. */
-export interface ProjectRow {
-  id: number;
-  name: string;
-  description: string;
-  domain: string;
-  /** The dev server of its container (agent link name); null is the first one. */
-  host: string | null;
-  visible: boolean;
-  repro: string | null;
-  /** The branch git deploy takes (projects.deploy_branch); null: the default branch. */
-  branch: string | null;
-  end_date: string | Date | null;
-  docker_image_id: number | null;
-  docker_name: string | null;
-  validated: boolean | null;
-  created_at: Date | string;
-  users: ProjectMemberRow[];
-  /** The stored HTTPS token's owner (issue 35); null: none stored. */
-  deploy_token: { stored_by: { id: number; name: string } } | null;
-}
-
-export interface ProjectMemberRow {
-  id: number;
-  name: string;
-  group_id: number | null;
-  cohort: string | null;
-}
 
 const isoDate = (value: string | Date | null): string | null =>
   value === null ? null : value instanceof Date ? value.toISOString().slice(0, 10) : value.slice(0, 10);

@@ -1,4 +1,4 @@
-import type { SignonCredentials } from '../commands/redeem-signon-ticket.ts';
+import type { SignonCredentials } from '../queries/databases.ts';
 
 /** What phpMyAdmin's signon script gets for a redeemed ticket (POST /api/db-admin/signon). */
 export function presentSignonCredentials(credentials: SignonCredentials): SignonCredentials {

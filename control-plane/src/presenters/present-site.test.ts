@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PLACEHOLDER_MEMBER, presentSite, presentSiteWall, type SiteRecord } from './present-site.ts';
+import { PLACEHOLDER_MEMBER, presentSite, presentSiteWall } from './present-site.ts';
+import type { SiteRecord } from '../queries/sites.ts';
 
 const member = (id: number, cohort: string | null) => ({ id, name: `Lid ${id}`, group: cohort ? { id: id * 10, cohort } : null });
 const site = (name: string, users: SiteRecord['users'], thumbnail = false): SiteRecord => ({ name, domain: `${name}.dev.test`, users, thumbnail });

@@ -1,5 +1,6 @@
 import type { SiteMemberJson, SiteJson } from '@devplein/contract/projects';
 import { UNGROUPED_COHORT } from '@devplein/contract/messages';
+import type { SiteRecord } from '../queries/sites.ts';
 export type { SiteMemberJson, SiteJson };
 
 /**
@@ -22,14 +23,6 @@ export const PLACEHOLDER_MEMBER: Readonly<SiteMemberJson> = Object.freeze({
   name: 'unknown',
   group: Object.freeze({ id: 0, cohort: UNGROUPED_COHORT }),
 });
-
-/** A site as loaded: a visible project with its members in entered order, and whether its thumbnail is servable. */
-export interface SiteRecord {
-  name: string;
-  domain: string;
-  users: SiteMemberJson[];
-  thumbnail: boolean;
-}
 
 export function presentSite(site: SiteRecord): SiteJson {
   const first = site.users[0];

@@ -1,14 +1,6 @@
 import type { TeamSummaryJson, MemberJson } from '@devplein/contract/users';
+import type { MemberRow } from '../queries/teams.ts';
 export type { TeamSummaryJson, MemberJson };
-
-
-export interface MemberRow {
-  id: number;
-  name: string;
-  email: string;
-  group_id: number | null;
-  cohort: string | null;
-}
 
 export function presentTeamSummary(row: { id: number; name: string; member_count: number | string }): TeamSummaryJson {
   return { id: row.id, name: row.name, member_count: Number(row.member_count) };

@@ -1,16 +1,11 @@
-import type { ContainerView } from '../agent/container-views.ts';
 import type { DockerProjectRow } from '../queries/projects.ts';
 import { STATUS_TEXT } from '../lib/container-states.ts';
 import type { UserDocker } from '@devplein/contract/dockers';
 import type { DockerDeploySummary } from '@devplein/contract/deploys';
+import type { ContainerSituation } from '../queries/user-dockers.ts';
 
 /** One card of the dockers page (the shared contract of contract/src/dockers.ts). */
 export type UserDockerJson = UserDocker;
-
-/** What is known about the project's container: Docker's view, or one of the product states. */
-export type ContainerSituation =
-  | { kind: 'container'; container: ContainerView; sshCommand: string | null }
-  | { kind: 'state'; state: keyof typeof STATUS_TEXT };
 
 /** `deploy`: the project's git-deploy summary (presentDeploySummary; null when git deploy is not offered). */
 export function presentUserDocker(project: DockerProjectRow, situation: ContainerSituation, deploy: DockerDeploySummary | null = null): UserDockerJson {

@@ -1,15 +1,6 @@
 import type { UserSearchHitJson } from '@devplein/contract/users';
+import type { UserSearchRow } from '../queries/users.ts';
 export type { UserSearchHitJson };
-
-
-export interface UserSearchRow {
-  id: number;
-  name: string;
-  group_id: number | null;
-  cohort: string | null;
-  email_verified_at: Date | string | null;
-  disabled_at: Date | string | null;
-}
 
 export function presentUserSearchHit(row: UserSearchRow, forAdmin: boolean): UserSearchHitJson {
   if (!forAdmin) return { id: row.id, name: row.name };

@@ -1,4 +1,4 @@
-import type { CurrentUser } from '../auth/current-user.ts';
+import type { CurrentUser } from '../queries/current-user.ts';
 import type { LevelCategoryProgressJson } from './present-level-categories.ts';
 import type { CurrentUserJson, ProfileJson } from '@devplein/contract/users';
 export type { CurrentUserJson, ProfileJson };

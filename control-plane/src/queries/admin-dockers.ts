@@ -2,21 +2,19 @@ import type { Knex } from 'knex';
 import type { AgentFleet, AgentLink } from '../agent/agent-fleet.ts';
 import type { ContainerView } from '../agent/container-views.ts';
 import { notFound } from '../errors.ts';
-import { agentFailure, isUnreachable } from '../lib/agent-failure.ts';
+import { agentFailure, isUnreachable } from '../agent/agent-failure.ts';
 import { UNREACHABLE } from '../lib/container-states.ts';
-import type { ThumbnailCapturer } from '../services/thumbnail-capturer.ts';
+import type { AppServices } from '../app-context.ts';
 import { loadScreenshotStates } from './thumbnails.ts';
 import { loadDockerProjects } from './projects.ts';
 import type { ScreenshotState } from '@devplein/contract/dockers';
-import type { DeployCommitView } from '@devplein/contract/deploys';
-import { loadDeploySummaries } from './deploys.ts';
-import { presentDeployCommit } from '../presenters/present-deploy.ts';
+import { loadDeploySummaries, type DeployRow } from './deploys.ts';
 
 export interface AdminDockerDeps {
   knex: Knex;
   agents: AgentFleet;
   /** The site thumbnail queue (capture state per row, 'ververs screenshot'); rows show no capture in flight without it. */
-  thumbnails?: ThumbnailCapturer;
+  thumbnails?: AppServices['thumbnails'];
 }
 
 export const CONTAINER_NOT_FOUND = 'Deze container bestaat niet.';
@@ -32,8 +30,8 @@ export interface PlacedContainer {
 export interface AdminDockerRow extends PlacedContainer {
   project: { id: number; owner: { id: number; name: string } | null } | null;
   screenshot: ScreenshotState | null;
-  /** The commit git deploy put there last (project rows; null when none), undefined for rows without a project. */
-  deployedCommit?: DeployCommitView | null;
+  /** The deploy that put the site there last (project rows; null when none), undefined for rows without a project. */
+  deployed?: DeployRow | null;
 }
 
 /**
@@ -62,8 +60,7 @@ export async function loadAdminDockerRows(deps: AdminDockerDeps, placed: PlacedC
   const [states, deploys] = await Promise.all([loadScreenshotStates(knex, deps.thumbnails, projectIds), loadDeploySummaries(knex, projectIds)]);
   return rows.map(({ projectId, ...row }) => {
     if (projectId === null) return { ...row, screenshot: null };
-    const current = deploys.get(projectId)?.current ?? null;
-    return { ...row, screenshot: states.get(projectId) ?? null, deployedCommit: current ? presentDeployCommit(current) : null };
+    return { ...row, screenshot: states.get(projectId) ?? null, deployed: deploys.get(projectId)?.current ?? null };
   });
 }
 

@@ -1,6 +1,19 @@
 import type { Knex } from 'knex';
 import { escapeLike } from '../lib/like-pattern.ts';
-import type { AuditEntryRow } from '../presenters/present-audit-entry.ts';
+
+/** One row of the audit log joined with its actor's (and, for users, its subject's) name. */
+export interface AuditEntryRow {
+  id: number;
+  created_at: Date | string;
+  actor_id: number | null;
+  actor_name: string | null;
+  action: string;
+  subject_type: string | null;
+  subject_id: string | null;
+  subject_name: string | null;
+  before: unknown;
+  after: unknown;
+}
 
 /** The filters and page of the audit list (GET /api/admin/audit, parsed). */
 export interface AuditFilter {

@@ -1,6 +1,15 @@
 import type { Knex } from 'knex';
 import { Database } from '../models/Database.ts';
 
+/** What phpMyAdmin's signon script gets for a valid ticket: one database's account. */
+export interface SignonCredentials {
+  user: string;
+  password: string;
+  host: string;
+  port: number;
+  db: string;
+}
+
 /** A stored database as the drop and admin routes load it (then authorize it with ownsDatabase). */
 export interface StoredDatabase {
   id: number;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { containsPattern } from '../lib/like-pattern.ts';
 import { Group } from '../models/Group.ts';
-import type { MemberRow } from '../presenters/present-team.ts';
+import type { MemberRow } from './teams.ts';
 import { memberQuery } from './users.ts';
 
 type Db = Knex | Knex.Transaction;

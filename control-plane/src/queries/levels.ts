@@ -1,12 +1,20 @@
 import type { Knex } from 'knex';
 import type { LevelStatus, StudentLevelJson } from '@devplein/contract/levels';
-import type { LevelContentRow } from '../presenters/present-level-content.ts';
 import { Course } from '../models/Course.ts';
 import { CourseFile } from '../models/CourseFile.ts';
 import { CourseText } from '../models/CourseText.ts';
 import { Level } from '../models/Level.ts';
 import { LevelCategory } from '../models/LevelCategory.ts';
 import { LevelContent } from '../models/LevelContent.ts';
+
+/** A level content row joined with its category's title. */
+export interface LevelContentRow {
+  id: number;
+  title: string;
+  title_for_teachers: string | null;
+  level_category_id: number;
+  category_title: string;
+}
 
 /**
  * Reads of the levels area. The hand-tuned set reads stay knex: the levels-per-student table, a

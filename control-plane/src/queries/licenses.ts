@@ -1,6 +1,16 @@
 import type { Knex } from 'knex';
 import { License } from '../models/License.ts';
-import type { LicenseRow } from '../presenters/present-license.ts';
+
+/** A licences row joined with its holder's name, as the routes load it. */
+export interface LicenseRow {
+  id: number;
+  user_id: number;
+  description: string;
+  license: string;
+  approved_at: Date | string | null;
+  created_at: Date | string;
+  user_name: string;
+}
 
 type Db = Knex | Knex.Transaction;
 

@@ -1,8 +1,36 @@
 import type { Knex } from 'knex';
-import type { ProjectMemberRow, ProjectRow } from '../presenters/present-project.ts';
 import type { FieldErrors } from '../errors.ts';
-import { DOMAIN_TAKEN, NAME_TAKEN } from '../lib/project-request-errors.ts';
+import { DOMAIN_TAKEN, NAME_TAKEN } from './project-request-errors.ts';
 import type { ProjectRequestData } from '@devplein/contract/validation/projectRequest';
+
+export interface ProjectMemberRow {
+  id: number;
+  name: string;
+  group_id: number | null;
+  cohort: string | null;
+}
+
+/** A project row as loadProjects() reads it: the project, its image name and its members in order. */
+export interface ProjectRow {
+  id: number;
+  name: string;
+  description: string;
+  domain: string;
+  /** The dev server of its container (agent link name); null is the first one. */
+  host: string | null;
+  visible: boolean;
+  repro: string | null;
+  /** The branch git deploy takes (projects.deploy_branch); null: the default branch. */
+  branch: string | null;
+  end_date: string | Date | null;
+  docker_image_id: number | null;
+  docker_name: string | null;
+  validated: boolean | null;
+  created_at: Date | string;
+  users: ProjectMemberRow[];
+  /** The stored HTTPS token's owner (issue 35); null: none stored. */
+  deploy_token: { stored_by: { id: number; name: string } } | null;
+}
 
 type Db = Knex | Knex.Transaction;
 type Filter = (query: Knex.QueryBuilder) => void;

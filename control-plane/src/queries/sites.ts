@@ -1,5 +1,13 @@
 import type { Knex } from 'knex';
-import type { SiteRecord } from '../presenters/present-site.ts';
+import type { SiteMemberJson } from '@devplein/contract/projects';
+
+/** A site as loaded: a visible project with its members in entered order, and whether its thumbnail is servable. */
+export interface SiteRecord {
+  name: string;
+  domain: string;
+  users: SiteMemberJson[];
+  thumbnail: boolean;
+}
 
 /**
  * Every approved, visible project (site-policy `isShownOnWall`) with its members in entered order

@@ -1,7 +1,14 @@
 import type { Knex } from 'knex';
 import { Team } from '../models/Team.ts';
-import type { MemberRow } from '../presenters/present-team.ts';
 import { memberQuery } from './users.ts';
+
+export interface MemberRow {
+  id: number;
+  name: string;
+  email: string;
+  group_id: number | null;
+  cohort: string | null;
+}
 
 type Db = Knex | Knex.Transaction;
 

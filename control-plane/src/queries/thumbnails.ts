@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { ThumbnailCapturer } from '../services/thumbnail-capturer.ts';
+import type { AppServices } from '../app-context.ts';
 import type { ScreenshotState } from '@devplein/contract/dockers';
 
 /** What serving a thumbnail needs before reading its bytes: the project's wall flags and the capture's validators. */
@@ -61,7 +61,7 @@ export function screenshotState(projectId: number, row: ThumbnailStateRow | unde
  * rows: a capture that ends while the query runs then still counts as in flight (the caller asks
  * again and gets its outcome), never "done" beside the row from before it.
  */
-export async function loadScreenshotStates(knex: Knex, capturer: Pick<ThumbnailCapturer, 'isInFlight'> | undefined, projectIds: readonly number[]): Promise<Map<number, ScreenshotState>> {
+export async function loadScreenshotStates(knex: Knex, capturer: Pick<AppServices['thumbnails'], 'isInFlight'> | undefined, projectIds: readonly number[]): Promise<Map<number, ScreenshotState>> {
   const ids = [...new Set(projectIds)];
   if (ids.length === 0) return new Map();
   const inFlight = new Set(ids.filter((id) => capturer?.isInFlight(id) ?? false));

@@ -1,9 +1,16 @@
 import type { ContainerView } from '../agent/container-views.ts';
-import type { ContainerCommandDeps } from '../commands/container-deps.ts';
-import { AWAITING_APPROVAL, NOT_CREATED, REJECTED, UNREACHABLE } from '../lib/container-states.ts';
-import { agentFailure, isUnreachable } from '../lib/agent-failure.ts';
-import type { ContainerSituation } from '../presenters/present-user-docker.ts';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { AgentFleet } from '../agent/agent-fleet.ts';
+import type { AppServices } from '../app-context.ts';
+import { AWAITING_APPROVAL, NOT_CREATED, REJECTED, STATUS_TEXT, UNREACHABLE } from '../lib/container-states.ts';
+import { agentFailure, isUnreachable } from '../agent/agent-failure.ts';
 import { loadMemberDockerProjects, type DockerProjectRow } from './projects.ts';
+
+/** What is known about the project's container: Docker's view, or one of the product states. */
+export type ContainerSituation =
+  | { kind: 'container'; container: ContainerView; sshCommand: string | null }
+  | { kind: 'state'; state: keyof typeof STATUS_TEXT };
 
 /** A project with what is known about its container: one card of the dockers page, before presenting. */
 export interface UserDockerCard {
@@ -19,7 +26,7 @@ function productState(project: DockerProjectRow): typeof AWAITING_APPROVAL | typ
 }
 
 /** What the card of one project shows given its container (or none): asks for its SSH command when it has one. */
-export async function containerSituationOf(deps: Pick<ContainerCommandDeps, 'sshCommands'>, project: DockerProjectRow, container: ContainerView | null): Promise<ContainerSituation> {
+export async function containerSituationOf(deps: { sshCommands: AppServices['sshCommands'] }, project: DockerProjectRow, container: ContainerView | null): Promise<ContainerSituation> {
   const state = productState(project);
   if (state) return { kind: 'state', state };
   if (!container) return { kind: 'state', state: NOT_CREATED };
@@ -32,7 +39,7 @@ export async function containerSituationOf(deps: Pick<ContainerCommandDeps, 'ssh
  * whose agent does not answer leaves its projects out of `containers` and in `unreachable`.
  */
 export async function listProjectContainers(
-  deps: Pick<ContainerCommandDeps, 'agents' | 'logger'>,
+  deps: { agents: AgentFleet; logger: Logger },
   projects: ReadonlyArray<{ id: number; host: string | null }>,
 ): Promise<{ containers: Map<number, ContainerView>; unreachable: Set<number> }> {
   const byHost = new Map<string, number[]>();
@@ -64,7 +71,7 @@ export async function listProjectContainers(
  * does not answer, its approved projects show 'onbereikbaar' (never 'exited') and the others
  * their product state.
  */
-export async function loadUserDockerCards(deps: ContainerCommandDeps, userId: number): Promise<UserDockerCard[]> {
+export async function loadUserDockerCards(deps: { knex: Knex; agents: AgentFleet; logger: Logger; sshCommands: AppServices['sshCommands'] }, userId: number): Promise<UserDockerCard[]> {
   const projects = await loadMemberDockerProjects(deps.knex, userId);
   const approved = projects.filter((project) => project.validated === true);
   const { containers: byProject, unreachable } = await listProjectContainers(deps, approved);

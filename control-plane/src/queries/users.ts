@@ -2,8 +2,29 @@ import type { Knex } from 'knex';
 import type { AgentFleet, AgentLink } from '../agent/agent-fleet.ts';
 import { containsPattern, prefixPattern } from '../lib/like-pattern.ts';
 import { User } from '../models/User.ts';
-import type { AdminUserRow } from '../presenters/present-admin-user.ts';
-import type { UserSearchRow } from '../presenters/present-user-search.ts';
+
+export interface UserSearchRow {
+  id: number;
+  name: string;
+  group_id: number | null;
+  cohort: string | null;
+  email_verified_at: Date | string | null;
+  disabled_at: Date | string | null;
+}
+
+/** A row of the users admin query: the user joined with their group. */
+export interface AdminUserRow {
+  id: number;
+  name: string;
+  email: string;
+  group_id: number | null;
+  cohort: string | null;
+  email_verified_at: Date | string | null;
+  disabled_at: Date | string | null;
+  developer: boolean;
+  /** Dutch: what the dev servers have not done yet of this user's access (pending_host_access), or null. */
+  access_not_done: string | null;
+}
 
 type Db = Knex | Knex.Transaction;
 

@@ -5,7 +5,7 @@ import type { SecretBox } from '../crypto/secret-box.ts';
 import { HttpError } from '../errors.ts';
 import { VpnConfig } from '../models/VpnConfig.ts';
 import { vpnConfigFile, VpnConfigFileError } from '../lib/vpn-config-file.ts';
-import { MISCONFIGURED_VPN_MESSAGE, vpnAgentFailure } from '../lib/vpn-agent-failure.ts';
+import { MISCONFIGURED_VPN_MESSAGE, vpnAgentFailure } from '../agent/vpn-agent-failure.ts';
 
 const KEY_NOT_KEPT = 'Van deze VPN-configuratie is de sleutel niet bewaard; het bestand kan niet opnieuw gedownload worden.';
 

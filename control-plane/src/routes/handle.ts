@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { isAdmin, isAdminDeveloper, isDeveloper } from '@devplein/contract/roles';
 import type { Access, Endpoint, ParsedInput, ReplyOf } from '@devplein/contract/http/endpoint';
 import type { AppContext, AppRouter } from '../app-context.ts';
-import type { CurrentUser } from '../auth/current-user.ts';
+import type { CurrentUser } from '../queries/current-user.ts';
 import { activeUser, signedInUser } from '../middlewares/authenticate.ts';
 import { parseInput } from '../middlewares/validate.ts';
 import { forbidden } from '../errors.ts';

@@ -2,25 +2,8 @@ import type { Logger } from 'pino';
 import { AgentError } from '../agent/agent-error.ts';
 import type { ContainerStatsView } from '../agent/container-stats-client.ts';
 import type { AgentFleet } from '../agent/agent-fleet.ts';
-
-/** One point of the sparkline: when, CPU % and memory in use. */
-export interface StatsPoint {
-  at: Date;
-  cpuPercent: number;
-  memoryUsedBytes: number;
-}
-
-/** What a reader gets: the latest sample and the last few minutes. */
-export type StatsSnapshot =
-  | { status: 'live'; current: ContainerStatsView; history: StatsPoint[] }
-  /** The agent refused: the container is not running (or not there). */
-  | { status: 'not-running' }
-  /** The agent is older than contract 1.6.0. */
-  | { status: 'unsupported' }
-  /** The watch runs but the agent's first sample has not come yet. */
-  | { status: 'starting' }
-  /** The agent answered with a failure of its own (logged). */
-  | { status: 'failed' };
+import type { StatsPoint } from '../agent/container-stats-client.ts';
+import type { StatsSnapshot } from '../agent/container-stats-client.ts';
 
 export interface ContainerStatsWatchesOptions {
   agents: Pick<AgentFleet, 'forHost'>;

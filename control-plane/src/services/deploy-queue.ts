@@ -8,7 +8,7 @@ import { AgentError } from '../agent/agent-error.ts';
 import type { DeployInput, DeployStreamEvent } from '../agent/deploy-views.ts';
 import type { Config } from '../config.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
-import { AGENT_UNREACHABLE_MESSAGE } from '../lib/agent-failure.ts';
+import { AGENT_UNREACHABLE_MESSAGE } from '../agent/agent-failure.ts';
 import { DeployLog } from '../lib/deploy-log.ts';
 import { gitPolicyOf } from '../lib/git-policy.ts';
 import { credentialFits } from '../lib/git-credential.ts';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadCurrentUser } from '../../../control-plane/src/auth/current-user.ts';
+import { loadCurrentUser } from '../../../control-plane/src/queries/current-user.ts';
 import { IdentityCache } from '../../../control-plane/src/auth/identity-cache.ts';
 import { NOTICE_CONNECTION_NAME, startIdentityNotices, type IdentityNotices } from '../../../control-plane/src/auth/identity-notices.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';

@@ -5,6 +5,7 @@ import { notFound } from '../../errors.ts';
 import { recordAudit } from '../../audit/record-audit.ts';
 import { adminUserRows } from '../../queries/users.ts';
 import { loadCategories, loadGroupStudentLevels } from '../../queries/levels.ts';
+import { findGroup } from '../../queries/groups.ts';
 import { presentCsv, type CsvCell } from '../../presenters/present-csv.ts';
 import { attachmentDisposition } from '../levels/content-type.ts';
 import { handle } from '../handle.ts';
@@ -39,7 +40,7 @@ export function adminExportRoutes(deps: AppDeps): AppRouter {
   });
 
   handle(router, exportGroupLevels, async (ctx, { caller: actor, params: { groupId } }) => {
-    const group = await knex('groups').where({ id: groupId }).first<{ cohort: string } | undefined>('cohort');
+    const group = await findGroup(knex, groupId);
     const students = group && (await loadGroupStudentLevels(knex, groupId));
     if (!group || !students) throw notFound('Deze groep bestaat niet.');
     const categories = await loadCategories(knex);

@@ -9,7 +9,8 @@ import {
 } from '@devplein/contract/http/admin-levels';
 import type { AppRouter } from '../../app-context.ts';
 import { notFound, validationFailed } from '../../errors.ts';
-import { presentLevelContent, type LevelContentRow } from '../../presenters/present-level-content.ts';
+import { presentLevelContent } from '../../presenters/present-level-content.ts';
+import type { LevelContentRow } from '../../queries/levels.ts';
 import { updateLevelContent } from '../../commands/update-level-content.ts';
 import { createLevelContent } from '../../commands/create-level-content.ts';
 import { findLevelContentRow, levelCategoryExists, listLevelContents } from '../../queries/levels.ts';

@@ -7,7 +7,7 @@ import { deployRefusal } from '../../policies/deploy-policy.ts';
 import { loadDeploySettings, loadProjectDeploy, type DeploySettingsRow } from '../../queries/deploys.ts';
 import { clearWebhookNotice, forgetDelivery, rememberDelivery } from '../../queries/hook-deliveries.ts';
 import { presentDeploy } from '../../presenters/present-deploy.ts';
-import { webhookSecretOf } from '../../lib/webhook-secret.ts';
+import { webhookSecretOf } from '../../crypto/webhook-secret.ts';
 import { checkSignature, hookEvent, readPush, type HookSender } from '../../lib/webhook-push.ts';
 import { limiter } from '../../middlewares/rate-limit.ts';
 import { deployWebhook } from '@devplein/contract/http/deploys';

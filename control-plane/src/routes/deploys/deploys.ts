@@ -9,8 +9,7 @@ import { loadDockerProject, type DockerProjectRow } from '../../queries/projects
 import { loadDeploySettings, loadProjectDeploy, loadProjectDeploys, type DeploySettingsRow } from '../../queries/deploys.ts';
 import { presentDeploy, presentDeployDetail, presentDeployPanel } from '../../presenters/present-deploy.ts';
 import { gitPolicyOf } from '../../lib/git-policy.ts';
-import { webhookSecretOf } from '../../lib/webhook-secret.ts';
-import { DeployKeys } from '../../lib/deploy-keys.ts';
+import { webhookSecretOf } from '../../crypto/webhook-secret.ts';
 import { changeDeploySettings } from '../../commands/change-deploy-settings.ts';
 import { renewWebhookSecret } from '../../commands/renew-webhook-secret.ts';
 import { checkRepositoryAddress } from '@devplein/contract/validation/repositoryAddress';
@@ -52,7 +51,7 @@ export function deployRoutes(deps: AppDeps): AppRouter {
   const { knex, config } = deps;
   const router: AppRouter = new Router();
   const queue = deps.services.deploys;
-  const keys = new DeployKeys(deps.agents, deps.logger.child({ component: 'deploy-keys' }));
+  const keys = deps.services.deployKeys;
   const policy = gitPolicyOf(config);
 
   /** The project with git deploy offered, for a member or an admin (404 otherwise). */

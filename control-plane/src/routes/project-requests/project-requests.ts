@@ -1,14 +1,15 @@
 import Router from '@koa/router';
 import type { AppContext, AppDeps, AppRouter } from '../../app-context.ts';
-import type { CurrentUser } from '../../auth/current-user.ts';
+import type { CurrentUser } from '../../queries/current-user.ts';
 import { unstorableTextErrors } from '../../middlewares/validate.ts';
 import { notFound } from '../../errors.ts';
 import { editNeedsApproval, hasProjectQuota, isProjectMember, mayChangeProject } from '../../policies/project-policy.ts';
 import { isAdmin } from '../../policies/roles.ts';
-import { presentProject, type ProjectRow } from '../../presenters/present-project.ts';
+import { presentProject } from '../../presenters/present-project.ts';
+import type { ProjectRow } from '../../queries/projects.ts';
 import { problemsByField, projectRequestSchema, type ProjectRequestData } from '@devplein/contract/validation/projectRequest';
 import { loadProject, mayHaveContainer } from '../../queries/projects.ts';
-import { refused } from '../../lib/project-request-errors.ts';
+import { refused } from '../../queries/project-request-errors.ts';
 import { suspendProjectContainer } from '../../commands/suspend-project-container.ts';
 import { AWAITING_APPROVAL } from '../../lib/container-states.ts';
 import { createProject } from '../../commands/create-project.ts';

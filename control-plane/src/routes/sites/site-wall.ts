@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { presentSiteWall, type SiteRecord } from '../../presenters/present-site.ts';
+import { presentSiteWall } from '../../presenters/present-site.ts';
+import type { SiteRecord } from '../../queries/sites.ts';
 import { loadSiteWallText } from '../../queries/sites.ts';
-import { precompress, type PrecompressedBody } from '../../lib/precompressed.ts';
+import { precompress, type PrecompressedBody } from './precompressed.ts';
 
 /** The wall as it goes over the wire: the JSON bytes in every encoding and their strong ETag. */
 export interface SiteWallBody {

@@ -3,7 +3,7 @@ import { siteWall } from '@devplein/contract/http/sites';
 import type { AppDeps, AppRouter } from '../../app-context.ts';
 import { forbidden } from '../../errors.ts';
 import { mayViewSiteWall } from '../../policies/site-policy.ts';
-import { sendPrecompressed } from '../../lib/precompressed.ts';
+import { sendPrecompressed } from './precompressed.ts';
 import { handle, WRITTEN } from '../handle.ts';
 import { siteWallBuilder } from './site-wall.ts';
 

@@ -5,7 +5,7 @@ import { forbidden, HttpError, serviceUnavailable } from '../../errors.ts';
 import { mayPullImage, mayRunProjectContainer, notRunnableMessage } from '../../policies/container-policy.ts';
 import { authorizeProject } from '../../policies/authorize-project.ts';
 import { AgentError } from '../../agent/agent-error.ts';
-import { AGENT_UNREACHABLE_MESSAGE, callAgent, isUnreachable } from '../../lib/agent-failure.ts';
+import { AGENT_UNREACHABLE_MESSAGE, callAgent, isUnreachable } from '../../agent/agent-failure.ts';
 import { type DockerProjectRow, loadDockerProject, loadDockerProjectByName } from '../../queries/projects.ts';
 import type { ContainerCommandDeps } from '../../commands/container-deps.ts';
 import { createProjectContainer } from '../../commands/create-project-container.ts';
@@ -23,7 +23,7 @@ import {
   listUserDockers,
   pullProjectImage,
 } from '@devplein/contract/http/user-dockers';
-import type { CurrentUser } from '../../auth/current-user.ts';
+import type { CurrentUser } from '../../queries/current-user.ts';
 import { handle } from '../handle.ts';
 import { writeLine } from '../../services/response-streams.ts';
 import { presentContainerStats } from '../../presenters/present-container-stats.ts';

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Knex } from 'knex';
 import { currentUser, userProfile } from '@devplein/contract/http/user';
 import type { AppRouter } from '../../app-context.ts';
-import { loadCurrentUser, type CurrentUser } from '../../auth/current-user.ts';
+import { loadCurrentUser, type CurrentUser } from '../../queries/current-user.ts';
 import { notFound } from '../../errors.ts';
 import { presentCurrentUser, presentProfile } from '../../presenters/present-user.ts';
 import { presentLevelProgress, type LevelCategoryProgressJson } from '../../presenters/present-level-categories.ts';

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { AppDeps, AppRouter } from '../../app-context.ts';
 import { resetWordpressPassword, resetWordpressPasswordByGet } from '@devplein/contract/http/wordpress';
 import { HttpError, postOnly } from '../../errors.ts';
-import { callAgent } from '../../lib/agent-failure.ts';
+import { callAgent } from '../../agent/agent-failure.ts';
 import { loadDockerProject, loadDockerProjectByName } from '../../queries/projects.ts';
 import { authorizeProject } from '../../policies/authorize-project.ts';
 import { presentWordpressPassword } from '../../presenters/present-wordpress-password.ts';

@@ -1,4 +1,4 @@
-import { AgentError } from '../agent/agent-error.ts';
+import { AgentError } from './agent-error.ts';
 import { HttpError, serviceUnavailable } from '../errors.ts';
 import { DATABASE_NAME_MESSAGES } from '@devplein/contract/validation/databaseName';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { presentAgentInfo } from './present-agent-info.ts';
+import { agentInfoViewOf } from './info-views.ts';
 
-describe('presentAgentInfo', () => {
+describe('agentInfoViewOf', () => {
   it('presents Info as plain JSON, with missing capabilities shown as unavailable', () => {
-    const view = presentAgentInfo({
+    const view = agentInfoViewOf({
       agentVersion: '0.1.0',
       contractVersion: '1.0.0',
       hostname: 'dev1',
@@ -29,6 +29,6 @@ describe('presentAgentInfo', () => {
       },
     });
     expect(JSON.parse(JSON.stringify(view))).toEqual(view);
-    expect(presentAgentInfo({ agentVersion: 'x', contractVersion: 'y', hostname: 'z', startedAt: undefined, capabilities: undefined }).capabilities.docker.available).toBe(false);
+    expect(agentInfoViewOf({ agentVersion: 'x', contractVersion: 'y', hostname: 'z', startedAt: undefined, capabilities: undefined }).capabilities.docker.available).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { AgentError } from '../agent/agent-error.ts';
+import { AgentError } from './agent-error.ts';
 import { HttpError, serviceUnavailable } from '../errors.ts';
 
 /** Agent or WireGuard not answering (brief: 503 with a Dutch message, nothing stored). */

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { SecretBox } from '../crypto/secret-box.ts';
+import type { SecretBox } from './secret-box.ts';
 
 /**
  * A project's deploy webhook secret. Until a member asks for a new one it is derived from the

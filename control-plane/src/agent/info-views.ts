@@ -1,10 +1,10 @@
 import type { GetInfoResponse } from '@devplein/proto/info';
-import type { AgentInfoView, CapabilityView } from '../agent/health-monitor.ts';
+import type { AgentInfoView, CapabilityView } from './health-monitor.ts';
 
 const missingCapability: CapabilityView = { available: false, detail: 'not reported by the agent' };
 
 /** The agent's GetInfo answer as plain JSON (no proto message leaves the agent client). */
-export function presentAgentInfo(response: GetInfoResponse): AgentInfoView {
+export function agentInfoViewOf(response: GetInfoResponse): AgentInfoView {
   const capability = (value: CapabilityView | undefined): CapabilityView =>
     value ? { available: value.available, detail: value.detail } : { ...missingCapability };
   const capabilities = response.capabilities;

@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { AgentError } from '../agent/agent-error.ts';
+import { AgentError } from './agent-error.ts';
 import { HttpError } from '../errors.ts';
 import { AGENT_UNREACHABLE_MESSAGE, agentFailure } from './agent-failure.ts';
 

@@ -1,4 +1,4 @@
-import { AgentError } from '../agent/agent-error.ts';
+import { AgentError } from './agent-error.ts';
 import { HttpError, notFound, serviceUnavailable } from '../errors.ts';
 import { AGENT_UNREACHABLE_MESSAGE } from '@devplein/contract/messages';
 
