@@ -13,7 +13,7 @@ import { InvalidatingCache } from './invalidating-cache.ts';
  * write to these tables (triggers of migration 0011 NOTIFY on channel IDENTITY_CHANNEL inside the
  * writing transaction), identity-notices.ts hands each notice to `applyNotice`, and the methods
  * below drop what changed. While no notices arrive (listener not connected) nothing is cached.
- * See docs/architecture.md, "The signed-in request path".
+ * See docs/design/signed-in-request-path.md.
  */
 
 /** The NOTIFY channel of migration 0011's triggers. */
