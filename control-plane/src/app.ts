@@ -51,7 +51,7 @@ const exceptMachinePaths =
 /** Builds the Koa application; main.ts owns the process around it. */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const { config, knex, logger } = deps;
-  const secure = config.appUrl.startsWith('https://');
+  const secure = config.appOnHttps;
   // Behind one reverse proxy (TRUST_PROXY) the client is the last X-Forwarded-For entry: the one
   // that proxy added. Earlier entries come from the client and could name any address.
   const app = new Koa<AppState>({ proxy: config.TRUST_PROXY, maxIpsCount: 1 });
@@ -63,7 +63,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   app.use(
     securityHeaders({
-      appUrl: config.appUrl,
+      onHttps: config.appOnHttps,
       realtime: config.realtimePublic,
       // oidc-provider's own sign-in and logout pages carry inline <style>; only there.
       inlineStylePrefix: deps.devIdentityProvider ? DEV_IDP_PATH : undefined,

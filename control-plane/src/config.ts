@@ -393,6 +393,8 @@ export interface AgentLinkSettings {
 /** The parsed settings plus values derived from them. */
 export interface Config extends RawConfig {
   appUrl: string;
+  /** APP_URL is https: cookies are Secure (and __Host- named), HSTS and upgrade-insecure-requests are sent. */
+  appOnHttps: boolean;
   /** True when the built-in development identity provider serves sign-in (DEV_LOGIN). */
   useDevIdentityProvider: boolean;
   sessionSecret: string;
@@ -454,6 +456,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fallbackSecret?
     agentLinks,
     groupSync,
     appUrl,
+    appOnHttps: appUrl.startsWith('https://'),
     useDevIdentityProvider: raw.DEV_LOGIN,
     sessionSecret,
     sessionMaxAgeMs: raw.SESSION_MAX_AGE_HOURS * 3600_000,

@@ -6,7 +6,7 @@ import type { AppState } from '../http-context.ts';
 import { appCspDirectives, cspHeaderValue, realtimeOrigin, securityHeaders, type SecurityHeaderSettings } from './security-headers.ts';
 
 const settings: SecurityHeaderSettings = {
-  appUrl: 'http://localhost:8080',
+  onHttps: false,
   realtime: { host: '127.0.0.1', port: 6001, tls: false },
   inlineStylePrefix: '/dev-idp',
 };
@@ -75,7 +75,7 @@ describe('securityHeaders', () => {
   });
 
   it('adds HSTS and upgrade-insecure-requests over https, and wss for a TLS realtime server', async () => {
-    const base = await serve({ appUrl: 'https://devplein.school.nl', realtime: { host: 'rt.school.nl', port: 443, tls: true } });
+    const base = await serve({ onHttps: true, realtime: { host: 'rt.school.nl', port: 443, tls: true } });
     const response = await fetch(base);
     expect(response.headers.get('strict-transport-security')).toBe('max-age=31536000');
     const csp = response.headers.get('content-security-policy') ?? '';

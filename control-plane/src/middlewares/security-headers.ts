@@ -9,8 +9,8 @@ export interface RealtimeEndpoint {
 }
 
 export interface SecurityHeaderSettings {
-  /** The app's public address (APP_URL): https turns on HSTS and upgrade-insecure-requests. */
-  appUrl: string;
+  /** The app's public address (APP_URL) is https (config.appOnHttps): HSTS and upgrade-insecure-requests. */
+  onHttps: boolean;
   realtime: RealtimeEndpoint;
   /**
    * Origins outside this one that a page's form may post to (form-action). Sign-in with the
@@ -39,7 +39,7 @@ export function realtimeOrigin(realtime: RealtimeEndpoint): string {
  * from itself and data: URLs, fetches to itself and the realtime websocket, never framed.
  */
 export function appCspDirectives(settings: SecurityHeaderSettings, options: { inlineStyles?: boolean } = {}): CspDirectives {
-  const secure = settings.appUrl.startsWith('https://');
+  const secure = settings.onHttps;
   const directives: CspDirectives = {
     'default-src': ["'self'"],
     'script-src': ["'self'"],
@@ -68,7 +68,7 @@ export function cspHeaderValue(directives: CspDirectives): string {
 }
 
 function helmetFor(settings: SecurityHeaderSettings, inlineStyles: boolean): AppMiddleware {
-  const secure = settings.appUrl.startsWith('https://');
+  const secure = settings.onHttps;
   return helmet({
     contentSecurityPolicy: { useDefaults: false, directives: appCspDirectives(settings, { inlineStyles }) },
     crossOriginOpenerPolicy: { policy: 'same-origin' },

@@ -17,7 +17,7 @@ const LOGOUT_BY_GET_MESSAGE = 'Uitloggen gaat met de knop Uitloggen in het menu,
  */
 export function sessionRoutes(deps: AppDeps): AppRouter {
   const router: AppRouter = new Router();
-  const secure = () => deps.config.appUrl.startsWith('https://');
+  const secure = () => deps.config.appOnHttps;
 
   handle(router, logoutByGet, async (ctx) => {
     if (ctx.accepts('json', 'html') === 'html') {

@@ -18,7 +18,7 @@ export function signInRoutes(deps: Pick<AppDeps, 'config' | 'knex' | 'logger' | 
     appUrl: config.appUrl,
     knex,
     logger,
-    secureCookies: config.appUrl.startsWith('https://'),
+    secureCookies: config.appOnHttps,
     initialAdminEmails: config.INITIAL_ADMIN_EMAILS,
     groupSync: config.groupSync && { ...config.groupSync, hostAccess: { knex, agents: deps.agents, logger: logger.child({ component: 'host-access' }), locks: deps.services.locks } },
   });
