@@ -375,29 +375,7 @@ export class ContainerServiceImpl {
 
   addToServer(server: grpc.Server): void {
     const { logger, docker } = this.options;
-    const { reply, fail } = grpcReply({ logger, knownFailures: dockerFailure });
-    /** Runs a server stream: aborts when the client cancels, ends it or fails it with a status. */
-    const stream = <Req, Res>(call: grpc.ServerWritableStream<Req, Res>, work: (signal: AbortSignal) => Promise<void>, what: string): void => {
-      const controller = new AbortController();
-      call.once('cancelled', () => controller.abort());
-      const endForShutdown = () => {
-        if (controller.signal.aborted) return;
-        controller.abort();
-        call.emit('error', { code: grpc.status.UNAVAILABLE, details: 'the agent is shutting down' });
-      };
-      if (this.shutdown.signal.aborted) return endForShutdown();
-      this.shutdown.signal.addEventListener('abort', endForShutdown, { once: true });
-      work(controller.signal)
-        .then(
-          () => {
-            if (!controller.signal.aborted) call.end();
-          },
-          (error: unknown) => {
-            if (!controller.signal.aborted) call.emit('error', fail(call, error, what));
-          },
-        )
-        .finally(() => this.shutdown.signal.removeEventListener('abort', endForShutdown));
-    };
+    const { reply, stream } = grpcReply({ logger, knownFailures: dockerFailure, shutdown: this.shutdown.signal });
 
     const handlers: ContainerServiceServer = {
       createContainer: (call, callback) =>

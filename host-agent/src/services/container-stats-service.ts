@@ -59,44 +59,41 @@ export class ContainerStatsServiceImpl {
 
   addToServer(server: grpc.Server): void {
     const { logger, hub } = this.options;
-    const { reply, fail } = grpcReply({ logger, knownFailures: dockerFailure });
+    const { reply, stream } = grpcReply({ logger, knownFailures: dockerFailure, shutdown: this.shutdown.signal });
     const handlers: ContainerStatsServiceServer = {
       getContainerStats: (call, callback) =>
         reply(call, callback, async () => ({ stats: toContainerStats(await hub.sample((await this.resolve(call.request.container)).id)) }), 'GetContainerStats'),
       listContainerStats: (call, callback) =>
         reply(call, callback, async () => toListContainerStatsResponse(await this.options.sweeper.current()), 'ListContainerStats'),
-      watchContainerStats: (call) => {
-        let stop: (() => void) | undefined;
-        let done = false;
-        const finish = (status?: { code: grpc.status; details: string }) => {
-          if (done) return;
-          done = true;
-          stop?.();
-          this.shutdown.signal.removeEventListener('abort', onShutdown);
-          if (status) call.emit('error', status);
-          else call.end();
-        };
-        const onShutdown = () => finish({ code: grpc.status.UNAVAILABLE, details: 'the agent is shutting down' });
-        call.once('cancelled', () => {
-          done = true;
-          stop?.();
-          this.shutdown.signal.removeEventListener('abort', onShutdown);
-        });
-        if (this.shutdown.signal.aborted) return onShutdown();
-        this.shutdown.signal.addEventListener('abort', onShutdown, { once: true });
-        this.resolve(call.request.container).then(
-          (container) => {
-            if (done) return;
-            stop = hub.watch(container.id, {
-              onSample: (sample) => {
-                if (!done) call.write({ stats: toContainerStats(sample) });
-              },
-              onEnd: (error) => finish(error === undefined ? undefined : fail(call, error, 'WatchContainerStats')),
+      watchContainerStats: (call) =>
+        stream(
+          call,
+          async (signal) => {
+            const container = await this.resolve(call.request.container);
+            if (signal.aborted) return;
+            // The hub's watch ends by itself (onEnd) or when the client or the agent stops it.
+            await new Promise<void>((resolve, reject) => {
+              // Set before the watch starts: its onEnd may come at once.
+              let stop = (): void => undefined;
+              const onAbort = () => {
+                stop();
+                resolve();
+              };
+              signal.addEventListener('abort', onAbort, { once: true });
+              stop = hub.watch(container.id, {
+                onSample: (sample) => {
+                  if (!signal.aborted) call.write({ stats: toContainerStats(sample) });
+                },
+                onEnd: (error) => {
+                  signal.removeEventListener('abort', onAbort);
+                  if (error === undefined) resolve();
+                  else reject(error);
+                },
+              });
             });
           },
-          (error: unknown) => finish(fail(call, error, 'WatchContainerStats')),
-        );
-      },
+          'WatchContainerStats',
+        ),
     };
     server.addService(ContainerStatsServiceService, handlers);
   }

@@ -27,7 +27,6 @@ import type { GitProgressEvent } from '../drivers/git/git-progress.ts';
 import { GitRunnerClient } from '../drivers/git/git-runner-client.ts';
 import { runnerCheckoutDir } from '../drivers/git/git-runner-protocol.ts';
 import { type FetchedCommit, type FetchResult, type GitCredentials, GitFetchError, RepositoryFetcher } from '../drivers/git/repository-fetcher.ts';
-import { callLogger } from '../interceptors/logging.ts';
 import { dockerFailure } from './docker-status.ts';
 import { deployStepLine, failureOutcome, gitProgressLine, ProgressThrottle } from './deploy-lines.ts';
 import { type FailureStatus, grpcReply } from './grpc-reply.ts';
@@ -384,23 +383,19 @@ export class DeployServiceImpl {
 
   addToServer(server: grpc.Server): void {
     const { logger } = this.options;
-    const { reply, fail } = grpcReply({ logger, knownFailures: deployFailure });
+    const { reply, stream } = grpcReply({ logger, knownFailures: deployFailure });
     const handlers: DeployServiceServer = {
-      deployRepository: (call) => {
-        const controller = new AbortController();
-        call.once('cancelled', () => controller.abort());
-        const send: Send = (event) => {
-          if (!controller.signal.aborted) call.write({ event });
-        };
-        this.deploy(call.request, send, controller.signal, callLogger(logger, call)).then(
-          () => {
-            if (!controller.signal.aborted) call.end();
+      deployRepository: (call) =>
+        stream(
+          call,
+          (signal, log) => {
+            const send: Send = (event) => {
+              if (!signal.aborted) call.write({ event });
+            };
+            return this.deploy(call.request, send, signal, log);
           },
-          (error: unknown) => {
-            if (!controller.signal.aborted) call.emit('error', fail(call, error, 'DeployRepository'));
-          },
-        );
-      },
+          'DeployRepository',
+        ),
       getDeployKey: (call, callback) => reply(call, callback, () => this.getDeployKey(call.request.projectId, call.request.existingOnly), 'GetDeployKey'),
     };
     server.addService(DeployServiceService, handlers);

@@ -1,6 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { EventEmitter } from 'node:events';
+import { describe, expect, it, vi } from 'vitest';
 import { grpcReply } from './grpc-reply.ts';
 
 class KnownError extends Error {}
@@ -39,5 +40,62 @@ describe('grpcReply', () => {
   it('takes a service-specific message for unexpected failures', async () => {
     const custom = grpcReply({ logger, internalDetails: () => 'could not do the thing' });
     expect((await answer(custom.reply, () => Promise.reject(new KnownError('x')))).error).toEqual({ code: grpc.status.INTERNAL, details: 'could not do the thing' });
+  });
+});
+
+/** A server stream as the runner sees it: what it ended with, written items, and a way to cancel. */
+function fakeStream() {
+  const events = new EventEmitter();
+  const ended: { how: 'end' | 'error' | null; status?: unknown } = { how: null };
+  const call = Object.assign(events, {
+    metadata: new grpc.Metadata(),
+    end: () => void (ended.how ??= 'end'),
+    write: () => true,
+  });
+  events.on('error', (status: unknown) => {
+    if (ended.how === null) Object.assign(ended, { how: 'error', status });
+  });
+  return { call: call as unknown as grpc.ServerWritableStream<unknown, unknown>, ended, cancel: () => events.emit('cancelled') };
+}
+
+describe('grpcReply stream', () => {
+  const logger = pino({ level: 'silent' });
+  const known = (error: unknown) => (error instanceof KnownError ? { code: grpc.status.NOT_FOUND, details: error.message } : undefined);
+
+  it('ends the stream when the work resolves and fails it with the status when it rejects', async () => {
+    const { stream } = grpcReply({ logger, knownFailures: known });
+    const done = fakeStream();
+    stream(done.call, async () => undefined, 'Watch');
+    const failed = fakeStream();
+    stream(failed.call, () => Promise.reject(new KnownError('gone')), 'Watch');
+    await vi.waitFor(() => expect([done.ended.how, failed.ended.how]).toEqual(['end', 'error']));
+    expect(failed.ended.status).toEqual({ code: grpc.status.NOT_FOUND, details: 'gone' });
+  });
+
+  it('aborts the work when the client cancels, and then neither ends nor fails the stream', async () => {
+    const { stream } = grpcReply({ logger });
+    const { call, ended, cancel } = fakeStream();
+    let seen: AbortSignal | undefined;
+    stream(call, (signal) => ((seen = signal), new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()))), 'Watch');
+    cancel();
+    await vi.waitFor(() => expect(seen?.aborted).toBe(true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ended.how).toBeNull();
+  });
+
+  it('ends open streams with UNAVAILABLE at shutdown, and one opened after it at once', async () => {
+    const shutdown = new AbortController();
+    const { stream } = grpcReply({ logger, shutdown: shutdown.signal });
+    const open = fakeStream();
+    let aborted = false;
+    stream(open.call, (signal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => ((aborted = true), resolve()))), 'Watch');
+    shutdown.abort();
+    const late = fakeStream();
+    let ran = false;
+    stream(late.call, async () => void (ran = true), 'Watch');
+    const unavailable = { code: grpc.status.UNAVAILABLE, details: 'the agent is shutting down' };
+    await vi.waitFor(() => expect([open.ended.status, late.ended.status]).toEqual([unavailable, unavailable]));
+    expect(aborted).toBe(true);
+    expect(ran).toBe(false);
   });
 });
