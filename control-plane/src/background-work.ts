@@ -1,5 +1,5 @@
 import type { AppDeps } from './app-context.ts';
-import type { ContainerApi } from './agent/host-apis.ts';
+import type { ContainerApi } from './agent/clients/container.ts';
 import type { ContainerEventView } from './agent/container-views.ts';
 import { createContainerEventRelay, type ContainerEventRelay } from './agent/container-event-relay.ts';
 import type { AgentLink } from './agent/agent-fleet.ts';

@@ -5,7 +5,7 @@ import { AgentError } from './agent-error.ts';
 import { createContainerEventRelay } from './container-event-relay.ts';
 import { ContainerNotices, type RealtimeTrigger } from '../services/container-notices.ts';
 import type { ContainerEventView, ContainerView } from './container-views.ts';
-import type { ContainerApi } from './host-apis.ts';
+import type { ContainerApi } from './clients/container.ts';
 import type { AgentClient } from './agent-client.ts';
 import type { BackoffPolicy } from './backoff.ts';
 

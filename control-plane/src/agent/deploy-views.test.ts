@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
 import { DeployOutcome, DeployPhase } from '@devplein/proto/deploy';
 import { deployEventView } from './deploy-views.ts';
-import { deployRequest } from './deploy-client.ts';
+import { deployRequest } from './clients/deploy.ts';
 import { AgentError } from './agent-error.ts';
 import { agentFailureOf, OLD_AGENT_MESSAGE } from '../services/deploy-queue.ts';
 

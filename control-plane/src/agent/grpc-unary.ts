@@ -3,7 +3,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import { CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto/version';
 import { toAgentError } from './agent-error.ts';
-import type { AgentCallOptions } from './host-apis.ts';
+import type { AgentCallOptions } from './call-options.ts';
 
 /** Metadata key of the request id that follows a request across the gRPC hop. */
 export const REQUEST_ID_METADATA_KEY = 'x-request-id';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { HostStatsView } from '../agent/host-stats-client.ts';
+import type { HostStatsView } from '../agent/clients/host-stats.ts';
 import type { AutoStopView } from '../agent/container-views.ts';
 
 /** The minute a sample belongs to: two control planes sampling the same minute write one row. */

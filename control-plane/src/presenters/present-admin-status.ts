@@ -8,7 +8,7 @@ import {
 } from '@devplein/contract/status';
 import { BACKUP_NOT_INCLUDED } from '@devplein/contract/backups';
 import type { AgentInfoView } from '../agent/health-monitor.ts';
-import type { HostStatsView } from '../agent/host-stats-client.ts';
+import type { HostStatsView } from '../agent/clients/host-stats.ts';
 
 /** What asking one dev server's agent gave. */
 export type DevServerOutcome =

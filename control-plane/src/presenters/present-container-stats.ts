@@ -1,5 +1,5 @@
 import type { ContainerStatsJson } from '@devplein/contract/container-stats';
-import type { StatsSnapshot } from '../agent/container-stats-client.ts';
+import type { StatsSnapshot } from '../agent/clients/container-stats.ts';
 
 /** GET /api/user/container/{name}/stats: the snapshot as the card reads it. */
 export function presentContainerStats(snapshot: StatsSnapshot): ContainerStatsJson {

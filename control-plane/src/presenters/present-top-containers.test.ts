@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ContainerStats } from '@devplein/proto/container_stats';
-import { containerStatsView, type ContainerStatsView } from '../agent/container-stats-client.ts';
+import { containerStatsView, type ContainerStatsView } from '../agent/clients/container-stats.ts';
 import { presentTopContainers, presentTopContainersMissing, type TopProjectRow } from './present-top-containers.ts';
 
 /** A sample as the agent client makes it from the message (only the figures the lists read set). */

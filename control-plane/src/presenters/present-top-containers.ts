@@ -1,5 +1,5 @@
 import { TOP_CONTAINERS_LIMIT, type ServerTopContainersJson, type TopContainerJson } from '@devplein/contract/overview';
-import type { ContainerStatsSweepView, RunningContainerStatsView } from '../agent/container-stats-client.ts';
+import type { ContainerStatsSweepView, RunningContainerStatsView } from '../agent/clients/container-stats.ts';
 
 /** What the presenter knows of a project: its name, domain, dev server and members in order. */
 export interface TopProjectRow {

@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { AgentError } from '../agent/agent-error.ts';
-import type { ContainerStatsView } from '../agent/container-stats-client.ts';
+import type { ContainerStatsView } from '../agent/clients/container-stats.ts';
 import { ContainerStatsWatches } from './container-stats-watches.ts';
 
 const sample = (second: number, cpuPercent = 1): ContainerStatsView => ({

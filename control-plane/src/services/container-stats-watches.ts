@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import { AgentError } from '../agent/agent-error.ts';
-import type { ContainerStatsView } from '../agent/container-stats-client.ts';
+import type { ContainerStatsView } from '../agent/clients/container-stats.ts';
 import type { AgentFleet } from '../agent/agent-fleet.ts';
-import type { StatsPoint } from '../agent/container-stats-client.ts';
-import type { StatsSnapshot } from '../agent/container-stats-client.ts';
+import type { StatsPoint } from '../agent/clients/container-stats.ts';
+import type { StatsSnapshot } from '../agent/clients/container-stats.ts';
 
 export interface ContainerStatsWatchesOptions {
   agents: Pick<AgentFleet, 'forHost'>;

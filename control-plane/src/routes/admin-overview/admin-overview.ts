@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { SAMPLE_RESOLUTION_SECONDS } from '@devplein/contract/overview';
 import { overviewAutoStops, overviewCohorts, overviewHosts, overviewTopContainers } from '@devplein/contract/http/admin-overview';
 import { toAgentError } from '../../agent/agent-error.ts';
-import type { ContainerStatsSweepView } from '../../agent/container-stats-client.ts';
+import type { ContainerStatsSweepView } from '../../agent/clients/container-stats.ts';
 import { loadDockerProjects } from '../../queries/projects.ts';
 import { presentTopContainers, presentTopContainersMissing, type TopProjectRow } from '../../presenters/present-top-containers.ts';
 import type { AppDeps, AppRouter } from '../../app-context.ts';

@@ -1,8 +1,24 @@
 import type { DeployRepositoryRequest, DeployRepositoryResponse, DeployServiceClient, GetDeployKeyResponse } from '@devplein/proto/deploy';
-import { deployEventView, type DeployInput, type DeployStreamEvent } from './deploy-views.ts';
-import { type StreamCall, withoutNulls } from './grpc-stream.ts';
-import type { AgentDeadlines, UnaryCall } from './grpc-unary.ts';
-import type { DeployApi } from './host-apis.ts';
+import { deployEventView, type DeployInput, type DeployStreamEvent } from '../deploy-views.ts';
+import { type StreamCall, withoutNulls } from '../grpc-stream.ts';
+import type { AgentDeadlines, UnaryCall } from '../grpc-unary.ts';
+import type { AgentCallOptions, StreamCallOptions } from '../call-options.ts';
+
+/**
+ * DeployService (contract 1.7.0): a git deploy as a stream of log lines ending with one
+ * 'finished' event, and the project's deploy key (the private half stays on the dev server).
+ * An agent before 1.7.0 answers UNIMPLEMENTED.
+ */
+export interface DeployApi {
+  deployRepository(input: DeployInput, options?: StreamCallOptions): AsyncIterable<DeployStreamEvent>;
+  /**
+   * The deploy key the project has, or null when it has none yet; nothing is made (contract
+   * 1.8.0 `existing_only`). An agent before 1.8.0 ignores that and makes the key (as 1.7.0).
+   */
+  getDeployKey(projectId: number, options?: AgentCallOptions): Promise<{ publicKey: string; fingerprint: string } | null>;
+  /** The project's deploy key, made when it has none (an explicit request: POST …/deploy-key). */
+  createDeployKey(projectId: number, options?: AgentCallOptions): Promise<{ publicKey: string; fingerprint: string }>;
+}
 
 /** The request of one deploy, as the contract has it. */
 export function deployRequest(input: DeployInput): DeployRepositoryRequest {

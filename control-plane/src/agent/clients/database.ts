@@ -6,9 +6,24 @@ import type {
   LockAccountsResponse,
   UnlockAccountsResponse,
 } from '@devplein/proto/database';
-import { accountLockView, databaseView } from './database-views.ts';
-import type { AgentDeadlines, UnaryCall } from './grpc-unary.ts';
-import type { DatabaseApi } from './host-apis.ts';
+import { accountLockView, databaseView, type DatabaseView, type AccountLockView, type DroppedDatabaseView, type CreatedDatabaseView, type CreateDatabaseInput } from '../database-views.ts';
+import type { AgentDeadlines, UnaryCall } from '../grpc-unary.ts';
+import type { AgentCallOptions } from '../call-options.ts';
+
+/**
+ * DatabaseService: one MySQL/MariaDB database plus an account with rights on it only. Rejects
+ * with AgentError: INVALID_ARGUMENT (bad name), ALREADY_EXISTS, UNAVAILABLE (agent or database
+ * server not answering).
+ */
+export interface DatabaseApi {
+  createDatabase(input: CreateDatabaseInput, options?: AgentCallOptions): Promise<CreatedDatabaseView>;
+  dropDatabase(target: { name: string; user: string }, options?: AgentCallOptions): Promise<DroppedDatabaseView>;
+  listDatabases(namePrefix?: string, options?: AgentCallOptions): Promise<DatabaseView[]>;
+  /** LockAccounts (contract 1.2.0; an older agent: AgentError UNIMPLEMENTED). */
+  lockAccounts(users: string[], options?: AgentCallOptions): Promise<AccountLockView[]>;
+  /** UnlockAccounts (contract 1.2.0; an older agent: AgentError UNIMPLEMENTED). */
+  unlockAccounts(users: string[], options?: AgentCallOptions): Promise<AccountLockView[]>;
+}
 
 /** DatabaseService over the link: students' databases and their accounts. */
 export function createDatabaseClient(client: DatabaseServiceClient, unary: UnaryCall, deadlines: AgentDeadlines): DatabaseApi {

@@ -10,10 +10,28 @@ import type {
   RemoveContainerResponse,
   WatchContainerEventsResponse,
 } from '@devplein/proto/container';
-import { containerActionCode, containerEventView, containerRef, containerView, logLineView, pullProgressView } from './container-views.ts';
-import { type StreamCall, withoutNulls } from './grpc-stream.ts';
-import type { AgentDeadlines, UnaryCall } from './grpc-unary.ts';
-import type { ContainerApi } from './host-apis.ts';
+import { containerActionCode, containerEventView, containerRef, containerView, logLineView, pullProgressView, type ContainerActionName, type LogLineView, type ContainerEventView, type CreateContainerInput, type PullProgressView, type ContainerTarget, type ContainerView } from '../container-views.ts';
+import { type StreamCall, withoutNulls } from '../grpc-stream.ts';
+import type { AgentDeadlines, UnaryCall } from '../grpc-unary.ts';
+import type { AgentCallOptions, StreamCallOptions } from '../call-options.ts';
+
+/**
+ * ContainerService as the control plane uses it. Every method rejects with AgentError
+ * (`unreachable` when the agent did not answer); streams are async iterables that end when
+ * the agent ends them or when `signal` aborts.
+ */
+export interface ContainerApi {
+  /** `authorizedKeysWritten`: the new SSH container got `input.authorizedKeys` before its start (contract 1.4.0; false from an older agent). */
+  createContainer(input: CreateContainerInput, options?: AgentCallOptions): Promise<{ container: ContainerView | null; created: boolean; authorizedKeysWritten: boolean }>;
+  changeContainerState(target: ContainerTarget, action: ContainerActionName, options?: AgentCallOptions): Promise<ContainerView | null>;
+  removeContainer(target: ContainerTarget, options?: AgentCallOptions): Promise<{ removed: boolean }>;
+  listContainers(filter: { projectIds?: number[]; includeUnmanaged?: boolean }, options?: AgentCallOptions): Promise<ContainerView[]>;
+  getContainerLogs(target: ContainerTarget, tail: number, options?: AgentCallOptions): Promise<LogLineView[]>;
+  followContainerLogs(target: ContainerTarget, tail: number, options?: StreamCallOptions): AsyncIterable<LogLineView>;
+  pullImage(image: string, projectId: number, options?: StreamCallOptions): AsyncIterable<PullProgressView>;
+  watchContainerEvents(filter: { projectIds?: number[]; includeUnmanaged?: boolean; since?: Date }, options?: StreamCallOptions): AsyncIterable<ContainerEventView>;
+  execWordpressPasswordReset(target: ContainerTarget, username?: string, options?: AgentCallOptions): Promise<{ username: string; password: string }>;
+}
 
 /** ContainerService over the link: containers, logs, pulls, events, WordPress. */
 export function createContainerClient(client: ContainerServiceClient, calls: { unary: UnaryCall; stream: StreamCall }, deadlines: AgentDeadlines): ContainerApi {

@@ -1,7 +1,17 @@
 import type { CaptureResponse, ScreenshotServiceClient } from '@devplein/proto/screenshot';
-import type { AgentDeadlines, UnaryCall } from './grpc-unary.ts';
-import type { ScreenshotApi } from './host-apis.ts';
-import { captureView } from './screenshot-views.ts';
+import type { AgentDeadlines, UnaryCall } from '../grpc-unary.ts';
+import { captureView, type CaptureView, type CaptureInput } from '../screenshot-views.ts';
+import type { AgentCallOptions } from '../call-options.ts';
+
+/**
+ * ScreenshotService: renders a project's site through the host's reverse proxy. A site that does
+ * not load is a normal answer (see CaptureView.outcome); rejects with AgentError only for
+ * INVALID_ARGUMENT (a domain outside the dev domain), UNAVAILABLE (no browser, agent down) and the
+ * deadline (the capture's own timeout plus slack).
+ */
+export interface ScreenshotApi {
+  capture(input: CaptureInput, options?: AgentCallOptions): Promise<CaptureView>;
+}
 
 /** The agent's page time limit when a Capture asks for none (screenshot.proto). */
 const CAPTURE_DEFAULT_TIMEOUT_MS = 15_000;

@@ -1,6 +1,6 @@
 import type { GetHostStatsResponse, HostStatsServiceClient, PartHealth, StateCount } from '@devplein/proto/host_stats';
-import type { UnaryCall } from './grpc-unary.ts';
-import type { AgentCallOptions } from './host-apis.ts';
+import type { UnaryCall } from '../grpc-unary.ts';
+import type { AgentCallOptions } from '../call-options.ts';
 
 /** One part of the host as the agent judged it. */
 export interface PartHealthView {

@@ -1,7 +1,18 @@
 import type { CreatePeerResponse, GetServerInfoResponse, ListPeersResponse, RemovePeerResponse, VpnServiceClient } from '@devplein/proto/vpn';
-import type { AgentDeadlines, UnaryCall } from './grpc-unary.ts';
-import type { VpnApi } from './host-apis.ts';
-import { peerView, vpnServerView } from './vpn-views.ts';
+import type { AgentDeadlines, UnaryCall } from '../grpc-unary.ts';
+import { peerView, vpnServerView, type PeerView, type VpnServerView, type CreatePeerInput } from '../vpn-views.ts';
+import type { AgentCallOptions } from '../call-options.ts';
+
+/**
+ * VpnService: WireGuard peers of the dev server's interface. Rejects with AgentError:
+ * INVALID_ARGUMENT, ALREADY_EXISTS (address taken), RESOURCE_EXHAUSTED (pool full), UNAVAILABLE.
+ */
+export interface VpnApi {
+  createPeer(input: CreatePeerInput, options?: AgentCallOptions): Promise<{ peer: PeerView | null; created: boolean }>;
+  removePeer(publicKey: string, options?: AgentCallOptions): Promise<{ removed: boolean }>;
+  listPeers(options?: AgentCallOptions): Promise<PeerView[]>;
+  getServerInfo(options?: AgentCallOptions): Promise<VpnServerView>;
+}
 
 /** VpnService over the link: WireGuard peers and the server's side of a client configuration. */
 export function createVpnClient(client: VpnServiceClient, unary: UnaryCall, deadlines: AgentDeadlines): VpnApi {

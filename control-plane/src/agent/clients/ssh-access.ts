@@ -1,7 +1,15 @@
 import type { EndSshSessionsResponse, GetSshAccessResponse, SetAuthorizedKeysResponse, SshAccessServiceClient } from '@devplein/proto/ssh_access';
-import { sshAccessView } from './container-views.ts';
-import type { AgentDeadlines, UnaryCall } from './grpc-unary.ts';
-import type { SshApi } from './host-apis.ts';
+import { sshAccessView, type SshAccessView, type EndedSshSessionsView } from '../container-views.ts';
+import type { AgentDeadlines, UnaryCall } from '../grpc-unary.ts';
+import type { AgentCallOptions } from '../call-options.ts';
+
+/** SshAccessService: the members' keys in a project's container, where to log in, ending sessions. */
+export interface SshApi {
+  setAuthorizedKeys(projectId: number, keys: Array<{ publicKey: string; userId: number }>, options?: AgentCallOptions): Promise<SshAccessView>;
+  getSshAccess(projectId: number, options?: AgentCallOptions): Promise<SshAccessView>;
+  /** EndSshSessions (contract 1.2.0; an older agent: AgentError UNIMPLEMENTED). */
+  endSshSessions(projectId: number, userIds: number[], options?: AgentCallOptions): Promise<EndedSshSessionsView>;
+}
 
 /** SshAccessService over the link: the members' keys, where to log in, ending sessions. */
 export function createSshAccessClient(client: SshAccessServiceClient, unary: UnaryCall, deadlines: AgentDeadlines): SshApi {

@@ -1,8 +1,8 @@
 import type { GetInfoResponse, InfoServiceClient } from '@devplein/proto/info';
-import { agentInfoViewOf } from './info-views.ts';
-import type { UnaryCall } from './grpc-unary.ts';
-import type { AgentCallOptions } from './host-apis.ts';
-import type { AgentInfoView } from './health-monitor.ts';
+import { agentInfoViewOf } from '../info-views.ts';
+import type { UnaryCall } from '../grpc-unary.ts';
+import type { AgentCallOptions } from '../call-options.ts';
+import type { AgentInfoView } from '../health-monitor.ts';
 
 /** InfoService over the link: who the agent is and what its host offers. */
 export interface InfoApi {

@@ -1,8 +1,8 @@
 import type { ContainerStats, ContainerStatsServiceClient, GetContainerStatsResponse, ListContainerStatsResponse, WatchContainerStatsResponse } from '@devplein/proto/container_stats';
-import type { StreamCall, StreamCallOptions } from './grpc-stream.ts';
-import type { UnaryCall } from './grpc-unary.ts';
-import type { AgentCallOptions } from './host-apis.ts';
-import { type ContainerTarget, containerRef } from './container-views.ts';
+import type { StreamCall, StreamCallOptions } from '../grpc-stream.ts';
+import type { UnaryCall } from '../grpc-unary.ts';
+import type { AgentCallOptions } from '../call-options.ts';
+import { type ContainerTarget, containerRef } from '../container-views.ts';
 
 /** What a reader of a stats watch (services/container-stats-watches.ts) gets: the latest sample and the last few minutes. */
 export type StatsSnapshot =

@@ -1,8 +1,8 @@
 import type { SshAccessServiceClient } from '@devplein/proto/ssh_access';
 import { describe, expect, it } from 'vitest';
-import type { AgentCallOptions } from './host-apis.ts';
-import type { UnaryCall } from './grpc-unary.ts';
-import { createSshAccessClient } from './ssh-access-client.ts';
+import type { AgentCallOptions } from '../call-options.ts';
+import type { UnaryCall } from '../grpc-unary.ts';
+import { createSshAccessClient } from './ssh-access.ts';
 
 const deadlines = { call: 5_000, hostChange: 30_000, create: 120_000, pull: 600_000, deploy: 600_000 };
 

@@ -1,7 +1,14 @@
 import type { ListRoutesResponse, ProxyServiceClient, RemoveRouteResponse, UpsertRouteResponse } from '@devplein/proto/proxy';
-import { routeView } from './container-views.ts';
-import type { UnaryCall } from './grpc-unary.ts';
-import type { ProxyApi } from './host-apis.ts';
+import { routeView, type RouteView } from '../container-views.ts';
+import type { UnaryCall } from '../grpc-unary.ts';
+import type { AgentCallOptions } from '../call-options.ts';
+
+/** ProxyService: repairs and reconciling of the reverse proxy routes. */
+export interface ProxyApi {
+  upsertRoute(route: RouteView, options?: AgentCallOptions): Promise<{ route: RouteView; created: boolean }>;
+  removeRoute(domain: string, options?: AgentCallOptions): Promise<{ removed: boolean }>;
+  listRoutes(options?: AgentCallOptions): Promise<RouteView[]>;
+}
 
 /** ProxyService over the link: the reverse proxy's routes. */
 export function createProxyClient(client: ProxyServiceClient, unary: UnaryCall): ProxyApi {
