@@ -1,3 +1,5 @@
+import { FieldError } from './FieldError.tsx';
+
 /**
  * The branch a git deploy takes (issue 23), one field for the request form and the card's
  * Git-deploy settings: empty means the repository's default branch.
@@ -38,7 +40,7 @@ export function BranchField({
           {hint}
         </span>
       )}
-      {problem !== undefined && <span className="field-error">{problem}</span>}
+      <FieldError messages={problem} />
     </div>
   );
 }

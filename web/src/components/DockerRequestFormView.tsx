@@ -16,7 +16,7 @@ import {
 import type { RepositoryAddressPolicy } from '@devplein/contract/validation/repositoryAddress';
 import { UserSearch } from './UserSearch.tsx';
 import { BranchField } from './BranchField.tsx';
-import '../styles/admin-levels.css';
+import { FieldError } from './FieldError.tsx';
 import '../styles/projects.css';
 
 export interface FormMember {
@@ -158,7 +158,7 @@ export function DockerRequestFormView({
         <span id={`${formId}-name-hint`} className="field-hint">
           Alleen kleine letters a-z en streepjes, minstens 2 tekens. Dit wordt ook de naam van je container.
         </span>
-        <FieldProblem message={problemOf('name')} />
+        <FieldError messages={problemOf('name')} />
       </div>
 
       <div className="field">
@@ -179,7 +179,7 @@ export function DockerRequestFormView({
             touch('domain');
           }}
         />
-        <FieldProblem message={problemOf('domain')} />
+        <FieldError messages={problemOf('domain')} />
       </div>
 
       <div className="field">
@@ -202,7 +202,7 @@ export function DockerRequestFormView({
             </option>
           ))}
         </select>
-        <FieldProblem message={problemOf('docker_id')} />
+        <FieldError messages={problemOf('docker_id')} />
       </div>
 
       <div className="field">
@@ -255,7 +255,7 @@ export function DockerRequestFormView({
             touch('repro');
           }}
         />
-        <FieldProblem message={problemOf('repro')} />
+        <FieldError messages={problemOf('repro')} />
       </div>
 
       <BranchField
@@ -291,7 +291,7 @@ export function DockerRequestFormView({
           })}
         </ul>
         <UserSearch onPick={addMember} chosenIds={memberIds} all={searchAll} placeholder="zoek gebruikers" label="Teamlid zoeken" />
-        <FieldProblem message={problems.users?.[0]} />
+        <FieldError messages={problems.users?.[0]} />
       </fieldset>
 
       <div className="form-actions">
@@ -306,9 +306,4 @@ export function DockerRequestFormView({
       </div>
     </form>
   );
-}
-
-function FieldProblem({ message }: { message: string | undefined }) {
-  if (message === undefined) return null;
-  return <span className="field-error">{message}</span>;
 }

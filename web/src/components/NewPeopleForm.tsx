@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { FieldError } from './FieldError.tsx';
 
 /** 'Nieuw team' / 'Nieuwe groep': one text field and a create button; the server's errors below it. */
 export function NewPeopleForm({
@@ -40,11 +41,7 @@ export function NewPeopleForm({
       <button type="submit" className="button button-secondary" disabled={saving || value.trim() === ''}>
         {submitText}
       </button>
-      {errors.length > 0 && !edited && (
-        <p className="field-error" role="alert">
-          {errors.join(' ')}
-        </p>
-      )}
+      <FieldError as="p" role="alert" messages={edited ? undefined : errors} />
     </form>
   );
 }

@@ -1,7 +1,6 @@
 import { useSearchParams } from 'react-router-dom';
 import { useAuditFacets, useAuditPage, type AuditFilters } from '../../api/queries/audit.ts';
 import { AdminAuditPageView } from './AdminAuditPageView.tsx';
-import '../../styles/admin-levels.css';
 import '../../styles/audit.css';
 
 /** Reads the filters from the address (?page=&actor=&kind=), so a filtered page can be shared and reloaded. */

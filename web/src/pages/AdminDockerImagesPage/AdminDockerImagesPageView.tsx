@@ -8,7 +8,6 @@ import { pathTo } from '../../routePaths.ts';
 import { CONTAINER_CAPABILITIES } from '@devplein/contract/validation/containerCapabilities';
 import { CapabilityCheckboxes } from './CapabilityCheckboxes.tsx';
 import { DeployEditor } from './DeployEditor.tsx';
-import '../../styles/admin-levels.css';
 import '../../styles/dockers.css';
 
 export interface AdminDockerImagesPageViewProps {

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { FieldErrors } from '../../api/client.ts';
 import type { DeployForm } from '../../api/queries/adminDockers.ts';
+import { FieldError } from '../../components/FieldError.tsx';
 
 export interface DeployEditorProps {
   imageName: string;
@@ -98,19 +99,11 @@ export function DeployEditor({ imageName, form, errors, saving, onChange, onSave
             <p className="field-help" id={`${id}-help`}>
               {field.help}
             </p>
-            {fieldErrors.length > 0 && (
-              <p className="field-error" id={`${id}-error`}>
-                {fieldErrors.join(' ')}
-              </p>
-            )}
+            <FieldError as="p" id={`${id}-error`} messages={fieldErrors} />
           </div>
         );
       })}
-      {errors['deploy'] !== undefined && (
-        <p className="field-error" role="alert">
-          {errors['deploy'].join(' ')}
-        </p>
-      )}
+      <FieldError as="p" role="alert" messages={errors['deploy']} />
       <div className="form-actions">
         <button type="submit" className="button button-primary button-small" disabled={saving}>
           {saving ? 'Bezig met opslaan…' : 'Git-deploy opslaan'}

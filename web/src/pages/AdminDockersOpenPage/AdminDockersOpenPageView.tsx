@@ -3,7 +3,6 @@ import type { Project } from '../../api/queries/projects.ts';
 import { AsyncContent } from '../../components/AsyncContent.tsx';
 import { DockerRequestForm } from '../../components/DockerRequestForm.tsx';
 import { OTHER_DOCKER_IMAGE } from '@devplein/contract/validation/projectRequest';
-import '../../styles/admin-levels.css';
 import '../../styles/projects.css';
 
 export interface AdminDockersOpenPageViewProps {

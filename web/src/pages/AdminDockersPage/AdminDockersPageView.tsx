@@ -11,7 +11,6 @@ import { pathTo } from '../../routePaths.ts';
 import { AdminDockersTable } from './AdminDockersTable.tsx';
 import { AdminDockersToolbar } from './AdminDockersToolbar.tsx';
 import type { RowResult } from './useAdminDockerActions.ts';
-import '../../styles/admin-levels.css';
 import '../../styles/dockers.css';
 import './admin-dockers-screenshots.css';
 

@@ -6,7 +6,6 @@ import type { Member } from '../../api/queries/teams.ts';
 import type { UserSearchHit } from '../../api/queries/userSearch.ts';
 import type { PeopleMessage } from '../../components/MemberList.tsx';
 import { AdminGroupsPageView } from './AdminGroupsPageView.tsx';
-import '../../styles/admin-levels.css';
 import '../../styles/teams-groups.css';
 
 /**

@@ -3,7 +3,6 @@ import type { Introducee } from '../../api/queries/introducees.ts';
 import { AsyncContent } from '../../components/AsyncContent.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
 import { introduceeGitUsername } from '@devplein/contract/validation/licensesAndIntroducees';
-import '../../styles/admin-levels.css';
 import '../../styles/licenses-and-introducees.css';
 
 // The page is 'Meelopers' at /admin/hangers (the spec's names); in code it is 'introducee'.

@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import type { FieldErrors } from '../../api/client.ts';
 import type { AdminLevelCategory, LevelCategoryInput } from '../../api/queries/adminLevels.ts';
 import { routePaths } from '../../routePaths.ts';
-import { FieldMessages } from '../AdminLevelContentFormPage/FieldMessages.tsx';
+import { FieldError } from '../../components/FieldError.tsx';
 
 /** The category form: Titel, Hoeveel? (number), Icoontjes? checkbox, Opslaan and Terug. */
 export function AdminLevelCategoryFormPageView({
@@ -61,7 +61,7 @@ export function AdminLevelCategoryFormPageView({
         <label className="field">
           <span className="field-label">Titel</span>
           <input type="text" value={title} maxLength={100} required onChange={(event) => setTitle(event.target.value)} />
-          <FieldMessages messages={errors.title} />
+          <FieldError as="p" role="alert" messages={errors.title} />
         </label>
         <label className="field">
           <span className="field-label">Hoeveel?</span>
@@ -74,13 +74,13 @@ export function AdminLevelCategoryFormPageView({
             required
             onChange={(event) => setNumber(event.target.value)}
           />
-          <FieldMessages messages={errors.number} />
+          <FieldError as="p" role="alert" messages={errors.number} />
         </label>
         <label className="checkbox-field">
           <input type="checkbox" checked={icons} onChange={(event) => setIcons(event.target.checked)} />
           Icoontjes?
         </label>
-        <FieldMessages messages={errors.icons} />
+        <FieldError as="p" role="alert" messages={errors.icons} />
         {failure !== null && (
           <p className="field-error" role="alert">
             {failure}

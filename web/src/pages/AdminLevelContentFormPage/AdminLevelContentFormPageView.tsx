@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import type { FieldErrors } from '../../api/client.ts';
 import type { AdminLevelCategory, LevelContentInput, LevelContentItem } from '../../api/queries/adminLevels.ts';
 import { routePaths } from '../../routePaths.ts';
-import { FieldMessages } from './FieldMessages.tsx';
+import { FieldError } from '../../components/FieldError.tsx';
 
 /** The content form: 'Titel voor studenten', 'Titel voor docenten', Categorie; Opslaan, Terug. */
 export function AdminLevelContentFormPageView({
@@ -67,12 +67,12 @@ export function AdminLevelContentFormPageView({
         <label className="field">
           <span className="field-label">Titel voor studenten</span>
           <input type="text" value={title} maxLength={200} required onChange={(event) => setTitle(event.target.value)} />
-          <FieldMessages messages={errors.title} />
+          <FieldError as="p" role="alert" messages={errors.title} />
         </label>
         <label className="field">
           <span className="field-label">Titel voor docenten</span>
           <input type="text" value={titleForTeachers} maxLength={200} onChange={(event) => setTitleForTeachers(event.target.value)} />
-          <FieldMessages messages={errors.title_for_teachers} />
+          <FieldError as="p" role="alert" messages={errors.title_for_teachers} />
         </label>
         <label className="field">
           <span className="field-label">Categorie</span>
@@ -84,7 +84,7 @@ export function AdminLevelContentFormPageView({
               </option>
             ))}
           </select>
-          <FieldMessages messages={errors.level_categories_id} />
+          <FieldError as="p" role="alert" messages={errors.level_categories_id} />
         </label>
         {failure !== null && (
           <p className="field-error" role="alert">

@@ -1,7 +1,6 @@
 import type { AdminLicense } from '../../api/queries/licenses.ts';
 import { AsyncContent } from '../../components/AsyncContent.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
-import '../../styles/admin-levels.css';
 import '../../styles/licenses-and-introducees.css';
 
 /** Table Omschrijving, Licentie, Student/docent, with an approve tick per row (spec §2). */

@@ -2,7 +2,6 @@ import type { Project } from '../../api/queries/projects.ts';
 import { AsyncContent } from '../../components/AsyncContent.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
 import { matchesProjectSearch } from './projectSearch.ts';
-import '../../styles/admin-levels.css';
 import '../../styles/projects.css';
 
 /** All approved projects (spec §2 "Projects"): a search box and a table. */

@@ -1,7 +1,6 @@
 import { useAdminStatus } from '../../api/queries/status.ts';
 import { AdminStatusPageView } from './AdminStatusPageView.tsx';
 import { AgentLinksSection } from './AgentLinksSection.tsx';
-import '../../styles/admin-levels.css';
 import '../../styles/status.css';
 
 /** /admin/status: every dev server's health, disks, containers, certificate and last backup (issue 21), asked again every 30 s. */

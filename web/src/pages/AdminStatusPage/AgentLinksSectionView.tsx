@@ -4,11 +4,7 @@ import type { FieldErrors } from '../../api/client.ts';
 import { LINK_STATUS_LABELS } from '../../api/queries/agentLinks.ts';
 import { formatDateTime } from '../../api/queries/status.ts';
 import { AsyncContent } from '../../components/AsyncContent.tsx';
-
-function FieldError({ errors, field }: { errors: FieldErrors; field: string }) {
-  const messages = errors[field];
-  return messages ? <span className="status-field-error" role="alert">{messages.join(' ')}</span> : null;
-}
+import { FieldError } from '../../components/FieldError.tsx';
 
 /**
  * 'Ontwikkelservers koppelen' on the status page: every link (status, pinned certificate, a
@@ -35,7 +31,7 @@ export function AgentLinksSectionView(props: {
     <label className="status-invite-field">
       <span>{label}</span>
       <input value={form[field]} placeholder={placeholder} onChange={(event) => setForm({ ...form, [field]: event.target.value })} name={field} />
-      <FieldError errors={props.fieldErrors} field={field} />
+      <FieldError messages={props.fieldErrors[field]} role="alert" className="status-field-error" />
     </label>
   );
   return (

@@ -5,7 +5,6 @@ import { createTeam, toggleTeamMember, useTeamMembers, useTeams } from '../../ap
 import type { UserSearchHit } from '../../api/queries/userSearch.ts';
 import type { PeopleMessage } from '../../components/MemberList.tsx';
 import { AdminTeamsPageView } from './AdminTeamsPageView.tsx';
-import '../../styles/admin-levels.css';
 import '../../styles/teams-groups.css';
 
 /**

@@ -14,7 +14,6 @@ import {
 } from '../../api/queries/adminUsers.ts';
 import { useCurrentUser } from '../../api/queries/user.ts';
 import { AdminUsersPageView, type DeleteState, type StatusMessage } from './AdminUsersPageView.tsx';
-import '../../styles/admin-levels.css';
 import '../../styles/admin-users.css';
 
 const failureText = (error: unknown): string =>

@@ -4,7 +4,6 @@ import { Icon } from '../../components/Icon.tsx';
 import { databaseAdminHref, type UserDatabase } from '../../api/queries/databases.ts';
 import { pathTo } from '../../routePaths.ts';
 import { DATABASE_NAME_MAX_LENGTH } from '@devplein/contract/validation/databaseName';
-import '../../styles/admin-levels.css';
 import '../../styles/databases-vpn.css';
 
 /** Spec §9: a hidden password is exactly seven X characters. */

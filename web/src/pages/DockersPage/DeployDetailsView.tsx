@@ -14,6 +14,7 @@ import {
 import { BRANCH_MESSAGE, isSafeBranchName } from '@devplein/contract/validation/repositoryAddress';
 import { BranchField } from '../../components/BranchField.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
+import { FieldError } from '../../components/FieldError.tsx';
 import { pathTo } from '../../routePaths.ts';
 import { CommitLine, deployTone } from './DeployPartView.tsx';
 
@@ -279,7 +280,7 @@ function DeploySettingsForm({
             {AUTH_LABELS[option]}
           </label>
         ))}
-        <FieldMessages messages={errors.auth} />
+        <FieldError messages={errors.auth} />
       </fieldset>
       {auth === 'token' && (
         <div className="field">
@@ -302,10 +303,10 @@ function DeploySettingsForm({
                 ? 'Er is een token opgeslagen. Vul alleen iets in om het te vervangen.'
                 : 'Er is nog geen token opgeslagen.'}
           </span>
-          <FieldMessages messages={tokenProblem === undefined ? errors.token : [tokenProblem]} />
+          <FieldError messages={tokenProblem === undefined ? errors.token : [tokenProblem]} />
         </div>
       )}
-      <FieldMessages messages={otherErrors} />
+      <FieldError messages={otherErrors} />
       <div className="deploy-actions">
         <button type="submit" className="button button-primary button-small" disabled={blocked || saving}>
           {saving ? 'Bezig…' : 'Opslaan'}
@@ -318,9 +319,4 @@ function DeploySettingsForm({
       </div>
     </form>
   );
-}
-
-function FieldMessages({ messages }: { messages: readonly string[] | undefined }) {
-  if (messages === undefined || messages.length === 0) return null;
-  return <span className="field-error">{messages.join(' ')}</span>;
 }

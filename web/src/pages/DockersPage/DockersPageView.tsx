@@ -2,7 +2,6 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { UserDocker } from '../../api/queries/dockers.ts';
 import { pathTo } from '../../routePaths.ts';
-import '../../styles/admin-levels.css';
 import '../../styles/dockers.css';
 
 export interface DockersPageViewProps {

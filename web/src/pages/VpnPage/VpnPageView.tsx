@@ -1,6 +1,5 @@
 import { Icon } from '../../components/Icon.tsx';
 import { VPN_QR_PATH, vpnDownloadHref, type VpnConfig } from '../../api/queries/vpn.ts';
-import '../../styles/admin-levels.css';
 import '../../styles/databases-vpn.css';
 
 /** The install page of the VPN client (spec §2 VPN). */
