@@ -1,17 +1,6 @@
 import { useEffect, useState } from 'react';
-import {
-  containerName,
-  createContainer,
-  deleteUserProject,
-  failureMessage,
-  pullImage,
-  pullProgressTracker,
-  resetWordpressPassword,
-  runContainerAction,
-  type CardAction,
-  type PullProgress,
-  type UserDocker,
-} from '../../api/queries/dockers.ts';
+import { containerName, createContainer, deleteUserProject, failureMessage, pullImage, pullProgressTracker, resetWordpressPassword, runContainerAction, type PullProgress, type UserDocker } from '../../api/queries/dockers.ts';
+import { type CardAction } from './docker-card-texts.ts';
 import { LogViewer } from '../../components/LogViewer.tsx';
 import { useContainerChannel } from '../../realtime/useContainerChannel.ts';
 import { DockerCardView } from './DockerCardView.tsx';

@@ -1,20 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import {
-  CARD_ACTION_LABELS,
-  STATE_AWAITING,
-  STATE_NOT_CREATED,
-  STATE_REJECTED,
-  STATE_UNREACHABLE,
-  actionsForState,
-  autoStopText,
-  containerName,
-  dutchDockerStatus,
-  showsLogs,
-  type CardAction,
-  type PullProgress,
-  type UserDocker,
-} from '../../api/queries/dockers.ts';
+import { STATE_AWAITING, STATE_NOT_CREATED, STATE_REJECTED, STATE_UNREACHABLE, containerName, type PullProgress, type UserDocker } from '../../api/queries/dockers.ts';
+import { CARD_ACTION_LABELS, actionsForState, autoStopText, dutchDockerStatus, showsLogs, type CardAction } from './docker-card-texts.ts';
 import { exitedOomText } from '../../api/queries/containerStats.ts';
 import { pathTo } from '../../routePaths.ts';
 import { DOCKER_SERVER_UNREACHABLE } from '@devplein/contract/messages';
