@@ -1,34 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Knex } from 'knex';
-import { createTestDatabase } from '../../support/database.ts';
-import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { describe, expect, it } from 'vitest';
+import { seededControlPlane } from '../../support/seeded-control-plane.ts';
 import { signedInSessions } from '../../support/http-session.ts';
 import type { GroupJson, MemberJson as Member } from '@devplein/contract/users';
 import type { ErrorJson } from '@devplein/contract/http/errors';
 
-
-let database: { url: string; knex: Knex; destroy: () => Promise<void> };
-let app: RunningControlPlane;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  app = await startControlPlane({ databaseUrl: database.url });
-});
-
-afterAll(async () => {
-  await app?.stop();
-  await database?.destroy();
-});
+const stack = seededControlPlane();
 
 /** One session per account, reused; null is the anonymous visitor. */
-const as = signedInSessions(() => app.url);
+const as = signedInSessions(() => stack.app.url);
 
 const userId = async (where: Record<string, string>): Promise<number> =>
-  (await database.knex('users').where(where).first<{ id: number }>('id')).id;
-const groupId = async (cohort: string): Promise<number> => (await database.knex('groups').where({ cohort }).first<{ id: number }>('id')).id;
-const auditOf = (action: string) => database.knex('audit_log').where({ action }).orderBy('id', 'desc');
+  (await stack.database.knex('users').where(where).first<{ id: number }>('id')).id;
+const groupId = async (cohort: string): Promise<number> => (await stack.database.knex('groups').where({ cohort }).first<{ id: number }>('id')).id;
+const auditOf = (action: string) => stack.database.knex('audit_log').where({ action }).orderBy('id', 'desc');
 
 type Call = { name: string; method: string; path: () => Promise<string>; body?: () => Promise<unknown>; ok: number };
 
@@ -48,7 +32,7 @@ const calls: Call[] = [
     path: async () => {
       const id = await userId({ name: 'Iris Brouwer' });
       const group = await groupId('SD21');
-      await database.knex('users').where({ id }).update({ group_id: group });
+      await stack.database.knex('users').where({ id }).update({ group_id: group });
       return `/api/admin/groups/${group}/users/${id}`;
     },
     ok: 200,
@@ -90,10 +74,10 @@ describe('groups', () => {
     const admin = await as('docent@devplein.test');
     const plain = await admin.json<unknown[]>('GET', '/api/admin/groups?search=sd2');
     expect(plain.body).toEqual(
-      await database.knex('groups').whereILike('cohort', '%sd2%').orderBy('cohort').select('id', 'cohort'),
+      await stack.database.knex('groups').whereILike('cohort', '%sd2%').orderBy('cohort').select('id', 'cohort'),
     );
     const counted = await admin.json<GroupJson[]>('GET', '/api/admin/groups?search=23&counts=true');
-    const sd23Members = Number((await database.knex('users').where({ group_id: await groupId('SD23') }).count<Array<{ count: string }>>('* as count'))[0]!.count);
+    const sd23Members = Number((await stack.database.knex('users').where({ group_id: await groupId('SD23') }).count<Array<{ count: string }>>('* as count'))[0]!.count);
     expect(counted.body).toEqual([{ id: await groupId('SD23'), cohort: 'SD23', member_count: sd23Members }]);
     expect((await admin.json<unknown[]>('GET', '/api/admin/groups?search=_')).body).toEqual([]);
     expect((await admin.json('GET', `/api/admin/groups?search=${'x'.repeat(51)}`)).status).toBe(422);
@@ -121,11 +105,11 @@ describe('groups', () => {
     const out = await admin.json<Member[]>('DELETE', `/api/admin/groups/${sd22}/users/${sam}`);
     expect(out.status).toBe(200);
     expect(out.body.map((m) => m.id)).not.toContain(sam);
-    expect((await database.knex('users').where({ id: sam }).first('group_id')).group_id).toBeNull();
+    expect((await stack.database.knex('users').where({ id: sam }).first('group_id')).group_id).toBeNull();
     expect((await auditOf('group.remove-member').first()).before).toMatchObject({ user_id: sam, cohort: 'SD22' });
     // Not in the group (any more): 404.
     expect((await admin.json('DELETE', `/api/admin/groups/${sd22}/users/${sam}`)).status).toBe(404);
-    await database.knex('users').where({ id: sam }).update({ group_id: sd23 });
+    await stack.database.knex('users').where({ id: sam }).update({ group_id: sd23 });
   });
 
   it('creates a cohort: SD24 works once; bad names are refused with 422', async () => {

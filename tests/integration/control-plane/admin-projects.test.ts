@@ -3,11 +3,8 @@
  * counter, approving, rejecting and deleting a request, against the real control plane and
  * PostgreSQL with the demo seed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Knex } from 'knex';
-import { createTestDatabase } from '../../support/database.ts';
-import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { describe, expect, it } from 'vitest';
+import { seededControlPlane } from '../../support/seeded-control-plane.ts';
 import { HttpSession, signedInSessions } from '../../support/http-session.ts';
 import type { ProjectJson } from '@devplein/contract/projects';
 import type { ErrorJson } from '@devplein/contract/http/errors';
@@ -20,30 +17,18 @@ const DEVELOPER = 'ontwikkelaar@devplein.test';
 const STUDENT = 'student@devplein.test';
 const NOT_ACTIVATED = 'nieuw@devplein.test';
 
-let database: { url: string; knex: Knex; destroy: () => Promise<void> };
-let app: RunningControlPlane;
+const stack = seededControlPlane({ env: { SITE_DOMAIN: SITE, PROJECT_QUOTA: String(QUOTA) } });
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  app = await startControlPlane({ databaseUrl: database.url, env: { SITE_DOMAIN: SITE, PROJECT_QUOTA: String(QUOTA) } });
-});
-
-afterAll(async () => {
-  await app?.stop();
-  await database?.destroy();
-});
-
-const as = signedInSessions(() => app.url);
+const as = signedInSessions(() => stack.app.url);
 
 async function anonymous(): Promise<HttpSession> {
-  const session = new HttpSession(app.url);
+  const session = new HttpSession(stack.app.url);
   await session.primeCsrf();
   return session;
 }
 
 async function projectByName(name: string): Promise<{ id: number; validated: boolean | null }> {
-  return database.knex('projects').where({ name }).first('id', 'validated');
+  return stack.database.knex('projects').where({ name }).first('id', 'validated');
 }
 
 describe('GET /api/admin/projects', () => {
@@ -69,7 +54,7 @@ describe('GET /api/admin/projects', () => {
   });
 
   it('answers the awaiting list to a first-team-1 member who is no admin, but not ?all=true', async () => {
-    const member = await database
+    const member = await stack.database
       .knex('users as u')
       .join('team_user as tu', 'tu.user_id', 'u.id')
       .where('tu.team_id', 1)
@@ -92,9 +77,9 @@ describe('GET /api/admin/projects', () => {
 
 describe('GET /api/admin/projects (the project request counter)', () => {
   it('lists the projects awaiting approval to admins and to members whose first team is team 1', async () => {
-    const waiting = await database.knex('projects').whereNull('validated').orderBy(['created_at', 'id']);
+    const waiting = await stack.database.knex('projects').whereNull('validated').orderBy(['created_at', 'id']);
     expect(waiting.length).toBeGreaterThan(0);
-    const teamOneStudent = await database
+    const teamOneStudent = await stack.database
       .knex('users as u')
       .join('team_user as tu', 'tu.user_id', 'u.id')
       .where('tu.team_id', 1)
@@ -123,9 +108,9 @@ describe('PUT /api/admin/projects/{id} (approve / reject) and DELETE', () => {
     expect(await session.json('PUT', path, {})).toEqual({ status: 200, body: { validated: true } });
     expect(await session.json('PUT', path, {})).toEqual({ status: 200, body: { validated: false } });
     expect(await session.json('PUT', path, { git: 'https://git.devplein.test/team/game-jam.git' })).toEqual({ status: 200, body: { validated: true } });
-    const actions = await database.knex('audit_log').where({ subject_type: 'project', subject_id: String(project.id) }).orderBy('id').pluck('action');
+    const actions = await stack.database.knex('audit_log').where({ subject_type: 'project', subject_id: String(project.id) }).orderBy('id').pluck('action');
     expect(actions).toEqual(['project.approve', 'project.reject', 'project.approve']);
-    expect((await database.knex('projects').where({ id: project.id }).first('repro')).repro).toBe('https://git.devplein.test/team/game-jam.git');
+    expect((await stack.database.knex('projects').where({ id: project.id }).first('repro')).repro).toBe('https://git.devplein.test/team/game-jam.git');
     // A rejected request no longer appears in the awaiting list; an approved one in ?all=true.
     const all = await session.json<ProjectJson[]>('GET', '/api/admin/projects?all=true');
     expect(all.body.some((p) => p.name === 'game-jam')).toBe(true);
@@ -160,7 +145,7 @@ describe('PUT /api/admin/projects/{id} (approve / reject) and DELETE', () => {
     const project = await projectByName('bilal-webshop');
     expect((await (await as(ADMIN)).json('DELETE', `/api/admin/projects/${project.id}`)).status).toBe(204);
     expect(await projectByName('bilal-webshop')).toBeUndefined();
-    const audit = await database.knex('audit_log').where({ action: 'project.delete', subject_id: String(project.id) }).first('before');
+    const audit = await stack.database.knex('audit_log').where({ action: 'project.delete', subject_id: String(project.id) }).first('before');
     const before = typeof audit.before === 'string' ? JSON.parse(audit.before) : audit.before;
     expect(before.name).toBe('bilal-webshop');
   });

@@ -1,34 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Knex } from 'knex';
-import { createTestDatabase } from '../../support/database.ts';
-import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { describe, expect, it } from 'vitest';
+import { seededControlPlane } from '../../support/seeded-control-plane.ts';
 import { signedInSessions } from '../../support/http-session.ts';
 import type { MemberJson as Member, TeamSummaryJson } from '@devplein/contract/users';
 import type { ErrorJson } from '@devplein/contract/http/errors';
 
-
-let database: { url: string; knex: Knex; destroy: () => Promise<void> };
-let app: RunningControlPlane;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  app = await startControlPlane({ databaseUrl: database.url });
-});
-
-afterAll(async () => {
-  await app?.stop();
-  await database?.destroy();
-});
+const stack = seededControlPlane();
 
 /** One session per account, reused; null is the anonymous visitor. */
-const as = signedInSessions(() => app.url);
+const as = signedInSessions(() => stack.app.url);
 
 const userId = async (where: Record<string, string>): Promise<number> =>
-  (await database.knex('users').where(where).first<{ id: number }>('id')).id;
-const teamId = async (name: string): Promise<number> => (await database.knex('teams').where({ name }).first<{ id: number }>('id')).id;
-const auditOf = (action: string) => database.knex('audit_log').where({ action }).orderBy('id', 'desc');
+  (await stack.database.knex('users').where(where).first<{ id: number }>('id')).id;
+const teamId = async (name: string): Promise<number> => (await stack.database.knex('teams').where({ name }).first<{ id: number }>('id')).id;
+const auditOf = (action: string) => stack.database.knex('audit_log').where({ action }).orderBy('id', 'desc');
 
 type Call = { name: string; method: string; path: () => Promise<string>; body?: () => Promise<unknown>; ok: number };
 

@@ -2,36 +2,21 @@
  * POST /broadcasting/auth and /broadcasting/user-auth (routes/broadcasting): who may sign which
  * private channel, and a subscription through the test soketi with the control plane's signature.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Knex } from 'knex';
-import { createTestDatabase } from '../../support/database.ts';
-import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { describe, expect, it } from 'vitest';
+import { seededControlPlane } from '../../support/seeded-control-plane.ts';
 import { HttpSession, signedInSessions } from '../../support/http-session.ts';
 import { testSoketi } from '../../support/services.ts';
 import { subscribeContainerChannel } from '../../support/container-channel.ts';
 
-let database: { url: string; knex: Knex; destroy: () => Promise<void> };
-let app: RunningControlPlane;
+const as = signedInSessions(() => stack.app.url);
 
-const as = signedInSessions(() => app.url);
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  app = await startControlPlane({ databaseUrl: database.url });
-});
-
-afterAll(async () => {
-  await app?.stop();
-  await database?.destroy();
-});
+const stack = seededControlPlane();
 
 describe('POST /broadcasting/auth and /broadcasting/user-auth', () => {
   const socket = '1234.5678';
 
   it('refuses anonymous and not-activated callers', async () => {
-    const anonymous = new HttpSession(app.url);
+    const anonymous = new HttpSession(stack.app.url);
     await anonymous.primeCsrf();
     expect((await anonymous.api('POST', '/broadcasting/auth', { socket_id: socket, channel_name: 'private-container.zonnebloem' })).status).toBe(401);
     const newcomer = await as('nieuw@devplein.test');
@@ -47,7 +32,7 @@ describe('POST /broadcasting/auth and /broadcasting/user-auth', () => {
   });
 
   it('signs a container channel for the project’s members and admins, and refuses other students', async () => {
-    const project = await database.knex('projects as p')
+    const project = await stack.database.knex('projects as p')
       .join('project_user as pu', 'pu.project_id', 'p.id')
       .join('users as u', 'u.id', 'pu.user_id')
       .whereNotNull('u.email_verified_at')
@@ -55,7 +40,7 @@ describe('POST /broadcasting/auth and /broadcasting/user-auth', () => {
       .select('p.name', 'u.email')
       .first<{ name: string; email: string }>();
     const memberEmails = (
-      await database.knex('project_user as pu').join('users as u', 'u.id', 'pu.user_id').join('projects as p', 'p.id', 'pu.project_id').where('p.name', project.name).select('u.email')
+      await stack.database.knex('project_user as pu').join('users as u', 'u.id', 'pu.user_id').join('projects as p', 'p.id', 'pu.project_id').where('p.name', project.name).select('u.email')
     ).map((row: { email: string }) => row.email);
     const outsider = ['student@devplein.test', 'ontwikkelaar@devplein.test', 'zonderklas@devplein.test'].find((email) => !memberEmails.includes(email));
     expect(outsider).toBeDefined();
@@ -70,7 +55,7 @@ describe('POST /broadcasting/auth and /broadcasting/user-auth', () => {
 
   it('lets a member subscribe through soketi with the control plane’s signature and receive DockerEventSent', async () => {
     const soketi = testSoketi();
-    const project = await database.knex('projects as p')
+    const project = await stack.database.knex('projects as p')
       .join('project_user as pu', 'pu.project_id', 'p.id')
       .join('users as u', 'u.id', 'pu.user_id')
       .whereNotNull('u.email_verified_at')

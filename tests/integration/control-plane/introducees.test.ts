@@ -1,10 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Knex } from 'knex';
-import { createTestDatabase } from '../../support/database.ts';
-import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
-import { HttpSession } from '../../support/http-session.ts';
+import { describe, expect, it } from 'vitest';
+import { seededControlPlane } from '../../support/seeded-control-plane.ts';
 import { createSecretBox } from '../../../control-plane/src/crypto/secret-box.ts';
 import type { IntroduceeJson as Introducee } from '@devplein/contract/access';
 import type { ErrorJson } from '@devplein/contract/http/errors';
@@ -21,11 +17,7 @@ const PATH = listIntroducees.path;
 const SITE_DOMAIN = 'meelopen.school.test';
 const encryptionKey = randomBytes(32);
 
-let database: { url: string; knex: Knex; destroy: () => Promise<void> };
-let app: RunningControlPlane;
-
 type Role = 'anonymous' | 'nieuw' | 'student' | 'developer' | 'docent' | 'admin';
-const sessions = {} as Record<Role, HttpSession>;
 const accounts: Record<Exclude<Role, 'anonymous'>, string> = {
   nieuw: 'nieuw@devplein.test',
   student: 'student@devplein.test',
@@ -34,33 +26,12 @@ const accounts: Record<Exclude<Role, 'anonymous'>, string> = {
   admin: 'admin@devplein.test',
 };
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  app = await startControlPlane({
-    databaseUrl: database.url,
-    // info: so the test can check that no log line carries a password.
-    env: { SITE_DOMAIN, ENCRYPTION_KEY: encryptionKey.toString('base64'), LOG_LEVEL: 'info' },
-  });
-  sessions.anonymous = new HttpSession(app.url);
-  await sessions.anonymous.primeCsrf();
-  await Promise.all(
-    (Object.entries(accounts) as Array<[Exclude<Role, 'anonymous'>, string]>).map(async ([role, email]) => {
-      const session = new HttpSession(app.url);
-      const landing = await session.signIn(email);
-      expect(landing.status, `sign-in of ${email}`).toBe(200);
-      sessions[role] = session;
-    }),
-  );
-});
-
-afterAll(async () => {
-  await app?.stop();
-  await database?.destroy();
-});
+// LOG_LEVEL info: so the test can check that no log line carries a password.
+const stack = seededControlPlane({ accounts, env: { SITE_DOMAIN, ENCRYPTION_KEY: encryptionKey.toString('base64'), LOG_LEVEL: 'info' } });
+const { sessions } = stack;
 
 const userId = async (email: string): Promise<number> =>
-  (await database.knex('users').where({ email }).first<{ id: number }>('id')).id;
+  (await stack.database.knex('users').where({ email }).first<{ id: number }>('id')).id;
 
 /** Creates one through the API as the admin and answers it from the returned list. */
 async function create(name: string, role: 'admin' | 'docent' = 'admin'): Promise<Introducee> {
@@ -94,8 +65,8 @@ describe('/api/admin/introduction: who may', () => {
     expect((await sessions[role].json('GET', PATH)).status).toBe(403);
     expect((await sessions[role].json('POST', PATH, { name: `mlpx${role}` })).status).toBe(403);
     expect((await sessions[role].json('DELETE', `${PATH}/${existing.id}`)).status).toBe(403);
-    expect(await database.knex('introducees').where('name', `mlpx${role}`).first()).toBeUndefined();
-    expect(await database.knex('introducees').where('id', existing.id).first('id')).toEqual({ id: existing.id });
+    expect(await stack.database.knex('introducees').where('name', `mlpx${role}`).first()).toBeUndefined();
+    expect(await stack.database.knex('introducees').where('id', existing.id).first('id')).toEqual({ id: existing.id });
   });
 
   it.each(['docent', 'admin'] as const)('gives %s the list', async (role) => {
@@ -113,7 +84,7 @@ describe('creating and deleting introducees', () => {
     expect(password).toMatch(/^[A-Za-z0-9_-]{20}$/);
 
     // The database holds a sealed value, not the password; it opens with the configured key.
-    const row = await database.knex('introducees').where('id', jansen!.id).first('password_encrypted');
+    const row = await stack.database.knex('introducees').where('id', jansen!.id).first('password_encrypted');
     expect(row.password_encrypted).not.toBe(password);
     expect(row.password_encrypted).not.toContain(password);
     expect(createSecretBox(encryptionKey).open(row.password_encrypted)).toBe(password);
@@ -123,12 +94,12 @@ describe('creating and deleting introducees', () => {
     expect(list.find((introducee) => introducee.id === jansen!.id)?.git_password).toBe(password);
 
     // Audited without the password; no log line carries it.
-    const audit = await database.knex('audit_log').where({ action: 'introducee.create', subject_id: String(jansen!.id) }).first();
+    const audit = await stack.database.knex('audit_log').where({ action: 'introducee.create', subject_id: String(jansen!.id) }).first();
     expect(audit).toMatchObject({ actor_id: await userId('admin@devplein.test'), subject_type: 'introducee' });
     expect(audit.after).toMatchObject({ name: 'mlpjansen', git_username: 'jansen' });
     expect(JSON.stringify(audit)).not.toContain(password);
-    expect(app.output()).toContain('introducee created');
-    expect(app.output()).not.toContain(password);
+    expect(stack.app.output()).toContain('introducee created');
+    expect(stack.app.output()).not.toContain(password);
   });
 
   it('gives every introducee its own password and lists them by name', async () => {
@@ -141,7 +112,7 @@ describe('creating and deleting introducees', () => {
 
   it('refuses a name that exists, or one whose git user name exists, with 422 bestaat al', async () => {
     await create('mlpdubbel');
-    const count = async () => Number((await database.knex('introducees').count('* as n').first())?.n);
+    const count = async () => Number((await stack.database.knex('introducees').count('* as n').first())?.n);
     const before = await count();
     const same = await sessions.admin.json<ErrorJson>('POST', PATH, { name: 'mlpdubbel' });
     expect(same.status).toBe(422);
@@ -158,7 +129,7 @@ describe('creating and deleting introducees', () => {
       sessions.docent.json('POST', PATH, { name: 'mlptegelijk' }),
     ]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 422]);
-    expect(Number((await database.knex('introducees').where('name', 'mlptegelijk').count('* as n').first())?.n)).toBe(1);
+    expect(Number((await stack.database.knex('introducees').where('name', 'mlptegelijk').count('* as n').first())?.n)).toBe(1);
   });
 
   it('refuses names that are no host name or git user name with 422, never 500', async () => {
@@ -196,8 +167,8 @@ describe('creating and deleting introducees', () => {
     const gone = await create('mlpweg');
     const answer = await call(sessions.docent, deleteIntroducee, { params: { id: gone.id } });
     expect(answer.some((introducee) => introducee.id === gone.id)).toBe(false);
-    expect(await database.knex('introducees').where('id', gone.id).first()).toBeUndefined();
-    const audit = await database.knex('audit_log').where({ action: 'introducee.delete', subject_id: String(gone.id) }).first();
+    expect(await stack.database.knex('introducees').where('id', gone.id).first()).toBeUndefined();
+    const audit = await stack.database.knex('audit_log').where({ action: 'introducee.delete', subject_id: String(gone.id) }).first();
     expect(audit).toMatchObject({ actor_id: await userId('docent@devplein.test'), subject_type: 'introducee' });
     expect(audit.before).toMatchObject({ name: 'mlpweg' });
     expect(JSON.stringify(audit)).not.toContain(gone.git_password);

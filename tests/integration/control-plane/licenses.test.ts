@@ -1,9 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Knex } from 'knex';
-import { createTestDatabase } from '../../support/database.ts';
-import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
-import { HttpSession } from '../../support/http-session.ts';
+import { describe, expect, it } from 'vitest';
+import { seededControlPlane } from '../../support/seeded-control-plane.ts';
 import { MAX_PENDING_LICENSES_PER_USER } from '../../../control-plane/src/policies/license-policy.ts';
 import type { AdminLicenseJson as AdminLicense, OwnLicenseJson as OwnLicense } from '@devplein/contract/access';
 import type { ErrorJson } from '@devplein/contract/http/errors';
@@ -16,11 +12,7 @@ import { call } from '../../support/endpoint-calls.ts';
  * every role, bad input (422, never 500), someone else's licence (404).
  */
 
-let database: { url: string; knex: Knex; destroy: () => Promise<void> };
-let app: RunningControlPlane;
-
 type Role = 'anonymous' | 'nieuw' | 'student' | 'zonderklas' | 'developer' | 'docent' | 'admin';
-const sessions = {} as Record<Role, HttpSession>;
 const accounts: Record<Exclude<Role, 'anonymous'>, string> = {
   nieuw: 'nieuw@devplein.test',
   student: 'student@devplein.test',
@@ -30,33 +22,15 @@ const accounts: Record<Exclude<Role, 'anonymous'>, string> = {
   admin: 'admin@devplein.test',
 };
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  app = await startControlPlane({ databaseUrl: database.url });
-  sessions.anonymous = new HttpSession(app.url);
-  await sessions.anonymous.primeCsrf();
-  await Promise.all(
-    (Object.entries(accounts) as Array<[Exclude<Role, 'anonymous'>, string]>).map(async ([role, email]) => {
-      const session = new HttpSession(app.url);
-      const landing = await session.signIn(email);
-      expect(landing.status, `sign-in of ${email}`).toBe(200);
-      sessions[role] = session;
-    }),
-  );
-});
-
-afterAll(async () => {
-  await app?.stop();
-  await database?.destroy();
-});
+const stack = seededControlPlane({ accounts });
+const { sessions } = stack;
 
 const userId = async (email: string): Promise<number> =>
-  (await database.knex('users').where({ email }).first<{ id: number }>('id')).id;
+  (await stack.database.knex('users').where({ email }).first<{ id: number }>('id')).id;
 
 /** A licence of someone, inserted directly (so tests do not depend on one another). */
 async function licenseOf(email: string, approvedBy: string | null = null): Promise<number> {
-  const [row] = await database
+  const [row] = await stack.database
     .knex('licenses')
     .insert({
       user_id: await userId(email),
@@ -90,10 +64,10 @@ describe('GET/PUT /api/admin/licenses: who may', () => {
   });
 
   it.each(['student', 'zonderklas', 'developer'] as const)('answers 403 to %s, who is not an admin, and changes nothing', async (role) => {
-    const before = await database.knex('licenses').where('id', 2).first('approved_at');
+    const before = await stack.database.knex('licenses').where('id', 2).first('approved_at');
     expect((await sessions[role].json('GET', ADMIN_LIST)).status).toBe(403);
     expect((await sessions[role].json('PUT', `${ADMIN_LIST}/2`)).status).toBe(403);
-    expect(await database.knex('licenses').where('id', 2).first('approved_at')).toEqual(before);
+    expect(await stack.database.knex('licenses').where('id', 2).first('approved_at')).toEqual(before);
   });
 
   it.each(['docent', 'admin'] as const)('gives %s every licence, newest first, with the holder', async (role) => {
@@ -120,15 +94,15 @@ describe('PUT /api/admin/licenses/{id}: the approve tick', () => {
     const approved = await call(sessions.admin, toggleLicenseApproval, { params: { id } });
     expect(approved).toMatchObject({ id, approved: true, user: { id: await userId('student@devplein.test'), name: 'Sam Student' } });
     expect(Date.parse(approved.approved_at ?? '')).toBeGreaterThan(Date.now() - 60_000);
-    const stored = await database.knex('licenses').where('id', id).first('approved_at', 'approved_by');
+    const stored = await stack.database.knex('licenses').where('id', id).first('approved_at', 'approved_by');
     expect(stored.approved_by).toBe(adminId);
     expect(stored.approved_at).not.toBeNull();
 
     const revoked = await call(sessions.admin, toggleLicenseApproval, { params: { id } });
     expect(revoked).toMatchObject({ id, approved: false, approved_at: null });
-    expect(await database.knex('licenses').where('id', id).first('approved_at', 'approved_by')).toEqual({ approved_at: null, approved_by: null });
+    expect(await stack.database.knex('licenses').where('id', id).first('approved_at', 'approved_by')).toEqual({ approved_at: null, approved_by: null });
 
-    const audit = await database
+    const audit = await stack.database
       .knex('audit_log')
       .where({ subject_type: 'license', subject_id: String(id) })
       .orderBy('id')
@@ -145,7 +119,7 @@ describe('PUT /api/admin/licenses/{id}: the approve tick', () => {
     expect((await sessions.docent.json<AdminLicense>('PUT', `${ADMIN_LIST}/${id}`)).body.approved).toBe(true);
     const list = await sessions.admin.json<AdminLicense[]>('GET', ADMIN_LIST);
     expect(list.body.find((license) => license.id === id)).toMatchObject({ approved: true });
-    expect((await database.knex('licenses').where('id', id).first('approved_by')).approved_by).toBe(await userId('docent@devplein.test'));
+    expect((await stack.database.knex('licenses').where('id', id).first('approved_by')).approved_by).toBe(await userId('docent@devplein.test'));
   });
 
   it('answers 404 for a licence that does not exist and 422 for an id that is no number', async () => {
@@ -161,8 +135,8 @@ describe('PUT /api/admin/licenses/{id}: the approve tick', () => {
     const id = await licenseOf('student@devplein.test');
     const answers = await Promise.all([sessions.admin.json('PUT', `${ADMIN_LIST}/${id}`), sessions.docent.json('PUT', `${ADMIN_LIST}/${id}`)]);
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
-    expect((await database.knex('licenses').where('id', id).first('approved_at')).approved_at).toBeNull();
-    const actions = await database.knex('audit_log').where({ subject_type: 'license', subject_id: String(id) }).orderBy('id').pluck('action');
+    expect((await stack.database.knex('licenses').where('id', id).first('approved_at')).approved_at).toBeNull();
+    const actions = await stack.database.knex('audit_log').where({ subject_type: 'license', subject_id: String(id) }).orderBy('id').pluck('action');
     expect(actions).toEqual(['license.approve', 'license.revoke']);
   });
 });
@@ -184,7 +158,7 @@ describe('/api/user/licenses: one’s own requests', () => {
       expect(answer.status, `${method} ${path}`).toBe(403);
       expect(answer.body.reason).toBe('not_verified');
     }
-    expect(Number((await database.knex('licenses').where('user_id', await userId('nieuw@devplein.test')).count('* as n').first())?.n)).toBe(0);
+    expect(Number((await stack.database.knex('licenses').where('user_id', await userId('nieuw@devplein.test')).count('* as n').first())?.n)).toBe(0);
   });
 
   it('is not mistaken for the profile route /api/user/{id}', async () => {
@@ -201,7 +175,7 @@ describe('/api/user/licenses: one’s own requests', () => {
     expect(answer).toHaveLength(before.body.length + 1);
     expect(answer[0]).toMatchObject({ description: `Voor mijn project (${role})`, license: 'JetBrains', approved: false, approved_at: null });
     expect(Object.keys(answer[0] ?? {}).sort()).toEqual(['approved', 'approved_at', 'created_at', 'description', 'id', 'license']);
-    const stored = await database.knex('licenses').where('id', answer[0]!.id).first('user_id');
+    const stored = await stack.database.knex('licenses').where('id', answer[0]!.id).first('user_id');
     expect(stored.user_id).toBe(await userId(email));
     // The admin sees it with the requester's name.
     const list = await sessions.docent.json<AdminLicense[]>('GET', ADMIN_LIST);
@@ -212,7 +186,7 @@ describe('/api/user/licenses: one’s own requests', () => {
     const mine = await licenseOf('ontwikkelaar@devplein.test');
     await licenseOf('student@devplein.test');
     const list = await sessions.developer.json<OwnLicense[]>('GET', OWN_LIST);
-    const ownIds = await database.knex('licenses').where('user_id', await userId('ontwikkelaar@devplein.test')).pluck('id');
+    const ownIds = await stack.database.knex('licenses').where('user_id', await userId('ontwikkelaar@devplein.test')).pluck('id');
     expect(list.body.map((license) => license.id).sort()).toEqual(ownIds.sort());
     expect(list.body.find((license) => license.id === 1)).toMatchObject({ approved: true });
     await sessions.admin.json('PUT', `${ADMIN_LIST}/${mine}`);
@@ -244,14 +218,14 @@ describe('/api/user/licenses: one’s own requests', () => {
 
   it(`refuses more than ${MAX_PENDING_LICENSES_PER_USER} pending requests`, async () => {
     const email = 'zonderklas@devplein.test';
-    const pending = Number((await database.knex('licenses').where('user_id', await userId(email)).whereNull('approved_at').count('* as n').first())?.n);
+    const pending = Number((await stack.database.knex('licenses').where('user_id', await userId(email)).whereNull('approved_at').count('* as n').first())?.n);
     for (let index = pending; index < MAX_PENDING_LICENSES_PER_USER; index++) {
       expect((await sessions.zonderklas.json('POST', OWN_LIST, { description: `Aanvraag ${index}`, license: 'Figma' })).status).toBe(200);
     }
     const refused = await sessions.zonderklas.json<ErrorJson>('POST', OWN_LIST, { description: 'Nog een', license: 'Figma' });
     expect(refused.status).toBe(422);
     expect(refused.body.errors?.license?.[0]).toContain('in behandeling');
-    await database.knex('licenses').where('user_id', await userId(email)).whereNull('approved_at').delete();
+    await stack.database.knex('licenses').where('user_id', await userId(email)).whereNull('approved_at').delete();
   });
 
   it('withdraws a pending request of one’s own and answers the updated list', async () => {
@@ -259,7 +233,7 @@ describe('/api/user/licenses: one’s own requests', () => {
     const answer = await sessions.student.json<OwnLicense[]>('DELETE', `${OWN_LIST}/${id}`);
     expect(answer.status).toBe(200);
     expect(answer.body.some((license) => license.id === id)).toBe(false);
-    expect(await database.knex('licenses').where('id', id).first()).toBeUndefined();
+    expect(await stack.database.knex('licenses').where('id', id).first()).toBeUndefined();
   });
 
   it('answers 404 for someone else’s licence (and leaves it), and for one that does not exist', async () => {
@@ -268,7 +242,7 @@ describe('/api/user/licenses: one’s own requests', () => {
       const answer = await sessions[role].json<ErrorJson>('DELETE', `${OWN_LIST}/${theirs}`);
       expect(answer.status, role).toBe(404);
     }
-    expect(await database.knex('licenses').where('id', theirs).first('id')).toEqual({ id: theirs });
+    expect(await stack.database.knex('licenses').where('id', theirs).first('id')).toEqual({ id: theirs });
     expect((await sessions.student.json('DELETE', `${OWN_LIST}/999999`)).status).toBe(404);
     expect((await sessions.student.json<ErrorJson>('DELETE', `${OWN_LIST}/abc`)).status).toBe(422);
   });
@@ -279,6 +253,6 @@ describe('/api/user/licenses: one’s own requests', () => {
     expect(answer.status).toBe(422);
     expect(answer.body.message).toContain('al goedgekeurd');
     expect(answer.body.errors?.license?.[0]).toContain('al goedgekeurd');
-    expect(await database.knex('licenses').where('id', id).first('id')).toEqual({ id });
+    expect(await stack.database.knex('licenses').where('id', id).first('id')).toEqual({ id });
   });
 });

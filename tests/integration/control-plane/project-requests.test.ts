@@ -1,8 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Knex } from 'knex';
-import { createTestDatabase } from '../../support/database.ts';
-import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { describe, expect, it } from 'vitest';
+import { seededControlPlane } from '../../support/seeded-control-plane.ts';
 import { HttpSession, signedInSessions } from '../../support/http-session.ts';
 import type { ProjectJson } from '@devplein/contract/projects';
 import type { ErrorJson } from '@devplein/contract/http/errors';
@@ -17,30 +14,18 @@ const NO_GROUP = 'zonderklas@devplein.test';
 const NOT_ACTIVATED = 'nieuw@devplein.test';
 const DESCRIPTION = 'Een website voor de open dag met het rooster en een inschrijfformulier.';
 
-let database: { url: string; knex: Knex; destroy: () => Promise<void> };
-let app: RunningControlPlane;
+const stack = seededControlPlane({ env: { SITE_DOMAIN: SITE, PROJECT_QUOTA: String(QUOTA) } });
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  app = await startControlPlane({ databaseUrl: database.url, env: { SITE_DOMAIN: SITE, PROJECT_QUOTA: String(QUOTA) } });
-});
-
-afterAll(async () => {
-  await app?.stop();
-  await database?.destroy();
-});
-
-const as = signedInSessions(() => app.url);
+const as = signedInSessions(() => stack.app.url);
 
 async function anonymous(): Promise<HttpSession> {
-  const session = new HttpSession(app.url);
+  const session = new HttpSession(stack.app.url);
   await session.primeCsrf();
   return session;
 }
 
 async function userId(email: string): Promise<number> {
-  const row = await database.knex('users').where({ email }).first<{ id: number }>('id');
+  const row = await stack.database.knex('users').where({ email }).first<{ id: number }>('id');
   return row.id;
 }
 
@@ -63,12 +48,12 @@ function request(overrides: Record<string, unknown> = {}): Record<string, unknow
 }
 
 async function projectByName(name: string): Promise<{ id: number; validated: boolean | null }> {
-  return database.knex('projects').where({ name }).first('id', 'validated');
+  return stack.database.knex('projects').where({ name }).first('id', 'validated');
 }
 
 /** Removes a test's projects so the quota of the demo student is not used up by other tests. */
 async function removeProjects(names: string[]): Promise<void> {
-  await database.knex('projects').whereIn('name', names).delete();
+  await stack.database.knex('projects').whereIn('name', names).delete();
 }
 
 describe('GET /api/dockers (image options)', () => {
@@ -173,7 +158,7 @@ describe('POST /api/user/project', () => {
     const session = await as(STUDENT);
     // The quota counts the projects the student requested (and is still a member of).
     const owned = Number(
-      (await database.knex('projects as p').join('project_user as pu', 'pu.project_id', 'p.id').where({ 'p.created_by': await userId(STUDENT), 'pu.user_id': await userId(STUDENT) }).count('* as count'))[0]?.count,
+      (await stack.database.knex('projects as p').join('project_user as pu', 'pu.project_id', 'p.id').where({ 'p.created_by': await userId(STUDENT), 'pu.user_id': await userId(STUDENT) }).count('* as count'))[0]?.count,
     );
     const made: string[] = [];
     for (let i = owned; i < QUOTA; i++) {
@@ -202,7 +187,7 @@ describe('PUT and DELETE /api/user/project/{id}', () => {
     const body = request({ name: 'kleur-app', domain: `kleur-app.${SITE}` });
     const created = await (await as(DEVELOPER)).json<ProjectJson>('POST', '/api/user/project', body);
     const id = created.body.id;
-    await database.knex('projects').where({ id }).update({ validated: true });
+    await stack.database.knex('projects').where({ id }).update({ validated: true });
     const edited = await (await as(DEVELOPER)).json<ProjectJson>('PUT', `/api/user/project/${id}`, {
       ...body,
       domain: `Kleuren.${SITE}`,
@@ -230,7 +215,7 @@ describe('PUT and DELETE /api/user/project/{id}', () => {
     expect(status).toBe(200);
     expect(body.validated).toBe(true);
     expect(body.users.map((user) => user.id)).toEqual(current.users.map((user) => user.id));
-    const audit = await database.knex('audit_log').where({ action: 'project.update', subject_id: String(project.id) }).first();
+    const audit = await stack.database.knex('audit_log').where({ action: 'project.update', subject_id: String(project.id) }).first();
     expect(audit).toBeTruthy();
   });
 

@@ -1,43 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Knex } from 'knex';
-import { createTestDatabase } from '../../support/database.ts';
-import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { describe, expect, it } from 'vitest';
+import { seededControlPlane } from '../../support/seeded-control-plane.ts';
 import { signedInSessions } from '../../support/http-session.ts';
 import type { UserSearchHitJson as Hit } from '@devplein/contract/users';
 import type { ErrorJson } from '@devplein/contract/http/errors';
 import { searchUsers } from '@devplein/contract/http/user-search';
 import { call } from '../../support/endpoint-calls.ts';
 
-
 const PATH = searchUsers.path;
-let database: { url: string; knex: Knex; destroy: () => Promise<void> };
-let app: RunningControlPlane;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  // Names with LIKE wildcards in them, and many people sharing a part, for the limit.
-  await database.knex('users').insert([
-    { name: 'Piet 100% Procent', name_slug: 'piet-100-procent', email: 'piet.procent@student.devplein.test', email_verified_at: new Date() },
-    { name: 'Under_Score', name_slug: 'under-score', email: 'under.score@student.devplein.test', email_verified_at: new Date() },
-    ...Array.from({ length: 25 }, (_, index) => ({
-      name: `Zeeland Tester ${String(index).padStart(2, '0')}`,
-      name_slug: `zeeland-tester-${index}`,
-      email: `zeeland${index}@student.devplein.test`,
-      email_verified_at: new Date(),
-    })),
-  ]);
-  app = await startControlPlane({ databaseUrl: database.url });
-});
-
-afterAll(async () => {
-  await app?.stop();
-  await database?.destroy();
+const stack = seededControlPlane({
+  seed: async (knex) => {
+    // Names with LIKE wildcards in them, and many people sharing a part, for the limit.
+    await knex('users').insert([
+      { name: 'Piet 100% Procent', name_slug: 'piet-100-procent', email: 'piet.procent@student.devplein.test', email_verified_at: new Date() },
+      { name: 'Under_Score', name_slug: 'under-score', email: 'under.score@student.devplein.test', email_verified_at: new Date() },
+      ...Array.from({ length: 25 }, (_, index) => ({
+        name: `Zeeland Tester ${String(index).padStart(2, '0')}`,
+        name_slug: `zeeland-tester-${index}`,
+        email: `zeeland${index}@student.devplein.test`,
+        email_verified_at: new Date(),
+      })),
+    ]);
+  },
 });
 
 /** One session per account, reused; null is the anonymous visitor. */
-const as = signedInSessions(() => app.url);
+const as = signedInSessions(() => stack.app.url);
 
 const search = async (email: string, body: unknown, query = '') => (await as(email)).json<Hit[]>('POST', `${PATH}${query}`, body);
 const names = (hits: Hit[]) => hits.map((hit) => hit.name);

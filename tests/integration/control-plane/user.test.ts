@@ -3,11 +3,8 @@
  * against the real control plane and PostgreSQL with the demo seed. Expectations are read from
  * the database, not from the seed's formula.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Knex } from 'knex';
-import { createTestDatabase } from '../../support/database.ts';
-import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { describe, expect, it } from 'vitest';
+import { seededControlPlane } from '../../support/seeded-control-plane.ts';
 import { signedInSessions } from '../../support/http-session.ts';
 import { call, send } from '../../support/endpoint-calls.ts';
 import { currentUser, userProfile } from '@devplein/contract/http/user';
@@ -23,39 +20,27 @@ interface LevelRow {
   status: Status;
 }
 
-let database: { url: string; knex: Knex; destroy: () => Promise<void> };
-let app: RunningControlPlane;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  app = await startControlPlane({ databaseUrl: database.url });
-});
-
-afterAll(async () => {
-  await app?.stop();
-  await database?.destroy();
-});
+const stack = seededControlPlane();
 
 /** One signed-in session per account, reused across tests (sign-in is the slow part). */
-const as = signedInSessions(() => app.url);
+const as = signedInSessions(() => stack.app.url);
 
 async function userIdOf(email: string): Promise<number> {
-  const row = await database.knex('users').where({ email }).first<{ id: number }>();
+  const row = await stack.database.knex('users').where({ email }).first<{ id: number }>();
   return row.id;
 }
 
 async function emailOf(name: string): Promise<string> {
-  const row = await database.knex('users').where({ name }).first<{ email: string }>();
+  const row = await stack.database.knex('users').where({ name }).first<{ email: string }>();
   return row.email;
 }
 
 async function levelsOf(email: string): Promise<LevelRow[]> {
-  return database.knex('levels').where({ user_id: await userIdOf(email) }).orderBy(['level_category_id', 'number']);
+  return stack.database.knex('levels').where({ user_id: await userIdOf(email) }).orderBy(['level_category_id', 'number']);
 }
 
 async function projectsCategory(): Promise<{ id: number }> {
-  return database.knex('level_categories').where({ number: 16 }).first<{ id: number }>();
+  return stack.database.knex('level_categories').where({ number: 16 }).first<{ id: number }>();
 }
 
 describe('profiles with level progress', () => {
@@ -66,7 +51,7 @@ describe('profiles with level progress', () => {
     expect(body.levelCategories.length).toBeGreaterThanOrEqual(4);
     const own = await levelsOf('student@devplein.test');
     for (const category of body.levelCategories) {
-      const number = category.id === projects.id ? 10 : (await database.knex('level_categories').where({ id: category.id }).first()).number;
+      const number = category.id === projects.id ? 10 : (await stack.database.knex('level_categories').where({ id: category.id }).first()).number;
       expect(category.number).toBe(number);
       const finished = own.filter((row) => row.level_category_id === category.id && row.status === 'success' && row.number <= number).length;
       expect(category.finished).toBe(finished);
@@ -98,7 +83,7 @@ describe('profiles with level progress', () => {
   });
 
   it('hides disabled accounts from students (404) but not from admins', async () => {
-    const disabled = await database.knex('users').whereNotNull('disabled_at').first<{ id: number }>();
+    const disabled = await stack.database.knex('users').whereNotNull('disabled_at').first<{ id: number }>();
     expect((await send(await as('student@devplein.test'), userProfile, { params: { id: disabled.id } })).status).toBe(404);
     expect((await send(await as('docent@devplein.test'), userProfile, { params: { id: disabled.id } })).status).toBe(200);
   });

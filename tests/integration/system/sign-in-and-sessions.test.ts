@@ -1,27 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Knex } from 'knex';
-import { createTestDatabase } from '../../support/database.ts';
-import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { describe, expect, it } from 'vitest';
+import { seededControlPlane } from '../../support/seeded-control-plane.ts';
 import { HttpSession } from '../../support/http-session.ts';
 import type { CurrentUserJson as UserJson } from '@devplein/contract/users';
 
-let database: { url: string; knex: Knex; destroy: () => Promise<void> };
-let app: RunningControlPlane;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  app = await startControlPlane({ databaseUrl: database.url });
-});
-
-afterAll(async () => {
-  await app?.stop();
-  await database?.destroy();
-});
+const stack = seededControlPlane();
 
 async function signedIn(email: string): Promise<HttpSession> {
-  const session = new HttpSession(app.url);
+  const session = new HttpSession(stack.app.url);
   const landing = await session.signIn(email);
   expect(landing.status, `sign-in of ${email} should end on the app`).toBe(200);
   return session;
@@ -29,7 +14,7 @@ async function signedIn(email: string): Promise<HttpSession> {
 
 describe('sign-in through the development identity provider (real OIDC code + PKCE flow)', () => {
   it('answers 401 for GET /api/user when signed out', async () => {
-    const anonymous = new HttpSession(app.url);
+    const anonymous = new HttpSession(stack.app.url);
     const { status, body } = await anonymous.json<{ message: string }>('GET', '/api/user');
     expect(status).toBe(401);
     expect(body.message).toBe('Je bent niet ingelogd.');
@@ -68,18 +53,18 @@ describe('sign-in through the development identity provider (real OIDC code + PK
 
   it('shows another user’s profile to an activated user, without the activation date', async () => {
     const student = await signedIn('student@devplein.test');
-    const adminRow = await database.knex('users').where({ email: 'admin@devplein.test' }).first<{ id: number }>();
+    const adminRow = await stack.database.knex('users').where({ email: 'admin@devplein.test' }).first<{ id: number }>();
     const profile = await student.json<Record<string, unknown>>('GET', `/api/user/${adminRow.id}`);
     expect(profile.status).toBe(200);
     expect(profile.body).toMatchObject({ id: adminRow.id, admin: true });
     expect(profile.body).not.toHaveProperty('email_verified_at');
     expect((await student.json('GET', '/api/user/999999')).status).toBe(404);
     expect((await student.json('GET', '/api/user/abc')).status).toBe(422);
-    expect((await new HttpSession(app.url).json('GET', `/api/user/${adminRow.id}`)).status).toBe(401);
+    expect((await new HttpSession(stack.app.url).json('GET', `/api/user/${adminRow.id}`)).status).toBe(401);
   });
 
   it('gives a new session id at sign-in (a planted session id is worthless)', async () => {
-    const session = new HttpSession(app.url);
+    const session = new HttpSession(stack.app.url);
     // The session row is made when sign-in starts (grant keeps state, nonce and PKCE verifier there).
     expect((await session.raw('/auth/school?login_hint=student%40devplein.test')).status).toBe(302);
     const before = session.cookie('devplein_session');
@@ -91,7 +76,7 @@ describe('sign-in through the development identity provider (real OIDC code + PK
 
   it('starts a sign-in only at the declared paths: another provider or another step under /auth is a Dutch 404 that makes no session', async () => {
     for (const path of ['/auth/andere-school', '/auth/school/iets-anders', '/auth/school/callback/extra', '/auth']) {
-      const visitor = new HttpSession(app.url);
+      const visitor = new HttpSession(stack.app.url);
       const answer = await visitor.raw(path);
       expect(answer.status, path).toBe(404);
       expect(answer.headers.get('location'), path).toBeNull();
@@ -104,7 +89,7 @@ describe('sign-in through the development identity provider (real OIDC code + PK
     const session = await signedIn('student@devplein.test');
     const { answer, landing } = await session.logOut();
     expect(answer.status).toBe(200);
-    expect(landing.url).toBe(`${app.url}/`);
+    expect(landing.url).toBe(`${stack.app.url}/`);
     expect((await session.json('GET', '/api/user')).status).toBe(401);
   });
 });
@@ -128,7 +113,7 @@ describe('CSRF', () => {
   });
 
   it('puts the token in the served page', async () => {
-    const session = new HttpSession(app.url);
+    const session = new HttpSession(stack.app.url);
     const page = await (await session.raw('/')).text();
     const token = /<meta name="csrf-token" content="([^"]+)"\s*\/?>/.exec(page)?.[1];
     expect(token).toBeDefined();
@@ -138,14 +123,14 @@ describe('CSRF', () => {
 
 describe('sessions', () => {
   it('are not created by cookieless reads (API calls, images) nor by page loads, only when sign-in starts', async () => {
-    const count = async () => Number((await database.knex('sessions').count<{ count: number }[]>('* as count'))[0]?.count);
+    const count = async () => Number((await stack.database.knex('sessions').count<{ count: number }[]>('* as count'))[0]?.count);
     const before = await count();
     for (let i = 0; i < 5; i++) {
-      expect((await fetch(`${app.url}/api/sites`)).status).toBe(200);
-      expect((await fetch(`${app.url}/api/user`)).status).toBe(401);
+      expect((await fetch(`${stack.app.url}/api/sites`)).status).toBe(200);
+      expect((await fetch(`${stack.app.url}/api/user`)).status).toBe(401);
     }
     expect(await count()).toBe(before);
-    const visitor = new HttpSession(app.url);
+    const visitor = new HttpSession(stack.app.url);
     await visitor.primeCsrf();
     expect(await count()).toBe(before);
     expect((await visitor.raw('/auth/school')).status).toBe(302);
@@ -154,7 +139,7 @@ describe('sessions', () => {
 
   it('survive a control-plane restart (they live in PostgreSQL)', async () => {
     const session = await signedIn('ontwikkelaar@devplein.test');
-    await app.restart();
+    await stack.app.restart();
     const me = await session.json<UserJson>('GET', '/api/user');
     expect(me.status).toBe(200);
     expect(me.body.email).toBe('ontwikkelaar@devplein.test');
@@ -163,12 +148,12 @@ describe('sessions', () => {
   it('die at once when the user is disabled, and the next sign-in is refused', async () => {
     const session = await signedIn('zonderklas@devplein.test');
     expect((await session.json('GET', '/api/user')).status).toBe(200);
-    await database.knex('users').where({ email: 'zonderklas@devplein.test' }).update({ disabled_at: new Date() });
+    await stack.database.knex('users').where({ email: 'zonderklas@devplein.test' }).update({ disabled_at: new Date() });
     expect((await session.json('GET', '/api/user')).status).toBe(401);
-    const again = new HttpSession(app.url);
+    const again = new HttpSession(stack.app.url);
     const landing = await again.follow('/auth/school?login_hint=zonderklas%40devplein.test');
     expect(landing.url).toMatch(/\/not_verified$/);
     expect((await again.json('GET', '/api/user')).status).toBe(401);
-    await database.knex('users').where({ email: 'zonderklas@devplein.test' }).update({ disabled_at: null });
+    await stack.database.knex('users').where({ email: 'zonderklas@devplein.test' }).update({ disabled_at: null });
   });
 });
