@@ -211,7 +211,7 @@ const sqlInRouteSelectors = [
 ];
 
 /*
- * Both rules are no-restricted-syntax, and flat config replaces a rule's options rather than
+ * These rules are all no-restricted-syntax, and flat config replaces a rule's options rather than
  * merging them: the files several guard (routes/, presenters/) get one block with every list, last.
  */
 const restrictedSyntax = [
