@@ -49,9 +49,13 @@ export type { VpnApi } from './clients/vpn.ts';
 
 /** Where a client counts and times its calls, per dev server (metrics/metrics.ts's ControlPlaneMetrics is one). */
 export interface AgentCallMetrics {
+  /** One unary call to the agent of dev server `host` ended: its RPC name, 'ok' or the AgentError code, and its duration. */
   observeAgentCall(host: string, method: string, outcome: string, seconds: number): void;
+  /** A server-streaming call to `host`'s agent opened. */
   streamOpened(host: string, method: string): void;
+  /** A message arrived on one. */
   streamMessage(host: string, method: string): void;
+  /** One ended: ok, cancelled or the error code. */
   streamEnded(host: string, method: string, outcome: string): void;
 }
 

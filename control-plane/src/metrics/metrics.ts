@@ -1,23 +1,16 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Middleware } from 'koa';
+import type { AgentCallMetrics } from '../agent/agent-client.ts';
 
 /**
  * The control plane's Prometheus metrics. One registry per process (main.ts makes it); it is
  * served only by the separate metrics listener (metrics-server.ts), never on the app port.
  * Labels have a small, fixed set of values: routes are koa-router templates, never raw paths.
  */
-export interface ControlPlaneMetrics {
+export interface ControlPlaneMetrics extends AgentCallMetrics {
   registry: Registry;
   /** Koa middleware counting and timing every request by method, route template and status. */
   httpMiddleware(): Middleware;
-  /** One unary call to the agent of dev server `host` ended: its RPC name, 'ok' or the AgentError code, and its duration. */
-  observeAgentCall(host: string, method: string, outcome: string, seconds: number): void;
-  /** A server-streaming call to `host`'s agent opened. */
-  streamOpened(host: string, method: string): void;
-  /** A message arrived on one. */
-  streamMessage(host: string, method: string): void;
-  /** One ended: ok, cancelled or the error code. */
-  streamEnded(host: string, method: string, outcome: string): void;
   /** One thumbnail capture on `host` ended with this outcome (captured, timeout, agent_unreachable, ...). */
   countThumbnailCapture(host: string, outcome: string): void;
   /**

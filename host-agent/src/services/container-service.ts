@@ -28,7 +28,6 @@ import type { ProxyDriver } from '../drivers/proxy/proxy-driver.ts';
 import type { AuthorizedKeyLine } from '../drivers/ssh/authorized-keys.ts';
 import type { SshKeyWriter } from '../drivers/ssh/container-keys.ts';
 import { removeLegacyKeys } from '../drivers/ssh/legacy-keys-folder.ts';
-import { callLogger } from '../interceptors/logging.ts';
 import type { AutoStopRecord } from '../jobs/site-activity.ts';
 import { requireManaged, requireNotInfrastructure } from './container-access.ts';
 import { dockerFailure } from './docker-status.ts';
@@ -413,9 +412,9 @@ export class ContainerServiceImpl {
       pullImage: (call) =>
         stream(
           call,
-          async (signal) => {
+          async (signal, log) => {
             const image = parseImageReference(call.request.image);
-            callLogger(logger, call).info({ image, projectId: call.request.projectId }, 'pulling an image');
+            log.info({ image, projectId: call.request.projectId }, 'pulling an image');
             await docker.pull(image, (event) => call.write(event satisfies PullImageResponse), signal);
           },
           'PullImage',
