@@ -44,6 +44,10 @@ const noAgentServers = pattern(
   String.raw`^(\.\./)+(jobs|services)(/|$)`,
   'host-agent drivers wrap one external system each; they never import jobs/ or services/ (those import drivers).',
 );
+const noDockerode = pattern(
+  String.raw`^dockerode$`,
+  'host-agent/src reaches Docker only through drivers/docker/engine.ts (DockerEngine), the one module that holds dockerode.',
+);
 const webOnlyContract = pattern(
   String.raw`^@devplein/(?!contract(/|$))`,
   'web/src imports only web/src, the config/ data files, @devplein/contract and npm packages.',
@@ -115,13 +119,14 @@ const notOutOfWebSrc = (depth) =>
  * @param {string} folder a glob of the room's folders, e.g. `control-plane/src/**`
  * @param {{ regex: string, message: string }[]} patterns
  * @param {string[]} [ignores]
+ * @param {{ regex: string, message: string }[]} [productionOnly] patterns for its production files only
  */
-const room = (name, folder, patterns, ignores = []) => [
+const room = (name, folder, patterns, ignores = [], productionOnly = []) => [
   {
     name: `boundaries/${name}`,
     files: [`${folder}/*.${sourceFiles}`],
     ignores: [...ignores, ...testFiles],
-    rules: { 'no-restricted-imports': ['error', { patterns: [...patterns, noTests] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [...patterns, ...productionOnly, noTests] }] },
   },
   {
     name: `boundaries/${name}-tests`,
@@ -144,8 +149,14 @@ const importBoundaries = [
   ...layer('control-plane-queries', 'control-plane/src/queries/**', queriesLayer),
   ...layer('control-plane-presenters', 'control-plane/src/presenters/**', presentersLayer),
   ...layer('control-plane-commands', 'control-plane/src/commands/**', commandsLayer),
-  ...room('host-agent', 'host-agent/src/**', [noWeb, noControlPlane]),
-  ...room('host-agent-drivers', 'host-agent/src/drivers/**', [noWeb, noControlPlane, noAgentServers]),
+  ...room('host-agent', 'host-agent/src/**', [noWeb, noControlPlane], [], [noDockerode]),
+  ...room('host-agent-drivers', 'host-agent/src/drivers/**', [noWeb, noControlPlane, noAgentServers], [], [noDockerode]),
+  // The one door to Docker (issue 37): only engine.ts holds dockerode.
+  {
+    name: 'boundaries/host-agent-docker-engine',
+    files: ['host-agent/src/drivers/docker/engine.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noWeb, noControlPlane, noAgentServers, noTests] }] },
+  },
   ...room('server-kit', 'server-kit/src/**', [noWeb, noHostAgent, noControlPlane]),
   ...room('contract', 'contract/src/**', [contractOnlyZod]),
   // web/src: one block per folder depth, each forbidding a relative path that climbs out of web/src.

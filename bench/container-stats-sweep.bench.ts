@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { ContainerStatsServiceClient } from '@devplein/proto/container_stats';
-import { networkCreateOptions } from '../host-agent/src/drivers/docker/dockerode-driver.ts';
+import { networkCreateOptions } from '../host-agent/src/drivers/docker/project-network.ts';
 import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../tests/support/agent.ts';
 import { unaryCall } from '../tests/support/agent-calls.ts';
 import { ensureDockerEngine, ensureWebImage, randomSuffix, testDocker } from '../tests/support/docker.ts';

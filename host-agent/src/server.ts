@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import * as grpc from '@grpc/grpc-js';
-import Docker from 'dockerode';
 import type { Logger } from 'pino';
 import { CONTRACT_VERSION } from '@devplein/proto/version';
 import { AGENT_VERSION } from './agent-version.ts';
 import { probeCapabilities } from './capabilities.ts';
 import type { AgentConfig } from './config.ts';
 import { IptablesContainerFirewall } from './drivers/docker/container-firewall.ts';
-import { DockerodeDriver } from './drivers/docker/dockerode-driver.ts';
+import { DockerEngine } from './drivers/docker/engine.ts';
+import { EngineDockerDriver } from './drivers/docker/engine-driver.ts';
 import { createCaddyProxyDriver } from './drivers/proxy/caddy-proxy-driver.ts';
 import { ContainerSshKeys } from './drivers/ssh/container-keys.ts';
 import { ContainerSshSessions } from './drivers/ssh/ssh-sessions.ts';
@@ -22,12 +22,12 @@ import { startAgentMetricsServer, type RunningAgentMetricsServer } from './metri
 import { registerAgentGauges } from './metrics/operator-gauges.ts';
 import { IdleStopper } from './jobs/idle-stopper.ts';
 import { type IdleTracking, startIdleTracking } from './jobs/idle-tracking.ts';
-import { dockerManagedContainers } from './drivers/docker/managed-containers.ts';
+import { engineManagedContainers } from './drivers/docker/managed-containers.ts';
 import { RouteKeeper } from './jobs/route-keeper.ts';
 import { ContainerServiceImpl } from './services/container-service.ts';
 import { ContainerStatsServiceImpl } from './services/container-stats-service.ts';
-import { dockerodeStatsSource, StatsHub } from './drivers/docker/stats-hub.ts';
-import { dockerodeSweepSource, StatsSweeper } from './drivers/docker/stats-sweep.ts';
+import { engineStatsSource, StatsHub } from './drivers/docker/stats-hub.ts';
+import { engineSweepSource, StatsSweeper } from './drivers/docker/stats-sweep.ts';
 import { LABELS } from './drivers/docker/docker-driver.ts';
 import { DatabaseServiceImpl } from './services/database-service.ts';
 import { DeployServiceImpl } from './services/deploy-service.ts';
@@ -109,10 +109,11 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
   const server = new grpc.Server({
     interceptors: [loggingInterceptor(logger), metricsInterceptor(metrics), clientIdentityInterceptor(config.allowedClients), contractVersionInterceptor()],
   });
-  const docker = new Docker({ socketPath: config.dockerSocket });
+  // The one client of the Docker engine, handed to everyone who needs it (engine.ts).
+  const docker = DockerEngine.atSocket(config.dockerSocket);
   // One Caddy driver for everyone who changes routes: its changes go through one queue.
   const proxy = createCaddyProxyDriver(config, tracking?.accessLogAddress);
-  const managedContainers = dockerManagedContainers(docker, config.containers);
+  const managedContainers = engineManagedContainers(docker, config.containers);
   const idleStopper =
     idleStop && tracking
       ? new IdleStopper({
@@ -164,7 +165,7 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
   }).addToServer(server);
   // One writer for both services: writes into one container stay in order.
   const sshKeys = new ContainerSshKeys({ docker, dataDir: config.dataDir, logger });
-  const dockerDriver = new DockerodeDriver(
+  const dockerDriver = new EngineDockerDriver(
     docker,
     {
       network: config.containers.network,
@@ -202,10 +203,10 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
   });
   containerService.addToServer(server);
   // One Docker stats stream per watched container, shared by every caller (contract 1.6.0).
-  const statsHub = new StatsHub({ source: dockerodeStatsSource(docker, { intervalMs: config.statsIntervalMs }), logger });
+  const statsHub = new StatsHub({ source: engineStatsSource(docker, { intervalMs: config.statsIntervalMs }), logger });
   // Every running managed container at once for the teachers' top lists: one sweep per 15 s however many ask.
   const statsSweeper = new StatsSweeper({
-    source: dockerodeSweepSource(docker, { network: config.containers.network, managedLabel: `${LABELS.managed}=true`, projectIdLabel: LABELS.projectId }),
+    source: engineSweepSource(docker, { network: config.containers.network, managedLabel: `${LABELS.managed}=true`, projectIdLabel: LABELS.projectId }),
     logger,
     watchedSample: (containerId) => statsHub.latest(containerId),
   });

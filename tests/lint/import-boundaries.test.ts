@@ -26,6 +26,7 @@ const messages = {
   agentLayer: 'agent/ is the link to the dev servers: it imports only lib/ and the top-level files; what uses its views (queries, presenters, commands, services) imports agent/, not the reverse.',
   queriesLayer: "queries/ are reads with their row types: presenters, commands and services import them, never the reverse (a service type comes through AppDeps['services'] of app-context.ts).",
   presentersLayer: 'presenters/ turn rows (queries/) into contract JSON: they import queries/ and agent/ views, never commands, services or jobs.',
+  noDockerode: 'host-agent/src reaches Docker only through drivers/docker/engine.ts (DockerEngine), the one module that holds dockerode.',
   commandsLayer: "commands/ are writes that return rows (the route presents them): they never import presenters, services (take them from AppDeps['services']), jobs or auth.",
 } as const;
 
@@ -61,6 +62,9 @@ const breaking: { rule: keyof typeof messages; file: string; specifier: string }
   { rule: 'noAgentServers', file: 'host-agent/src/drivers/docker/boundary-fixture.test.ts', specifier: '../../services/container-service.ts' },
   { rule: 'noAgentServers', file: 'host-agent/src/drivers/docker/boundary-fixture.ts', specifier: '../../jobs/idle-stopper.ts' },
   { rule: 'noAgentServers', file: 'host-agent/src/drivers/proxy/boundary-fixture.ts', specifier: '../../services/proxy-service.ts' },
+  { rule: 'noDockerode', file: 'host-agent/src/drivers/docker/boundary-fixture.ts', specifier: 'dockerode' },
+  { rule: 'noDockerode', file: 'host-agent/src/services/boundary-fixture.ts', specifier: 'dockerode' },
+  { rule: 'noDockerode', file: 'host-agent/src/server.ts', specifier: 'dockerode' },
   { rule: 'webOnly', file: 'web/src/boundary-fixture.ts', specifier: '../vite.config.ts' },
   { rule: 'webOnly', file: 'web/src/layout/boundary-fixture.tsx', specifier: '../../../tests/support/web/users.ts' },
   { rule: 'webOnly', file: 'web/src/pages/UsersPage/boundary-fixture.tsx', specifier: '../../../../control-plane/src/errors.ts' },
@@ -117,7 +121,9 @@ describe('import boundaries (eslint.config.js)', () => {
     { file: 'control-plane/src/services/boundary-fixture.ts', specifiers: ['../commands/queue-deploy.ts', '../presenters/present-deploy.ts', '../queries/deploys.ts', '../agent/agent-fleet.ts'] },
     // Unit tests beside a layer may use what is above it (a real service as a collaborator).
     { file: 'control-plane/src/agent/boundary-fixture.test.ts', specifiers: ['../services/container-notices.ts', './container-event-relay.ts'] },
-    { file: 'host-agent/src/drivers/docker/boundary-fixture.ts', specifiers: ['./docker-errors.ts', '../../config.ts', '../../atomic-file.ts', '../proxy/caddy.ts', '@devplein/proto', 'dockerode'] },
+    { file: 'host-agent/src/drivers/docker/boundary-fixture.ts', specifiers: ['./docker-errors.ts', '../../config.ts', '../../atomic-file.ts', '../proxy/caddy.ts', '@devplein/proto'] },
+    { file: 'host-agent/src/drivers/docker/engine.ts', specifiers: ['dockerode', 'node:stream'] },
+    { file: 'host-agent/src/drivers/docker/boundary-fixture.test.ts', specifiers: ['dockerode', './engine.ts'] },
     { file: 'host-agent/src/services/boundary-fixture.ts', specifiers: ['../drivers/docker/docker-driver.ts', '../jobs/schedule.ts', '@devplein/server-kit'] },
     { file: 'server-kit/src/boundary-fixture.ts', specifiers: ['./operator-listener.ts', 'node:http'] },
     { file: 'contract/src/validation/boundary-fixture.ts', specifiers: ['./databaseName.ts', '../levels.ts', 'zod'] },

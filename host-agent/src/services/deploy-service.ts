@@ -3,7 +3,6 @@ import { chmod, mkdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import type Docker from 'dockerode';
 import type { Logger } from 'pino';
 import { KeyedLock } from '@devplein/server-kit/keyed-lock';
 import { BRANCH_MESSAGE, checkRepositoryAddress, isSafeBranchName, type RepositoryAddress } from '@devplein/contract/validation/repositoryAddress';
@@ -21,6 +20,7 @@ import { lookUpUser } from '../drivers/browser/browser-server-process.ts';
 import { ContainerDeployer, DeployError, type DeploySettings } from '../drivers/deploy/container-deployer.ts';
 import { checkKeepPath, checkWebRoot } from '../drivers/deploy/tree-archive.ts';
 import type { DockerDriver } from '../drivers/docker/docker-driver.ts';
+import type { DockerEngine } from '../drivers/docker/engine.ts';
 import { DeployKeyStore } from '../drivers/git/deploy-key-store.ts';
 import { GitFirewall, gitPort } from '../drivers/git/git-firewall.ts';
 import type { GitProgressEvent } from '../drivers/git/git-progress.ts';
@@ -131,7 +131,7 @@ export function checkDeployRequest(request: DeployRepositoryRequest, agentHosts:
 export interface DeployServiceOptions {
   /** The project containers of this agent (found by their project label, on this agent's network). */
   containers: Pick<DockerDriver, 'find'>;
-  docker: Docker;
+  docker: DockerEngine;
   config: Pick<AgentConfig, 'dataDir' | 'deploy'> & { vpn: Pick<AgentConfig['vpn'], 'iptablesBinary'> };
   logger: Logger;
   /** Name in the deploy keys' comment (default: this host's name). */

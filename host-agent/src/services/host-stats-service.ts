@@ -1,8 +1,8 @@
 import type * as grpc from '@grpc/grpc-js';
-import type Docker from 'dockerode';
 import type { Logger } from 'pino';
 import { type GetHostStatsResponse, HostStatsServiceService, type HostStatsServiceServer } from '@devplein/proto/host_stats';
 import { probeProxy } from '../capabilities.ts';
+import type { DockerEngine } from '../drivers/docker/engine.ts';
 import {
   browserPresence,
   certificateExpiry,
@@ -26,7 +26,7 @@ export interface HostStatsServiceOptions {
   contractVersion: string;
   hostname: string;
   startedAt: Date;
-  docker: Docker;
+  docker: DockerEngine;
   caddyAdminUrl: string;
   mysqlUrl: string | undefined;
   chromiumPath: string;

@@ -9,7 +9,8 @@ import {
 } from '@devplein/proto/ssh_access';
 import type { AgentConfig } from '../config.ts';
 import { type DockerDriver, LABELS } from '../drivers/docker/docker-driver.ts';
-import { type AuthorizedKeyLine, SSH_USER } from '../drivers/ssh/authorized-keys.ts';
+import { SSH_USER } from '../drivers/docker/container-files.ts';
+import type { AuthorizedKeyLine } from '../drivers/ssh/authorized-keys.ts';
 import type { ContainerSshKeys } from '../drivers/ssh/container-keys.ts';
 import { type ContainerSshSessions, keyFingerprint } from '../drivers/ssh/ssh-sessions.ts';
 import { dockerFailure } from './docker-status.ts';

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContainerDeployer, DeployError, type DeployProgress, type DeployRequest, type DeployResult } from '../../../host-agent/src/drivers/deploy/container-deployer.ts';
 import { RepositoryFetcher } from '../../../host-agent/src/drivers/git/repository-fetcher.ts';
 import { execIn } from '../../support/container-exec.ts';
+import { DockerEngine } from '../../../host-agent/src/drivers/docker/engine.ts';
 import { ensureBusyboxImage, randomSuffix, requireDockerEngine, testDocker } from '../../support/docker.ts';
 import { type GitHost, startGitHost } from '../../support/git-host.ts';
 import { waitFor } from '../../support/ports.ts';
@@ -90,7 +91,7 @@ describe('ContainerDeployer', () => {
     const container = await makeSite('update');
     expect(await page(container)).toContain('devplein');
     const events: DeployProgress[] = [];
-    const deployer = new ContainerDeployer({ docker });
+    const deployer = new ContainerDeployer({ docker: new DockerEngine(docker) });
     const first = await deployAndSettle(deployer, { containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www' }, onProgress: (event) => events.push(event) });
     // busybox httpd chdirs into /www once at start: after the swap it still works in the old
     // folder (it would answer 404), so the container is restarted.
@@ -105,7 +106,7 @@ describe('ContainerDeployer', () => {
     expect((await run(container, ['ls', '-a', '/www'])).output.split('\n')).not.toContain('.git');
     expect(await besideWebRoot(container)).toEqual(['www']);
     // Reported only, no restart: the page then comes from the removed folder.
-    const reporting = await deployAndSettle(new ContainerDeployer({ docker, heldOldRoot: 'report' }), { containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www' } });
+    const reporting = await deployAndSettle(new ContainerDeployer({ docker: new DockerEngine(docker), heldOldRoot: 'report' }), { containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www' } });
     expect(reporting).toMatchObject({ restarted: false, heldOldRoot: [expect.stringMatching(/ httpd$/)] });
     expect((await run(container, ['wget', '-qO-', 'http://127.0.0.1/'])).output).toMatch(/404/);
     expect((await run(container, ['cat', '/www/index.html'])).output).toBe('<h1>Versie 1</h1>\n');
@@ -123,7 +124,7 @@ describe('ContainerDeployer', () => {
     const checkout = await clone('keep');
     const container = await makeSite('keep');
     expect((await run(container, ['sh', '-c', 'mkdir -p /www/uploads && echo foto > /www/uploads/foto.txt && echo geheim > /www/.env'])).exitCode).toBe(0);
-    const deployer = new ContainerDeployer({ docker });
+    const deployer = new ContainerDeployer({ docker: new DockerEngine(docker) });
     const result = await deployAndSettle(deployer, { containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www', keepPaths: ['uploads', '.env', 'wp-config.php'] } });
     expect(result.kept).toEqual(['uploads', '.env']);
     expect(await page(container)).toBe('met uploads\n');
@@ -138,7 +139,7 @@ describe('ContainerDeployer', () => {
     await host.createRepository('after', { 'index.html': 'oud\n' });
     const checkout = await clone('after');
     const container = await makeSite('after');
-    const deployer = new ContainerDeployer({ docker });
+    const deployer = new ContainerDeployer({ docker: new DockerEngine(docker) });
     const lines: string[] = [];
     const onProgress = (event: DeployProgress) => {
       if (event.step === 'after-update') lines.push(event.line);
@@ -163,7 +164,7 @@ describe('ContainerDeployer', () => {
     expect(await besideWebRoot(container)).toEqual(['www']);
 
     // Over its time limit: stopped (nothing of it keeps running), the old site stays.
-    const slow = new ContainerDeployer({ docker, afterUpdateTimeoutMs: 1000 });
+    const slow = new ContainerDeployer({ docker: new DockerEngine(docker), afterUpdateTimeoutMs: 1000 });
     await expect(slow.deploy({ containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www', afterUpdate: 'echo begin; sleep 7777' } })).rejects.toMatchObject({
       reason: 'after-update-timeout',
       outputLines: ['begin'],
@@ -178,14 +179,14 @@ describe('ContainerDeployer', () => {
     await host.createRepository('killed', { 'index.html': 'eerste\n' });
     const checkout = await clone('killed');
     const container = await makeSite('killed');
-    await deployAndSettle(new ContainerDeployer({ docker }), { containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www' } });
+    await deployAndSettle(new ContainerDeployer({ docker: new DockerEngine(docker) }), { containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www' } });
     await host.pushCommit('killed', { 'index.html': 'tweede\n' });
     await clone('killed');
     // Like an agent killed right before the swap: the deploy never goes on.
     let reached!: () => void;
     const atSwap = new Promise<void>((resolve) => (reached = resolve));
     const stuck = new ContainerDeployer({
-      docker,
+      docker: new DockerEngine(docker),
       beforeSwap: () => {
         reached();
         return new Promise<void>(() => undefined);
@@ -200,7 +201,7 @@ describe('ContainerDeployer', () => {
     expect((await run(container, ['cat', `/${beside[1]}/index.html`])).output).toBe('tweede\n');
 
     const events: DeployProgress[] = [];
-    await deployAndSettle(new ContainerDeployer({ docker }), { containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www' }, onProgress: (event) => events.push(event) });
+    await deployAndSettle(new ContainerDeployer({ docker: new DockerEngine(docker) }), { containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www' }, onProgress: (event) => events.push(event) });
     expect(events[0]).toEqual({ step: 'cleaning', removed: 1 });
     expect(await page(container)).toBe('tweede\n');
     expect(await besideWebRoot(container)).toEqual(['www']);
@@ -210,7 +211,7 @@ describe('ContainerDeployer', () => {
     await host.createRepository('halfway', { 'index.html': 'een\n' });
     const checkout = await clone('halfway');
     const container = await makeSite('halfway');
-    const deployer = new ContainerDeployer({ docker });
+    const deployer = new ContainerDeployer({ docker: new DockerEngine(docker) });
     await deployAndSettle(deployer, { containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www' } });
     expect((await run(container, ['sh', '-c', 'mkdir /www/uploads && echo bewaard > /www/uploads/a.txt && mv -T /www /www.devplein-prev-dead0001'])).exitCode).toBe(0);
     await host.pushCommit('halfway', { 'index.html': 'twee\n' });
@@ -227,6 +228,6 @@ describe('ContainerDeployer', () => {
     const container = await docker.createContainer({ name: `deploy-unmanaged-${suffix}`, Image: STATIC_IMAGE, HostConfig: { Init: true } });
     containers.push(container);
     await container.start();
-    await expect(new ContainerDeployer({ docker }).deploy({ containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www' } })).rejects.toMatchObject({ reason: 'not-deployable' });
+    await expect(new ContainerDeployer({ docker: new DockerEngine(docker) }).deploy({ containerId: container.id, checkoutDir: checkout, settings: { webRoot: '/www' } })).rejects.toMatchObject({ reason: 'not-deployable' });
   });
 });

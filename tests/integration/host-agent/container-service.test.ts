@@ -12,7 +12,7 @@ import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Container, ContainerAction, type ContainerEvent, type ContainerRef, ContainerServiceClient, type CreateContainerRequest, LogStream, type LogLine, type PullImageResponse } from '@devplein/proto/container';
 import { CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto/version';
-import { tarEntries } from '../../../host-agent/src/drivers/ssh/authorized-keys.ts';
+import { tarEntries } from '../../../host-agent/src/drivers/docker/container-files.ts';
 import { makeTestCerts, readClientPems, startTestAgent, type ClientPems, type TestAgent } from '../../support/agent.ts';
 import { type TestCaddy, startCaddy, visitSite } from '../../support/caddy.ts';
 import { WEB_STDERR_LINE, WEB_STDOUT_LINE, dockerCli, ensureWordpressImage, imageExists, makeUniqueImage, ensureWebImage, randomSuffix, requireDockerEngine, testDocker } from '../../support/docker.ts';
@@ -27,7 +27,8 @@ import { dropbearPath, ensureSshImage, SSH_IMAGE_CAPABILITIES } from '../../supp
 import { expectSshLogin, sshKeyFile } from '../../support/ssh-login.ts';
 import { findExecutable } from '../../support/system-deps.ts';
 import type { NewContainer } from '../../../host-agent/src/drivers/docker/docker-driver.ts';
-import { DockerodeDriver, diskLimitProblem } from '../../../host-agent/src/drivers/docker/dockerode-driver.ts';
+import { EngineDockerDriver, diskLimitProblem } from '../../../host-agent/src/drivers/docker/engine-driver.ts';
+import { DockerEngine } from '../../../host-agent/src/drivers/docker/engine.ts';
 import { SshPortTakenError } from '../../../host-agent/src/drivers/docker/docker-errors.ts';
 import { type PrivateDockerd, startPrivateDockerd } from '../../support/private-docker.ts';
 
@@ -784,7 +785,7 @@ describe.each(backends)('a disk limit on $name', (backend) => {
   let workDir: string | undefined;
   let mountPoint: string | undefined;
   let engine: PrivateDockerd | undefined;
-  let driver: DockerodeDriver | undefined;
+  let driver: EngineDockerDriver | undefined;
   let webImage: string;
   let skipReason: string | undefined;
 
@@ -804,7 +805,7 @@ describe.each(backends)('a disk limit on $name', (backend) => {
     }
     engine = await startPrivateDockerd({ dataRoot: mountPoint, ...(backend.storageDriver ? { storageDriver: backend.storageDriver } : {}) });
     webImage = await ensureWebImage(engine.host);
-    driver = new DockerodeDriver(engine.docker, {
+    driver = new EngineDockerDriver(new DockerEngine(engine.docker), {
       network: `devplein-disk-${suffix}`,
       httpPort: 80,
       publishAddress: '127.0.0.1',
@@ -872,7 +873,7 @@ describe('a disk limit on an engine that cannot enforce it', () => {
     if (diskLimitProblem(info) === undefined) context.skip();
     const image = await ensureWebImage();
     const sharedNetwork = `devplein-disk-shared-${suffix}`;
-    const onShared = new DockerodeDriver(shared, { network: sharedNetwork, httpPort: 80, publishAddress: '127.0.0.1', sshBindAddress: '127.0.0.1', diskLimitBytes: LIMIT });
+    const onShared = new EngineDockerDriver(new DockerEngine(shared), { network: sharedNetwork, httpPort: 80, publishAddress: '127.0.0.1', sshBindAddress: '127.0.0.1', diskLimitBytes: LIMIT });
     try {
       await expect(onShared.create(spec(`refused-${suffix}`, 3, image))).rejects.toMatchObject({
         kind: 'failed-precondition',
@@ -892,7 +893,7 @@ describe('an SSH port another program took before the start', () => {
     const shared = testDocker();
     const image = await ensureWebImage();
     const sharedNetwork = `devplein-port-taken-${suffix}`;
-    const driver = new DockerodeDriver(shared, { network: sharedNetwork, httpPort: 80, publishAddress: '127.0.0.1', sshBindAddress: '127.0.0.1' });
+    const driver = new EngineDockerDriver(new DockerEngine(shared), { network: sharedNetwork, httpPort: 80, publishAddress: '127.0.0.1', sshBindAddress: '127.0.0.1' });
     // The port is held by a listener: the engine cannot bind it when the container starts.
     const listener = createServer();
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', () => resolve()));

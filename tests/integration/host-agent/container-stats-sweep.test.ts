@@ -18,7 +18,7 @@ import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '.
 import { unaryCall } from '../../support/agent-calls.ts';
 import { ensureWebImage, randomSuffix, recordedOomKill, testDocker } from '../../support/docker.ts';
 import { waitFor } from '../../support/ports.ts';
-import { networkCreateOptions } from '../../../host-agent/src/drivers/docker/dockerode-driver.ts';
+import { networkCreateOptions } from '../../../host-agent/src/drivers/docker/project-network.ts';
 
 const docker = testDocker();
 const suffix = randomSuffix();

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentError, createAgentClient } from '../../../control-plane/src/agent/agent-client.ts';
-import { networkCreateOptions } from '../../../host-agent/src/drivers/docker/dockerode-driver.ts';
+import { networkCreateOptions } from '../../../host-agent/src/drivers/docker/project-network.ts';
 import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../../support/agent.ts';
 import { ensureWebImage, randomSuffix, requireDockerEngine, testDocker } from '../../support/docker.ts';
 import { startHostingStack, STUDENT, type HostingStack } from '../../support/hosting-stack.ts';

@@ -26,11 +26,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import tar from 'tar-stream';
-import { type Readable, Writable } from 'node:stream';
-import type Docker from 'dockerode';
+import type { Readable } from 'node:stream';
 import { LABELS } from '../docker/docker-driver.ts';
-import { passwdEntry, SSH_USER, tarEntries } from '../ssh/authorized-keys.ts';
-import { isMissingPath } from '../ssh/container-keys.ts';
+import { passwdEntry, readContainerEntry, SSH_USER } from '../docker/container-files.ts';
+import type { DockerEngine, EngineContainer } from '../docker/engine.ts';
 import { checkKeepPath, checkWebRoot, DeployError, packTree, planTree, type SkippedEntry, type TreeOwner } from './tree-archive.ts';
 
 export { DeployError } from './tree-archive.ts';
@@ -79,7 +78,7 @@ export interface DeployResult {
 }
 
 export interface ContainerDeployerOptions {
-  docker: Docker;
+  docker: DockerEngine;
   maxFiles?: number;
   maxBytes?: number;
   afterUpdateTimeoutMs?: number;
@@ -223,7 +222,7 @@ export class ContainerDeployer {
       if (signal?.aborted) throw new DeployError('cancelled', 'the deploy was cancelled before the swap');
     };
     stopIfCancelled();
-    const container = this.options.docker.getContainer(containerId);
+    const container = this.options.docker.container(containerId);
     const info = await this.engine('inspecting the container', () => container.inspect());
     const name = info.Name.replace(/^\//, '');
     if (info.Config.Labels?.[LABELS.managed] !== 'true') throw new DeployError('not-deployable', `container ${name} is not managed by devplein`);
@@ -273,7 +272,7 @@ export class ContainerDeployer {
       const restart = holders.length > 0 && (this.options.heldOldRoot ?? 'restart') === 'restart';
       if (restart) {
         onProgress({ step: 'restarting', holders });
-        await this.engine('restarting the container', () => container.restart({ t: 10 }));
+        await this.engine('restarting the container', () => container.restart(10));
       }
       // The new site is live: the previous tree goes after the answer (the container's next
       // deploy waits for it; one that fails leaves it to the next deploy's cleaning).
@@ -290,7 +289,7 @@ export class ContainerDeployer {
   }
 
   /** The build or after-update command in the staging folder, as the web user. */
-  private async command(container: Docker.Container, kind: 'build' | 'after-update', command: string, next: string, owner: TreeOwner, onLine: (line: string) => void): Promise<void> {
+  private async command(container: EngineContainer, kind: 'build' | 'after-update', command: string, next: string, owner: TreeOwner, onLine: (line: string) => void): Promise<void> {
     const limit = (kind === 'build' ? this.options.buildTimeoutMs : undefined) ?? this.options.afterUpdateTimeoutMs ?? 300_000;
     const outcome = await this.exec(container, ['sh', '-c', command], `${owner.uid}:${owner.gid}`, {
       workingDir: next,
@@ -310,7 +309,7 @@ export class ContainerDeployer {
    * root cannot delete inside the web user's folders, and the web user cannot delete an entry of
    * the web root's parent. The web user empties them first, then root removes what is left.
    */
-  private async removeTrees(container: Docker.Container, paths: string[], owner: TreeOwner): Promise<void> {
+  private async removeTrees(container: EngineContainer, paths: string[], owner: TreeOwner): Promise<void> {
     await this.exec(container, ['rm', '-rf', '--', ...paths], `${owner.uid}:${owner.gid}`);
     const rooted = await this.exec(container, ['rm', '-rf', '--', ...paths], 'root');
     if (rooted.exitCode !== 0) throw new DeployError('docker-failed', `removing ${paths.join(', ')} failed: ${rooted.output.trim()}`);
@@ -321,13 +320,13 @@ export class ContainerDeployer {
    * owners (uploads the web server wrote stay its own): through the engine, as for the build
    * output, because root in the container may not write in the web user's folders.
    */
-  private async keep(container: Docker.Container, webRoot: string, keepPaths: string[], next: string, nextName: string, parent: string, name: string, owner: TreeOwner): Promise<string[]> {
+  private async keep(container: EngineContainer, webRoot: string, keepPaths: string[], next: string, nextName: string, parent: string, name: string, owner: TreeOwner): Promise<string[]> {
     const kept = lines((await this.checked(container, ['sh', '-c', KEEP_SCRIPT, 'sh', webRoot, ...keepPaths], 'root', 'finding the paths to keep')).output).filter((path) => keepPaths.includes(path));
     if (kept.length === 0) return [];
     await this.checked(container, ['sh', '-c', KEEP_ROOM_SCRIPT, 'sh', next, ...kept], `${owner.uid}:${owner.gid}`, 'making room for the kept paths');
     for (const path of kept) {
-      const archive = await this.engine('reading a kept path', () => container.getArchive({ path: `${webRoot}/${path}` }));
-      await this.put(container, renameArchiveRoot(archive as Readable, `${nextName}/${path}`), parent, name);
+      const archive = await this.engine('reading a kept path', () => container.getArchive(`${webRoot}/${path}`));
+      await this.put(container, renameArchiveRoot(archive, `${nextName}/${path}`), parent, name);
     }
     return kept;
   }
@@ -337,10 +336,10 @@ export class ContainerDeployer {
    * of the output, put back beside as a new folder with the same owners): root in the container
    * may not move the web user's folders between folders. The old staging folder is removed.
    */
-  private async replaceByOutput(container: Docker.Container, next: string, output: string, builtName: string, parent: string, name: string, owner: TreeOwner): Promise<void> {
+  private async replaceByOutput(container: EngineContainer, next: string, output: string, builtName: string, parent: string, name: string, owner: TreeOwner): Promise<void> {
     let archive: Readable;
     try {
-      archive = (await container.getArchive({ path: `${next}/${output}` })) as Readable;
+      archive = await container.getArchive(`${next}/${output}`);
     } catch (error) {
       throw new DeployError('build-failed', `the build output folder ${output} is missing after the build`, [], { cause: error });
     }
@@ -353,23 +352,17 @@ export class ContainerDeployer {
   }
 
   /** The image's `student` account (uid, gid) from the container's /etc/passwd. */
-  private async webUser(container: Docker.Container, name: string): Promise<TreeOwner> {
-    let stream: Readable;
-    try {
-      stream = (await container.getArchive({ path: '/etc/passwd' })) as Readable;
-    } catch (error) {
-      if (isMissingPath(error)) throw new DeployError('not-deployable', `container ${name} has no /etc/passwd`);
-      throw new DeployError('docker-failed', `reading /etc/passwd in ${name} failed`, [], { cause: error });
-    }
-    const [file] = await tarEntries(stream);
-    const account = file && file.type === 'file' ? passwdEntry(file.data.toString('utf8'), SSH_USER) : undefined;
+  private async webUser(container: EngineContainer, name: string): Promise<TreeOwner> {
+    const file = await readContainerEntry(container, '/etc/passwd', (error) => new DeployError('docker-failed', `reading /etc/passwd in ${name} failed`, [], { cause: error }));
+    if (!file) throw new DeployError('not-deployable', `container ${name} has no /etc/passwd`);
+    const account = file.type === 'file' ? passwdEntry(file.data.toString('utf8'), SSH_USER) : undefined;
     if (!account) throw new DeployError('not-deployable', `the image of container ${name} has no usable user ${SSH_USER} to own the site's files`);
     return { uid: account.uid, gid: account.gid };
   }
 
-  private async put(container: Docker.Container, archive: Readable, parent: string, name: string): Promise<void> {
+  private async put(container: EngineContainer, archive: Readable, parent: string, name: string): Promise<void> {
     try {
-      await container.putArchive(archive, { path: parent });
+      await container.putArchive(archive, parent);
     } catch (error) {
       if (error instanceof DeployError) throw error;
       throw new DeployError('docker-failed', `copying the tree into ${name} failed: ${error instanceof Error ? error.message : String(error)}`, [], { cause: error });
@@ -378,69 +371,43 @@ export class ContainerDeployer {
     if (archive.errored) throw new DeployError('docker-failed', `reading the checkout failed: ${archive.errored.message}`);
   }
 
-  private async checked(container: Docker.Container, cmd: string[], user: string, what: string): Promise<ExecOutcome> {
+  private async checked(container: EngineContainer, cmd: string[], user: string, what: string): Promise<ExecOutcome> {
     const outcome = await this.exec(container, cmd, user);
     if (outcome.exitCode !== 0) throw new DeployError('docker-failed', `${what} failed: ${outcome.output.trim()}`);
     return outcome;
   }
 
-  /** Runs a command (stdout and stderr together), with a time limit and capped output. */
+  /** Runs a command (stdout and stderr together), with a time limit and capped output (engine.ts's exec). */
   private async exec(
-    container: Docker.Container,
+    container: EngineContainer,
     cmd: string[],
     user: string,
     extra: { workingDir?: string; timeoutMs?: number; maxOutput?: number; onLine?: (line: string) => void } = {},
   ): Promise<ExecOutcome> {
-    const exec = await this.engine('starting a command', () =>
-      container.exec({ Cmd: cmd, User: user, AttachStdout: true, AttachStderr: true, Tty: false, ...(extra.workingDir ? { WorkingDir: extra.workingDir } : {}) }),
-    );
-    const stream = (await this.engine('starting a command', () => exec.start({ hijack: true, stdin: false }))) as Readable;
     const maxOutput = extra.maxOutput ?? 1024 * 1024;
     let output = '';
     let pending = '';
-    let truncated = false;
-    // Written synchronously by demuxStream (a PassThrough would hand out its data a tick later,
-    // after the stream's end: the last lines were lost now and then).
-    const sink = new Writable({
-      write: (chunk: Buffer, _encoding, done) => {
-        take(chunk);
-        done();
-      },
-    });
-    const take = (chunk: Buffer) => {
-      if (truncated) return;
-      let text = chunk.toString('utf8');
-      if (output.length + text.length > maxOutput) {
-        text = text.slice(0, Math.max(0, maxOutput - output.length));
-        truncated = true;
-      }
-      output += text;
-      pending += text;
-      const parts = pending.split('\n');
-      pending = parts.pop() ?? '';
-      for (const line of parts) extra.onLine?.(line);
-      if (truncated) extra.onLine?.(`… (output cut at ${maxOutput} bytes)`);
-    };
-    this.options.docker.modem.demuxStream(stream, sink, sink);
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([
-      new Promise<boolean>((resolve, reject) => {
-        stream.once('end', () => resolve(false));
-        stream.once('close', () => resolve(false));
-        stream.once('error', reject);
+    const outcome = await this.engine('starting a command', () =>
+      container.exec(cmd, {
+        user,
+        ...(extra.workingDir ? { workingDir: extra.workingDir } : {}),
+        timeoutMs: extra.timeoutMs ?? this.options.execTimeoutMs ?? 60_000,
+        maxOutputBytes: maxOutput,
+        overLimit: 'drain',
+        onOutput: (chunk) => {
+          const text = chunk.toString('utf8');
+          output += text;
+          pending += text;
+          const parts = pending.split('\n');
+          pending = parts.pop() ?? '';
+          for (const line of parts) extra.onLine?.(line);
+        },
       }),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(true), extra.timeoutMs ?? this.options.execTimeoutMs ?? 60_000);
-      }),
-    ]).finally(() => clearTimeout(timer));
-    if (pending && !truncated) extra.onLine?.(pending);
-    if (timedOut) {
-      // The agent stops waiting; a command still running in the container is not killed (left for later).
-      stream.destroy();
-      return { exitCode: -1, output, timedOut: true, truncated };
-    }
-    const state = await this.engine('reading a command\'s exit code', () => exec.inspect());
-    return { exitCode: state.ExitCode ?? -1, output, timedOut: false, truncated };
+    );
+    if (outcome.truncated) {
+      extra.onLine?.(`… (output cut at ${maxOutput} bytes)`);
+    } else if (pending) extra.onLine?.(pending);
+    return { exitCode: outcome.exitCode, output, timedOut: outcome.timedOut, truncated: outcome.truncated };
   }
 
   private async engine<T>(what: string, call: () => Promise<T>): Promise<T> {

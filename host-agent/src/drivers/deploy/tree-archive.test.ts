@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tarEntries } from '../ssh/authorized-keys.ts';
+import { tarEntries } from '../docker/container-files.ts';
 import { checkKeepPath, checkWebRoot, DeployError, linkResolvesInside, packTree, planTree, type TreeNode } from './tree-archive.ts';
 
 let dir: string;

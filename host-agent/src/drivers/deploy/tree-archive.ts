@@ -30,7 +30,7 @@ import { posix } from 'node:path';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import tar from 'tar-stream';
-import { MAX_TAR_ID } from '../ssh/authorized-keys.ts';
+import { MAX_TAR_ID } from '../docker/container-files.ts';
 
 export type DeployFailure =
   | 'bad-settings'

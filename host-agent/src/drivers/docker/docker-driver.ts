@@ -5,7 +5,7 @@ import type { DecodedLogLine } from './log-decoder.ts';
 /**
  * What the container service needs from the Docker engine. One interface so the service's
  * orchestration (validation, SSH keys, proxy routes) is separate from talking to the engine;
- * implemented on dockerode in dockerode-driver.ts. Failures are DockerError (see
+ * implemented on the Docker engine in engine-driver.ts. Failures are DockerError (see
  * docker-errors.ts) when they have a contract meaning, anything else is internal.
  */
 

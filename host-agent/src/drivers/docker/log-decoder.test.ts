@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LogDecoder, decodeLogs, demuxOutput, splitTimestamp } from './log-decoder.ts';
+import { LogDecoder, decodeLogs, splitTimestamp } from './log-decoder.ts';
 
 function frame(stream: 1 | 2, text: string): Buffer {
   const payload = Buffer.from(text, 'utf8');
@@ -59,11 +59,5 @@ describe('LogDecoder', () => {
       { stream: 'stdout', text: 'a', time: new Date('2026-11-22T08:00:00Z') },
       { stream: 'stdout', text: 'b', time: undefined },
     ]);
-  });
-});
-
-describe('demuxOutput', () => {
-  it("splits an exec's output into stdout and stderr", () => {
-    expect(demuxOutput(Buffer.concat([frame(1, 'admin\n'), frame(2, 'warning\n'), frame(1, 'more\n')]))).toEqual({ stdout: 'admin\nmore\n', stderr: 'warning\n' });
   });
 });

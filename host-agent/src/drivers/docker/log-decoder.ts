@@ -85,15 +85,3 @@ export function decodeLogs(buffer: Buffer, multiplexed: boolean): DecodedLogLine
   const decoder = new LogDecoder(multiplexed);
   return [...decoder.push(buffer), ...decoder.end()];
 }
-
-/** Splits a complete multiplexed buffer (an exec's output) into stdout and stderr text. */
-export function demuxOutput(buffer: Buffer): { stdout: string; stderr: string } {
-  const parts: Record<LogStreamName, Buffer[]> = { stdout: [], stderr: [] };
-  let rest = buffer;
-  while (rest.length >= HEADER_LENGTH) {
-    const size = rest.readUInt32BE(4);
-    parts[rest[0] === 2 ? 'stderr' : 'stdout'].push(rest.subarray(HEADER_LENGTH, HEADER_LENGTH + size));
-    rest = rest.subarray(HEADER_LENGTH + size);
-  }
-  return { stdout: Buffer.concat(parts.stdout).toString('utf8'), stderr: Buffer.concat(parts.stderr).toString('utf8') };
-}

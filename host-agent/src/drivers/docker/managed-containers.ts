@@ -1,11 +1,11 @@
-import type Docker from 'dockerode';
+import type { ContainerInfo, ContainerInspectInfo, DockerEngine } from './engine.ts';
 import { STOP_TIMEOUT_SECONDS } from './docker-driver.ts';
 import { engineStatus } from './docker-errors.ts';
 
 /**
  * What the route keeper needs from Docker, and no more: the managed containers with the
  * upstream each one's route should dial, removing a half-made one, and the engine's container
- * events. Implemented on dockerode here so the keeper does not depend on the container
+ * events. Implemented on the Docker engine (engine.ts) here so the keeper does not depend on the container
  * service's driver.
  */
 
@@ -64,7 +64,7 @@ function dialHost(ip: string | undefined, publishAddress: string): string {
 }
 
 /** The upstream of an inspected container (its published ports as the list reports them). */
-export function upstreamOfInspect(info: Pick<Docker.ContainerInspectInfo, 'NetworkSettings' | 'Config'>, defaults: { httpPort: number; publishAddress: string }): string | null {
+export function upstreamOfInspect(info: Pick<ContainerInspectInfo, 'NetworkSettings' | 'Config'>, defaults: { httpPort: number; publishAddress: string }): string | null {
   const Ports = Object.entries(info.NetworkSettings?.Ports ?? {}).flatMap(([key, bindings]) => {
     const [privatePort = '', type = 'tcp'] = key.split('/');
     return (bindings ?? []).map((binding) => ({ PrivatePort: Number(privatePort), PublicPort: Number(binding.HostPort) || 0, Type: type, IP: binding.HostIp }));
@@ -76,7 +76,7 @@ export function upstreamOfInspect(info: Pick<Docker.ContainerInspectInfo, 'Netwo
  * The upstream of a listed container: the host side of its HTTP port (`devplein.http-port`,
  * else the configured default), IPv4 binding first.
  */
-export function upstreamOf(info: Pick<Docker.ContainerInfo, 'Ports' | 'Labels'>, defaults: { httpPort: number; publishAddress: string }): string | null {
+export function upstreamOf(info: Pick<ContainerInfo, 'Ports' | 'Labels'>, defaults: { httpPort: number; publishAddress: string }): string | null {
   const httpPort = Number(info.Labels['devplein.http-port']) || defaults.httpPort;
   const published = (info.Ports ?? []).filter((port) => port.PrivatePort === httpPort && port.Type === 'tcp' && port.PublicPort > 0);
   const chosen = published.find((port) => !port.IP?.includes(':')) ?? published[0];
@@ -84,11 +84,11 @@ export function upstreamOf(info: Pick<Docker.ContainerInfo, 'Ports' | 'Labels'>,
 }
 
 /**
- * ManagedContainers on dockerode. Only containers on the agent's own network count: a second
+ * ManagedContainers on the Docker engine. Only containers on the agent's own network count: a second
  * agent on the same engine (another test run, a staging agent) never touches this one's.
  */
-export function dockerManagedContainers(
-  docker: Docker,
+export function engineManagedContainers(
+  docker: DockerEngine,
   defaults: { httpPort: number; publishAddress: string; network: string },
 ): ManagedContainers {
   return {
@@ -106,7 +106,7 @@ export function dockerManagedContainers(
     },
 
     async removeIfStillCreated(id) {
-      const container = docker.getContainer(id);
+      const container = docker.container(id);
       const state = await container.inspect().then(
         (info) => info.State.Status,
         () => undefined,
@@ -114,7 +114,7 @@ export function dockerManagedContainers(
       if (state !== 'created') return false;
       try {
         // Not forced: a container that started in the meantime makes Docker refuse (409), and it stays.
-        await container.remove({ v: true });
+        await container.remove({ force: false });
         return true;
       } catch (error) {
         const status = engineStatus(error);
@@ -125,7 +125,7 @@ export function dockerManagedContainers(
 
     async startedAt(id) {
       const info = await docker
-        .getContainer(id)
+        .container(id)
         .inspect()
         .catch((error: unknown) => {
           if (engineStatus(error) === 404) return undefined;
@@ -138,7 +138,7 @@ export function dockerManagedContainers(
 
     async stop(id) {
       try {
-        await docker.getContainer(id).stop({ t: STOP_TIMEOUT_SECONDS });
+        await docker.container(id).stop(STOP_TIMEOUT_SECONDS);
         return true;
       } catch (error) {
         const status = engineStatus(error);
@@ -149,13 +149,11 @@ export function dockerManagedContainers(
     },
 
     async watch(onEvent, signal) {
-      const stream = (await docker.getEvents({
-        filters: { type: ['container'], label: [managedFilter], event: [...ROUTE_EVENTS] },
-      })) as NodeJS.ReadableStream & { destroy?: () => void };
+      const stream = await docker.events({ filters: { type: ['container'], label: [managedFilter], event: [...ROUTE_EVENTS] } });
       await new Promise<void>((resolve, reject) => {
         let pending = '';
         const abort = () => {
-          stream.destroy?.();
+          stream.destroy();
           resolve();
         };
         if (signal.aborted) return abort();

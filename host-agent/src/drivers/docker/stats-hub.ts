@@ -1,9 +1,9 @@
-import type Docker from 'dockerode';
+import type { DockerEngine } from './engine.ts';
 import type { Logger } from 'pino';
 import { type ContainerStateFacts, type ContainerStatsSample, type DockerStatsJson, isZeroRead, statsSample } from './container-stats.ts';
 import { translateDockerError } from './docker-errors.ts';
 
-/** How the hub reaches the Docker engine (dockerode in the agent, a fake in unit tests). */
+/** How the hub reaches the Docker engine (the engine in the agent, a fake in unit tests). */
 export interface StatsSource {
   /**
    * Starts sampling one container (a sample every interval: one poll loop on the engine). `onEnd` is
@@ -223,17 +223,17 @@ export class StatsHub {
 
 /** Running, OOMKilled and RestartCount of one container (one inspect). */
 /** One stats reading of a container (`stream: false`: Docker waits for two samples, ~2 s, to give CPU %). */
-export async function sampleContainerStats(docker: Docker, containerId: string): Promise<DockerStatsJson> {
+export async function sampleContainerStats(docker: DockerEngine, containerId: string): Promise<DockerStatsJson> {
   try {
-    return (await docker.getContainer(containerId).stats({ stream: false })) as DockerStatsJson;
+    return (await docker.container(containerId).stats({ oneShot: false })) as DockerStatsJson;
   } catch (error) {
     throw translateDockerError(error, 'container stats');
   }
 }
 
-export async function inspectFacts(docker: Docker, containerId: string): Promise<ContainerStateFacts> {
+export async function inspectFacts(docker: DockerEngine, containerId: string): Promise<ContainerStateFacts> {
   try {
-    const info = await docker.getContainer(containerId).inspect();
+    const info = await docker.container(containerId).inspect();
     return { running: info.State.Running, oomKilled: info.State.OOMKilled, restartCount: info.RestartCount };
   } catch (error) {
     throw translateDockerError(error, 'inspect container');
@@ -241,13 +241,13 @@ export async function inspectFacts(docker: Docker, containerId: string): Promise
 }
 
 /**
- * The hub's source on dockerode (the engine's HTTP API over its unix socket). A watch asks
+ * The hub's source on the Docker engine (engine.ts). A watch asks
  * Docker for one sample every `intervalMs` (`one-shot=true`: answered at once, without Docker's
  * second sample) and computes CPU % against its own previous sample; the second sample comes
  * after at most 1 s, so the first CPU % is there quickly. Docker's own stream would sample every
  * second, which costs dockerd and containerd about five times more at 5 s (bench/container-stats).
  */
-export function dockerodeStatsSource(docker: Docker, options: { intervalMs: number }): StatsSource {
+export function engineStatsSource(docker: DockerEngine, options: { intervalMs: number }): StatsSource {
   return {
     open(containerId, onSample, onEnd) {
       let closed = false;
@@ -255,7 +255,7 @@ export function dockerodeStatsSource(docker: Docker, options: { intervalMs: numb
       let previous: DockerStatsJson['cpu_stats'];
       const poll = async (): Promise<void> => {
         try {
-          const json = (await docker.getContainer(containerId).stats({ stream: false, 'one-shot': true })) as DockerStatsJson;
+          const json = (await docker.container(containerId).stats({ oneShot: true })) as DockerStatsJson;
           if (closed) return;
           const first = previous === undefined;
           onSample({ ...json, precpu_stats: previous ?? {} });
@@ -278,8 +278,7 @@ export function dockerodeStatsSource(docker: Docker, options: { intervalMs: numb
     once: (containerId) => sampleContainerStats(docker, containerId),
     facts: (containerId) => inspectFacts(docker, containerId),
     async sizeRw(containerId) {
-      // `size=true` is a query parameter of the inspect endpoint that the typings do not name.
-      const info: Docker.ContainerInspectInfo & { SizeRw?: number } = await docker.getContainer(containerId).inspect({ size: true } as Docker.ContainerInspectOptions);
+      const info = await docker.container(containerId).inspect({ size: true });
       return typeof info.SizeRw === 'number' ? info.SizeRw : 0;
     },
   };

@@ -1,10 +1,10 @@
-import type Docker from 'dockerode';
+import type { DockerEngine } from './engine.ts';
 import type { Logger } from 'pino';
 import { type ContainerStateFacts, type ContainerStatsSample, type DockerStatsJson, isZeroRead, statsSample } from './container-stats.ts';
 import { translateDockerError } from './docker-errors.ts';
 import { inspectFacts, sampleContainerStats } from './stats-hub.ts';
 
-/** How a sweep reaches the engine (dockerode in the agent, a fake in unit tests). */
+/** How a sweep reaches the engine (the engine in the agent, a fake in unit tests). */
 export interface SweepSource {
   /** The running managed containers now. */
   running(): Promise<Array<{ id: string; name: string; projectId: number }>>;
@@ -125,8 +125,8 @@ export class StatsSweeper {
   }
 }
 
-/** The sweep's source on dockerode: managed running containers on the agent's network. */
-export function dockerodeSweepSource(docker: Docker, options: { network: string; managedLabel: string; projectIdLabel: string }): SweepSource {
+/** The sweep's source on the engine: managed running containers on the agent's network. */
+export function engineSweepSource(docker: DockerEngine, options: { network: string; managedLabel: string; projectIdLabel: string }): SweepSource {
   return {
     async running() {
       try {

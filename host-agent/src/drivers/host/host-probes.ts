@@ -4,7 +4,7 @@ import { access, readFile, statfs } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type Docker from 'dockerode';
+import type { DockerEngine } from '../docker/engine.ts';
 import { AGENT_BACKUP_STATUS_FILE, agentBackupStatusSchema } from '@devplein/contract/backups';
 
 /** One part of the host: ok, or not with a short reason (HostStats' PartHealth). */
@@ -106,14 +106,14 @@ const noContainers: ContainerCountState = { known: false, total: 0, managed: 0, 
  * The Docker engine: ping, its version and data root (`docker info`), and every container's state
  * (all of them, and those labelled devplein.managed=true). Each step within `timeoutMs`.
  */
-export async function dockerFacts(docker: Docker, timeoutMs: number): Promise<DockerFacts> {
+export async function dockerFacts(docker: DockerEngine, timeoutMs: number): Promise<DockerFacts> {
   try {
     await withTimeout(docker.ping(), timeoutMs);
   } catch (error) {
     return { health: broken(`Docker antwoordt niet (${describeError(error)})`), containers: noContainers, dataRoot: undefined };
   }
   const [info, list] = await Promise.allSettled([
-    withTimeout(docker.info() as Promise<{ ServerVersion?: string; DockerRootDir?: string }>, timeoutMs),
+    withTimeout(docker.info(), timeoutMs),
     withTimeout(docker.listContainers({ all: true }), timeoutMs),
   ]);
   const version = info.status === 'fulfilled' ? info.value.ServerVersion : undefined;

@@ -2,15 +2,8 @@ import { execFile } from 'node:child_process';
 import { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_TAR_ID,
-  STAGED_KEYS_NAME,
-  authorizedKeysArchive,
-  authorizedKeysText,
-  countKeyLines,
-  passwdEntry,
-  tarEntries,
-} from './authorized-keys.ts';
+import { MAX_TAR_ID, passwdEntry, tarEntries } from '../docker/container-files.ts';
+import { STAGED_KEYS_NAME, authorizedKeysArchive, authorizedKeysText, countKeyLines } from './authorized-keys.ts';
 
 const passwd = [
   'root:x:0:0:root:/root:/bin/bash',

@@ -1,9 +1,6 @@
-import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import tar from 'tar-stream';
-
-/** Login name inside every SSH-enabled project container. */
-export const SSH_USER = 'student';
+import { type ContainerAccount, MAX_TAR_ID } from '../docker/container-files.ts';
 
 /** One member's public key as the container's `authorized_keys` gets it. */
 export interface AuthorizedKeyLine {
@@ -12,22 +9,11 @@ export interface AuthorizedKeyLine {
   userId: number;
 }
 
-/** The container user the keys belong to, from the image's /etc/passwd. */
-export interface SshAccount {
-  uid: number;
-  gid: number;
-  /** Absolute path of the home folder; `.ssh` goes inside it. */
-  home: string;
-}
-
 /**
  * Name the new file is written under before it is hard-linked over `authorized_keys` (see
  * authorizedKeysArchive). Hidden, in the same folder, and belongs to the same user.
  */
 export const STAGED_KEYS_NAME = '.authorized_keys.devplein';
-
-/** The largest uid/gid a ustar header holds (6 octal digits). */
-export const MAX_TAR_ID = 0o777777;
 
 /** Single-line keys only: a newline inside a key would smuggle in a second entry or options. */
 function keyLine(key: AuthorizedKeyLine): string {
@@ -66,27 +52,6 @@ export function keyLinesOf(text: string): PresentKeyLine[] {
 }
 
 /**
- * The uid, gid and home of `user` in a passwd file, or undefined when it has no usable entry
- * (missing, ids that are not numbers or above MAX_TAR_ID, a relative home or one with `..`:
- * keys are never written there).
- */
-export function passwdEntry(passwd: string, user: string): SshAccount | undefined {
-  for (const line of passwd.split('\n')) {
-    const fields = line.split(':');
-    if (fields.length < 7 || fields[0] !== user) continue;
-    const [, , uidText = '', gidText = '', , home = ''] = fields;
-    if (!/^\d{1,10}$/.test(uidText) || !/^\d{1,10}$/.test(gidText)) return undefined;
-    const uid = Number(uidText);
-    const gid = Number(gidText);
-    if (uid > MAX_TAR_ID || gid > MAX_TAR_ID) return undefined;
-    const clean = home.replace(/\/+$/, '');
-    if (!clean.startsWith('/') || clean.split('/').some((part) => part === '..' || part === '.')) return undefined;
-    return { uid, gid, home: clean };
-  }
-  return undefined;
-}
-
-/**
  * The tar Docker's putArchive extracts into the user's home folder: `.ssh/` (0700), the keys
  * staged under STAGED_KEYS_NAME (0600), then `authorized_keys` as a hard link to that file,
  * all owned by the user (OpenSSH and dropbear accept key files only of root or the user).
@@ -98,7 +63,7 @@ export function passwdEntry(passwd: string, user: string): SshAccount | undefine
  * instant no file (that one login is refused), never part of a file. No program in the image
  * is run, so it works the same on created, stopped, paused and running containers.
  */
-export function authorizedKeysArchive(account: Pick<SshAccount, 'uid' | 'gid'>, text: string, mtime = new Date()): Promise<Buffer> {
+export function authorizedKeysArchive(account: Pick<ContainerAccount, 'uid' | 'gid'>, text: string, mtime = new Date()): Promise<Buffer> {
   // tar-stream writes ids as 6 octal digits and silently caps bigger ones: a wrong owner.
   for (const [what, id] of [['uid', account.uid], ['gid', account.gid]] as const) {
     if (!Number.isInteger(id) || id < 0 || id > MAX_TAR_ID) return Promise.reject(new Error(`${what} ${id} does not fit in a tar header (at most ${MAX_TAR_ID})`));
@@ -110,55 +75,4 @@ export function authorizedKeysArchive(account: Pick<SshAccount, 'uid' | 'gid'>, 
   pack.entry({ ...owner, name: '.ssh/authorized_keys', type: 'link', linkname: `.ssh/${STAGED_KEYS_NAME}`, mode: 0o600 });
   pack.finalize();
   return buffer(pack);
-}
-
-/** One entry of a tar as tarEntries reads it. */
-export interface TarEntry {
-  name: string;
-  type: string;
-  mode: number;
-  uid: number;
-  gid: number;
-  linkname: string;
-  /** The file's bytes (empty for anything but a regular file). */
-  data: Buffer;
-}
-
-/**
- * The entries of a tar stream (Docker's getArchive answer). Stops with an error when a file is
- * bigger than `maxFileBytes`: an image can put anything at /etc/passwd.
- */
-export function tarEntries(source: Readable, maxFileBytes = 1024 * 1024): Promise<TarEntry[]> {
-  return new Promise((resolve, reject) => {
-    const entries: TarEntry[] = [];
-    const extract = tar.extract();
-    const fail = (error: Error) => {
-      source.destroy();
-      extract.destroy();
-      reject(error);
-    };
-    extract.on('entry', (header: tar.Headers, body: Readable, next: (error?: unknown) => void) => {
-      if ((header.size ?? 0) > maxFileBytes) return fail(new Error(`${header.name} is larger than ${maxFileBytes} bytes`));
-      buffer(body).then(
-        (data) => {
-          entries.push({
-            name: header.name,
-            type: header.type ?? 'file',
-            // Permission bits only: Docker's archives also carry the file type in the mode.
-            mode: (header.mode ?? 0) & 0o7777,
-            uid: header.uid ?? 0,
-            gid: header.gid ?? 0,
-            linkname: header.linkname ?? '',
-            data,
-          });
-          next();
-        },
-        (error: Error) => fail(error),
-      );
-    });
-    extract.once('finish', () => resolve(entries));
-    extract.once('error', fail);
-    source.once('error', fail);
-    source.pipe(extract);
-  });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isMissingPath, legacyKeysMount } from './container-keys.ts';
+import { isMissingPath } from '../docker/container-files.ts';
+import { legacyKeysMount } from './container-keys.ts';
 
 /** A dockerode error as docker-modem builds it: its own text for the status, then the engine's. */
 const dockerodeError = (statusCode: number, engine: string, json: unknown = null) =>

@@ -1,20 +1,9 @@
-import type { Readable } from 'node:stream';
-import type Docker from 'dockerode';
 import type { Logger } from 'pino';
 import { LABELS } from '../docker/docker-driver.ts';
+import { type ContainerAccount, isMissingPath, passwdEntry, readContainerEntry, SSH_USER } from '../docker/container-files.ts';
 import { DockerError, engineMessage, engineStatus, translateDockerError } from '../docker/docker-errors.ts';
-import {
-  type AuthorizedKeyLine,
-  SSH_USER,
-  type SshAccount,
-  authorizedKeysArchive,
-  authorizedKeysText,
-  countKeyLines,
-  keyLinesOf,
-  passwdEntry,
-  type PresentKeyLine,
-  tarEntries,
-} from './authorized-keys.ts';
+import type { ContainerInspectInfo, DockerEngine, EngineContainer } from '../docker/engine.ts';
+import { type AuthorizedKeyLine, authorizedKeysArchive, authorizedKeysText, countKeyLines, keyLinesOf, type PresentKeyLine } from './authorized-keys.ts';
 import { LEGACY_MOUNT_POINT, writeLegacyKeys } from './legacy-keys-folder.ts';
 
 /** How a container got its keys. */
@@ -34,23 +23,14 @@ export interface SshKeyWriter {
 }
 
 export interface ContainerSshKeysOptions {
-  docker: Docker;
+  docker: DockerEngine;
   /** AGENT_DATA_DIR: where the keys folders of legacy containers live. */
   dataDir: string;
   logger: Logger;
 }
 
-/**
- * A 404 for a path, not for the container: Docker says "Could not find the file ..." (dockerode
- * puts its own "no such container" text before every 404, so that cannot tell them apart).
- */
-export function isMissingPath(error: unknown): boolean {
-  const text = `${engineMessage(error)} ${error instanceof Error ? error.message : ''}`;
-  return engineStatus(error) === 404 && /could not find the file|no such file or directory/i.test(text);
-}
-
 /** The read-only keys folder the containers of earlier agent versions have mounted, if any. */
-export function legacyKeysMount(info: Pick<Docker.ContainerInspectInfo, 'Mounts'>): { Source: string } | undefined {
+export function legacyKeysMount(info: Pick<ContainerInspectInfo, 'Mounts'>): { Source: string } | undefined {
   return info.Mounts?.find((mount) => mount.Type === 'bind' && mount.Destination.replace(/\/+$/, '') === LEGACY_MOUNT_POINT);
 }
 
@@ -64,7 +44,7 @@ export class ContainerSshKeys implements SshKeyWriter {
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly warnedLegacy = new Set<string>();
   /** The `student` account of each image id seen at a create (an image id names fixed content). */
-  private readonly imageAccounts = new Map<string, Promise<SshAccount>>();
+  private readonly imageAccounts = new Map<string, Promise<ContainerAccount>>();
 
   constructor(private readonly options: ContainerSshKeysOptions) {}
 
@@ -72,7 +52,7 @@ export class ContainerSshKeys implements SshKeyWriter {
   write(containerId: string, keys: AuthorizedKeyLine[]): Promise<KeysWrittenTo> {
     const text = authorizedKeysText(keys);
     return this.oneAtATime(containerId, async () => {
-      const container = this.options.docker.getContainer(containerId);
+      const container = this.options.docker.container(containerId);
       const info = await this.engine(`inspecting ${containerId.slice(0, 12)}`, () => container.inspect());
       const name = info.Name.replace(/^\//, '');
       if (legacyKeysMount(info)) return this.writeLegacy(info, name, text);
@@ -83,10 +63,10 @@ export class ContainerSshKeys implements SshKeyWriter {
   }
 
   /** authorized_keys (and its folder) into the account's home, owned by the account. */
-  private async putKeys(container: Docker.Container, account: SshAccount, text: string, name: string): Promise<void> {
+  private async putKeys(container: EngineContainer, account: ContainerAccount, text: string, name: string): Promise<void> {
     const archive = await authorizedKeysArchive(account, text);
     try {
-      await container.putArchive(archive, { path: account.home });
+      await container.putArchive(archive, account.home);
     } catch (error) {
       if (isMissingPath(error)) {
         throw new DockerError('failed-precondition', `the home folder ${account.home} of ${SSH_USER} does not exist in container ${name}`, { cause: error });
@@ -104,13 +84,13 @@ export class ContainerSshKeys implements SshKeyWriter {
   writeBeforeFirstStart(created: NewContainerRef, keys: AuthorizedKeyLine[]): Promise<void> {
     const text = authorizedKeysText(keys);
     return this.oneAtATime(created.id, async () => {
-      const container = this.options.docker.getContainer(created.id);
+      const container = this.options.docker.container(created.id);
       const account = await this.imageAccount(created, container);
       await this.putKeys(container, account, text, created.name);
     });
   }
 
-  private imageAccount(created: NewContainerRef, container: Docker.Container): Promise<SshAccount> {
+  private imageAccount(created: NewContainerRef, container: EngineContainer): Promise<ContainerAccount> {
     let account = this.imageAccounts.get(created.imageId);
     if (!account) {
       account = this.account(container, created.name);
@@ -132,7 +112,7 @@ export class ContainerSshKeys implements SshKeyWriter {
   }
 
   private async readText(containerId: string): Promise<string> {
-    const container = this.options.docker.getContainer(containerId);
+    const container = this.options.docker.container(containerId);
     const name = containerId.slice(0, 12);
     const { home } = await this.account(container, name);
     const file = await this.readFile(container, `${home}/.ssh/authorized_keys`, name);
@@ -140,7 +120,7 @@ export class ContainerSshKeys implements SshKeyWriter {
   }
 
   /** The `student` account of the container's image, from its /etc/passwd. */
-  private async account(container: Docker.Container, name: string): Promise<SshAccount> {
+  private async account(container: EngineContainer, name: string): Promise<ContainerAccount> {
     const passwd = await this.readFile(container, '/etc/passwd', name);
     if (!passwd) throw new DockerError('failed-precondition', `container ${name} has no /etc/passwd, so no user ${SSH_USER} to log in as`);
     const account = passwdEntry(passwd.toString('utf8'), SSH_USER);
@@ -151,22 +131,14 @@ export class ContainerSshKeys implements SshKeyWriter {
   }
 
   /** A regular file of the container (through getArchive); undefined when it does not exist. */
-  private async readFile(container: Docker.Container, path: string, name: string): Promise<Buffer | undefined> {
-    let stream: Readable;
-    try {
-      stream = (await container.getArchive({ path })) as Readable;
-    } catch (error) {
-      if (isMissingPath(error)) return undefined;
-      throw translateDockerError(error, `reading ${path} in ${name}`);
-    }
-    const entries = await tarEntries(stream);
-    const file = entries[0];
+  private async readFile(container: EngineContainer, path: string, name: string): Promise<Buffer | undefined> {
+    const file = await readContainerEntry(container, path, (error) => translateDockerError(error, `reading ${path} in ${name}`));
     if (!file) return undefined;
     if (file.type !== 'file') throw new DockerError('failed-precondition', `${path} in container ${name} is a ${file.type}, not a file`);
     return file.data;
   }
 
-  private async writeLegacy(info: Docker.ContainerInspectInfo, name: string, text: string): Promise<KeysWrittenTo> {
+  private async writeLegacy(info: ContainerInspectInfo, name: string, text: string): Promise<KeysWrittenTo> {
     const projectId = Number(info.Config.Labels?.[LABELS.projectId]);
     if (!Number.isSafeInteger(projectId) || projectId <= 0) throw new Error(`container ${name} has a keys folder mounted but no project id`);
     await writeLegacyKeys(this.options.dataDir, projectId, text);

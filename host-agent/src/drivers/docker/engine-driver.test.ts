@@ -2,20 +2,12 @@ import type Docker from 'dockerode';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { DockerError, translateDockerError } from './docker-errors.ts';
-import {
-  DockerodeDriver,
-  bridgeOf,
-  diskLimitProblem,
-  isDiskLimitRefusal,
-  isIsolatedNetwork,
-  matchesFilter,
-  networkCreateOptions,
-  pullFailure,
-  toContainerView,
-} from './dockerode-driver.ts';
+import { DockerEngine } from './engine.ts';
+import { EngineDockerDriver, diskLimitProblem, isDiskLimitRefusal, matchesFilter, pullFailure, toContainerView } from './engine-driver.ts';
+import { bridgeOf, isIsolatedNetwork, networkCreateOptions } from './project-network.ts';
 
 const config = { network: 'devplein-net', httpPort: 80, publishAddress: '127.0.0.1', sshBindAddress: '0.0.0.0' };
-const driver = new DockerodeDriver({} as Docker, config);
+const driver = new EngineDockerDriver(new DockerEngine({} as Docker), config);
 const limits = { memoryBytes: 256 * 1024 * 1024, nanoCpus: 500_000_000, pids: 128 };
 const base = {
   projectId: 7,
@@ -81,7 +73,7 @@ describe('createOptions', () => {
 describe('disk limit', () => {
   it('is no StorageOpt by default and the size in bytes when set', () => {
     expect(driver.createOptions(base).HostConfig?.StorageOpt).toBeUndefined();
-    const limited = new DockerodeDriver({} as Docker, { ...config, diskLimitBytes: 2 * 1024 ** 3 });
+    const limited = new EngineDockerDriver(new DockerEngine({} as Docker), { ...config, diskLimitBytes: 2 * 1024 ** 3 });
     expect(limited.createOptions(base).HostConfig?.StorageOpt).toEqual({ size: '2147483648' });
   });
 
@@ -168,7 +160,7 @@ describe('the list after an event', () => {
       getContainer: () => ({ inspect: () => Promise.resolve({ State: running }) }),
       getEvents: () => Promise.resolve(events),
     } as unknown as Docker;
-    const watcher = new DockerodeDriver(engine, config);
+    const watcher = new EngineDockerDriver(new DockerEngine(engine), config);
     const sent: string[] = [];
     const stop = new AbortController();
     const watching = watcher.watchEvents({ projectIds: [], includeUnmanaged: false }, (event) => sent.push(`${event.action} ${event.state}`), stop.signal);

@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import type Docker from 'dockerode';
 import type { Logger } from 'pino';
 import { upstreamOf, upstreamOfInspect } from './managed-containers.ts';
 import {
@@ -21,9 +20,11 @@ import { type InspectState, statusText } from './container-status.ts';
 import { stateAfterEvent } from './event-state.ts';
 import { type ExitState, ExitFactsCache } from './exit-facts.ts';
 import { DockerError, engineMessage, engineStatus, isEngineUnreachable, isPortBindFailure, SshPortTakenError, translateDockerError } from './docker-errors.ts';
-import { type DecodedLogLine, LogDecoder, decodeLogs, demuxOutput } from './log-decoder.ts';
+import { type DecodedLogLine, LogDecoder, decodeLogs } from './log-decoder.ts';
 import { registryOf } from './references.ts';
-import { type ContainerFirewall, ContainerFirewallError } from './container-firewall.ts';
+import type { ContainerFirewall } from './container-firewall.ts';
+import type { ContainerCreateOptions, ContainerInfo, ContainerInspectInfo, DockerEngine, EngineContainer } from './engine.ts';
+import { ProjectNetwork } from './project-network.ts';
 import { StepTimes } from '../../step-times.ts';
 
 /** Where and how project containers run (from AgentConfig). */
@@ -51,24 +52,6 @@ export interface DockerDriverExtras {
   onContainersMoved?: () => void;
 }
 
-/** Docker's bridge option that turns inter-container traffic on the bridge off. */
-export const ICC_OPTION = 'com.docker.network.bridge.enable_icc';
-
-/** Options of the project network: a bridge whose containers cannot talk to each other. */
-export function networkCreateOptions(name: string): Docker.NetworkCreateOptions {
-  return { Name: name, Driver: 'bridge', CheckDuplicate: true, Labels: { [LABELS.managed]: 'true' }, Options: { [ICC_OPTION]: 'false' } };
-}
-
-/** Whether a network already keeps its containers apart (made with enable_icc=false). */
-export function isIsolatedNetwork(info: Pick<Docker.NetworkInspectInfo, 'Options'>): boolean {
-  return info.Options?.[ICC_OPTION] === 'false';
-}
-
-/** The host interface of a bridge network: Docker's br-{first 12 of the id} unless named. */
-export function bridgeOf(info: Pick<Docker.NetworkInspectInfo, 'Id' | 'Options'>): string {
-  return info.Options?.['com.docker.network.bridge.name'] || `br-${info.Id.slice(0, 12)}`;
-}
-
 /** The engine's refusal of a writable-layer size limit (overlay2 not on XFS with pquota, another driver). */
 export function isDiskLimitRefusal(message: string): boolean {
   return /storage-?opt|storage option|quota|not supported for .*size|size .*not supported/i.test(message);
@@ -93,7 +76,7 @@ const quietActions = /^(exec_|attach|detach|resize|top|archive-path|extract-to-d
 const managedLabel = `${LABELS.managed}=true`;
 
 /** The view of one listed container. */
-export function toContainerView(info: Docker.ContainerInfo): ContainerView {
+export function toContainerView(info: ContainerInfo): ContainerView {
   const labels = info.Labels ?? {};
   const managed = labels[LABELS.managed] === 'true';
   return {
@@ -110,7 +93,7 @@ export function toContainerView(info: Docker.ContainerInfo): ContainerView {
 }
 
 /** The view of an inspected container, as the list would show it (createdAt in whole seconds, as listed). */
-export function inspectedContainerView(info: Docker.ContainerInspectInfo, now = new Date()): ContainerView {
+export function inspectedContainerView(info: ContainerInspectInfo, now = new Date()): ContainerView {
   const labels = info.Config?.Labels ?? {};
   const managed = labels[LABELS.managed] === 'true';
   return {
@@ -173,27 +156,33 @@ function consume(stream: Readable, onChunk: (chunk: Buffer) => void, signal?: Ab
   });
 }
 
-/** DockerDriver on dockerode (the engine's HTTP API over its unix socket). */
-export class DockerodeDriver implements DockerDriver {
-  private network: Promise<void> | undefined;
+/** DockerDriver on the Docker engine (engine.ts); the project network is its own (project-network.ts). */
+export class EngineDockerDriver implements DockerDriver {
+  private readonly network: ProjectNetwork;
   /** The State after each container's last event that an event stream of this driver sent on (see notBehindEvents). */
   private readonly eventStates = new Map<string, InspectState>();
   /** OOMKilled and ExitCode of exited managed containers, inspected once per exit (exit-facts.ts). */
   private readonly exitFacts = new ExitFactsCache(async (id) => {
     try {
-      return (await this.docker.getContainer(id).inspect()).State as ExitState;
+      return (await this.docker.container(id).inspect()).State as ExitState;
     } catch {
       return undefined;
     }
   });
 
   constructor(
-    private readonly docker: Docker,
+    private readonly docker: DockerEngine,
     private readonly config: DockerDriverConfig,
     private readonly extras: DockerDriverExtras = {},
-  ) {}
+  ) {
+    this.network = new ProjectNetwork(docker, config.network, extras);
+  }
 
-  /** Runs a dockerode call, translating its failure (see translateDockerError). */
+  ensureNetwork(): Promise<void> {
+    return this.network.ensure();
+  }
+
+  /** Runs an engine call, translating its failure (see translateDockerError). */
   private async engine<T>(what: string, call: () => Promise<T>): Promise<T> {
     try {
       return await call();
@@ -202,144 +191,13 @@ export class DockerodeDriver implements DockerDriver {
     }
   }
 
-  ensureNetwork(): Promise<void> {
-    this.network ??= this.createNetworkIfMissing().catch((error: unknown) => {
-      this.network = undefined;
-      throw error;
-    });
-    return this.network;
-  }
-
-  /** The project network by exact name, or undefined. */
-  private async findNetwork(): Promise<Docker.NetworkInspectInfo | undefined> {
-    const name = this.config.network;
-    const networks = await this.engine('listing networks', () => this.docker.listNetworks({ filters: { name: [name] } }));
-    const found = networks.find((network) => network.Name === name);
-    if (!found) return undefined;
-    return this.engine(`inspecting network ${name}`, () => this.docker.getNetwork(found.Id).inspect() as Promise<Docker.NetworkInspectInfo>);
-  }
-
-  private async createNetworkIfMissing(): Promise<void> {
-    const name = this.config.network;
-    let info = await this.findNetwork();
-    let moved: string[] = [];
-    if (info && !isIsolatedNetwork(info)) {
-      moved = await this.migrateNetwork(info);
-      info = undefined;
-    }
-    if (!info) {
-      try {
-        await this.docker.createNetwork(networkCreateOptions(name));
-      } catch (error) {
-        // Someone else made it in between: fine.
-        if (engineStatus(error) !== 409) throw translateDockerError(error, `creating network ${name}`);
-      }
-      info = await this.findNetwork();
-      if (!info) throw new DockerError('unavailable', `network ${name} vanished right after it was created`);
-    }
-    await this.reattachContainers(info, moved);
-    await this.applyFirewall(info);
-  }
-
   /**
-   * A network made before isolation (inter-container traffic on) cannot be changed in place:
-   * Docker fixes a bridge's options at creation. Its containers are disconnected (a running one
-   * loses its network for a moment, its processes keep running), the network is made again with
-   * enable_icc=false under the same name, and reattachContainers connects them again. Returns
-   * the ids of the containers it disconnected (managed or not: an admin's own container on
-   * the network comes back too).
-   */
-  private async migrateNetwork(old: Docker.NetworkInspectInfo): Promise<string[]> {
-    const name = this.config.network;
-    const attached = await this.engine('listing containers', () => this.docker.listContainers({ all: true, filters: { network: [old.Id] } }));
-    this.extras.logger?.warn(
-      { network: name, containers: attached.length },
-      'the project network lets containers talk to each other (inter-container traffic on, made by an older agent): recreating it with inter-container traffic off and moving its containers',
-    );
-    const network = this.docker.getNetwork(old.Id);
-    for (const container of attached) {
-      await this.engine(`disconnecting ${container.Id.slice(0, 12)} from ${name}`, () => network.disconnect({ Container: container.Id, Force: true })).catch((error: unknown) => {
-        if (!(error instanceof DockerError && error.kind === 'not-found')) throw error;
-      });
-    }
-    await this.engine(`removing network ${name}`, () => network.remove()).catch((error: unknown) => {
-      if (!(error instanceof DockerError && error.kind === 'not-found')) throw error;
-    });
-    return attached.map((container) => container.Id);
-  }
-
-  /**
-   * Connects the managed containers made for this network (HostConfig.NetworkMode) that are on
-   * no network: the ones a migration moved, also when an earlier migration stopped half-way.
-   * Docker publishes a running one's ports again on connect, on new ephemeral host ports.
-   */
-  private async reattachContainers(info: Docker.NetworkInspectInfo, moved: readonly string[]): Promise<void> {
-    const name = this.config.network;
-    const managed = await this.engine('listing containers', () => this.docker.listContainers({ all: true, filters: { label: [managedLabel] } }));
-    const orphans = managed
-      .filter((container) => container.HostConfig?.NetworkMode === name && Object.keys(container.NetworkSettings?.Networks ?? {}).length === 0)
-      .map((container) => container.Id);
-    const ids = [...new Set([...moved, ...orphans])];
-    for (const id of ids) {
-      try {
-        await this.engine(`connecting ${id.slice(0, 12)} to ${name}`, () => this.docker.getNetwork(info.Id).connect({ Container: id }));
-        this.extras.logger?.info({ network: name, containerId: id }, 'moved a container to the isolated project network');
-      } catch (error) {
-        // One that cannot come back (removed meanwhile) must not keep the others off the network.
-        this.extras.logger?.error({ err: error, network: name, containerId: id }, 'could not connect a container to the isolated project network');
-      }
-    }
-    if (ids.length > 0) this.extras.onContainersMoved?.();
-  }
-
-  /** The host firewall of the network's bridge; a failure stops container creation (fail closed). */
-  private async applyFirewall(info: Docker.NetworkInspectInfo): Promise<void> {
-    const firewall = this.extras.firewall;
-    if (!firewall) return;
-    const bridge = bridgeOf(info);
-    try {
-      await firewall.apply(bridge);
-    } catch (error) {
-      const message = error instanceof ContainerFirewallError ? error.message : String(error);
-      this.extras.logger?.error(
-        { err: error, network: this.config.network, bridge },
-        'CANNOT ISOLATE STUDENT CONTAINERS: the iptables rules that keep them away from the host and each other cannot be set (needs iptables and CAP_NET_ADMIN); no container is created until this works (AGENT_CONTAINER_FIREWALL=off runs without them)',
-      );
-      throw new DockerError('failed-precondition', `the container firewall cannot be set (AGENT_CONTAINER_FIREWALL=iptables): ${message}`, { cause: error });
-    }
-  }
-
-  /**
-   * Checks at start-up what can be checked before the first create: an existing network (with
-   * containers to protect) is migrated and gets its firewall now; a missing one is made at the
-   * first create, as before. And whether the engine looks able to enforce
-   * AGENT_CONTAINER_DISK_LIMIT. Logs what is wrong; never throws (the agent serves the rest).
+   * Checks at start-up what can be checked before the first create: the project network
+   * (project-network.ts), and whether the engine looks able to enforce AGENT_CONTAINER_DISK_LIMIT.
+   * Logs what is wrong; never throws (the agent serves the rest).
    */
   async checkAtStart(): Promise<void> {
-    const logger = this.extras.logger;
-    if (this.extras.firewall?.mode === 'off') {
-      logger?.warn({ network: this.config.network }, 'container firewall off (AGENT_CONTAINER_FIREWALL=off): student containers can reach every service on this host');
-    }
-    try {
-      if (!(await this.findNetwork())) {
-        logger?.info({ network: this.config.network }, 'project network not there yet; it is made, isolated, at the first container create');
-        await this.checkDiskLimit();
-        return;
-      }
-      await this.ensureNetwork();
-      const pruned = await this.extras.firewall?.prune().catch(() => []);
-      if (pruned?.length) logger?.info({ chains: pruned }, 'removed the container firewall chains of networks that no longer exist');
-      const info = await this.findNetwork();
-      logger?.info(
-        { network: this.config.network, bridge: info ? bridgeOf(info) : undefined, firewall: this.extras.firewall?.mode ?? 'none' },
-        this.extras.firewall?.mode === 'iptables' ? 'project network isolated (inter-container traffic off, host firewall set)' : 'project network ready',
-      );
-    } catch (error) {
-      // The firewall failure was logged where it happened; the engine may simply not run yet.
-      if (!(error instanceof DockerError && error.kind === 'failed-precondition')) {
-        logger?.warn({ err: error, network: this.config.network }, 'could not prepare the project network at start-up; retried at the first container create');
-      }
-    }
+    await this.network.checkAtStart();
     await this.checkDiskLimit();
   }
 
@@ -348,7 +206,7 @@ export class DockerodeDriver implements DockerDriver {
     const logger = this.extras.logger;
     if (this.config.diskLimitBytes === undefined) return;
     try {
-      const problem = diskLimitProblem((await this.docker.info()) as { Driver?: string; DriverStatus?: Array<[string, string]> });
+      const problem = diskLimitProblem(await this.docker.info());
       if (problem) {
         logger?.error({ diskLimitBytes: this.config.diskLimitBytes }, `AGENT_CONTAINER_DISK_LIMIT is set but the Docker engine cannot enforce it: ${problem}. Creating containers will fail until Docker's data-root is on XFS with pquota, or the setting is emptied.`);
       }
@@ -409,7 +267,7 @@ export class DockerodeDriver implements DockerDriver {
 
   async imageId(image: string): Promise<string | undefined> {
     try {
-      return (await this.docker.getImage(image).inspect()).Id;
+      return await this.docker.imageId(image);
     } catch (error) {
       if (engineStatus(error) === 404) return undefined;
       throw translateDockerError(error, `inspecting image ${image}`);
@@ -425,44 +283,32 @@ export class DockerodeDriver implements DockerDriver {
       onProgress({ status: `Image ${image} is present locally`, layerId: '', currentBytes: 0, totalBytes: 0, progress: '' });
       return;
     }
-    let stream: Readable;
+    let pulling: Awaited<ReturnType<DockerEngine['pull']>>;
     try {
-      stream = (await this.docker.pull(image)) as Readable;
+      pulling = await this.docker.pull(image);
     } catch (error) {
       if (isEngineUnreachable(error)) throw translateDockerError(error, `pulling ${image}`);
       throw pullFailure(image, engineMessage(error), error);
     }
-    await new Promise<void>((resolve, reject) => {
-      let failed: Error | undefined;
-      const abort = () => {
-        stream.destroy();
-        resolve();
-      };
-      if (signal?.aborted) return abort();
-      signal?.addEventListener('abort', abort, { once: true });
-      this.docker.modem.followProgress(
-        stream,
-        (error: Error | null) => {
-          signal?.removeEventListener('abort', abort);
-          if (signal?.aborted) return resolve();
-          if (failed ?? error) return reject(failed ?? pullFailure(image, engineMessage(error), error));
-          resolve();
-        },
-        (event: { status?: string; id?: string; progress?: string; progressDetail?: { current?: number; total?: number }; error?: string; errorDetail?: { message?: string } }) => {
-          if (event.error || event.errorDetail) {
-            failed ??= pullFailure(image, event.errorDetail?.message ?? event.error ?? 'unknown error');
-            return;
-          }
-          onProgress({
-            status: event.status ?? '',
-            layerId: event.id ?? '',
-            currentBytes: numberOr(event.progressDetail?.current),
-            totalBytes: numberOr(event.progressDetail?.total),
-            progress: event.progress ?? '',
-          });
-        },
-      );
-    });
+    let failed: Error | undefined;
+    try {
+      await pulling.follow((event) => {
+        if (event.error || event.errorDetail) {
+          failed ??= pullFailure(image, event.errorDetail?.message ?? event.error ?? 'unknown error');
+          return;
+        }
+        onProgress({
+          status: event.status ?? '',
+          layerId: event.id ?? '',
+          currentBytes: numberOr(event.progressDetail?.current),
+          totalBytes: numberOr(event.progressDetail?.total),
+          progress: event.progress ?? '',
+        });
+      }, signal);
+    } catch (error) {
+      throw failed ?? pullFailure(image, engineMessage(error), error);
+    }
+    if (failed && !signal?.aborted) throw failed;
   }
 
   async usedSshPorts(): Promise<Set<number>> {
@@ -471,7 +317,7 @@ export class DockerodeDriver implements DockerDriver {
   }
 
   /** Docker's create options for a project container. */
-  createOptions(spec: NewContainer): Docker.ContainerCreateOptions {
+  createOptions(spec: NewContainer): ContainerCreateOptions {
     const httpPort = `${this.config.httpPort}/tcp`;
     const labels: Record<string, string> = {
       [LABELS.managed]: 'true',
@@ -522,12 +368,12 @@ export class DockerodeDriver implements DockerDriver {
   }
 
   async create(spec: NewContainer, prepare?: (containerId: string) => Promise<unknown>, steps = new StepTimes()): Promise<ContainerWithUpstream> {
-    let container: Docker.Container;
+    let container: EngineContainer;
     try {
       container = await steps.time('create', () => this.docker.createContainer(this.createOptions(spec))).catch(async (error: unknown) => {
         // The network was removed behind our back since ensureNetwork: make it again, once.
         if (engineStatus(error) !== 404 || !/network/i.test(engineMessage(error))) throw error;
-        this.network = undefined;
+        this.network.forget();
         await this.ensureNetwork();
         return this.docker.createContainer(this.createOptions(spec));
       });
@@ -549,7 +395,7 @@ export class DockerodeDriver implements DockerDriver {
       await steps.time('start', () => container.start());
     } catch (error) {
       // A container that cannot be prepared or start (no SSH user, port taken, bad image) is not left half-made.
-      await container.remove({ force: true, v: true }).catch(() => undefined);
+      await container.remove({ force: true }).catch(() => undefined);
       if (spec.sshPort !== undefined && isPortBindFailure(engineMessage(error))) {
         throw new SshPortTakenError(spec.sshPort, `starting container ${spec.name}: ${engineMessage(error)}`, { cause: error });
       }
@@ -562,8 +408,8 @@ export class DockerodeDriver implements DockerDriver {
    * The container now, with its upstream, from one inspect (no container listing per create or
    * action; inspect also never lags behind the change as the list may).
    */
-  private async withUpstream(container: Docker.Container, goneMessage: string): Promise<ContainerWithUpstream> {
-    let info: Docker.ContainerInspectInfo;
+  private async withUpstream(container: EngineContainer, goneMessage: string): Promise<ContainerWithUpstream> {
+    let info: ContainerInspectInfo;
     try {
       info = await container.inspect();
     } catch (error) {
@@ -574,14 +420,14 @@ export class DockerodeDriver implements DockerDriver {
   }
 
   async act(id: string, action: LifecycleAction): Promise<ContainerWithUpstream> {
-    const container = this.docker.getContainer(id);
+    const container = this.docker.container(id);
     try {
       switch (action) {
         case 'start':
           await container.start();
           break;
         case 'stop':
-          await container.stop({ t: STOP_TIMEOUT_SECONDS });
+          await container.stop(STOP_TIMEOUT_SECONDS);
           break;
         case 'pause':
           await container.pause();
@@ -590,7 +436,7 @@ export class DockerodeDriver implements DockerDriver {
           await container.unpause();
           break;
         case 'restart':
-          await container.restart({ t: STOP_TIMEOUT_SECONDS });
+          await container.restart(STOP_TIMEOUT_SECONDS);
           break;
       }
     } catch (error) {
@@ -602,7 +448,7 @@ export class DockerodeDriver implements DockerDriver {
 
   async remove(id: string): Promise<boolean> {
     try {
-      await this.docker.getContainer(id).remove({ force: true, v: true });
+      await this.docker.container(id).remove({ force: true });
       return true;
     } catch (error) {
       if (engineStatus(error) === 404) return false;
@@ -618,7 +464,7 @@ export class DockerodeDriver implements DockerDriver {
 
   /** Whether the container's output is multiplexed (no TTY). */
   private async multiplexed(id: string): Promise<boolean> {
-    const info = await this.engine(`inspecting ${id.slice(0, 12)}`, () => this.docker.getContainer(id).inspect());
+    const info = await this.engine(`inspecting ${id.slice(0, 12)}`, () => this.docker.container(id).inspect());
     return !info.Config.Tty;
   }
 
@@ -633,16 +479,13 @@ export class DockerodeDriver implements DockerDriver {
   private async readLogs(id: string, which: { tail: number } | { since: number; until: number }): Promise<DecodedLogLine[]> {
     const multiplexed = await this.multiplexed(id);
     const buffer = await this.engine(`logs of ${id.slice(0, 12)}`, () =>
-      this.docker.getContainer(id).logs({ follow: false, stdout: true, stderr: true, timestamps: true, ...which }),
-    );
-    return decodeLogs(Buffer.isBuffer(buffer) ? buffer : Buffer.from(String(buffer)), multiplexed);
+      this.docker.container(id).logs(which));
+    return decodeLogs(buffer, multiplexed);
   }
 
   async followLogs(id: string, tail: number, onLine: (line: DecodedLogLine) => void, signal: AbortSignal): Promise<void> {
     const multiplexed = await this.multiplexed(id);
-    const stream = (await this.engine(`logs of ${id.slice(0, 12)}`, () =>
-      this.docker.getContainer(id).logs({ follow: true, stdout: true, stderr: true, timestamps: true, tail }),
-    )) as unknown as Readable;
+    const stream = await this.engine(`logs of ${id.slice(0, 12)}`, () => this.docker.container(id).followLogs(tail));
     const decoder = new LogDecoder(multiplexed);
     await consume(stream, (chunk) => decoder.push(chunk).forEach(onLine), signal);
     if (!signal.aborted) decoder.end().forEach(onLine);
@@ -663,7 +506,7 @@ export class DockerodeDriver implements DockerDriver {
       has: async (id, action) => {
         let mine = known.get(id);
         if (mine === undefined) {
-          const info = await this.docker.getContainer(id).inspect().catch(() => undefined);
+          const info = await this.docker.container(id).inspect().catch(() => undefined);
           mine = info !== undefined && (info.HostConfig?.NetworkMode === this.config.network || this.config.network in (info.NetworkSettings?.Networks ?? {}));
           // A container gone before its first event was looked at is nobody's concern here.
           if (info !== undefined) known.set(id, mine);
@@ -680,19 +523,19 @@ export class DockerodeDriver implements DockerDriver {
    */
   private async stateNow(id: string): Promise<InspectState | undefined> {
     try {
-      return (await this.docker.getContainer(id).inspect()).State as InspectState;
+      return (await this.docker.container(id).inspect()).State as InspectState;
     } catch {
       return undefined;
     }
   }
 
   async watchEvents(filter: ContainerFilter & { since?: Date }, onEvent: (event: ContainerEventView) => void, signal: AbortSignal): Promise<void> {
-    const stream = (await this.engine('opening the event stream', () =>
-      this.docker.getEvents({
+    const stream = await this.engine('opening the event stream', () =>
+      this.docker.events({
         ...(filter.since ? { since: Math.floor(filter.since.getTime() / 1000) } : {}),
         filters: { type: ['container'], ...(filter.includeUnmanaged ? {} : { label: [managedLabel] }) },
       }),
-    )) as unknown as Readable;
+    );
     let pending = '';
     // One at a time, in Docker's order: each event waits for the state lookup of the one before.
     let chain = Promise.resolve();
@@ -752,29 +595,12 @@ export class DockerodeDriver implements DockerDriver {
   }
 
   async exec(id: string, command: string[], { timeoutMs = 60_000, user }: { timeoutMs?: number; user?: string } = {}): Promise<ExecResult> {
-    const container = this.docker.getContainer(id);
-    const exec = await this.engine(`exec in ${id.slice(0, 12)}`, () =>
-      container.exec({ Cmd: command, AttachStdout: true, AttachStderr: true, Tty: false, ...(user === undefined ? {} : { User: user }) }),
-    );
-    const stream = (await this.engine(`exec in ${id.slice(0, 12)}`, () => exec.start({ hijack: true, stdin: false }))) as Readable;
-    const chunks: Buffer[] = [];
-    let received = 0;
-    const stop = new AbortController();
-    const timeout = AbortSignal.timeout(timeoutMs);
-    await consume(
-      stream,
-      (chunk) => {
-        received += chunk.length;
-        // Counted with the stream's frame headers: a little stricter than the output alone.
-        if (received > EXEC_OUTPUT_LIMIT_BYTES) stop.abort();
-        else chunks.push(chunk);
-      },
-      AbortSignal.any([timeout, stop.signal]),
+    const outcome = await this.engine(`exec in ${id.slice(0, 12)}`, () =>
+      this.docker.container(id).exec(command, { ...(user === undefined ? {} : { user }), timeoutMs, maxOutputBytes: EXEC_OUTPUT_LIMIT_BYTES, overLimit: 'stop' }),
     );
     const where = `${command[0]} in ${id.slice(0, 12)}`;
-    if (stop.signal.aborted) throw new DockerError('failed-precondition', `${where} printed more than ${EXEC_OUTPUT_LIMIT_BYTES / 1024} KiB; the agent stopped reading`);
-    if (timeout.aborted) throw new DockerError('failed-precondition', `${where} did not finish within ${timeoutMs / 1000} s`);
-    const info = await this.engine(`exec in ${id.slice(0, 12)}`, () => exec.inspect());
-    return { exitCode: info.ExitCode ?? -1, ...demuxOutput(Buffer.concat(chunks)) };
+    if (outcome.truncated) throw new DockerError('failed-precondition', `${where} printed more than ${EXEC_OUTPUT_LIMIT_BYTES / 1024} KiB; the agent stopped reading`);
+    if (outcome.timedOut) throw new DockerError('failed-precondition', `${where} did not finish within ${timeoutMs / 1000} s`);
+    return { exitCode: outcome.exitCode, stdout: outcome.stdout.toString('utf8'), stderr: outcome.stderr.toString('utf8') };
   }
 }
