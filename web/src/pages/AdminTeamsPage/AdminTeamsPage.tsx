@@ -1,10 +1,7 @@
-import { useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
-import { ApiError } from '../../api/client.ts';
 import { createTeam, toggleTeamMember, useTeamMembers, useTeams } from '../../api/queries/teams.ts';
-import type { UserSearchHit } from '../../api/queries/userSearch.ts';
-import type { PeopleMessage } from '../../components/MemberList.tsx';
-import { AdminTeamsPageView } from './AdminTeamsPageView.tsx';
+import { MembersPanel } from '../../components/MemberList.tsx';
+import { PeopleAdminView } from '../../components/PeopleAdminView.tsx';
+import { usePeopleAdmin } from '../../components/usePeopleAdmin.ts';
 import '../../styles/teams-groups.css';
 
 /**
@@ -13,66 +10,73 @@ import '../../styles/teams-groups.css';
  * (?team=) so a reload keeps it. Beyond the spec: a small form to make a new team.
  */
 export function AdminTeamsPage() {
-  const [params, setParams] = useSearchParams();
-  const chosen = Number(params.get('team'));
-  const teamId = Number.isInteger(chosen) && chosen > 0 ? chosen : null;
+  const people = usePeopleAdmin('team');
+  const teamId = people.chosenId;
   const teams = useTeams();
   const members = useTeamMembers(teamId);
-  const [message, setMessage] = useState<PeopleMessage | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [createErrors, setCreateErrors] = useState<string[]>([]);
   const team = teams.teams?.find((candidate) => candidate.id === teamId) ?? null;
 
   // PUT toggles: what happened is read from the answer, not assumed from the button.
-  async function toggle(user: { id: number; name: string }): Promise<void> {
+  function toggle(user: { id: number; name: string }): void {
     if (teamId === null) return;
-    setBusy(true);
-    try {
-      const updated = await toggleTeamMember(teamId, user.id);
-      await members.mutate(updated, { revalidate: false });
-      void teams.mutate();
-      const teamName = team?.name ?? 'het team';
-      const added = updated.some((member) => member.id === user.id);
-      setMessage({ kind: 'ok', text: added ? `${user.name} is toegevoegd aan ${teamName}.` : `${user.name} is uit ${teamName} gehaald.` });
-    } catch (error) {
-      setMessage({ kind: 'error', text: error instanceof ApiError ? error.message : 'Dat lukte niet. Probeer het nog eens.' });
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function create(name: string): Promise<boolean> {
-    setCreateErrors([]);
-    try {
-      const created = await createTeam(name);
-      await teams.mutate();
-      setParams({ team: String(created.id) });
-      setMessage({ kind: 'ok', text: `Team ${created.name} is gemaakt.` });
-      return true;
-    } catch (error) {
-      setCreateErrors(error instanceof ApiError && error.status === 422 ? Object.values(error.fieldErrors).flat() : ['Het team kon niet worden gemaakt.']);
-      return false;
-    }
+    void people.change(
+      async () => {
+        const updated = await toggleTeamMember(teamId, user.id);
+        await members.mutate(updated, { revalidate: false });
+        void teams.mutate();
+        return updated;
+      },
+      (updated) => {
+        const teamName = team?.name ?? 'het team';
+        return updated.some((member) => member.id === user.id) ? `${user.name} is toegevoegd aan ${teamName}.` : `${user.name} is uit ${teamName} gehaald.`;
+      },
+    );
   }
 
   return (
-    <AdminTeamsPageView
-      teams={teams.teams}
-      teamsFailed={teams.error !== undefined}
-      team={team}
-      teamId={teamId}
-      onChooseTeam={(id) => {
-        setMessage(null);
-        setParams({ team: String(id) });
+    <PeopleAdminView
+      title="Teams"
+      lead="Kies een team om de leden te zien. Zoek een gebruiker om die aan het team toe te voegen."
+      choices={teams.teams?.map((candidate) => ({ id: candidate.id, label: candidate.name, memberCount: candidate.member_count }))}
+      choicesFailed={teams.error !== undefined}
+      choicesLabel="Teams"
+      loadingText="Teams laden…"
+      errorText="De teams konden niet worden geladen. Probeer het later opnieuw."
+      emptyText="Er zijn nog geen teams."
+      chosenId={teamId}
+      onChoose={people.choose}
+      newForm={{
+        label: 'Nieuw team',
+        placeholder: 'naam van het team',
+        maxLength: 60,
+        submitText: 'Team maken',
+        errors: people.createErrors,
+        onCreate: (name) =>
+          people.create(async () => {
+            const created = await createTeam(name);
+            await teams.mutate();
+            return { id: created.id, text: `Team ${created.name} is gemaakt.` };
+          }, 'Het team kon niet worden gemaakt.'),
       }}
-      members={members.members}
-      membersFailed={members.error !== undefined}
-      busy={busy}
-      message={message}
-      onAdd={(user: UserSearchHit) => void toggle(user)}
-      onRemove={(member) => void toggle(member)}
-      onCreate={create}
-      createErrors={createErrors}
+      message={people.message}
+      missing={teamId !== null && teams.teams !== undefined && team === null}
+      missingText="Dit team bestaat niet (meer). Kies een ander team."
+      panel={
+        team && (
+          <MembersPanel
+            kind="team"
+            title={team.name}
+            searchLabel="Lid toevoegen"
+            onAdd={toggle}
+            members={members.members}
+            failed={members.error !== undefined}
+            emptyText="Dit team heeft nog geen leden. Zoek hierboven een gebruiker om toe te voegen."
+            removeLabel={(member) => `${member.name} uit ${team.name} verwijderen`}
+            onRemove={toggle}
+            busy={people.busy}
+          />
+        )
+      }
     />
   );
 }
