@@ -1,8 +1,8 @@
 /*
  * `npm run build:servers`: bundles the control plane and the host agent (with the browser server
  * and the git runner the agent talks to) into plain JavaScript for `node`: control-plane/dist/main.js
- * (and the commands dist/cli/admin-cli.js, dist/db/migrate-cli.js), host-agent/dist/main.js,
- * host-agent/dist/browser-server.js and host-agent/dist/git-runner.js (scripts/lib/compile-servers.ts). Our own sources and the
+ * (and the commands dist/cli/admin-cli.js, dist/db/migrate-cli.js), host-agent/dist/bin/agent.js,
+ * host-agent/dist/bin/browser-server.js and host-agent/dist/bin/git-runner.js (scripts/lib/compile-servers.ts). Our own sources and the
  * workspace packages (@devplein/*: TypeScript only) go into the bundle. The control plane's npm
  * dependencies go in too, minified and tree-shaken (one module text instead of hundreds of
  * files: lodash alone, through objection, was 252), except those that cannot or need not be

@@ -457,7 +457,7 @@ function startAgent(): Managed {
   return startProcess({
     name: 'agent',
     command: process.execPath,
-    args: [...tsxNode, 'host-agent/src/main.ts'],
+    args: [...tsxNode, 'host-agent/src/bin/agent.ts'],
     env: {
       ...env,
       AGENT_LISTEN: agentListen,

@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { packageVersion } from '@devplein/server-kit/operator-gauges';
 
-/** Version of the host agent, from host-agent/package.json (reported by InfoService.GetInfo). */
-export const AGENT_VERSION: string = (() => {
-  const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown };
-  return typeof packageJson.version === 'string' ? packageJson.version : '0.0.0';
-})();
+/**
+ * Version of the host agent, from host-agent/package.json (reported by InfoService.GetInfo): the
+ * nearest package.json of that name above this module, from the sources and from the compiled
+ * dist/bin/ alike.
+ */
+export const AGENT_VERSION: string = packageVersion(import.meta.url, '@devplein/host-agent');

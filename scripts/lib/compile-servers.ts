@@ -29,13 +29,15 @@ const servers: Array<{ workspace: CompiledServer['workspace']; entries: string[]
     entries: ['control-plane/src/main.ts', 'control-plane/src/cli/admin-cli.ts', 'control-plane/src/cli/agent-cli.ts', 'control-plane/src/cli/backup-cli.ts', 'control-plane/src/cli/config-check.ts', 'control-plane/src/db/migrate-cli.ts'],
     options: controlPlaneBuildOptions,
   },
-  // browser-server: `devplein browser-server` (devplein-browser.service), dist/browser-server.js;
-  // git-runner: `devplein git-runner` (devplein-git.service, git deploys), dist/git-runner.js;
-  // cert-renew: `devplein agent renew` on a joined dev server (its certificate, without a new invitation), dist/cli/cert-renew.js;
-  // config-check: `devplein config check agent` (also the agent unit's ExecStartPre), dist/cli/config-check.js.
+  // The agent's process entry points are together in src/bin/ (issue 37), so in dist/bin/:
+  // agent: `devplein agent` (devplein-agent.service), dist/bin/agent.js;
+  // browser-server: `devplein browser-server` (devplein-browser.service), dist/bin/browser-server.js;
+  // git-runner: `devplein git-runner` (devplein-git.service, git deploys), dist/bin/git-runner.js;
+  // cert-renew: `devplein agent renew` on a joined dev server (its certificate, without a new invitation), dist/bin/cert-renew.js;
+  // config-check: `devplein config check agent` (also the agent unit's ExecStartPre), dist/bin/config-check.js.
   {
     workspace: 'host-agent',
-    entries: ['host-agent/src/main.ts', 'host-agent/src/browser-server.ts', 'host-agent/src/git-runner.ts', 'host-agent/src/cli/cert-renew.ts', 'host-agent/src/cli/config-check.ts'],
+    entries: ['host-agent/src/bin/agent.ts', 'host-agent/src/bin/browser-server.ts', 'host-agent/src/bin/git-runner.ts', 'host-agent/src/bin/cert-renew.ts', 'host-agent/src/bin/config-check.ts'],
     options: hostAgentBuildOptions,
   },
 ];

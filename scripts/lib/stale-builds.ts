@@ -43,7 +43,7 @@ export async function buildWebIfStale(log: (line: string) => void = console.log)
   return (await runCommand('npm', ['run', 'build', '-w', '@devplein/web'])) === 0;
 }
 
-const serverOutputs = ['control-plane/dist/main.js', 'host-agent/dist/main.js'];
+const serverOutputs = ['control-plane/dist/main.js', 'host-agent/dist/bin/agent.js'];
 const serverSources = [
   'control-plane/src',
   'host-agent/src',

@@ -289,7 +289,7 @@ beforeAll(async () => {
     file: 'deploy/systemd/devplein-control-plane.env',
     content: (text) => `${text.replace(/^TRUST_PROXY=.*\n/m, '')}# Nieuw in 0.1.4 (test).\nNIEUWE_INSTELLING=aan\n`,
   });
-  await makeBundle('0.2.0', { file: 'host-agent/dist/main.js', content: "throw new Error('agent kapot bij de start (opzettelijk, test)');\n" });
+  await makeBundle('0.2.0', { file: 'host-agent/dist/bin/agent.js', content: "throw new Error('agent kapot bij de start (opzettelijk, test)');\n" });
 }, 900_000);
 
 afterAll(async () => {

@@ -110,7 +110,7 @@ export interface TestAgentOptions {
    * User= does; needs root. Certificates and data dir must be readable/writable by that user.
    */
   user?: string;
-  /** Run host-agent/dist/main.js (made by `npm run build:servers`) with plain node instead of the sources through tsx. */
+  /** Run host-agent/dist/bin/agent.js (made by `npm run build:servers`) with plain node instead of the sources through tsx. */
   compiled?: boolean;
 }
 
@@ -140,7 +140,7 @@ export function listeningPort(line: string): number | undefined {
   }
 }
 
-/** Starts host-agent/src/main.ts with the test certificates and waits until it listens. */
+/** Starts host-agent/src/bin/agent.ts with the test certificates and waits until it listens. */
 export async function startTestAgent(options: TestAgentOptions): Promise<TestAgent> {
   const certs = certPaths(options.certDir);
   let port = options.port ?? 0;
@@ -150,8 +150,8 @@ export async function startTestAgent(options: TestAgentOptions): Promise<TestAge
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'devplein-test-agent-'));
   const listenAddress = options.listenAddress ?? '127.0.0.1';
   const node = options.compiled
-    ? [process.execPath, 'host-agent/dist/main.js']
-    : [process.execPath, '--import', 'tsx', '--conditions=development', 'host-agent/src/main.ts'];
+    ? [process.execPath, 'host-agent/dist/bin/agent.js']
+    : [process.execPath, '--import', 'tsx', '--conditions=development', 'host-agent/src/bin/agent.ts'];
   const asUser = options.user ? ['setpriv', `--reuid=${options.user}`, `--regid=${options.user}`, '--init-groups', '--', ...node] : node;
   const [command = process.execPath, ...args] = options.netns ? ['ip', 'netns', 'exec', options.netns, ...asUser] : asUser;
 

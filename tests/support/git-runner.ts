@@ -1,5 +1,5 @@
 /**
- * The git runner (host-agent/src/git-runner.ts) as production runs it: its own process as the git
+ * The git runner (host-agent/src/bin/git-runner.ts) as production runs it: its own process as the git
  * user (`setpriv`, as devplein-git.service's User=), loopback port 0, a fresh secret, its state
  * folder owned by that user. Root only.
  */
@@ -37,7 +37,7 @@ export async function startTestGitRunner(options: { user: { name: string; uid: n
       '--import',
       'tsx',
       '--conditions=development',
-      path.join(root, 'host-agent/src/git-runner.ts'),
+      path.join(root, 'host-agent/src/bin/git-runner.ts'),
     ],
     {
       cwd: root,

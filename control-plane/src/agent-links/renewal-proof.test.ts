@@ -30,7 +30,7 @@ beforeAll(() => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** dev2's current certificate and key, a new CSR, signed as host-agent/src/cli/cert-renew.ts does. */
+/** dev2's current certificate and key, a new CSR, signed as host-agent/src/bin/cert-renew.ts does. */
 async function proofInput(options: { issuedAt?: Date; signedAt?: Date; signWith?: 'current' | 'new'; sameKey?: boolean } = {}) {
   const current = keyAndCsr(`current-${Math.random().toString(36).slice(2)}`);
   const issued = await issueAgentCertificate({ csrPem: current.csrPem, name: 'dev2', address: '10.0.0.2:7443', caCertPem, caKeyPem, now: options.issuedAt });

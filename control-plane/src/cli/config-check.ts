@@ -1,7 +1,7 @@
 /**
  * `devplein config check control-plane|soketi` (dist/cli/config-check.js): their settings
  * checked with the control plane's own schema and soketi's (server-kit/config-check-cli.ts has
- * the options); the agent's are checked by host-agent/src/cli/config-check.ts.
+ * the options); the agent's are checked by host-agent/src/bin/config-check.ts.
  */
 import { runConfigCheck } from '@devplein/server-kit/config-check-cli';
 import { controlPlaneCheck } from './config-check-control-plane.ts';

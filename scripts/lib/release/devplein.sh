@@ -37,11 +37,11 @@ case "$command" in
   agent)
     case "${1:-}" in
       invite | revoke | list) exec "$node" "$bundle/control-plane/dist/cli/agent-cli.js" "$@" ;;
-      renew) exec "$node" "$bundle/host-agent/dist/cli/cert-renew.js" "$@" ;;
-      *) exec "$node" "$bundle/host-agent/dist/main.js" "$@" ;;
+      renew) exec "$node" "$bundle/host-agent/dist/bin/cert-renew.js" "$@" ;;
+      *) exec "$node" "$bundle/host-agent/dist/bin/agent.js" "$@" ;;
     esac ;;
-  browser-server) exec "$node" "$bundle/host-agent/dist/browser-server.js" "$@" ;;
-  git-runner) exec "$node" "$bundle/host-agent/dist/git-runner.js" "$@" ;;
+  browser-server) exec "$node" "$bundle/host-agent/dist/bin/browser-server.js" "$@" ;;
+  git-runner) exec "$node" "$bundle/host-agent/dist/bin/git-runner.js" "$@" ;;
   admin) exec "$node" "$bundle/control-plane/dist/cli/admin-cli.js" "$@" ;;
   migrate) exec "$node" "$bundle/control-plane/dist/db/migrate-cli.js" "$@" ;;
   backup | restore)
@@ -61,8 +61,8 @@ case "$command" in
     [ -n "$roles" ] || { echo "devplein config check: geen instellingen gevonden (/etc/devplein/control-plane.env, agent.env, soketi.env)" >&2; exit 1; }
     status=0
     for role in $roles; do
-      case "$role" in agent) entry=host-agent ;; *) entry=control-plane ;; esac
-      "$node" "$bundle/$entry/dist/cli/config-check.js" "$role" "$@" || status=$?
+      case "$role" in agent) check=host-agent/dist/bin/config-check.js ;; *) check=control-plane/dist/cli/config-check.js ;; esac
+      "$node" "$bundle/$check" "$role" "$@" || status=$?
     done
     exit "$status" ;;
   # This bundle's own check of the new one (deploy/verified-upgrade.sh), never the new bundle's.

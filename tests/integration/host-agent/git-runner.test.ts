@@ -1,6 +1,6 @@
 /**
  * Git deploys through the git runner, as production runs them (issue 23): the runner
- * (host-agent/src/git-runner.ts) as its own process of the git user, the real agent sending it
+ * (host-agent/src/bin/git-runner.ts) as its own process of the git user, the real agent sending it
  * the fetches (AGENT_GIT_RUNNER) and fencing that user's traffic (DEVPLEIN-GIT), the real Docker
  * engine with the static busybox image, and the test git host.
  * - a repository deployed, updated after a push; the checkout is the runner's (owned by the git

@@ -190,12 +190,12 @@ async function installJoin(root: string, join: string): Promise<string> {
   return ran.stdout;
 }
 
-/** `devplein agent renew …` on a dev server (host-agent/src/cli/cert-renew.ts), for the agent files in `certDir`. */
+/** `devplein agent renew …` on a dev server (host-agent/src/bin/cert-renew.ts), for the agent files in `certDir`. */
 async function renewCli(certDir: string, extra: string[] = [], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', '--conditions=development', 'host-agent/src/cli/cert-renew.ts', 'renew', '--cert-dir', certDir, ...extra],
+      ['--import', 'tsx', '--conditions=development', 'host-agent/src/bin/cert-renew.ts', 'renew', '--cert-dir', certDir, ...extra],
       { cwd: repo, env: { ...process.env, DEVPLEIN_DEBUG: '', ...env }, timeout: 60_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );

@@ -48,7 +48,7 @@ function lineWith(output: string, msg: string): string | undefined {
 
 describe('log lines under systemd', { timeout: 120_000 }, () => {
   it('the agent: a fatal line starts with <2>, the JSON after it intact', async () => {
-    const { child, output } = run('host-agent/src/main.ts', {});
+    const { child, output } = run('host-agent/src/bin/agent.ts', {});
     await exited(child);
     const line = output().split('\n').find((text) => text.includes('"level":60'));
     expect(line?.slice(0, 14)).toBe('<2>{"level":60');
@@ -79,7 +79,7 @@ describe('log lines under systemd', { timeout: 120_000 }, () => {
   });
 
   it('without JOURNAL_STREAM the lines are JSON as before', async () => {
-    const { child, output } = run('host-agent/src/main.ts', {}, false);
+    const { child, output } = run('host-agent/src/bin/agent.ts', {}, false);
     await exited(child);
     const line = output().split('\n').find((text) => text.includes('"level":60'));
     expect(line?.startsWith('{"level":60')).toBe(true);

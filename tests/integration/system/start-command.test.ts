@@ -172,7 +172,7 @@ describe('npm start', () => {
     console.log(`npm start's processes:\n${running.map(({ pid, exe, args }) => `  ${pid} ${exe}: ${args.slice(0, 160)}`).join('\n')}`);
     expect(binaryOf('scripts/start.ts')).toContain(serverBinary);
     expect(binaryOf('control-plane/src/main.ts')).toEqual([serverBinary]);
-    expect(binaryOf('host-agent/src/main.ts')).toEqual([serverBinary]);
+    expect(binaryOf('host-agent/src/bin/agent.ts')).toEqual([serverBinary]);
     // soketi renames its process (process.title): its command line reads 'soketi-server'.
     expect(binaryOf('soketi-server')).toEqual([soketiBinary]);
     // npm test installed them: npm start finds every part of the main job (as root it would install what is missing).

@@ -25,8 +25,8 @@ const root = repositoryRoot(here);
 // Built by `npm run build:servers`, the agent starts the built browser server with plain node;
 // from its sources, the sources through tsx.
 const command = here.endsWith('.js')
-  ? [path.join(root, 'host-agent/dist/browser-server.js')]
-  : ['--import', 'tsx', '--conditions=development', path.join(root, 'host-agent/src/browser-server.ts')];
+  ? [path.join(root, 'host-agent/dist/bin/browser-server.js')]
+  : ['--import', 'tsx', '--conditions=development', path.join(root, 'host-agent/src/bin/browser-server.ts')];
 
 export interface BrowserUser {
   name: string;

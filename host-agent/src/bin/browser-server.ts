@@ -18,8 +18,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { createLogger } from './logger.ts';
-import { startBrowserServer } from './drivers/browser/browser-server.ts';
+import { createLogger } from '../logger.ts';
+import { startBrowserServer } from '../drivers/browser/browser-server.ts';
 
 const settingsSchema = z
   .object({

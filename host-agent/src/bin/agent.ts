@@ -4,10 +4,10 @@
  * the port. Stops gracefully on SIGTERM/SIGINT.
  */
 import type { Logger } from 'pino';
-import { AGENT_VERSION } from './agent-version.ts';
-import { type AgentConfig, ConfigError, loadConfig } from './config.ts';
-import { createLogger } from './logger.ts';
-import { startAgentServer } from './server.ts';
+import { AGENT_VERSION } from '../agent-version.ts';
+import { type AgentConfig, ConfigError, loadConfig } from '../config.ts';
+import { createLogger } from '../logger.ts';
+import { startAgentServer } from '../server.ts';
 
 function fail(logger: Logger, error: unknown, message: string): never {
   if (error instanceof ConfigError) logger.fatal(error.message);

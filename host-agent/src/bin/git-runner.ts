@@ -14,8 +14,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { createLogger } from './logger.ts';
-import { startGitRunnerServer } from './drivers/git/git-runner-server.ts';
+import { createLogger } from '../logger.ts';
+import { startGitRunnerServer } from '../drivers/git/git-runner-server.ts';
 
 const settingsSchema = z
   .object({
