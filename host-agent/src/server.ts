@@ -21,6 +21,7 @@ import { createAgentMetrics, type AgentMetrics } from './metrics/metrics.ts';
 import { startAgentMetricsServer, type RunningAgentMetricsServer } from './metrics/metrics-server.ts';
 import { registerAgentGauges } from './metrics/operator-gauges.ts';
 import { IdleStopper } from './jobs/idle-stopper.ts';
+import { ProjectTurns } from './projects/project-turns.ts';
 import { type IdleTracking, startIdleTracking } from './jobs/idle-tracking.ts';
 import { engineManagedContainers } from './drivers/docker/managed-containers.ts';
 import { RouteKeeper } from './jobs/route-keeper.ts';
@@ -190,7 +191,9 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
   // overlap its first calls. A hung engine does not hold the start up (retried at the first create).
   await settleWithin(dockerDriver.checkAtStart(), START_CHECK_TIMEOUT_MS);
   // Git deploys (contract 1.7.0): a project's repository into its container.
-  const deployService = new DeployServiceImpl({ containers: dockerDriver, docker, config, logger });
+  // The one owner of each project's turn: creates, state changes, removals, key writes and deploys.
+  const turns = new ProjectTurns();
+  const deployService = new DeployServiceImpl({ containers: dockerDriver, docker, config, logger, turns });
   deployService.addToServer(server);
   const containerService = new ContainerServiceImpl({
     docker: dockerDriver,
@@ -200,6 +203,7 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
     logger,
     autoStopOf: idleStopper ? (id) => idleStopper.autoStopOf(id) : undefined,
     afterProjectRemoved: (projectId) => deployService.removeCheckout(projectId),
+    turns,
   });
   containerService.addToServer(server);
   // One Docker stats stream per watched container, shared by every caller (contract 1.6.0).
@@ -218,7 +222,7 @@ export async function startAgentServer({ config, logger, now = () => new Date() 
     siteDomain: config.siteDomain,
     ownUpstreams: async () => new Set((await managedContainers.list()).flatMap((container) => (container.upstream ? [container.upstream] : []))),
   }).addToServer(server);
-  new SshAccessServiceImpl({ containers: dockerDriver, keys: sshKeys, sessions: new ContainerSshSessions(dockerDriver), config, logger }).addToServer(server);
+  new SshAccessServiceImpl({ containers: dockerDriver, keys: sshKeys, sessions: new ContainerSshSessions(dockerDriver), config, logger, turns }).addToServer(server);
   const databaseService = new DatabaseServiceImpl({ config, logger });
   databaseService.addToServer(server);
   const screenshotService = new ScreenshotServiceImpl({ config, logger, visitToken });

@@ -10,6 +10,7 @@ import { DockerError, SshPortTakenError } from '../drivers/docker/docker-errors.
 import { type ProxyDriver, type ProxyRoute, ProxyUnavailableError } from '../drivers/proxy/proxy-driver.ts';
 import type { AuthorizedKeyLine } from '../drivers/ssh/authorized-keys.ts';
 import type { NewContainerRef, SshKeyWriter } from '../drivers/ssh/container-keys.ts';
+import { ProjectTurns } from '../projects/project-turns.ts';
 import { ContainerServiceImpl, strongPassword } from './container-service.ts';
 import { dockerFailure } from './docker-status.ts';
 
@@ -147,7 +148,7 @@ function service(): { impl: ContainerServiceImpl; docker: MemoryDocker; proxy: R
   };
   // The host's own ports are not part of these tests (another process may hold one of 45100-45140 on a busy machine): the memory engine decides what is taken.
   const sshPortIsFree = async () => true;
-  return { impl: new ContainerServiceImpl({ docker: docker as unknown as DockerDriver, proxy, sshKeys, config, logger, sshPortIsFree }), docker, proxy, sshKeys };
+  return { impl: new ContainerServiceImpl({ docker: docker as unknown as DockerDriver, proxy, sshKeys, config, logger, sshPortIsFree, turns: new ProjectTurns() }), docker, proxy, sshKeys };
 }
 
 const request = (projectId: number, name: string, extra: Record<string, unknown> = {}) => ({

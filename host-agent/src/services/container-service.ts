@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
-import { KeyedLock } from '@devplein/server-kit/keyed-lock';
 import type { Logger } from 'pino';
 import {
   type AutoStop,
@@ -26,6 +25,7 @@ import { parseContainerName, parseDomain, parseId, parseImageReference, parsePro
 import { isUnderSiteDomain } from '../drivers/proxy/caddy-route.ts';
 import type { ProxyDriver } from '../drivers/proxy/proxy-driver.ts';
 import type { AuthorizedKeyLine } from '../drivers/ssh/authorized-keys.ts';
+import type { ProjectTurns } from '../projects/project-turns.ts';
 import type { SshKeyWriter } from '../drivers/ssh/container-keys.ts';
 import { removeLegacyKeys } from '../drivers/ssh/legacy-keys-folder.ts';
 import type { AutoStopRecord } from '../jobs/site-activity.ts';
@@ -125,6 +125,8 @@ export interface ContainerServiceOptions {
   afterProjectRemoved?: (projectId: number) => Promise<void>;
   /** Whether a host port is free for a new SSH container (ssh-port-picker's portIsFree by default). */
   sshPortIsFree?: (host: string, port: number) => Promise<boolean>;
+  /** The agent's one owner of each project's turn (shared with the deploy and SSH services). */
+  turns: ProjectTurns;
 }
 
 /**
@@ -134,11 +136,6 @@ export interface ContainerServiceOptions {
  * keeper (jobs/route-keeper.ts) repairs routes; it is logged.
  */
 export class ContainerServiceImpl {
-  /**
-   * Creates of one project run one at a time (the second finds the first's container: one
-   * container per project); creates of different projects run side by side.
-   */
-  private readonly projectLock = new KeyedLock<number>();
   /** Only the SSH port choice is serialised across projects. */
   private readonly sshPorts: SshPortPicker;
   /** Aborted at shutdown: every open stream then ends with UNAVAILABLE. */
@@ -217,7 +214,9 @@ export class ContainerServiceImpl {
 
     const steps = new StepTimes();
     await steps.time('network', () => docker.ensureNetwork());
-    return this.projectLock.run(projectId, async () => {
+    // In the project's turn (projects/project-turns.ts): a second create finds the first's container
+    // (one container per project); creates of different projects run side by side.
+    return this.options.turns.change(projectId, 'create', async () => {
       const existing = await steps.time('find', () => docker.find({ projectId }));
       if (existing) return { container: existing, created: false, authorizedKeysWritten: false };
       // Only this project waits for a slow pull: other projects' creates go on.
@@ -291,9 +290,16 @@ export class ContainerServiceImpl {
     const lifecycle = actions[action];
     if (!lifecycle) throw invalid(`unknown action ${String(action)}: expected start, stop, pause, unpause or restart`);
     const container = requireNotInfrastructure(await this.resolve(ref), lifecycle);
-    const { upstream, ...after } = await this.options.docker.act(container.id, lifecycle);
-    if (routeActions.has(lifecycle)) await this.refreshRoute(after, logger, upstream);
-    return after;
+    return this.inTurn(container, 'act', async () => {
+      const { upstream, ...after } = await this.options.docker.act(container.id, lifecycle);
+      if (routeActions.has(lifecycle)) await this.refreshRoute(after, logger, upstream);
+      return after;
+    });
+  }
+
+  /** Work on a project's container in the project's turn; a container of no project (an admin's own) has none. */
+  private inTurn<T>(container: ContainerView, change: 'act' | 'remove', work: () => Promise<T>): Promise<T> {
+    return container.projectId > 0 && container.labels[LABELS.managed] === 'true' ? this.options.turns.change(container.projectId, change, work) : work();
   }
 
   async removeContainer(ref: ContainerRef | undefined, logger: Logger): Promise<boolean> {
@@ -305,6 +311,11 @@ export class ContainerServiceImpl {
       throw error;
     }
     requireNotInfrastructure(container, 'remove');
+    // The route and the checkout go in the same turn: a deploy waiting for it then finds no container.
+    return this.inTurn(container, 'remove', () => this.removeNow(container, logger));
+  }
+
+  private async removeNow(container: ContainerView, logger: Logger): Promise<boolean> {
     const removed = await this.options.docker.remove(container.id);
     if (container.labels[LABELS.managed] === 'true') {
       if (container.domain) {

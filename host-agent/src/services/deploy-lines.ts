@@ -104,6 +104,12 @@ function buildOutputProblem(message: string): string {
   return `De bouwstap maakte de uitvoermap ${folder} niet.`;
 }
 
+/** A deploy that a change of its container stopped (projects/project-turns.ts). */
+export function deployStoppedMessage(by: 'act' | 'remove'): string {
+  const why = by === 'remove' ? 'de container wordt verwijderd' : 'de container intussen werd gestart, gestopt, herstart of gepauzeerd';
+  return `De deploy is gestopt omdat ${why}. ${OLD_SITE_STAYS}`;
+}
+
 const seconds = (ms: number): string => `${Math.round(ms / 1000)} seconden`;
 
 /**

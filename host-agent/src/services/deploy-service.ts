@@ -4,7 +4,6 @@ import os from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
-import { KeyedLock } from '@devplein/server-kit/keyed-lock';
 import { BRANCH_MESSAGE, checkRepositoryAddress, isSafeBranchName, type RepositoryAddress } from '@devplein/contract/validation/repositoryAddress';
 import {
   DeployOutcome,
@@ -28,7 +27,8 @@ import { GitRunnerClient } from '../drivers/git/git-runner-client.ts';
 import { runnerCheckoutDir } from '../drivers/git/git-runner-protocol.ts';
 import { type FetchedCommit, type FetchResult, type GitCredentials, GitFetchError, RepositoryFetcher } from '../drivers/git/repository-fetcher.ts';
 import { dockerFailure } from './docker-status.ts';
-import { deployStepLine, failureOutcome, gitProgressLine, ProgressThrottle } from './deploy-lines.ts';
+import { type DeployRevokedError, type ProjectTurns, revoked } from '../projects/project-turns.ts';
+import { deployStepLine, deployStoppedMessage, failureOutcome, gitProgressLine, ProgressThrottle } from './deploy-lines.ts';
 import { type FailureStatus, grpcReply } from './grpc-reply.ts';
 
 /** The caller's mistake or the project's state, with the gRPC code it maps to (Dutch: the control plane may show it). */
@@ -136,6 +136,8 @@ export interface DeployServiceOptions {
   logger: Logger;
   /** Name in the deploy keys' comment (default: this host's name). */
   hostname?: string;
+  /** The agent's one owner of each project's turn (shared with the container and SSH services). */
+  turns: ProjectTurns;
 }
 
 type Send = (event: DeployRepositoryResponse['event']) => void;
@@ -153,7 +155,6 @@ type Send = (event: DeployRepositoryResponse['event']) => void;
  * text for one fetch only.
  */
 export class DeployServiceImpl {
-  private readonly projectLock = new KeyedLock<number>();
   private readonly keys: DeployKeyStore;
   private readonly deployer: ContainerDeployer;
   private readonly runAs: { uid: number; gid: number } | undefined;
@@ -242,15 +243,18 @@ export class DeployServiceImpl {
   /** One deploy, streamed through `send`; RPC errors are thrown before the first message. */
   async deploy(request: DeployRepositoryRequest, send: Send, signal: AbortSignal, log: Logger): Promise<void> {
     const checked = checkDeployRequest(request, this.options.config.deploy.gitHosts);
-    await this.projectLock.run(checked.projectId, async () => {
+    // In the project's turn: one deploy of a project at a time, none during a create, act or
+    // removal; a start, stop, pause or removal that comes while it runs stops it (project-turns.ts).
+    await this.options.turns.deploy(checked.projectId, async (revokedSignal) => {
       if (signal.aborted) return;
+      const deploySignal = AbortSignal.any([signal, revokedSignal]);
       const container = await this.options.containers.find({ projectId: checked.projectId });
       if (!container) throw new DeployRequestError(grpc.status.NOT_FOUND, `Project ${checked.projectId} heeft geen container op deze ontwikkelserver.`);
       if (container.state !== 'running') {
         throw new DeployRequestError(grpc.status.FAILED_PRECONDITION, `De container van project ${checked.projectId} draait niet (${container.state || 'onbekend'}); start hem eerst.`);
       }
       await this.prepare();
-      await this.run(checked, container.id, send, signal, log.child({ projectId: checked.projectId, deployId: request.deployId || undefined }));
+      await this.run(checked, container.id, send, deploySignal, log.child({ projectId: checked.projectId, deployId: request.deployId || undefined }));
     });
   }
 
@@ -300,6 +304,12 @@ export class DeployServiceImpl {
       finish(DeployOutcome.DEPLOY_OUTCOME_DEPLOYED, `De site is bijgewerkt naar commit ${commit.hash.slice(0, 8)}.`, commit, result);
       log.info({ commit: commit.hash, files: result.files, bytes: result.bytes, restarted: result.restarted, ms: Math.round(performance.now() - started) }, 'deployed a repository');
     } catch (error) {
+      if (revoked(signal)) {
+        const by = (signal.reason as DeployRevokedError).by;
+        log.info({ commit: commit?.hash, by }, 'a deploy was stopped by a change of its container; the old site stays');
+        finish(DeployOutcome.DEPLOY_OUTCOME_COPY_FAILED, deployStoppedMessage(by), commit);
+        return;
+      }
       if (signal.aborted) {
         log.info({ commit: commit?.hash }, 'a deploy was cancelled by the caller; the old site stays');
         return;

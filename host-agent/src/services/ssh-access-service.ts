@@ -11,6 +11,7 @@ import type { AgentConfig } from '../config.ts';
 import { type DockerDriver, LABELS } from '../drivers/docker/docker-driver.ts';
 import { SSH_USER } from '../drivers/docker/container-files.ts';
 import type { AuthorizedKeyLine } from '../drivers/ssh/authorized-keys.ts';
+import type { ProjectTurns } from '../projects/project-turns.ts';
 import type { ContainerSshKeys } from '../drivers/ssh/container-keys.ts';
 import { type ContainerSshSessions, keyFingerprint } from '../drivers/ssh/ssh-sessions.ts';
 import { dockerFailure } from './docker-status.ts';
@@ -89,6 +90,8 @@ export interface SshAccessServiceOptions {
   sessions: Pick<ContainerSshSessions, 'list' | 'end'>;
   config: Pick<AgentConfig, 'ssh'>;
   logger: Logger;
+  /** The agent's one owner of each project's turn (shared with the container and deploy services). */
+  turns: ProjectTurns;
 }
 
 /**
@@ -126,9 +129,13 @@ export class SshAccessServiceImpl {
   async setAuthorizedKeys(projectIdInput: number, keys: AuthorizedKey[]): Promise<SshAccess> {
     const projectId = checkProjectId(projectIdInput);
     const lines = keys.map(checkAuthorizedKey);
-    const { id, port } = await this.sshContainer(projectId);
-    await this.options.keys.write(id, lines);
-    return this.access(port, lines.length);
+    // In the project's turn (projects/project-turns.ts): after a create that is still making the
+    // container, never between two writes; beside a deploy, which never touches ~/.ssh.
+    return this.options.turns.change(projectId, 'keys', async () => {
+      const { id, port } = await this.sshContainer(projectId);
+      await this.options.keys.write(id, lines);
+      return this.access(port, lines.length);
+    });
   }
 
   async getSshAccess(projectIdInput: number): Promise<SshAccess> {

@@ -8,7 +8,7 @@
  * - HTTP with a token, and a wrong token;
  * - addresses outside the allowed hosts, file://, a redirect to another host;
  * - a build step, a failing build and a failing after-update command (the old site stays);
- * - no container (NOT_FOUND), a stopped one (FAILED_PRECONDITION);
+ * - no container (NOT_FOUND), a stopped one (FAILED_PRECONDITION); a stop while a deploy runs stops the deploy;
  * - the git user's firewall: a loopback port other than the git host's is refused to that user;
  * - RemoveContainer removes the checkout and keeps the deploy key.
  */
@@ -50,7 +50,7 @@ const asRoot = canSwitchUser();
 const suffix = randomSuffix();
 const docker = testDocker();
 const base = 600_000 + Math.floor(Math.random() * 90_000);
-const project = { site: base, keyed: base + 1, token: base + 2, refused: base + 3, build: base + 4, stopped: base + 5, none: base + 6, cancel: base + 7 };
+const project = { site: base, keyed: base + 1, token: base + 2, refused: base + 3, build: base + 4, stopped: base + 5, none: base + 6, cancel: base + 7, interrupted: base + 8 };
 
 let host: GitHost;
 let workDir: string;
@@ -383,6 +383,25 @@ describe('DeployService', { timeout: 120_000 }, () => {
     expect(await indexOf(container)).not.toBe(before);
     expect(await indexOf(container)).toBe('<h1>Na het wachten</h1>\n');
     await waitFor(async () => (await gitProcesses()).length === 0, { description: 'no git process of the cancelled fetch left' });
+  });
+
+  it('stops a deploy when its container is stopped meanwhile (the old site stays); the stop does not wait for the deploy', async () => {
+    await host.createRepository('long', { 'index.html': '<h1>Nooit live</h1>\n' });
+    const container = await createSite(project.interrupted, 'interrupted');
+    const before = await indexOf(container);
+    const long = startDeploy({ projectId: project.interrupted, address: host.daemonUrl('long'), target: target({ afterUpdate: 'echo bezig; sleep 600' }) });
+    await waitFor(() => long.progress.some((line) => line.phase === DeployPhase.DEPLOY_PHASE_AFTER_UPDATE && line.line === 'bezig'), {
+      description: 'the after-update command to run',
+    });
+    const ref = { ref: { $case: 'projectId' as const, value: project.interrupted } };
+    // Well within the control plane's deadline of a state change (30 s), not the command's 600 s.
+    const stopped = await unaryCall(containers, containers.changeContainerState, { container: ref, action: ContainerAction.CONTAINER_ACTION_STOP }, 25_000);
+    expect(stopped.container?.state).toBe('exited');
+    const ended = await long.done;
+    expect(ended.finished.outcome, JSON.stringify(ended)).toBe(DeployOutcome.DEPLOY_OUTCOME_COPY_FAILED);
+    expect(ended.finished.message).toBe('De deploy is gestopt omdat de container intussen werd gestart, gestopt, herstart of gepauzeerd. De oude site blijft staan.');
+    await unaryCall(containers, containers.changeContainerState, { container: ref, action: ContainerAction.CONTAINER_ACTION_START });
+    expect(await indexOf(container)).toBe(before);
   });
 
   it('answers NOT_FOUND without a container and FAILED_PRECONDITION for a stopped one', async () => {

@@ -105,6 +105,7 @@ interface ExecOutcome {
   output: string;
   timedOut: boolean;
   truncated: boolean;
+  cancelled: boolean;
 }
 
 const CLEAN_SCRIPT = `root="$1"
@@ -248,7 +249,7 @@ export class ContainerDeployer {
       await this.put(container, packTree(checkoutDir, plan, nextName, owner), parent, name);
       stopIfCancelled();
       if (buildCommand && buildOutput) {
-        await this.command(container, 'build', buildCommand, next, owner, (line) => onProgress({ step: 'building', line }));
+        await this.command(container, 'build', buildCommand, next, owner, (line) => onProgress({ step: 'building', line }), signal);
         stopIfCancelled();
         const checked = (await this.exec(container, ['sh', '-c', BUILD_OUTPUT_SCRIPT, 'sh', next, buildOutput], `${owner.uid}:${owner.gid}`)).output.trim();
         if (checked !== 'ok') {
@@ -260,7 +261,7 @@ export class ContainerDeployer {
       }
       const kept = keepPaths.length ? await this.keep(container, webRoot, keepPaths, next, nextName, parent, name, owner) : [];
       onProgress({ step: 'keeping', kept });
-      if (afterUpdate) await this.command(container, 'after-update', afterUpdate, next, owner, (line) => onProgress({ step: 'after-update', line }));
+      if (afterUpdate) await this.command(container, 'after-update', afterUpdate, next, owner, (line) => onProgress({ step: 'after-update', line }), signal);
       stopIfCancelled();
       await this.options.beforeSwap?.();
       stopIfCancelled();
@@ -288,18 +289,28 @@ export class ContainerDeployer {
     }
   }
 
-  /** The build or after-update command in the staging folder, as the web user. */
-  private async command(container: EngineContainer, kind: 'build' | 'after-update', command: string, next: string, owner: TreeOwner, onLine: (line: string) => void): Promise<void> {
+  /** The build or after-update command in the staging folder, as the web user; a cancelled deploy stops waiting for it. */
+  private async command(
+    container: EngineContainer,
+    kind: 'build' | 'after-update',
+    command: string,
+    next: string,
+    owner: TreeOwner,
+    onLine: (line: string) => void,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     const limit = (kind === 'build' ? this.options.buildTimeoutMs : undefined) ?? this.options.afterUpdateTimeoutMs ?? 300_000;
     const outcome = await this.exec(container, ['sh', '-c', command], `${owner.uid}:${owner.gid}`, {
       workingDir: next,
       timeoutMs: limit,
       maxOutput: this.options.afterUpdateOutputBytes ?? 64 * 1024,
       onLine,
+      signal,
     });
     const tail = lines(outcome.output).slice(-20);
     // As the web user: without CAP_SYS_PTRACE (Docker's default) root cannot read another user's /proc/N/cwd.
-    if (outcome.timedOut) await this.exec(container, ['sh', '-c', KILL_SCRIPT, 'sh', next], `${owner.uid}:${owner.gid}`).catch(() => undefined);
+    if (outcome.timedOut || outcome.cancelled) await this.exec(container, ['sh', '-c', KILL_SCRIPT, 'sh', next], `${owner.uid}:${owner.gid}`).catch(() => undefined);
+    if (outcome.cancelled) throw new DeployError('cancelled', `the deploy was cancelled during the ${kind} command`);
     if (outcome.timedOut) throw new DeployError(`${kind}-timeout`, `the ${kind} command did not finish within ${limit / 1000} s`, tail);
     if (outcome.exitCode !== 0) throw new DeployError(`${kind}-failed`, `the ${kind} command exited with ${outcome.exitCode}`, tail);
   }
@@ -382,7 +393,7 @@ export class ContainerDeployer {
     container: EngineContainer,
     cmd: string[],
     user: string,
-    extra: { workingDir?: string; timeoutMs?: number; maxOutput?: number; onLine?: (line: string) => void } = {},
+    extra: { workingDir?: string; timeoutMs?: number; maxOutput?: number; onLine?: (line: string) => void; signal?: AbortSignal | undefined } = {},
   ): Promise<ExecOutcome> {
     const maxOutput = extra.maxOutput ?? 1024 * 1024;
     let output = '';
@@ -394,6 +405,7 @@ export class ContainerDeployer {
         timeoutMs: extra.timeoutMs ?? this.options.execTimeoutMs ?? 60_000,
         maxOutputBytes: maxOutput,
         overLimit: 'drain',
+        ...(extra.signal ? { signal: extra.signal } : {}),
         onOutput: (chunk) => {
           const text = chunk.toString('utf8');
           output += text;
@@ -407,7 +419,7 @@ export class ContainerDeployer {
     if (outcome.truncated) {
       extra.onLine?.(`… (output cut at ${maxOutput} bytes)`);
     } else if (pending) extra.onLine?.(pending);
-    return { exitCode: outcome.exitCode, output, timedOut: outcome.timedOut, truncated: outcome.truncated };
+    return { exitCode: outcome.exitCode, output, timedOut: outcome.timedOut, truncated: outcome.truncated, cancelled: outcome.cancelled };
   }
 
   private async engine<T>(what: string, call: () => Promise<T>): Promise<T> {

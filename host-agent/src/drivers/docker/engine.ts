@@ -50,6 +50,8 @@ export interface ExecOptions {
   overLimit: 'stop' | 'drain';
   /** Each piece of output as it arrives, stdout and stderr in the order the engine sent them. */
   onOutput?: (chunk: Buffer, stream: 'stdout' | 'stderr') => void;
+  /** Stops waiting when it aborts (as at the time limit: the command itself is not killed). */
+  signal?: AbortSignal;
 }
 
 export interface ExecOutcome {
@@ -59,6 +61,8 @@ export interface ExecOutcome {
   stderr: Buffer;
   timedOut: boolean;
   truncated: boolean;
+  /** The signal aborted before the command ended. */
+  cancelled: boolean;
 }
 
 /** An interactive command: stdin open, with or without a terminal. */
@@ -210,14 +214,18 @@ export class EngineContainer {
       new Promise<'stopped'>((resolve) => {
         stopped = () => resolve('stopped');
       }),
+      new Promise<'cancelled'>((resolve) => {
+        if (options.signal?.aborted) resolve('cancelled');
+        options.signal?.addEventListener('abort', () => resolve('cancelled'), { once: true });
+      }),
     ]).finally(() => clearTimeout(timer));
     const output = { stdout: Buffer.concat(kept.stdout), stderr: Buffer.concat(kept.stderr), truncated };
     if (ending !== 'ended') {
       stream.destroy();
-      return { exitCode: -1, ...output, timedOut: ending === 'timed-out' };
+      return { exitCode: -1, ...output, timedOut: ending === 'timed-out', cancelled: ending === 'cancelled' };
     }
     const info = await exec.inspect();
-    return { exitCode: info.ExitCode ?? -1, ...output, timedOut: false };
+    return { exitCode: info.ExitCode ?? -1, ...output, timedOut: false, cancelled: false };
   }
 
   /** Starts a command with stdin open (a terminal, a file editor's helper). */
