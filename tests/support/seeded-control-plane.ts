@@ -17,8 +17,18 @@ export interface SeededControlPlaneOptions<Role extends string> {
   accounts?: Record<Role, string>;
   /** The control plane's extra environment. */
   env?: Record<string, string>;
-  /** Rows of the test's own, after the demo data and before the control plane starts. */
+  /** Rows of the test's own (and look-ups of the demo data), after the demo data and before the control plane starts. */
   seed?: (knex: Knex) => Promise<void>;
+  /**
+   * What the control plane needs running or made first (a fake agent, a data folder), after the
+   * seed; the environment it returns goes over `env`, as its addresses are only known then.
+   */
+  before?: () => Promise<Record<string, string> | void>;
+  /**
+   * The cleanup of `before`, after the control plane stopped and before the database goes. It
+   * runs also when the start failed part way, so it must cope with what was never made.
+   */
+  after?: () => Promise<void>;
 }
 
 export interface SeededControlPlane<Role extends string> {
@@ -38,7 +48,8 @@ export function seededControlPlane<Role extends string = never>(options: SeededC
     database = await createTestDatabase();
     await seedDemoData(database.knex);
     await options.seed?.(database.knex);
-    app = await startControlPlane({ databaseUrl: database.url, ...(options.env ? { env: options.env } : {}) });
+    const env = { ...options.env, ...(await options.before?.()) };
+    app = await startControlPlane({ databaseUrl: database.url, env });
     if (!options.accounts) return;
     // With accounts only: a test without them makes its own sessions (some count them).
     const url = app.url;
@@ -57,6 +68,7 @@ export function seededControlPlane<Role extends string = never>(options: SeededC
 
   afterAll(async () => {
     await app?.stop();
+    await options.after?.();
     await database?.destroy();
   });
 

@@ -1,11 +1,9 @@
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordAudit } from '../../../control-plane/src/audit/record-audit.ts';
-import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
-import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+import { createTestDatabase } from '../../support/database.ts';
 import { createTestPglite } from '../../support/pglite.ts';
-import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
-import { HttpSession } from '../../support/http-session.ts';
+import { seededControlPlane } from '../../support/seeded-control-plane.ts';
 import { auditFacets, readAudit, type AuditPageJson as AuditPage } from '@devplein/contract/http/admin-audit';
 import { call } from '../../support/endpoint-calls.ts';
 
@@ -15,11 +13,7 @@ import { call } from '../../support/endpoint-calls.ts';
  * writing their entries in the same transaction as the change.
  */
 
-let database: TestDatabase;
-let app: RunningControlPlane;
-
 type Role = 'anonymous' | 'nieuw' | 'student' | 'developer' | 'docent' | 'admin';
-const sessions = {} as Record<Role, HttpSession>;
 const accounts: Record<Exclude<Role, 'anonymous'>, string> = {
   nieuw: 'nieuw@devplein.test',
   student: 'student@devplein.test',
@@ -53,29 +47,18 @@ async function seedEntries(knex: Knex): Promise<void> {
   );
 }
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  const byEmail = async (email: string) => (await database.knex('users').where({ email }).first<{ id: number }>('id')).id;
-  ids.admin = await byEmail('admin@devplein.test');
-  ids.docent = await byEmail('docent@devplein.test');
-  ids.student = await byEmail('student@devplein.test');
-  ids.zonderklas = await byEmail('zonderklas@devplein.test');
-  await seedEntries(database.knex);
-  app = await startControlPlane({ databaseUrl: database.url });
-  sessions.anonymous = new HttpSession(app.url);
-  await sessions.anonymous.primeCsrf();
-  for (const [role, email] of Object.entries(accounts) as Array<[Exclude<Role, 'anonymous'>, string]>) {
-    const session = new HttpSession(app.url);
-    expect((await session.signIn(email)).status, `sign-in of ${email}`).toBe(200);
-    sessions[role] = session;
-  }
-}, 120_000);
-
-afterAll(async () => {
-  await app?.stop();
-  await database?.destroy();
+const stack = seededControlPlane({
+  accounts,
+  seed: async (knex) => {
+    const byEmail = async (email: string) => (await knex('users').where({ email }).first<{ id: number }>('id')).id;
+    ids.admin = await byEmail('admin@devplein.test');
+    ids.docent = await byEmail('docent@devplein.test');
+    ids.student = await byEmail('student@devplein.test');
+    ids.zonderklas = await byEmail('zonderklas@devplein.test');
+    await seedEntries(knex);
+  },
 });
+const { sessions } = stack;
 
 const list = (query = '', role: Role = 'admin') => sessions[role].json<AuditPage>('GET', `${readAudit.path}${query}`);
 
@@ -167,7 +150,7 @@ describe('admin level writes record entries', () => {
   const entriesOf = async (query: string) => (await list(query)).body;
 
   it('a status change → one level.status entry with before/after', async () => {
-    const level = await database.knex('levels').where({ user_id: ids.student }).orderBy('id').first<{ id: number; status: string }>('id', 'status');
+    const level = await stack.database.knex('levels').where({ user_id: ids.student }).orderBy('id').first<{ id: number; status: string }>('id', 'status');
     const next = level.status === 'success' ? 'open' : 'success';
     const before = (await entriesOf(`?kind=level.status&subject_type=level&subject_id=${level.id}`)).total;
     expect((await sessions.docent.json('POST', '/api/level/update-status', { level: level.id, status: next })).status).toBe(200);
@@ -182,8 +165,8 @@ describe('admin level writes record entries', () => {
   });
 
   it('a content pick → level.content; bulk changes → level.bulk-status / level.bulk-content with the ids', async () => {
-    const category = await database.knex('level_categories').where({ title: 'Front-end' }).first<{ id: number; number: number }>('id', 'number');
-    const content = await database.knex('level_contents').where({ level_category_id: category.id }).orderBy('id').first<{ id: number }>('id');
+    const category = await stack.database.knex('level_categories').where({ title: 'Front-end' }).first<{ id: number; number: number }>('id', 'number');
+    const content = await stack.database.knex('level_contents').where({ level_category_id: category.id }).orderBy('id').first<{ id: number }>('id');
     const store = await sessions.admin.json<{ id: number }>('POST', '/api/level/store', {
       number: category.number, content_id: content.id, category_id: category.id, user: ids.zonderklas,
     });

@@ -1,11 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Knex } from 'knex';
-import { createTestDatabase } from '../../support/database.ts';
-import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
-import { HttpSession } from '../../support/http-session.ts';
+import { describe, expect, it } from 'vitest';
+import { seededControlPlane } from '../../support/seeded-control-plane.ts';
+import type { HttpSession } from '../../support/http-session.ts';
 import { MAX_COURSE_FILE_BYTES } from '@devplein/contract/levels';
 
 /*
@@ -14,11 +11,7 @@ import { MAX_COURSE_FILE_BYTES } from '@devplein/contract/levels';
  * file uploads with their size and type limits.
  */
 
-let database: { url: string; knex: Knex; destroy: () => Promise<void> };
-let app: RunningControlPlane;
-
 type Role = 'anonymous' | 'nieuw' | 'student' | 'developer' | 'docent' | 'admin';
-const sessions = {} as Record<Role, HttpSession>;
 const accounts: Record<Exclude<Role, 'anonymous'>, string> = {
   nieuw: 'nieuw@devplein.test',
   student: 'student@devplein.test',
@@ -30,40 +23,27 @@ const accounts: Record<Exclude<Role, 'anonymous'>, string> = {
 /** Seed facts looked up by name, so the test does not depend on insertion order. */
 const seed = { sd22: 0, sd23: 0, frontEnd: 0, frontEndNumber: 0, otherCategory: 0, frontEndContent: 0, otherContent: 0 };
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  app = await startControlPlane({ databaseUrl: database.url });
-  sessions.anonymous = new HttpSession(app.url);
-  await sessions.anonymous.primeCsrf();
-  for (const [role, email] of Object.entries(accounts) as Array<[Exclude<Role, 'anonymous'>, string]>) {
-    const session = new HttpSession(app.url);
-    const landing = await session.signIn(email);
-    expect(landing.status, `sign-in of ${email}`).toBe(200);
-    sessions[role] = session;
-  }
-  const knex = database.knex;
-  seed.sd22 = (await knex('groups').where({ cohort: 'SD22' }).first('id')).id;
-  seed.sd23 = (await knex('groups').where({ cohort: 'SD23' }).first('id')).id;
-  const frontEnd = await knex('level_categories').where({ title: 'Front-end' }).first('id', 'number');
-  seed.frontEnd = frontEnd.id;
-  seed.frontEndNumber = frontEnd.number;
-  seed.otherCategory = (await knex('level_categories').whereNot({ id: seed.frontEnd }).orderBy('id').first('id')).id;
-  seed.frontEndContent = (await knex('level_contents').where({ level_category_id: seed.frontEnd }).orderBy('id').first('id')).id;
-  seed.otherContent = (await knex('level_contents').where({ level_category_id: seed.otherCategory }).orderBy('id').first('id')).id;
+const stack = seededControlPlane({
+  accounts,
+  seed: async (knex) => {
+    seed.sd22 = (await knex('groups').where({ cohort: 'SD22' }).first('id')).id;
+    seed.sd23 = (await knex('groups').where({ cohort: 'SD23' }).first('id')).id;
+    const frontEnd = await knex('level_categories').where({ title: 'Front-end' }).first('id', 'number');
+    seed.frontEnd = frontEnd.id;
+    seed.frontEndNumber = frontEnd.number;
+    seed.otherCategory = (await knex('level_categories').whereNot({ id: seed.frontEnd }).orderBy('id').first('id')).id;
+    seed.frontEndContent = (await knex('level_contents').where({ level_category_id: seed.frontEnd }).orderBy('id').first('id')).id;
+    seed.otherContent = (await knex('level_contents').where({ level_category_id: seed.otherCategory }).orderBy('id').first('id')).id;
+  },
 });
-
-afterAll(async () => {
-  await app?.stop();
-  await database?.destroy();
-});
+const { sessions } = stack;
 
 const userId = async (email: string): Promise<number> =>
-  (await database.knex('users').where({ email }).first<{ id: number }>('id')).id;
+  (await stack.database.knex('users').where({ email }).first<{ id: number }>('id')).id;
 
 /** A fresh level content with one course holding one text and one file: what the course routes act on. */
 async function courseFixture(): Promise<{ contentId: number; courseId: number; textId: number; fileId: number }> {
-  const knex = database.knex;
+  const knex = stack.database.knex;
   const [content] = await knex('level_contents')
     .insert({ title: 'Fixture', title_for_teachers: 'Fixture (docent)', level_category_id: seed.frontEnd })
     .returning('id');
@@ -126,7 +106,7 @@ const routeCases: RouteCase[] = [
     name: 'POST /api/level/categories/update/{id}',
     send: json(
       'POST',
-      async () => `/api/level/categories/update/${(await database.knex('level_categories').insert({ title: 'X', number: 2, icons: false }).returning('id'))[0].id}`,
+      async () => `/api/level/categories/update/${(await stack.database.knex('level_categories').insert({ title: 'X', number: 2, icons: false }).returning('id'))[0].id}`,
       { title: 'Bijgewerkt', number: 4, icons: false },
     ),
     okStatus: 200,
@@ -241,7 +221,7 @@ const routeCases: RouteCase[] = [
   {
     name: 'POST /api/level/update-status',
     send: json('POST', '/api/level/update-status', async () => ({
-      level: (await database.knex('levels').where({ user_id: await userId('student@devplein.test') }).first('id')).id,
+      level: (await stack.database.knex('levels').where({ user_id: await userId('student@devplein.test') }).first('id')).id,
       status: 'success',
     })),
     okStatus: 200,
@@ -393,15 +373,15 @@ describe('categories and content', () => {
 
     // A level that shows this content loses it when the content moves to another category.
     const student = await userId('student@devplein.test');
-    const level = await database.knex('levels').where({ user_id: student, level_category_id: seed.frontEnd }).orderBy('number').first('id');
-    await database.knex('levels').where({ id: level.id }).update({ level_content_id: created.body.id });
+    const level = await stack.database.knex('levels').where({ user_id: student, level_category_id: seed.frontEnd }).orderBy('number').first('id');
+    await stack.database.knex('levels').where({ id: level.id }).update({ level_content_id: created.body.id });
     const moved = await sessions.admin.json('POST', `/api/level/content/update/${created.body.id}`, {
       title: 'Flexbox',
       title_for_teachers: '',
       level_categories_id: seed.otherCategory,
     });
     expect(moved.body).toMatchObject({ title_for_teachers: null, level_categories_id: seed.otherCategory });
-    expect((await database.knex('levels').where({ id: level.id }).first('level_content_id')).level_content_id).toBeNull();
+    expect((await stack.database.knex('levels').where({ id: level.id }).first('level_content_id')).level_content_id).toBeNull();
   });
 });
 
@@ -425,13 +405,13 @@ describe('levels per student', () => {
     // Users named 'import' come with their e-mail address: the table shows that instead.
     expect(answer.body.find((user) => user.name === 'import')?.email).toBe('r.dekker@student.devplein.test');
     const sam = answer.body.find((user) => user.name === 'Sam Student')!;
-    const stored = await database.knex('levels').where({ user_id: sam.id }).count<Array<{ count: string }>>('* as count');
+    const stored = await stack.database.knex('levels').where({ user_id: sam.id }).count<Array<{ count: string }>>('* as count');
     expect(sam.levels).toHaveLength(Number(stored[0]!.count));
     expect(Object.keys(sam.levels[0]!).sort()).toEqual(['id', 'level_category_id', 'level_content_id', 'number', 'status', 'user_id']);
   });
 
   it('bulk status change touches exactly the ticked students (and creates missing records)', async () => {
-    const knex = database.knex;
+    const knex = stack.database.knex;
     const students = await knex('users').where({ group_id: seed.sd22 }).whereNull('disabled_at').orderBy('id').pluck<number[]>('id');
     const ticked = students.slice(0, 3);
     const untouched = students.slice(3);
@@ -453,7 +433,7 @@ describe('levels per student', () => {
   });
 
   it('bulk content change sets content and status, and leaves other levels alone', async () => {
-    const knex = database.knex;
+    const knex = stack.database.knex;
     const ids = [await userId('ontwikkelaar@devplein.test')];
     const other = await knex('levels').where({ user_id: ids[0], level_category_id: seed.frontEnd, number: 2 }).first();
     const answer = await sessions.admin.json('POST', '/api/level/update/multiple', {
@@ -470,14 +450,14 @@ describe('levels per student', () => {
   });
 
   it('update-status changes one level and returns its status', async () => {
-    const level = await database.knex('levels').where({ user_id: await userId('student@devplein.test') }).orderBy('id').first('id');
+    const level = await stack.database.knex('levels').where({ user_id: await userId('student@devplein.test') }).orderBy('id').first('id');
     const answer = await sessions.admin.json('POST', '/api/level/update-status', { level: level.id, status: 'open' });
     expect(answer).toEqual({ status: 200, body: { status: 'open' } });
-    expect((await database.knex('levels').where({ id: level.id }).first('status')).status).toBe('open');
+    expect((await stack.database.knex('levels').where({ id: level.id }).first('status')).status).toBe('open');
   });
 
   it('store creates a locked record for an empty cell, then only changes its content', async () => {
-    const knex = database.knex;
+    const knex = stack.database.knex;
     const user = await userId('zonderklas@devplein.test');
     expect(await knex('levels').where({ user_id: user }).first()).toBeUndefined();
     const created = await sessions.admin.json<{ id: number; status: string; level_content_id: number }>('POST', '/api/level/store', {
@@ -540,7 +520,7 @@ describe('courses, texts and files of level content', () => {
     const moves = Array.from({ length: 60 }, (_, index) => ({ id: ids[index % ids.length] as number, direction: index % 3 === 0 ? 'down' : 'up' }));
     const statuses = await Promise.all(moves.map(async (move) => (await sessions.admin.api('POST', `/api/level/courses/${move.id}/move`, { direction: move.direction })).status));
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
-    const positions = await database.knex('courses').where({ level_content_id: contentId }).orderBy('position').pluck('position');
+    const positions = await stack.database.knex('courses').where({ level_content_id: contentId }).orderBy('position').pluck('position');
     expect(positions).toEqual(positions.map((_, index) => index));
   });
 
@@ -551,9 +531,9 @@ describe('courses, texts and files of level content', () => {
     expect(response.status).toBe(201);
     const file = (await response.json()) as { id: number; type: string; size: number; url: string; filename: string };
     expect(file).toMatchObject({ type: 'PDF', size: bytes.length, filename: 'Opdracht 1.PDF', url: `/api/level/files/${file.id}` });
-    const row = await database.knex('course_files').where({ id: file.id }).first();
+    const row = await stack.database.knex('course_files').where({ id: file.id }).first();
     expect(row.storage_key).toMatch(/^[A-Za-z0-9_-]{8,128}$/);
-    const stored = path.resolve('.tmp', `cp-${app.port}`, 'course-files', row.storage_key);
+    const stored = path.resolve('.tmp', `cp-${stack.app.port}`, 'course-files', row.storage_key);
     expect(readFileSync(stored)).toEqual(bytes);
     const courses = await sessions.docent.json<Array<{ id: number; files: Array<{ id: number }> }>>('GET', `/api/level/content/${contentId}/courses`);
     expect(courses.body[0]!.files.map((listed) => listed.id)).toContain(file.id);
@@ -570,7 +550,7 @@ describe('courses, texts and files of level content', () => {
     const body = (await response.json()) as { message: string; errors: { file: string[] } };
     expect(body.message).toBe('Het bestand is te groot: hoogstens 10 MB.');
     expect(body.errors.file).toEqual(['Het bestand is te groot: hoogstens 10 MB.']);
-    expect(await database.knex('course_files').where({ course_id: courseId, title: 'Groot' }).first()).toBeUndefined();
+    expect(await stack.database.knex('course_files').where({ course_id: courseId, title: 'Groot' }).first()).toBeUndefined();
     // Exactly at the limit is fine.
     const atLimit = await upload(sessions.admin, courseId, { title: 'Precies', filename: 'precies.zip' }, new Uint8Array(MAX_COURSE_FILE_BYTES));
     expect(atLimit.status).toBe(201);

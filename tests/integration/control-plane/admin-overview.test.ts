@@ -11,12 +11,10 @@ import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OverviewAutoStopsJson, OverviewCohortsJson, OverviewHostsJson, OverviewTopContainersJson } from '@devplein/contract/overview';
-import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
-import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
 import { createAgentClient, type AgentClient } from '../../../control-plane/src/agent/agent-client.ts';
 import { createAgentFleet, type AgentFleet } from '../../../control-plane/src/agent/agent-fleet.ts';
 import { sampleHosts } from '../../../control-plane/src/jobs/host-sampler.ts';
-import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { seededControlPlane } from '../../support/seeded-control-plane.ts';
 import { signedInSessions } from '../../support/http-session.ts';
 import { agentCertEnv, makeTestCerts, type TestCerts } from '../../support/agent.ts';
 import { startFakeAgent, type FakeAgent } from '../../support/fake-agent.ts';
@@ -29,35 +27,36 @@ const silent = pino({ level: 'silent' });
 
 let certDir: string;
 let certs: TestCerts;
-let database: TestDatabase;
-let app: RunningControlPlane;
 let agent: FakeAgent;
 let deadAddress: string;
-let as: ReturnType<typeof signedInSessions>;
 const clients: AgentClient[] = [];
 let fleet: AgentFleet;
 
-beforeAll(async () => {
-  certDir = mkdtempSync(path.join(os.tmpdir(), 'devplein-admin-overview-'));
-  certs = await makeTestCerts(certDir);
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  agent = await startFakeAgent({ certs });
-  deadAddress = `localhost:${await findFreePort()}`;
-  const linksFile = path.join(certDir, 'agents.json');
-  writeFileSync(
-    linksFile,
-    JSON.stringify([
-      { name: 'dev1', address: agent.address, siteDomain: 'dev.devplein.test' },
-      { name: 'dev2', address: deadAddress, siteDomain: 'dev2.devplein.test' },
-    ]),
-  );
-  app = await startControlPlane({
-    databaseUrl: database.url,
-    env: { AGENT_LINKS_FILE: linksFile, SITE_DOMAIN: 'dev.devplein.test', AGENT_ADDRESS: '', ...agentCertEnv(certs), AGENT_DEADLINE_MS: '2000', UNAPPROVED_RECONCILE_CRON: '0 0 1 1 *' },
-  });
-  as = signedInSessions(() => app.url);
+const stack = seededControlPlane({
+  before: async () => {
+    certDir = mkdtempSync(path.join(os.tmpdir(), 'devplein-admin-overview-'));
+    certs = await makeTestCerts(certDir);
+    agent = await startFakeAgent({ certs });
+    deadAddress = `localhost:${await findFreePort()}`;
+    const linksFile = path.join(certDir, 'agents.json');
+    writeFileSync(
+      linksFile,
+      JSON.stringify([
+        { name: 'dev1', address: agent.address, siteDomain: 'dev.devplein.test' },
+        { name: 'dev2', address: deadAddress, siteDomain: 'dev2.devplein.test' },
+      ]),
+    );
+    return { AGENT_LINKS_FILE: linksFile, SITE_DOMAIN: 'dev.devplein.test', AGENT_ADDRESS: '', ...agentCertEnv(certs), AGENT_DEADLINE_MS: '2000', UNAPPROVED_RECONCILE_CRON: '0 0 1 1 *' };
+  },
+  after: async () => {
+    await agent?.stop();
+    if (certDir) rmSync(certDir, { recursive: true, force: true });
+  },
+});
+const as = signedInSessions(() => stack.app.url);
 
+// The fleet the sampler tests hand to sampleHosts directly: the same two dev servers, clients of this test's own.
+beforeAll(async () => {
   const [caPem, certPem, keyPem] = await Promise.all([readFile(certs.ca), readFile(certs.clientCert), readFile(certs.clientKey)]);
   const client = (address: string) => {
     const made = createAgentClient({ address, caPem, certPem, keyPem, logger: silent, deadlineMs: 2000 });
@@ -72,17 +71,13 @@ beforeAll(async () => {
     ],
     'dev.devplein.test',
   );
-}, 60_000);
-
-afterAll(async () => {
-  for (const client of clients) client.close();
-  await app?.stop();
-  await agent?.stop();
-  await database?.destroy();
-  if (certDir) rmSync(certDir, { recursive: true, force: true });
 });
 
-const samplesOf = (host: string) => database.knex('host_samples').where({ host }).orderBy('sampled_at');
+afterAll(() => {
+  for (const client of clients) client.close();
+});
+
+const samplesOf = (host: string) => stack.database.knex('host_samples').where({ host }).orderBy('sampled_at');
 
 describe('the sampler', () => {
   it('stores one row per answering dev server per minute, and none for the one that does not answer', async () => {
@@ -91,7 +86,7 @@ describe('the sampler', () => {
     agent.cpu = { cores: 4, load1m: 2, load5m: 1, load15m: 1 };
     agent.memory = { totalBytes: 16e9, availableBytes: 6e9 };
     const at = new Date('2026-11-20T10:15:42Z');
-    const round = await sampleHosts({ knex: database.knex, agents: fleet, logger: silent, now: () => at });
+    const round = await sampleHosts({ knex: stack.database.knex, agents: fleet, logger: silent, now: () => at });
     expect(round.sampled).toEqual(['dev1']);
     expect(round.failed).toEqual(['dev2']);
 
@@ -108,7 +103,7 @@ describe('the sampler', () => {
     expect(await samplesOf('dev2')).toHaveLength(0);
 
     // The same minute again (a second control plane, a retried tick): still one row.
-    await sampleHosts({ knex: database.knex, agents: fleet, logger: silent, now: () => new Date('2026-11-20T10:15:59Z') });
+    await sampleHosts({ knex: stack.database.knex, agents: fleet, logger: silent, now: () => new Date('2026-11-20T10:15:59Z') });
     expect(await samplesOf('dev1')).toHaveLength(1);
   });
 
@@ -117,16 +112,16 @@ describe('the sampler', () => {
     agent.addManaged({ name: 'proef-slaap', projectId: 9003, domain: 'proef-slaap.dev.devplein.test' });
     // The stop's event reaches the running control plane's relay, which records it.
     agent.autoStop('proef-slaap', { stoppedAt, lastActivityAt: new Date(stoppedAt.getTime() - 7_200_000), idleAfterSeconds: 7200 });
-    await waitFor(async () => (await database.knex('idle_auto_stops').where({ container_name: 'proef-slaap' })).length === 1, { description: 'the auto-stop of proef-slaap recorded from its event', timeoutMs: 10_000 });
+    await waitFor(async () => (await stack.database.knex('idle_auto_stops').where({ container_name: 'proef-slaap' })).length === 1, { description: 'the auto-stop of proef-slaap recorded from its event', timeoutMs: 10_000 });
 
     // A stop whose event nobody heard (the control plane was down): the sampler finds it in the listing.
     const missed = agent.addManaged({ name: 'proef-gemist', projectId: 9004, domain: 'proef-gemist.dev.devplein.test', state: 'exited' });
     missed.autoStop = { reason: AutoStopReason.AUTO_STOP_REASON_IDLE, stoppedAt, lastActivityAt: stoppedAt, idleAfterSeconds: 7200 };
-    const first = await sampleHosts({ knex: database.knex, agents: fleet, logger: silent });
-    const second = await sampleHosts({ knex: database.knex, agents: fleet, logger: silent });
+    const first = await sampleHosts({ knex: stack.database.knex, agents: fleet, logger: silent });
+    const second = await sampleHosts({ knex: stack.database.knex, agents: fleet, logger: silent });
     expect(first.autoStopsRecorded).toBe(1);
     expect(second.autoStopsRecorded).toBe(0);
-    const rows = await database.knex('idle_auto_stops').whereIn('container_name', ['proef-slaap', 'proef-gemist']).orderBy('project_id');
+    const rows = await stack.database.knex('idle_auto_stops').whereIn('container_name', ['proef-slaap', 'proef-gemist']).orderBy('project_id');
     expect(rows.map((row) => [row.host, row.container_name, row.project_id, new Date(row.stopped_at).toISOString()])).toEqual([
       ['dev1', 'proef-slaap', 9003, stoppedAt.toISOString()],
       ['dev1', 'proef-gemist', 9004, stoppedAt.toISOString()],
@@ -136,18 +131,18 @@ describe('the sampler', () => {
   it('keeps 7 days of samples and 31 days of auto-stops', async () => {
     const now = new Date();
     const old = (days: number) => new Date(now.getTime() - days * DAY_MS);
-    await database.knex('host_samples').insert([
+    await stack.database.knex('host_samples').insert([
       { host: 'dev1', sampled_at: old(8), disks: '[]' },
       { host: 'dev1', sampled_at: old(6.9), disks: '[]' },
     ]);
-    await database.knex('idle_auto_stops').insert([
+    await stack.database.knex('idle_auto_stops').insert([
       { host: 'dev1', container_id: 'c-old', container_name: 'oud', stopped_at: old(32) },
       { host: 'dev1', container_id: 'c-recent', container_name: 'recent', stopped_at: old(29) },
     ]);
-    const round = await sampleHosts({ knex: database.knex, agents: fleet, logger: silent, now: () => now });
+    const round = await sampleHosts({ knex: stack.database.knex, agents: fleet, logger: silent, now: () => now });
     expect(round.pruned).toEqual({ samples: 1, autoStops: 1 });
-    expect(await database.knex('host_samples').where('sampled_at', '<', old(7)).count<{ count: number }[]>('* as count')).toEqual([{ count: 0 }]);
-    expect((await database.knex('idle_auto_stops').pluck('container_name')).sort()).toEqual(['proef-gemist', 'proef-slaap', 'recent']);
+    expect(await stack.database.knex('host_samples').where('sampled_at', '<', old(7)).count<{ count: number }[]>('* as count')).toEqual([{ count: 0 }]);
+    expect((await stack.database.knex('idle_auto_stops').pluck('container_name')).sort()).toEqual(['proef-gemist', 'proef-slaap', 'recent']);
   });
 });
 
@@ -155,8 +150,8 @@ describe('GET /api/admin/overview/*', () => {
   it('gives per dev server its samples of the window as columns and its containers now', async () => {
     const now = Date.now();
     const minute = (back: number) => new Date(Math.floor(now / 60_000) * 60_000 - back * 60_000);
-    await database.knex('host_samples').where({ host: 'dev1' }).delete();
-    await database.knex('host_samples').insert([
+    await stack.database.knex('host_samples').where({ host: 'dev1' }).delete();
+    await stack.database.knex('host_samples').insert([
       { host: 'dev1', sampled_at: minute(30 * 60), cpu_cores: 2, load_1m: 1, memory_total_bytes: 8e9, memory_available_bytes: 4e9, disks: '[]', containers: '{"running":9}', managed_containers: '{"running":9}' },
       { host: 'dev1', sampled_at: minute(2), cpu_cores: 2, load_1m: 1, memory_total_bytes: 8e9, memory_available_bytes: 2e9, disks: JSON.stringify([{ name: 'docker', totalBytes: 100e9, availableBytes: 30e9 }]), containers: '{"running":3,"exited":1}', managed_containers: '{"running":2,"exited":1}' },
       { host: 'dev1', sampled_at: minute(1), cpu_cores: 2, load_1m: 3, memory_total_bytes: 8e9, memory_available_bytes: null, disks: '[]', containers: null, managed_containers: null },
@@ -181,9 +176,9 @@ describe('GET /api/admin/overview/*', () => {
   });
 
   it('counts idle auto-stops per school day over the window, days without stops included', async () => {
-    await database.knex('idle_auto_stops').delete();
+    await stack.database.knex('idle_auto_stops').delete();
     const today = new Date();
-    await database.knex('idle_auto_stops').insert([
+    await stack.database.knex('idle_auto_stops').insert([
       { host: 'dev1', container_id: 'a', container_name: 'a', stopped_at: today },
       { host: 'dev2', container_id: 'b', container_name: 'b', stopped_at: today },
       { host: 'dev1', container_id: 'c', container_name: 'c', stopped_at: new Date(today.getTime() - 3 * DAY_MS) },
@@ -202,7 +197,7 @@ describe('GET /api/admin/overview/*', () => {
   });
 
   it('counts projects per cohort of their first member, approved and not', async () => {
-    const knex = database.knex;
+    const knex = stack.database.knex;
     const expected = await knex('projects').count<{ count: number }[]>('* as count');
     await knex('projects').insert({ name: 'zonder-leden', domain: 'zonder-leden.dev.devplein.test', validated: null });
     const { status, body } = await (await as(ADMIN)).json<OverviewCohortsJson>('GET', '/api/admin/overview/cohorts');
@@ -213,7 +208,7 @@ describe('GET /api/admin/overview/*', () => {
   });
 
   it('gives per dev server the top 10 running containers by CPU and by memory with project and owner; an unreachable one is unavailable, not a 500', async () => {
-    const knex = database.knex;
+    const knex = stack.database.knex;
     // A project of devplein on dev1 with a member, whose container uses the most memory.
     const owner = await knex('project_user as pu').join('users as u', 'u.id', 'pu.user_id').join('projects as p', 'p.id', 'pu.project_id').whereNull('p.host').orderBy(['pu.project_id', 'pu.position', 'u.id']).first('p.id as projectId', 'p.name as projectName', 'p.domain as domain');
     expect(owner).toBeDefined();

@@ -8,11 +8,9 @@ import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { AdminStatusJson, DevServerStatusJson } from '@devplein/contract/status';
-import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
-import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { seededControlPlane } from '../../support/seeded-control-plane.ts';
 import { signedInSessions } from '../../support/http-session.ts';
 import { agentCertEnv, makeTestCerts, type TestCerts } from '../../support/agent.ts';
 import { startFakeAgent, type FakeAgent } from '../../support/fake-agent.ts';
@@ -23,10 +21,7 @@ const DAY_MS = 86_400_000;
 
 let certDir: string;
 let certs: TestCerts;
-let database: TestDatabase;
-let app: RunningControlPlane;
 let agent: FakeAgent;
-let as: ReturnType<typeof signedInSessions>;
 
 async function status(): Promise<AdminStatusJson> {
   const { status: code, body } = await (await as(ADMIN)).json<AdminStatusJson>('GET', '/api/admin/status');
@@ -40,34 +35,35 @@ const row = (body: AdminStatusJson, name: string): DevServerStatusJson => {
   return found;
 };
 
-beforeAll(async () => {
-  certDir = mkdtempSync(path.join(os.tmpdir(), 'devplein-admin-status-'));
-  certs = await makeTestCerts(certDir);
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  agent = await startFakeAgent({ certs });
-  const linksFile = path.join(certDir, 'agents.json');
-  writeFileSync(
-    linksFile,
-    JSON.stringify([
-      { name: 'dev1', address: agent.address, siteDomain: 'dev.devplein.test' },
-      // Nothing listens here: this dev server's agent is down.
-      { name: 'dev2', address: `localhost:${await findFreePort()}`, siteDomain: 'dev2.devplein.test' },
-    ]),
-  );
-  app = await startControlPlane({
-    databaseUrl: database.url,
-    env: {
+const stack = seededControlPlane({
+  before: async () => {
+    certDir = mkdtempSync(path.join(os.tmpdir(), 'devplein-admin-status-'));
+    certs = await makeTestCerts(certDir);
+    agent = await startFakeAgent({ certs });
+    const linksFile = path.join(certDir, 'agents.json');
+    writeFileSync(
+      linksFile,
+      JSON.stringify([
+        { name: 'dev1', address: agent.address, siteDomain: 'dev.devplein.test' },
+        // Nothing listens here: this dev server's agent is down.
+        { name: 'dev2', address: `localhost:${await findFreePort()}`, siteDomain: 'dev2.devplein.test' },
+      ]),
+    );
+    return {
       AGENT_LINKS_FILE: linksFile,
       SITE_DOMAIN: 'dev.devplein.test',
       AGENT_ADDRESS: '',
       ...agentCertEnv(certs),
       AGENT_DEADLINE_MS: '2000',
       UNAPPROVED_RECONCILE_CRON: '0 0 1 1 *',
-    },
-  });
-  as = signedInSessions(() => app.url);
-}, 60_000);
+    };
+  },
+  after: async () => {
+    await agent?.stop();
+    if (certDir) rmSync(certDir, { recursive: true, force: true });
+  },
+});
+const as = signedInSessions(() => stack.app.url);
 
 afterEach(() => {
   agent.brokenParts.clear();
@@ -75,13 +71,6 @@ afterEach(() => {
   agent.mode = 'ok';
   agent.certificateNotAfter = new Date(Date.now() + 400 * DAY_MS);
   agent.lastBackup = { known: false, finishedAt: undefined, ok: false, sizeBytes: 0, message: '' };
-});
-
-afterAll(async () => {
-  await app?.stop();
-  await agent?.stop();
-  await database?.destroy();
-  if (certDir) rmSync(certDir, { recursive: true, force: true });
 });
 
 describe('GET /api/admin/status', () => {
@@ -126,7 +115,7 @@ describe('GET /api/admin/status', () => {
 
     const hostBackupAt = new Date('2026-11-26T03:15:42.000Z');
     agent.lastBackup = { known: true, finishedAt: hostBackupAt, ok: true, sizeBytes: 204_845, message: '3 studentendatabases' };
-    await database.knex('backup_runs').insert([
+    await stack.database.knex('backup_runs').insert([
       { role: 'control-plane', started_at: new Date('2026-11-25T03:15:00Z'), finished_at: new Date('2026-11-25T03:15:04Z'), ok: true, size_bytes: 317_485, archive_path: '/var/backups/devplein/a.tar.enc', message: 'ouder' },
       { role: 'control-plane', started_at: new Date('2026-11-26T03:15:00Z'), finished_at: new Date('2026-11-26T03:15:02Z'), ok: false, size_bytes: null, archive_path: null, message: 'pg_dump: verbinding geweigerd' },
     ]);
@@ -139,7 +128,7 @@ describe('GET /api/admin/status', () => {
       agent.lastBackup = { known: true, finishedAt: undefined, ok: false, sizeBytes: 0, message: 'backup-status.json is geen geldige status' };
       expect(row(await status(), 'dev1').lastBackup).toEqual({ at: null, ok: false, sizeBytes: 0, message: 'backup-status.json is geen geldige status' });
     } finally {
-      await database.knex('backup_runs').del();
+      await stack.database.knex('backup_runs').del();
     }
   });
 

@@ -10,12 +10,10 @@ import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentInvitationJson, AgentJoinJson, AgentLinkJson } from '@devplein/contract/agent-links';
 import type { AdminStatusJson } from '@devplein/contract/status';
-import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
-import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { seededControlPlane } from '../../support/seeded-control-plane.ts';
 import { signedInSessions } from '../../support/http-session.ts';
 import { agentCertEnv, makeTestCerts, type TestCerts } from '../../support/agent.ts';
 import { startFakeAgent, type FakeAgent } from '../../support/fake-agent.ts';
@@ -25,12 +23,31 @@ import { runAgentCli } from '../../support/admin-cli.ts';
 
 let dir: string;
 let certs: TestCerts;
-let database: TestDatabase;
-let app: RunningControlPlane;
 let dev1: FakeAgent;
 let joinedAgent: FakeAgent | undefined;
 const cliAgents: FakeAgent[] = [];
-let as: ReturnType<typeof signedInSessions>;
+
+const stack = seededControlPlane({
+  before: async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'devplein-agent-links-'));
+    certs = await makeTestCerts(path.join(dir, 'ca'));
+    dev1 = await startFakeAgent({ certs });
+    return {
+      AGENT_ADDRESS: dev1.address,
+      AGENT_NAME: 'dev1',
+      SITE_DOMAIN: 'dev.devplein.test',
+      ...agentCertEnv(certs),
+      AGENT_CA_KEY_FILE: certs.caKey,
+      AGENT_DEADLINE_MS: '2000',
+      UNAPPROVED_RECONCILE_CRON: '0 0 1 1 *',
+    };
+  },
+  after: async () => {
+    await Promise.all([dev1?.stop(), joinedAgent?.stop(), ...cliAgents.map((agent) => agent.stop())]);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  },
+});
+const as = signedInSessions(() => stack.app.url);
 
 function openssl(args: string[]): string {
   return execFileSync('openssl', args, { cwd: dir, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
@@ -52,7 +69,7 @@ async function invite(name: string, address: string, siteDomain: string): Promis
 const tokenOf = (invitation: AgentInvitationJson): string => invitation.joinString.split('#')[1]!.split('.')[0]!;
 
 async function join(token: string, csr: string): Promise<{ status: number; body: AgentJoinJson & { message?: string; errors?: Record<string, string[]> } }> {
-  const response = await fetch(`${app.url}/api/agents/join`, {
+  const response = await fetch(`${stack.app.url}/api/agents/join`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json' },
     body: JSON.stringify({ csr }),
@@ -68,34 +85,6 @@ async function serverRow(name: string): Promise<AdminStatusJson['servers'][numbe
 async function links(): Promise<AgentLinkJson[]> {
   return (await (await as(ADMIN)).json<AgentLinkJson[]>('GET', '/api/admin/agents')).body;
 }
-
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'devplein-agent-links-'));
-  certs = await makeTestCerts(path.join(dir, 'ca'));
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  dev1 = await startFakeAgent({ certs });
-  app = await startControlPlane({
-    databaseUrl: database.url,
-    env: {
-      AGENT_ADDRESS: dev1.address,
-      AGENT_NAME: 'dev1',
-      SITE_DOMAIN: 'dev.devplein.test',
-      ...agentCertEnv(certs),
-      AGENT_CA_KEY_FILE: certs.caKey,
-      AGENT_DEADLINE_MS: '2000',
-      UNAPPROVED_RECONCILE_CRON: '0 0 1 1 *',
-    },
-  });
-  as = signedInSessions(() => app.url);
-}, 60_000);
-
-afterAll(async () => {
-  await app?.stop();
-  await Promise.all([dev1?.stop(), joinedAgent?.stop(), ...cliAgents.map((agent) => agent.stop())]);
-  await database?.destroy();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
 
 describe('agent links', () => {
   it('seeds the configured link into agent_links (not pinned)', async () => {
@@ -120,10 +109,10 @@ describe('agent links', () => {
     // The string is pasted at install.sh's question, on no command line (issue 33); no release signer on this machine.
     expect(invitation.joinCommand).toBe('sudo ./install.sh agent --join -');
     const caFingerprint = new X509Certificate(openssl(['x509', '-in', certs.ca])).fingerprint256.replace(/:/g, '').toLowerCase();
-    expect(invitation.joinString).toMatch(new RegExp(`^${app.url}#[A-Za-z0-9_-]{43}\\.${caFingerprint}$`));
+    expect(invitation.joinString).toMatch(new RegExp(`^${stack.app.url}#[A-Za-z0-9_-]{43}\\.${caFingerprint}$`));
     const token = tokenOf(invitation);
     // The token is stored hashed only.
-    const stored = await database.knex('agent_join_tokens').select('token_hash');
+    const stored = await stack.database.knex('agent_join_tokens').select('token_hash');
     expect(JSON.stringify(stored)).not.toContain(token);
 
     expect((await join('A'.repeat(43), keyAndCsr('nobody'))).status).toBe(401);
@@ -147,24 +136,24 @@ describe('agent links', () => {
     joinedAgent = await startFakeAgent({ certs: { ...certs, agentCert: path.join(dir, 'dev2.pem'), agentKey: path.join(dir, 'dev2-key.pem') }, port: Number(address.split(':')[1]) });
     await waitFor(async () => (await serverRow('dev2'))?.reachable === true, { timeoutMs: 20_000, description: 'dev2 reachable through the fleet' });
     // The web app offers the new server's site domain for project requests at once.
-    const page = await (await fetch(`${app.url}/dockers`)).text();
+    const page = await (await fetch(`${stack.app.url}/dockers`)).text();
     expect(page).toMatch(/<meta name="site-domains" content="dev\.devplein\.test twee\.devplein\.test"/);
-    const audit = await database.knex('audit_log').whereIn('action', ['agent.invite', 'agent.join']).orderBy('id').pluck('action');
+    const audit = await stack.database.knex('audit_log').whereIn('action', ['agent.invite', 'agent.join']).orderBy('id').pluck('action');
     expect(audit).toEqual(['agent.invite', 'agent.join']);
   });
 
   it('refuses an expired token with 410', async () => {
     const invitation = await invite('dev3', 'localhost:1', 'drie.devplein.test');
-    await database.knex('agent_join_tokens').update({ expires_at: new Date(Date.now() - 1000) }).whereNull('used_at');
+    await stack.database.knex('agent_join_tokens').update({ expires_at: new Date(Date.now() - 1000) }).whereNull('used_at');
     const answer = await join(tokenOf(invitation), keyAndCsr('dev3'));
     expect(answer.status).toBe(410);
     expect(answer.body.message).toContain('verlopen');
   });
 
   it('refuses an agent whose certificate is not the pinned one, and drops a revoked link at once', async () => {
-    const [{ cert_fingerprint: pinned }] = await database.knex('agent_links').where({ name: 'dev2' }).select('cert_fingerprint');
+    const [{ cert_fingerprint: pinned }] = await stack.database.knex('agent_links').where({ name: 'dev2' }).select('cert_fingerprint');
     // Another certificate of the same CA with the same names would pass CA validation; the pin refuses it.
-    await database.knex('agent_links').where({ name: 'dev2' }).update({ cert_fingerprint: '0'.repeat(64) });
+    await stack.database.knex('agent_links').where({ name: 'dev2' }).update({ cert_fingerprint: '0'.repeat(64) });
     let refusal = '';
     await waitFor(
       async () => {
@@ -175,7 +164,7 @@ describe('agent links', () => {
       { timeoutMs: 20_000, description: 'dev2 refused for another fingerprint' },
     );
     expect(refusal).toContain(`certificaat ${pinned};`);
-    await database.knex('agent_links').where({ name: 'dev2' }).update({ cert_fingerprint: pinned });
+    await stack.database.knex('agent_links').where({ name: 'dev2' }).update({ cert_fingerprint: pinned });
     await waitFor(async () => (await serverRow('dev2'))?.reachable === true, { timeoutMs: 20_000, description: 'dev2 back with its pinned fingerprint' });
 
     const revoked = await (await as(ADMIN)).json<AgentLinkJson>('POST', '/api/admin/agents/dev2/revoke');
@@ -189,7 +178,7 @@ describe('agent links', () => {
 
   it('devplein agent revoke <name> on the command line: revoked and dropped at once, a second time said so, an unknown name exits 3, the old certificate refused after', async () => {
     // The control plane's env file, as systemd hands it to `devplein agent`.
-    const cliEnv = { DATABASE_URL: database.url, APP_URL: app.url, ...agentCertEnv(certs), AGENT_CA_KEY_FILE: certs.caKey };
+    const cliEnv = { DATABASE_URL: stack.database.url, APP_URL: stack.app.url, ...agentCertEnv(certs), AGENT_CA_KEY_FILE: certs.caKey };
     const address = `localhost:${await findFreePort()}`;
     const cliJoin = async (keyName: string): Promise<AgentJoinJson> => {
       const invited = await runAgentCli(['invite', 'dev4', '--address', address, '--site-domain', 'vier.devplein.test'], cliEnv);
@@ -211,11 +200,11 @@ describe('agent links', () => {
     const revoked = await runAgentCli(['revoke', 'dev4'], cliEnv);
     expect(revoked).toMatchObject({ code: 0, stderr: '' });
     expect(revoked.stdout).toBe('Koppeling met dev4 ingetrokken. De control plane gebruikt deze server niet meer; een nieuwe koppeling kan met devplein agent invite dev4.\n');
-    expect(await database.knex('agent_links').where({ name: 'dev4' }).first()).toMatchObject({ status: 'revoked', revoked_by: null, cert_fingerprint: first.fingerprint });
+    expect(await stack.database.knex('agent_links').where({ name: 'dev4' }).first()).toMatchObject({ status: 'revoked', revoked_by: null, cert_fingerprint: first.fingerprint });
     // The running control plane follows the change without a restart (the database notice).
     await waitFor(async () => (await serverRow('dev4')) === undefined, { timeoutMs: 10_000, description: 'dev4 dropped from the fleet' });
     expect((await links()).find((link) => link.name === 'dev4')).toMatchObject({ status: 'revoked' });
-    const audit = await database.knex('audit_log').where({ action: 'agent.revoke', subject_id: 'dev4' }).select('actor_id');
+    const audit = await stack.database.knex('audit_log').where({ action: 'agent.revoke', subject_id: 'dev4' }).select('actor_id');
     expect(audit).toEqual([{ actor_id: null }]);
 
     const again = await runAgentCli(['revoke', 'dev4'], cliEnv);
@@ -233,7 +222,7 @@ describe('agent links', () => {
     // still answers at the same address with its old certificate of the same CA.
     const second = await cliJoin('dev4-again');
     expect(second.fingerprint).not.toBe(first.fingerprint);
-    expect(await database.knex('agent_links').where({ name: 'dev4' }).first()).toMatchObject({ status: 'active', cert_fingerprint: second.fingerprint });
+    expect(await stack.database.knex('agent_links').where({ name: 'dev4' }).first()).toMatchObject({ status: 'active', cert_fingerprint: second.fingerprint });
     let refusal = '';
     await waitFor(
       async () => {

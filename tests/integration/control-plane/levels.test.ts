@@ -1,13 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Knex } from 'knex';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { LevelCategoryJson, LevelJson, LevelStatus } from '@devplein/contract/levels';
-import { createTestDatabase } from '../../support/database.ts';
-import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
 import { createCourseFileStore } from '../../../control-plane/src/storage/course-file-store.ts';
-import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { seededControlPlane } from '../../support/seeded-control-plane.ts';
 import { HttpSession, signedInSessions } from '../../support/http-session.ts';
 
 /*
@@ -28,40 +25,35 @@ interface LevelRow {
   status: Status;
 }
 
-let database: { url: string; knex: Knex; destroy: () => Promise<void> };
-let app: RunningControlPlane;
+/** The control plane's data folder, this test's own: addCourseFile puts files in its store. */
 let dataDir: string;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  dataDir = mkdtempSync(path.join(tmpdir(), 'devplein-levels-'));
-  app = await startControlPlane({ databaseUrl: database.url, env: { DATA_DIR: dataDir } });
-});
-
-afterAll(async () => {
-  await app?.stop();
-  await database?.destroy();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+const stack = seededControlPlane({
+  before: async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'devplein-levels-'));
+    return { DATA_DIR: dataDir };
+  },
+  after: async () => {
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  },
 });
 
 /** One signed-in session per account, reused across tests (sign-in is the slow part). */
-const as = signedInSessions(() => app.url);
+const as = signedInSessions(() => stack.app.url);
 
-const anonymous = () => new HttpSession(app.url);
+const anonymous = () => new HttpSession(stack.app.url);
 
 async function userIdOf(email: string): Promise<number> {
-  const row = await database.knex('users').where({ email }).first<{ id: number }>();
+  const row = await stack.database.knex('users').where({ email }).first<{ id: number }>();
   return row.id;
 }
 
 async function emailOf(name: string): Promise<string> {
-  const row = await database.knex('users').where({ name }).first<{ email: string }>();
+  const row = await stack.database.knex('users').where({ name }).first<{ email: string }>();
   return row.email;
 }
 
 async function levelsOf(email: string): Promise<LevelRow[]> {
-  return database.knex('levels').where({ user_id: await userIdOf(email) }).orderBy(['level_category_id', 'number']);
+  return stack.database.knex('levels').where({ user_id: await userIdOf(email) }).orderBy(['level_category_id', 'number']);
 }
 
 async function levelWithStatus(email: string, status: Status): Promise<LevelRow> {
@@ -71,14 +63,14 @@ async function levelWithStatus(email: string, status: Status): Promise<LevelRow>
 }
 
 async function projectsCategory(): Promise<{ id: number }> {
-  return database.knex('level_categories').where({ number: 16 }).first<{ id: number }>();
+  return stack.database.knex('level_categories').where({ number: 16 }).first<{ id: number }>();
 }
 
 /** Stores a course file for a level content (bytes in the control plane's store, row in the table). */
 async function addCourseFile(contentId: number, filename: string, data: Buffer, storageKey: string, type = 'PDF'): Promise<number> {
-  const course = await database.knex('courses').where({ level_content_id: contentId }).orderBy('position').first<{ id: number }>();
+  const course = await stack.database.knex('courses').where({ level_content_id: contentId }).orderBy('position').first<{ id: number }>();
   if (storageKey !== 'missing-from-storage') await createCourseFileStore(path.join(dataDir, 'course-files')).put(storageKey, data);
-  const [row] = (await database
+  const [row] = (await stack.database
     .knex('course_files')
     .insert({ course_id: course.id, title: `Bestand ${filename}`, type, filename, storage_key: storageKey, size: data.length, position: 0 })
     .returning('id')) as Array<{ id: number }>;
@@ -104,7 +96,7 @@ describe('GET /api/level/categories/index', () => {
   it('gives a student every category with tiles 1..n: their levels with status and first course title, placeholders for the rest', async () => {
     const { status, body } = await (await as('student@devplein.test')).json<Category[]>('GET', '/api/level/categories/index');
     expect(status).toBe(200);
-    const categories = await database.knex('level_categories').orderBy('id');
+    const categories = await stack.database.knex('level_categories').orderBy('id');
     expect(body.map((category) => category.title)).toEqual(categories.map((category: { title: string }) => category.title));
     const own = await levelsOf('student@devplein.test');
     for (const category of body) {
@@ -121,7 +113,7 @@ describe('GET /api/level/categories/index', () => {
     // The tile title is the first course title of the level's content.
     const frontEndFirst = body[0]!.levels[0]!;
     const firstLevel = own.find((row) => row.id === frontEndFirst.id)!;
-    const firstCourse = await database
+    const firstCourse = await stack.database
       .knex('courses')
       .where({ level_content_id: firstLevel.level_content_id })
       .orderBy(['position', 'id'])
@@ -161,7 +153,7 @@ describe('GET /api/level/{id}', () => {
     const { status, body } = await (await as('student@devplein.test')).json<LevelJson>('GET', `/api/level/${level.id}`);
     expect(status).toBe(200);
     expect(body).toMatchObject({ id: level.id, number: level.number, status: 'open' });
-    const courses = await database.knex('courses').where({ level_content_id: level.level_content_id }).orderBy(['position', 'id']);
+    const courses = await stack.database.knex('courses').where({ level_content_id: level.level_content_id }).orderBy(['position', 'id']);
     expect(body.courses.map((course) => course.title)).toEqual(courses.map((course: { title: string }) => course.title));
     expect(body.courses[0]!.texts.length).toBeGreaterThan(0);
     expect(body.courses[0]!.texts[0]).toEqual({ title: expect.any(String), text: expect.any(String) });
@@ -223,7 +215,7 @@ describe('GET /api/level/files/{fileId}', () => {
     lockedFileId = await addCourseFile(locked.level_content_id!, 'later.zip', Buffer.from('PK'), 'locked-level-file-0001', 'ZIP');
     // A content none of Sam's levels use.
     const samContents = (await levelsOf('student@devplein.test')).map((row) => row.level_content_id);
-    const foreign = await database.knex('level_contents').whereNotIn('id', samContents.filter((id) => id !== null)).first<{ id: number }>();
+    const foreign = await stack.database.knex('level_contents').whereNotIn('id', samContents.filter((id) => id !== null)).first<{ id: number }>();
     foreignFileId = await addCourseFile(foreign.id, 'vreemd.pdf', pdf, 'foreign-level-file-0001');
     missingFileId = await addCourseFile(open.level_content_id!, 'weg.pdf', pdf, 'missing-from-storage');
   });

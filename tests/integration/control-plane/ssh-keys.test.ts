@@ -1,8 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Knex } from 'knex';
-import { createTestDatabase } from '../../support/database.ts';
-import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { seededControlPlane } from '../../support/seeded-control-plane.ts';
 import { HttpSession, signedInSessions } from '../../support/http-session.ts';
 import { generateSshKeys, type GeneratedSshKey } from '../../support/ssh-keygen-fixtures.ts';
 import { MAX_SSH_KEYS_PER_USER } from '../../../control-plane/src/policies/ssh-key-policy.ts';
@@ -16,24 +13,15 @@ const INVALID = 'Dit is geen geldige SSH key.';
 const DUPLICATE = 'SshKey bestaat al.';
 const PATH = listSshKeys.path;
 
-let database: { url: string; knex: Knex; destroy: () => Promise<void> };
-let app: RunningControlPlane;
+const stack = seededControlPlane();
 let keys: GeneratedSshKey[];
 
-beforeAll(async () => {
+beforeAll(() => {
   ({ keys } = generateSshKeys());
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  app = await startControlPlane({ databaseUrl: database.url });
-});
-
-afterAll(async () => {
-  await app?.stop();
-  await database?.destroy();
 });
 
 /** One signed-in session per demo account, reused across tests. */
-const as = signedInSessions(() => app.url);
+const as = signedInSessions(() => stack.app.url);
 
 const key = (kind: string): GeneratedSshKey => {
   const found = keys.find((k) => k.kind === kind);
@@ -47,13 +35,13 @@ const withBody = (text: string, change: (body: string) => string): string => {
 };
 
 async function userId(email: string): Promise<number> {
-  const row = await database.knex('users').where({ email }).first<{ id: number }>('id');
+  const row = await stack.database.knex('users').where({ email }).first<{ id: number }>('id');
   return row.id;
 }
 
 describe('SSH keys API: who may', () => {
   it('answers 401 to anonymous visitors on every call', async () => {
-    const anonymous = new HttpSession(app.url);
+    const anonymous = new HttpSession(stack.app.url);
     await anonymous.primeCsrf();
     expect((await anonymous.json('GET', PATH)).status).toBe(401);
     expect((await anonymous.json('POST', PATH, { name: 'x', sshKey: key('ed25519').publicKey })).status).toBe(401);
@@ -81,7 +69,7 @@ describe('SSH keys API: who may', () => {
       const post = await session.json<ErrorJson>('POST', PATH, { name: 'x', sshKey: key('ecdsa-256').publicKey });
       expect(post.status).toBe(403);
       expect((await session.json('DELETE', `${PATH}/1`)).status).toBe(403);
-      const stored = await database.knex('ssh_keys').where('user_id', await userId(email)).count('* as n').first();
+      const stored = await stack.database.knex('ssh_keys').where('user_id', await userId(email)).count('* as n').first();
       expect(Number(stored?.n)).toBe(0);
     },
   );
@@ -107,7 +95,7 @@ describe('SSH keys API: adding keys made by ssh-keygen', () => {
     expect(last.map((item) => item.keyHash)).toEqual(keys.map((k) => k.fingerprint));
     expect(await call(developer, listSshKeys, {})).toEqual(last);
 
-    const stored = await database.knex('ssh_keys').where('user_id', await userId('ontwikkelaar@devplein.test')).orderBy('id');
+    const stored = await stack.database.knex('ssh_keys').where('user_id', await userId('ontwikkelaar@devplein.test')).orderBy('id');
     expect(stored.map((row: { public_key: string }) => row.public_key)).toEqual(keys.map((k) => k.publicKey.split(' ').slice(0, 2).join(' ')));
   });
 
@@ -180,7 +168,7 @@ describe('SSH keys API: removing keys', () => {
     expect((await admin.json('DELETE', `${PATH}/999999`)).status).toBe(404);
     expect((await admin.json('DELETE', `${PATH}/abc`)).status).toBe(422);
     expect((await admin.json('DELETE', `${PATH}/-1`)).status).toBe(422);
-    expect(await database.knex('ssh_keys').where('id', developerKey?.id ?? 0).first()).toBeDefined();
+    expect(await stack.database.knex('ssh_keys').where('id', developerKey?.id ?? 0).first()).toBeDefined();
   });
 
   it('removes one of your own keys and answers the updated list; the key can then be added by someone else', async () => {
@@ -198,9 +186,9 @@ describe('SSH keys API: removing keys', () => {
   it(`stops at ${MAX_SSH_KEYS_PER_USER} keys per user`, async () => {
     const admin = await as('admin@devplein.test');
     const adminId = await userId('admin@devplein.test');
-    const existing = Number((await database.knex('ssh_keys').where('user_id', adminId).count('* as n').first())?.n);
+    const existing = Number((await stack.database.knex('ssh_keys').where('user_id', adminId).count('* as n').first())?.n);
     // Fill up directly (ssh-keygen per key would be slow); fingerprints only need to be unique.
-    await database.knex('ssh_keys').insert(
+    await stack.database.knex('ssh_keys').insert(
       Array.from({ length: MAX_SSH_KEYS_PER_USER - existing }, (_, index) => ({
         user_id: adminId,
         name: `vul ${index}`,
@@ -212,6 +200,6 @@ describe('SSH keys API: removing keys', () => {
     const answer = await admin.json<ErrorJson>('POST', PATH, { name: 'een te veel', sshKey: fresh?.publicKey });
     expect(answer.status).toBe(422);
     expect(answer.body.errors?.sshKey?.[0]).toMatch(/maximaal 20 SSH keys/);
-    await database.knex('ssh_keys').where('fingerprint', 'like', 'SHA256:test-filler-%').delete();
+    await stack.database.knex('ssh_keys').where('fingerprint', 'like', 'SHA256:test-filler-%').delete();
   });
 });

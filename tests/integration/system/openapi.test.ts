@@ -4,15 +4,12 @@
  * method and path, with its input and answer schemas, and every operation in it is a route the
  * control plane registered.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Knex } from 'knex';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS, openApiEndpoint } from '@devplein/contract/http/all';
 import { openApiPath } from '@devplein/contract/http/openapi';
 import { addSshKey } from '@devplein/contract/http/ssh-keys';
 import { followContainerLogs, pullProjectImage } from '@devplein/contract/http/user-dockers';
-import { createTestDatabase } from '../../support/database.ts';
-import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
+import { seededControlPlane } from '../../support/seeded-control-plane.ts';
 import { signedInSessions } from '../../support/http-session.ts';
 import { call } from '../../support/endpoint-calls.ts';
 import { routeTable } from '../../support/route-table.ts';
@@ -30,21 +27,12 @@ interface Document {
   paths: Record<string, Record<string, Operation>>;
 }
 
-let database: { url: string; knex: Knex; destroy: () => Promise<void> };
-let app: RunningControlPlane;
+const stack = seededControlPlane();
 let document: Document;
-const as = signedInSessions(() => app.url);
+const as = signedInSessions(() => stack.app.url);
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoData(database.knex);
-  app = await startControlPlane({ databaseUrl: database.url });
   document = (await call(await as('admin@devplein.test'), openApiEndpoint, {})) as unknown as Document;
-});
-
-afterAll(async () => {
-  await app?.stop();
-  await database?.destroy();
 });
 
 const operationOf = (endpoint: { method: string; path: string }): Operation | undefined => document.paths[openApiPath(endpoint.path)]?.[endpoint.method.toLowerCase()];
