@@ -9,7 +9,7 @@ const conditions = (defaults: readonly string[]): string[] => ['development', ..
  * `npm run test:ops`, and the last step of `npm test`: the operations tests in tests/ops (fresh
  * Debian 12 and 13 servers booted with systemd, install.sh, upgrades with the real release bundle,
  * the packages npm start and npm test install). No global setup: a test that needs PostgreSQL
- * starts its own throwaway cluster (tests/support/database.ts).
+ * starts its own throwaway cluster (tests/support/services/database.ts).
  */
 export default defineConfig({
   resolve: { conditions: conditions(defaultClientConditions) },

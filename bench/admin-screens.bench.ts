@@ -19,10 +19,10 @@ import type { Knex } from 'knex';
 import type { Page } from 'playwright-core';
 import { createKnex, migrate } from '../control-plane/src/db/knex.ts';
 import { seedDemoData } from '../control-plane/src/db/seed.ts';
-import { startPostgres } from '../tests/support/postgres.ts';
-import { startControlPlane } from '../tests/support/control-plane.ts';
-import { launchBrowser } from '../tests/support/browser.ts';
-import { signIn, snapshotWebDist } from '../tests/support/e2e-app.ts';
+import { startPostgres } from '../tests/support/services/postgres.ts';
+import { startControlPlane } from '../tests/support/services/control-plane.ts';
+import { launchBrowser } from '../tests/support/clients/browser.ts';
+import { signIn, snapshotWebDist } from '../tests/support/stacks/e2e-app.ts';
 
 const USERS = 400;
 const COHORT_SIZE = 40;

@@ -5,7 +5,7 @@
  * gets is stateless) and the throughput. Fails when a row was added or an answer was not 200.
  */
 import autocannon from 'autocannon';
-import { startControlPlane } from '../tests/support/control-plane.ts';
+import { startControlPlane } from '../tests/support/services/control-plane.ts';
 import { startBenchDatabase } from './lib/bench-database.ts';
 
 const PAGE_VIEWS = Number(process.env.BENCH_PAGE_VIEWS ?? 10_000);

@@ -14,9 +14,9 @@ import autocannon from 'autocannon';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { startBenchDatabase } from './lib/bench-database.ts';
-import { startControlPlane } from '../tests/support/control-plane.ts';
-import { HttpSession } from '../tests/support/http-session.ts';
-import { findFreePort } from '../tests/support/ports.ts';
+import { startControlPlane } from '../tests/support/services/control-plane.ts';
+import { HttpSession } from '../tests/support/clients/http-session.ts';
+import { findFreePort } from '../tests/support/clients/ports.ts';
 import { repoRoot } from '../scripts/lib/run.ts';
 import { startBenchSchoolProvider } from './lib/school-provider.ts';
 

@@ -22,7 +22,7 @@ import { ChromiumScreenshotter } from '../host-agent/src/drivers/browser/chromiu
 import { readPngSize } from '../host-agent/src/drivers/browser/png.ts';
 import { commandLine, processTree, proportionalBytes, residentBytes } from '../host-agent/src/drivers/browser/processes.ts';
 import { CaddyProxyDriver } from '../host-agent/src/drivers/proxy/caddy-proxy-driver.ts';
-import { startCaddy, type TestCaddy } from '../tests/support/caddy.ts';
+import { startCaddy, type TestCaddy } from '../tests/support/services/caddy.ts';
 
 const SITES = Number(process.env.BENCH_SITES ?? 40);
 const DELAY_MS = Number(process.env.BENCH_SITE_DELAY_MS ?? 300);

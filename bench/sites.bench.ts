@@ -21,10 +21,10 @@ import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { addSchoolSites, seedSchoolScale } from './lib/school-scale.ts';
 import { startBenchDatabase } from './lib/bench-database.ts';
-import { startControlPlane } from '../tests/support/control-plane.ts';
-import { HttpSession } from '../tests/support/http-session.ts';
-import { findFreePort } from '../tests/support/ports.ts';
-import { launchBrowser } from '../tests/support/browser.ts';
+import { startControlPlane } from '../tests/support/services/control-plane.ts';
+import { HttpSession } from '../tests/support/clients/http-session.ts';
+import { findFreePort } from '../tests/support/clients/ports.ts';
+import { launchBrowser } from '../tests/support/clients/browser.ts';
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);

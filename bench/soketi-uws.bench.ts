@@ -22,7 +22,7 @@ import { serverNode, soketiNode, type NodeRuntime } from '../scripts/lib/release
 import { repoRoot } from '../scripts/lib/run.ts';
 import { soketiLaunch } from '../scripts/lib/soketi.ts';
 import { findFreePort, waitForHttp } from '../scripts/lib/net.ts';
-import { triggerAndReceive } from '../tests/support/realtime-event.ts';
+import { triggerAndReceive } from '../tests/support/clients/realtime-event.ts';
 
 const run = promisify(execFile);
 

@@ -15,8 +15,8 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { seedSchoolScale } from './lib/school-scale.ts';
 import { startBenchDatabase } from './lib/bench-database.ts';
-import { startControlPlane, type RunningControlPlane } from '../tests/support/control-plane.ts';
-import { HttpSession } from '../tests/support/http-session.ts';
+import { startControlPlane, type RunningControlPlane } from '../tests/support/services/control-plane.ts';
+import { HttpSession } from '../tests/support/clients/http-session.ts';
 import { repoRoot } from '../scripts/lib/run.ts';
 import { startBenchSchoolProvider } from './lib/school-provider.ts';
 
@@ -61,7 +61,7 @@ if (!OTHER) {
   console.log('versus-tree: set BENCH_VERSUS_TREE to another checkout (with npm ci done) to compare GET /api/sites with it; nothing measured.');
 } else {
   const otherRoot = path.resolve(OTHER);
-  const { startControlPlane: startOther } = (await import(path.join(otherRoot, 'tests/support/control-plane.ts'))) as { startControlPlane: typeof startControlPlane };
+  const { startControlPlane: startOther } = (await import(path.join(otherRoot, 'tests/support/services/control-plane.ts'))) as { startControlPlane: typeof startControlPlane };
   const database = await startBenchDatabase('devplein_bench_versus');
   await seedSchoolScale(database.knex);
   const provider = COMPILED ? await startBenchSchoolProvider() : undefined;

@@ -16,7 +16,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ensureSystemDependencies, testSystemDependencies } from '../tests/support/system-deps.ts';
+import { ensureSystemDependencies, testSystemDependencies } from '../tests/support/services/system-deps.ts';
 import { rebuildNativeAddonsForThisNode } from './lib/native-addons.ts';
 import { bin, formatDuration, heading, repoRoot, runCommand } from './lib/run.ts';
 import { runOnServerNode } from './lib/server-node.ts';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { createKnex, migrate } from '../../control-plane/src/db/knex.ts';
 import { seedDemoData } from '../../control-plane/src/db/seed.ts';
-import { startPostgres } from '../../tests/support/postgres.ts';
+import { startPostgres } from '../../tests/support/services/postgres.ts';
 
 export interface BenchDatabase {
   /** postgres:// URL of the database (a control plane's DATABASE_URL). */

@@ -4,7 +4,7 @@
  * anyone in as the account its `login_hint` names, with a verified e-mail (the control plane
  * links the account by it).
  */
-import { startOutsideProvider, type OutsideProvider } from '../../tests/support/outside-provider.ts';
+import { startOutsideProvider, type OutsideProvider } from '../../tests/support/services/outside-provider.ts';
 
 export type BenchSchoolProvider = Pick<OutsideProvider, 'env' | 'close'>;
 

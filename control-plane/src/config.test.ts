@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { productionEnv } from '../../tests/support/control-plane-env.ts';
+import { productionEnv } from '../../tests/support/services/control-plane-env.ts';
 import { dbAdminOnAppOrigin, loadConfig, ConfigError, isPlaceholderSecret } from './config.ts';
 
 const production = productionEnv;

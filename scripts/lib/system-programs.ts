@@ -4,7 +4,7 @@ import { delimiter, join } from 'node:path';
 
 /*
  * Programs from the operating system that devplein runs with (`npm start`) or is tested with
- * (`npm test`, tests/support/system-deps.ts), found on this machine or installed with apt-get
+ * (`npm test`, tests/support/services/system-deps.ts), found on this machine or installed with apt-get
  * when running as root on Debian. Each list is made of the entries below: add one, nothing else
  * changes.
  */

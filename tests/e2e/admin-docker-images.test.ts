@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_TEST_TIMEOUT_MS, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
+import { E2E_TEST_TIMEOUT_MS, startE2eApp, type E2eApp } from '../support/stacks/e2e-app.ts';
 
 /*
  * The admin images page in Chromium: each option's 'Rechten (capabilities)' in the table, edited

@@ -4,14 +4,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CaptureOutcome } from '@devplein/proto/screenshot';
-import { makeTestCerts, agentLinkEnv } from '../support/agent.ts';
-import { fakePng, startFakeAgent, type FakeAgent } from '../support/fake-agent.ts';
-import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
+import { makeTestCerts, agentLinkEnv } from '../support/services/agent.ts';
+import { fakePng, startFakeAgent, type FakeAgent } from '../support/fakes/fake-agent.ts';
+import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../support/stacks/e2e-app.ts';
 
 /*
  * The Screenshot column of /admin/dockers in Chromium: when each site was last captured, why the
  * last capture failed, and 'ververs screenshot' (busy while the capture runs, then the new time).
- * The control plane talks to the fake agent (tests/support/fake-agent.ts), whose ScreenshotService
+ * The control plane talks to the fake agent (tests/support/fakes/fake-agent.ts), whose ScreenshotService
  * answers per domain with scripted outcomes and a solid-colour PNG.
  */
 

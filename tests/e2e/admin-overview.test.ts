@@ -12,10 +12,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import type { Page } from 'playwright-core';
-import { agentCertEnv, makeTestCerts } from '../support/agent.ts';
-import { startFakeAgent, type FakeAgent } from '../support/fake-agent.ts';
-import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
-import { findFreePort } from '../support/ports.ts';
+import { agentCertEnv, makeTestCerts } from '../support/services/agent.ts';
+import { startFakeAgent, type FakeAgent } from '../support/fakes/fake-agent.ts';
+import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../support/stacks/e2e-app.ts';
+import { findFreePort } from '../support/clients/ports.ts';
 
 const ADMIN = 'docent@devplein.test';
 const STUDENT = 'student@devplein.test';

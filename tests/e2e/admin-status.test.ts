@@ -10,11 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { agentCertEnv, makeTestCerts, startTestAgent, type TestAgent, type TestCerts } from '../support/agent.ts';
-import { startCaddy, type TestCaddy } from '../support/caddy.ts';
-import { requireDockerEngine } from '../support/docker.ts';
-import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
-import { findFreePort } from '../support/ports.ts';
+import { agentCertEnv, makeTestCerts, startTestAgent, type TestAgent, type TestCerts } from '../support/services/agent.ts';
+import { startCaddy, type TestCaddy } from '../support/services/caddy.ts';
+import { requireDockerEngine } from '../support/services/docker.ts';
+import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../support/stacks/e2e-app.ts';
+import { findFreePort } from '../support/clients/ports.ts';
 import { CONTRACT_VERSION } from '@devplein/proto/version';
 
 const ADMIN = 'admin@devplein.test';

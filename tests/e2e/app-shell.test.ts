@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { E2E_TEST_TIMEOUT_MS, shotsDir, signIn, startE2eApp, type E2eApp, type SignedIn } from '../support/e2e-app.ts';
+import { E2E_TEST_TIMEOUT_MS, shotsDir, signIn, startE2eApp, type E2eApp, type SignedIn } from '../support/stacks/e2e-app.ts';
 
 const shots = shotsDir();
 let e2e: E2eApp;

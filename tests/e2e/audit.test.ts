@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Knex } from 'knex';
-import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, userIdOf, type E2eApp } from '../support/e2e-app.ts';
+import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, userIdOf, type E2eApp } from '../support/stacks/e2e-app.ts';
 
 /*
  * The audit page (/admin/audit) in a real browser: the table with Dutch action names and the

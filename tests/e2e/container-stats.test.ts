@@ -7,11 +7,11 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { agentLinkEnv } from '../support/agent.ts';
-import { startRealHosting, type RealHosting } from '../support/real-hosting.ts';
-import { ensureWebImage, randomSuffix, testDocker } from '../support/docker.ts';
-import { shotsDir, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
-import { HttpSession } from '../support/http-session.ts';
+import { agentLinkEnv } from '../support/services/agent.ts';
+import { startRealHosting, type RealHosting } from '../support/stacks/real-hosting.ts';
+import { ensureWebImage, randomSuffix, testDocker } from '../support/services/docker.ts';
+import { shotsDir, startE2eApp, type E2eApp } from '../support/stacks/e2e-app.ts';
+import { HttpSession } from '../support/clients/http-session.ts';
 
 const SITE = 'dev.devplein.test';
 const suffix = randomSuffix();

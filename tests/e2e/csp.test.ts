@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { makeTestCerts, agentLinkEnv } from '../support/agent.ts';
-import { startFakeAgent, type FakeAgent } from '../support/fake-agent.ts';
-import { E2E_TEST_TIMEOUT_MS, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
+import { makeTestCerts, agentLinkEnv } from '../support/services/agent.ts';
+import { startFakeAgent, type FakeAgent } from '../support/fakes/fake-agent.ts';
+import { E2E_TEST_TIMEOUT_MS, startE2eApp, type E2eApp } from '../support/stacks/e2e-app.ts';
 
 /*
  * The app under its Content-Security-Policy in Chromium: every main page, signed in, raises no

@@ -3,13 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { makeTestCerts, agentLinkEnv } from '../support/agent.ts';
-import { startFakeAgent, type FakeAgent } from '../support/fake-agent.ts';
-import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
+import { makeTestCerts, agentLinkEnv } from '../support/services/agent.ts';
+import { startFakeAgent, type FakeAgent } from '../support/fakes/fake-agent.ts';
+import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../support/stacks/e2e-app.ts';
 
 /*
  * /databases and /vpn in Chromium. The host agent's database and VPN services are not finished,
- * so the control plane talks to the fake agent (tests/support/fake-agent.ts) over mTLS: its
+ * so the control plane talks to the fake agent (tests/support/fakes/fake-agent.ts) over mTLS: its
  * DatabaseService and VpnService keep databases and peers in memory, and switches make it refuse.
  */
 

@@ -8,13 +8,13 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { type TestAgent, agentLinkEnv } from '../support/agent.ts';
-import { visitSite, type TestCaddy } from '../support/caddy.ts';
-import { startRealHosting, type RealHosting } from '../support/real-hosting.ts';
-import { WEB_STDERR_LINE, WEB_STDOUT_LINE, dockerCli, ensureWebImage, randomSuffix, testDocker } from '../support/docker.ts';
-import { shotsDir, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
-import { HttpSession } from '../support/http-session.ts';
-import { waitFor } from '../support/ports.ts';
+import { type TestAgent, agentLinkEnv } from '../support/services/agent.ts';
+import { visitSite, type TestCaddy } from '../support/services/caddy.ts';
+import { startRealHosting, type RealHosting } from '../support/stacks/real-hosting.ts';
+import { WEB_STDERR_LINE, WEB_STDOUT_LINE, dockerCli, ensureWebImage, randomSuffix, testDocker } from '../support/services/docker.ts';
+import { shotsDir, startE2eApp, type E2eApp } from '../support/stacks/e2e-app.ts';
+import { HttpSession } from '../support/clients/http-session.ts';
+import { waitFor } from '../support/clients/ports.ts';
 
 const SITE = 'dev.devplein.test';
 const suffix = randomSuffix();

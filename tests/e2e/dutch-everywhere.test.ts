@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import type { Page } from 'playwright-core';
 import { routePaths, type RouteName } from '../../web/src/routePaths.ts';
-import { agentLinkEnv, makeTestCerts } from '../support/agent.ts';
-import { startFakeAgent, type FakeAgent } from '../support/fake-agent.ts';
-import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
+import { agentLinkEnv, makeTestCerts } from '../support/services/agent.ts';
+import { startFakeAgent, type FakeAgent } from '../support/fakes/fake-agent.ts';
+import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../support/stacks/e2e-app.ts';
 
 /**
  * Dutch everywhere (issue 22): every screen of the web app's route table, opened as every role,

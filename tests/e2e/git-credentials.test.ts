@@ -4,10 +4,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createSecretBox, deriveDevelopmentKey } from '../../control-plane/src/crypto/secret-box.ts';
-import { makeTestCerts, agentLinkEnv } from '../support/agent.ts';
-import { TEST_SESSION_SECRET } from '../support/control-plane.ts';
-import { startFakeAgent, type FakeAgent } from '../support/fake-agent.ts';
-import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
+import { makeTestCerts, agentLinkEnv } from '../support/services/agent.ts';
+import { TEST_SESSION_SECRET } from '../support/services/control-plane.ts';
+import { startFakeAgent, type FakeAgent } from '../support/fakes/fake-agent.ts';
+import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../support/stacks/e2e-app.ts';
 
 /*
  * Issue 35 in Chromium (fake agent): the dockers card of a project whose stored token was dropped

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { E2E_TEST_TIMEOUT_MS, shotsDir, signIn, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
+import { E2E_TEST_TIMEOUT_MS, shotsDir, signIn, startE2eApp, type E2eApp } from '../support/stacks/e2e-app.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MAPPING = path.join(root, 'deploy/oidc/group-mapping.example.json');

@@ -8,13 +8,13 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentLinkEnv } from '../support/agent.ts';
-import { visitSite } from '../support/caddy.ts';
-import { ensureWebImage, randomSuffix, testDocker } from '../support/docker.ts';
-import { shotsDir, startE2eApp, userIdOf, type E2eApp } from '../support/e2e-app.ts';
-import { HttpSession } from '../support/http-session.ts';
-import { waitFor } from '../support/ports.ts';
-import { startRealHosting, type RealHosting } from '../support/real-hosting.ts';
+import { agentLinkEnv } from '../support/services/agent.ts';
+import { visitSite } from '../support/services/caddy.ts';
+import { ensureWebImage, randomSuffix, testDocker } from '../support/services/docker.ts';
+import { shotsDir, startE2eApp, userIdOf, type E2eApp } from '../support/stacks/e2e-app.ts';
+import { HttpSession } from '../support/clients/http-session.ts';
+import { waitFor } from '../support/clients/ports.ts';
+import { startRealHosting, type RealHosting } from '../support/stacks/real-hosting.ts';
 
 const SITE = 'dev.devplein.test';
 const suffix = randomSuffix();

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { makeTestCerts, agentLinkEnv } from '../support/agent.ts';
-import { startFakeAgent, type FakeAgent } from '../support/fake-agent.ts';
-import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp, type Viewport } from '../support/e2e-app.ts';
+import { makeTestCerts, agentLinkEnv } from '../support/services/agent.ts';
+import { startFakeAgent, type FakeAgent } from '../support/fakes/fake-agent.ts';
+import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp, type Viewport } from '../support/stacks/e2e-app.ts';
 
 /*
  * Issue 22 in Chromium: a container's log with ANSI colours shows them as coloured spans (the

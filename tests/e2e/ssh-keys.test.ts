@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
-import { generateSshKeys, type GeneratedSshKey } from '../support/ssh-keygen-fixtures.ts';
+import { E2E_TEST_TIMEOUT_MS, shotsDir, startE2eApp, type E2eApp } from '../support/stacks/e2e-app.ts';
+import { generateSshKeys, type GeneratedSshKey } from '../support/fixtures/ssh-keygen-fixtures.ts';
 
 const shots = shotsDir();
 let e2e: E2eApp;

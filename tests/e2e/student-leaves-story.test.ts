@@ -1,7 +1,7 @@
 /**
  * When a student leaves, for real (issue 15): the control plane drives the real agent, which
  * drives real Docker (a project container with Debian's dropbear), a real MariaDB and real
- * WireGuard (tests/support/dev-host.ts: the agent and MariaDB in a "devhost" namespace, the
+ * WireGuard (tests/support/stacks/dev-host.ts: the agent and MariaDB in a "devhost" namespace, the
  * student's laptop in "home").
  *
  * A developer with a database (a MySQL connection held open from home through the tunnel), a VPN
@@ -17,17 +17,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
-import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { type DevHost, inNs, startDevHost } from '../support/dev-host.ts';
-import { randomSuffix, requireDockerEngine, testDocker } from '../support/docker.ts';
-import { HttpSession } from '../support/http-session.ts';
-import { openConnectionsOf, type TestMariaDb } from '../support/mariadb.ts';
-import { waitFor } from '../support/ports.ts';
-import { sshAgentEnv } from '../support/ssh-agent.ts';
-import { ensureSshImage, SSH_IMAGE } from '../support/ssh-image.ts';
-import { expectSshLogin, expectSshRefused, type OpenSshSession, openSshSession, sshKeyFile } from '../support/ssh-login.ts';
-import { tcpConnects } from '../support/wireguard.ts';
+import { startControlPlane, type RunningControlPlane } from '../support/services/control-plane.ts';
+import { createTestDatabase, type TestDatabase } from '../support/services/database.ts';
+import { type DevHost, inNs, startDevHost } from '../support/stacks/dev-host.ts';
+import { randomSuffix, requireDockerEngine, testDocker } from '../support/services/docker.ts';
+import { HttpSession } from '../support/clients/http-session.ts';
+import { openConnectionsOf, type TestMariaDb } from '../support/services/mariadb.ts';
+import { waitFor } from '../support/clients/ports.ts';
+import { sshAgentEnv } from '../support/services/ssh-agent.ts';
+import { ensureSshImage, SSH_IMAGE } from '../support/fixtures/ssh-image.ts';
+import { expectSshLogin, expectSshRefused, type OpenSshSession, openSshSession, sshKeyFile } from '../support/clients/ssh-login.ts';
+import { tcpConnects } from '../support/services/wireguard.ts';
 
 const suffix = randomSuffix();
 const letters = suffix.replace(/\d/g, (digit) => 'abcdefghij'[Number(digit)] ?? 'x');

@@ -8,12 +8,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../support/control-plane.ts';
-import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { type DevHost, inNs, startDevHost } from '../support/dev-host.ts';
-import { HttpSession } from '../support/http-session.ts';
-import type { TestMariaDb } from '../support/mariadb.ts';
-import { waitFor } from '../support/ports.ts';
+import { startControlPlane, type RunningControlPlane } from '../support/services/control-plane.ts';
+import { createTestDatabase, type TestDatabase } from '../support/services/database.ts';
+import { type DevHost, inNs, startDevHost } from '../support/stacks/dev-host.ts';
+import { HttpSession } from '../support/clients/http-session.ts';
+import type { TestMariaDb } from '../support/services/mariadb.ts';
+import { waitFor } from '../support/clients/ports.ts';
 import type { DatabaseJson } from '@devplein/contract/access';
 
 const DEVELOPER = 'ontwikkelaar@devplein.test';

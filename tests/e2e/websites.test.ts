@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { E2E_TEST_TIMEOUT_MS, shotsDir, signIn, startE2eApp, type E2eApp } from '../support/e2e-app.ts';
+import { E2E_TEST_TIMEOUT_MS, shotsDir, signIn, startE2eApp, type E2eApp } from '../support/stacks/e2e-app.ts';
 
 const shots = shotsDir();
 const FALLBACK = '/images/without-screen.png';

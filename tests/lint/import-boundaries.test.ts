@@ -48,9 +48,9 @@ const breaking: { rule: keyof typeof messages; file: string; specifier: string }
   { rule: 'noWeb', file: 'host-agent/src/drivers/docker/boundary-fixture.test.ts', specifier: '../../../../web/src/api/client.ts' },
   { rule: 'noHostAgent', file: 'control-plane/src/agent/boundary-fixture.ts', specifier: '../../../host-agent/src/config.ts' },
   { rule: 'noControlPlane', file: 'host-agent/src/jobs/boundary-fixture.ts', specifier: '@devplein/control-plane' },
-  { rule: 'noTests', file: 'control-plane/src/boundary-fixture.ts', specifier: '../../tests/support/route-table.ts' },
-  { rule: 'noTests', file: 'host-agent/src/drivers/docker/boundary-fixture.ts', specifier: '../../../../tests/support/docker.ts' },
-  { rule: 'noTests', file: 'server-kit/src/boundary-fixture.ts', specifier: '../../tests/support/ports.ts' },
+  { rule: 'noTests', file: 'control-plane/src/boundary-fixture.ts', specifier: '../../tests/support/fixtures/route-table.ts' },
+  { rule: 'noTests', file: 'host-agent/src/drivers/docker/boundary-fixture.ts', specifier: '../../../../tests/support/services/docker.ts' },
+  { rule: 'noTests', file: 'server-kit/src/boundary-fixture.ts', specifier: '../../tests/support/clients/ports.ts' },
   { rule: 'noCompositionRoot', file: 'control-plane/src/routes/sites/boundary-fixture.ts', specifier: '../../app.ts' },
   { rule: 'noCompositionRoot', file: 'control-plane/src/routes/boundary-fixture.ts', specifier: '../background-work.ts' },
   { rule: 'noCompositionRoot', file: 'control-plane/src/commands/boundary-fixture.ts', specifier: '../app-services.ts' },
@@ -132,9 +132,9 @@ describe('import boundaries (eslint.config.js)', () => {
     { file: 'web/src/pages/UsefulLinksPage/boundary-fixture.ts', specifiers: ['../../../../config/useful-links.json', '../../components/Icon.tsx', './useful-links.ts', '@devplein/contract/validation'] },
     { file: 'web/src/layout/boundary-fixture.test.tsx', specifiers: ['../../../tests/support/web/users.ts', './roles.ts', '@testing-library/react'] },
     // Unit tests beside the code may use tests/support (fakes, fixtures); production files may not.
-    { file: 'control-plane/src/ssh/boundary-fixture.test.ts', specifiers: ['../../../tests/support/ssh-keys.ts', './ssh-public-key.ts'] },
-    { file: 'host-agent/src/jobs/boundary-fixture.test.ts', specifiers: ['../../../tests/support/docker.ts', './idle-stopper.ts'] },
-    { file: 'server-kit/src/boundary-fixture.test.ts', specifiers: ['../../tests/support/ports.ts', './operator-listener.ts'] },
+    { file: 'control-plane/src/ssh/boundary-fixture.test.ts', specifiers: ['../../../tests/support/fixtures/ssh-keys.ts', './ssh-public-key.ts'] },
+    { file: 'host-agent/src/jobs/boundary-fixture.test.ts', specifiers: ['../../../tests/support/services/docker.ts', './idle-stopper.ts'] },
+    { file: 'server-kit/src/boundary-fixture.test.ts', specifiers: ['../../tests/support/clients/ports.ts', './operator-listener.ts'] },
   ];
 
   it.each(obeying)('$file importing its allowed rooms gets no error', async ({ file, specifiers }) => {

@@ -1,7 +1,7 @@
 /**
  * A fresh Debian 12 (bookworm) server with systemd: install.sh for both roles and every shipped
- * unit run as shipped (tests/support/debian-server-suite.ts). Runs as root.
+ * unit run as shipped (tests/support/stacks/debian-server-suite.ts). Runs as root.
  */
-import { debianServerSuite } from '../support/debian-server-suite.ts';
+import { debianServerSuite } from '../support/stacks/debian-server-suite.ts';
 
 debianServerSuite('bookworm');

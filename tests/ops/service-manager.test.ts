@@ -1,5 +1,5 @@
 /**
- * tests/support/service-manager.sh, the stand-in for systemd in upgrade.test.ts: `stop` signals
+ * tests/support/stacks/service-manager.sh, the stand-in for systemd in upgrade.test.ts: `stop` signals
  * the unit's own process only. systemd kills a unit's cgroup; the stand-in has a pid file, and a
  * pid alone names whichever process has that number now: a unit whose process ended by itself
  * (a control plane that throws at start, an agent that crashes) leaves its pid behind, and on
@@ -19,7 +19,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
-const standIn = path.resolve(import.meta.dirname, '../support/service-manager.sh');
+const standIn = path.resolve(import.meta.dirname, '../support/stacks/service-manager.sh');
 
 let root: string;
 const bystanders: ChildProcess[] = [];

@@ -11,9 +11,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aptInstallArguments, startSystemDependencies, type SystemDependency } from '../../scripts/lib/system-programs.ts';
-import { AptSimulation } from '../support/apt-simulation.ts';
-import { minbaseTree, type DebianSuite } from '../support/debian-tree.ts';
-import { testSystemDependencies } from '../support/system-deps.ts';
+import { AptSimulation } from '../support/fakes/apt-simulation.ts';
+import { minbaseTree, type DebianSuite } from '../support/stacks/debian-tree.ts';
+import { testSystemDependencies } from '../support/services/system-deps.ts';
 
 /** A kernel, its boot image and firmware, and printing (libcups2 is only the client library Chromium links against). */
 const UNWANTED = [/^linux-image-/, /^initramfs-/, /^firmware-linux/, /^cups(-|$)/, /^printer-driver-/, /^system-config-printer/, /^python3-cups/, /^foomatic-/, /^hplip/];

@@ -17,7 +17,7 @@
  * as before and no probe table (the pre-upgrade dump was restored into a clean schema).
  *
  * systemd does not run on the test machines (no /run/systemd/system), so
- * tests/support/service-manager.sh stands in for it (DEVPLEIN_SERVICE_MANAGER): it starts each
+ * tests/support/stacks/service-manager.sh stands in for it (DEVPLEIN_SERVICE_MANAGER): it starts each
  * unit's ExecStart from <root>/opt/devplein/current as the unit's user with its env file, and
  * waits for its ExecStartPost readiness check, as systemd would.
  *
@@ -37,13 +37,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../../control-plane/src/db/seed.ts';
 import { packTarGz } from '../../scripts/lib/release/archive.ts';
 import { signFile, writeChecksum } from '../../scripts/lib/release/sign.ts';
-import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { findFreePort, waitForHttp } from '../support/ports.ts';
-import { startPostgres, type PostgresServer } from '../support/postgres.ts';
+import { createTestDatabase, type TestDatabase } from '../support/services/database.ts';
+import { findFreePort, waitForHttp } from '../support/clients/ports.ts';
+import { startPostgres, type PostgresServer } from '../support/services/postgres.ts';
 
 const run = promisify(execFile);
 const repo = path.resolve(import.meta.dirname, '../..');
-const standIn = path.join(repo, 'tests/support/service-manager.sh');
+const standIn = path.join(repo, 'tests/support/stacks/service-manager.sh');
 const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 let oldVersion: string;

@@ -4,7 +4,7 @@
  * new write route without one fails here.
  */
 import { describe, expect, it } from 'vitest';
-import { writeRoutes } from '../support/route-table.ts';
+import { writeRoutes } from '../support/fixtures/route-table.ts';
 import { adminSpecs } from './specs/admin.ts';
 import { hostingSpecs } from './specs/hosting.ts';
 import { levelSpecs } from './specs/levels.ts';

@@ -17,10 +17,10 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import type { Knex } from 'knex';
-import type { FakeAgent, FakeCall } from '../support/fake-agent.ts';
-import { ADMIN, DEVELOPER, startHostingStack, type HostingStack } from '../support/hosting-stack.ts';
-import type { HttpSession } from '../support/http-session.ts';
-import type { RouteEntry } from '../support/route-table.ts';
+import type { FakeAgent, FakeCall } from '../support/fakes/fake-agent.ts';
+import { ADMIN, DEVELOPER, startHostingStack, type HostingStack } from '../support/stacks/hosting-stack.ts';
+import type { HttpSession } from '../support/clients/http-session.ts';
+import type { RouteEntry } from '../support/fixtures/route-table.ts';
 import type { RequestBody } from './arbitraries.ts';
 
 /** Who sends an endpoint's requests: a signed-in role, or phpMyAdmin's signon script (a bearer secret, no session). */

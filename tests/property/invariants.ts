@@ -7,7 +7,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Knex } from 'knex';
-import type { FakeCall } from '../support/fake-agent.ts';
+import type { FakeCall } from '../support/fakes/fake-agent.ts';
 import { parseSshPublicKey } from '../../control-plane/src/ssh/ssh-public-key.ts';
 import { credentialAddressOf } from '../../control-plane/src/lib/git-credential.ts';
 import { IMAGE_REFERENCE } from '@devplein/contract/validation/imageReference';

@@ -3,7 +3,7 @@
  * RUNS generated requests, then the invariants: agent calls, rows, files, the process alive).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeRoutes } from '../support/route-table.ts';
+import { writeRoutes } from '../support/fixtures/route-table.ts';
 import { formatReport, runEndpoint, SEED, startPropertyStack, type EndpointSpec, type PropertyStack } from './harness.ts';
 import { agentCallProblems, databaseProblems, fileStoreProblems } from './invariants.ts';
 

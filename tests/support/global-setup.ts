@@ -1,13 +1,13 @@
-import { BROWSER_USER, ensureSystemUser } from './browser-user.ts';
+import { BROWSER_USER, ensureSystemUser } from './fixtures/browser-user.ts';
 import { pruneContainerFirewalls } from '../../host-agent/src/drivers/docker/container-firewall.ts';
-import { ensureDockerEngine } from './docker.ts';
-import { startPostgres } from './postgres.ts';
-import { startSoketi } from './soketi.ts';
+import { ensureDockerEngine } from './services/docker.ts';
+import { startPostgres } from './services/postgres.ts';
+import { startSoketi } from './services/soketi.ts';
 
 /*
  * Starts the throwaway services every test file may use, once per `vitest run`, and publishes
  * them as environment variables. Test workers are forked after this runs and inherit
- * process.env (checked with vitest 4.1, pool forks); tests/support/services.ts reads them.
+ * process.env (checked with vitest 4.1, pool forks); tests/support/services/services.ts reads them.
  *
  * Reuse instead of start:
  *   TEST_DATABASE_URL                      an admin URL of a PostgreSQL server (tests make their own databases on it)
@@ -15,7 +15,7 @@ import { startSoketi } from './soketi.ts';
  *
  * The Docker engine is used when it runs and started (as root) when it does not. Without one the
  * run goes on (most tests do not need it): TEST_DOCKER_UNAVAILABLE then says why, and the
- * container tests fail with that reason (tests/support/docker.ts requireDockerEngine).
+ * container tests fail with that reason (tests/support/services/docker.ts requireDockerEngine).
  */
 
 type Stop = () => Promise<void>;

@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { closedPagesOfThisTest, forgetClosedPages, openPages, pathOf, recentPageEvents } from './open-browsers.ts';
+import { closedPagesOfThisTest, forgetClosedPages, openPages, pathOf, recentPageEvents } from './clients/open-browsers.ts';
 
 declare module 'vitest' {
   interface TaskMeta {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { productionEnv } from '../../../tests/support/control-plane-env.ts';
+import { productionEnv } from '../../../tests/support/services/control-plane-env.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { controlPlaneCheck } from './config-check-control-plane.ts';
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isValidSshKeyFormat } from '@devplein/contract/validation/sshKeyFormat';
 import { describeStoredSshKey, parseSshPublicKey } from './ssh-public-key.ts';
-import { generateSshKeys, type GeneratedSshKey } from '../../../tests/support/ssh-keygen-fixtures.ts';
+import { generateSshKeys, type GeneratedSshKey } from '../../../tests/support/fixtures/ssh-keygen-fixtures.ts';
 
 let keys: GeneratedSshKey[];
 let unsupported: string[];

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProxyUnavailableError } from '../drivers/proxy/proxy-driver.ts';
-import { FakeManagedContainers } from '../../../tests/support/fake-managed-containers.ts';
+import { FakeManagedContainers } from '../../../tests/support/fakes/fake-managed-containers.ts';
 import { IdleStopper } from './idle-stopper.ts';
 import type { ManagedContainer } from '../drivers/docker/managed-containers.ts';
 import { SiteActivity } from './site-activity.ts';

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { type ProxyDriver, type ProxyRoute, ProxyUnavailableError } from '../drivers/proxy/proxy-driver.ts';
-import { FakeManagedContainers } from '../../../tests/support/fake-managed-containers.ts';
+import { FakeManagedContainers } from '../../../tests/support/fakes/fake-managed-containers.ts';
 import type { ManagedContainer } from '../drivers/docker/managed-containers.ts';
 import { RouteKeeper } from './route-keeper.ts';
 

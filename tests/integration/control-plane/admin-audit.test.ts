@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordAudit } from '../../../control-plane/src/audit/record-audit.ts';
-import { createTestDatabase } from '../../support/database.ts';
-import { createTestPglite } from '../../support/pglite.ts';
-import { seededControlPlane } from '../../support/seeded-control-plane.ts';
+import { createTestDatabase } from '../../support/services/database.ts';
+import { createTestPglite } from '../../support/services/pglite.ts';
+import { seededControlPlane } from '../../support/stacks/seeded-control-plane.ts';
 import { auditFacets, readAudit, type AuditPageJson as AuditPage } from '@devplein/contract/http/admin-audit';
-import { call } from '../../support/endpoint-calls.ts';
+import { call } from '../../support/clients/endpoint-calls.ts';
 
 /*
  * The audit trail: GET /api/admin/audit for every role, its filters and paging, no route that

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpSession } from '../../support/http-session.ts';
+import type { HttpSession } from '../../support/clients/http-session.ts';
 import { INFRASTRUCTURE_CONTAINER_MESSAGE } from '../../../control-plane/src/agent/agent-failure.ts';
 import type { AdminDocker, DockerImageOption } from '@devplein/contract/dockers';
-import { ADMIN, DEVELOPER, DOCENT, IMAGE, NO_GROUP, NOT_ACTIVATED, SITE, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
+import { ADMIN, DEVELOPER, DOCENT, IMAGE, NO_GROUP, NOT_ACTIVATED, SITE, STUDENT, startHostingStack, type HostingStack } from '../../support/stacks/hosting-stack.ts';
 
 
 type ImageOption = DockerImageOption;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSeededControlPlane, type SeededControlPlane } from '../../support/control-plane.ts';
-import { HttpSession } from '../../support/http-session.ts';
+import { startSeededControlPlane, type SeededControlPlane } from '../../support/services/control-plane.ts';
+import { HttpSession } from '../../support/clients/http-session.ts';
 
 /*
  * The teachers' spreadsheets (issue 22) through the real control plane on the demo data: what

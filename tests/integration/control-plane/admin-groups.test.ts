@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { seededControlPlane } from '../../support/seeded-control-plane.ts';
-import { signedInSessions } from '../../support/http-session.ts';
+import { seededControlPlane } from '../../support/stacks/seeded-control-plane.ts';
+import { signedInSessions } from '../../support/clients/http-session.ts';
 import type { GroupJson, MemberJson as Member } from '@devplein/contract/users';
 import type { ErrorJson } from '@devplein/contract/http/errors';
 

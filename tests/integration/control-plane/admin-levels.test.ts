@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { seededControlPlane } from '../../support/seeded-control-plane.ts';
-import type { HttpSession } from '../../support/http-session.ts';
+import { seededControlPlane } from '../../support/stacks/seeded-control-plane.ts';
+import type { HttpSession } from '../../support/clients/http-session.ts';
 import { MAX_COURSE_FILE_BYTES } from '@devplein/contract/levels';
 
 /*

@@ -14,13 +14,13 @@ import type { OverviewAutoStopsJson, OverviewCohortsJson, OverviewHostsJson, Ove
 import { createAgentClient, type AgentClient } from '../../../control-plane/src/agent/agent-client.ts';
 import { createAgentFleet, type AgentFleet } from '../../../control-plane/src/agent/agent-fleet.ts';
 import { sampleHosts } from '../../../control-plane/src/jobs/host-sampler.ts';
-import { seededControlPlane } from '../../support/seeded-control-plane.ts';
-import { signedInSessions } from '../../support/http-session.ts';
-import { agentCertEnv, makeTestCerts, type TestCerts } from '../../support/agent.ts';
-import { startFakeAgent, type FakeAgent } from '../../support/fake-agent.ts';
-import { findFreePort, waitFor } from '../../support/ports.ts';
+import { seededControlPlane } from '../../support/stacks/seeded-control-plane.ts';
+import { signedInSessions } from '../../support/clients/http-session.ts';
+import { agentCertEnv, makeTestCerts, type TestCerts } from '../../support/services/agent.ts';
+import { startFakeAgent, type FakeAgent } from '../../support/fakes/fake-agent.ts';
+import { findFreePort, waitFor } from '../../support/clients/ports.ts';
 import { AutoStopReason } from '@devplein/proto/container';
-import { ADMIN, DEVELOPER, DOCENT, STUDENT } from '../../support/hosting-stack.ts';
+import { ADMIN, DEVELOPER, DOCENT, STUDENT } from '../../support/stacks/hosting-stack.ts';
 
 const DAY_MS = 86_400_000;
 const silent = pino({ level: 'silent' });

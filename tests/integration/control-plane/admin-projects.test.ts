@@ -4,8 +4,8 @@
  * PostgreSQL with the demo seed.
  */
 import { describe, expect, it } from 'vitest';
-import { seededControlPlane } from '../../support/seeded-control-plane.ts';
-import { HttpSession, signedInSessions } from '../../support/http-session.ts';
+import { seededControlPlane } from '../../support/stacks/seeded-control-plane.ts';
+import { HttpSession, signedInSessions } from '../../support/clients/http-session.ts';
 import type { ProjectJson } from '@devplein/contract/projects';
 import type { ErrorJson } from '@devplein/contract/http/errors';
 

@@ -10,12 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AdminStatusJson, DevServerStatusJson } from '@devplein/contract/status';
-import { seededControlPlane } from '../../support/seeded-control-plane.ts';
-import { signedInSessions } from '../../support/http-session.ts';
-import { agentCertEnv, makeTestCerts, type TestCerts } from '../../support/agent.ts';
-import { startFakeAgent, type FakeAgent } from '../../support/fake-agent.ts';
-import { findFreePort } from '../../support/ports.ts';
-import { ADMIN, DEVELOPER, DOCENT, NOT_ACTIVATED, STUDENT } from '../../support/hosting-stack.ts';
+import { seededControlPlane } from '../../support/stacks/seeded-control-plane.ts';
+import { signedInSessions } from '../../support/clients/http-session.ts';
+import { agentCertEnv, makeTestCerts, type TestCerts } from '../../support/services/agent.ts';
+import { startFakeAgent, type FakeAgent } from '../../support/fakes/fake-agent.ts';
+import { findFreePort } from '../../support/clients/ports.ts';
+import { ADMIN, DEVELOPER, DOCENT, NOT_ACTIVATED, STUDENT } from '../../support/stacks/hosting-stack.ts';
 
 const DAY_MS = 86_400_000;
 

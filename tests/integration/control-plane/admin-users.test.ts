@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
-import type { RunningControlPlane } from '../../support/control-plane.ts';
-import { HttpSession } from '../../support/http-session.ts';
-import { startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
+import type { RunningControlPlane } from '../../support/services/control-plane.ts';
+import { HttpSession } from '../../support/clients/http-session.ts';
+import { startHostingStack, type HostingStack } from '../../support/stacks/hosting-stack.ts';
 import type { AdminUserJson as AdminUser } from '@devplein/contract/users';
 
 /*

@@ -3,9 +3,9 @@
  * agents with their Info, for admins and teachers only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, DEVELOPER, DOCENT, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
-import { waitFor } from '../../support/ports.ts';
-import { call, send } from '../../support/endpoint-calls.ts';
+import { ADMIN, DEVELOPER, DOCENT, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../../support/stacks/hosting-stack.ts';
+import { waitFor } from '../../support/clients/ports.ts';
+import { call, send } from '../../support/clients/endpoint-calls.ts';
 import { adminAgent } from '@devplein/contract/http/admin-agent';
 
 

@@ -3,10 +3,10 @@
  * private channel, and a subscription through the test soketi with the control plane's signature.
  */
 import { describe, expect, it } from 'vitest';
-import { seededControlPlane } from '../../support/seeded-control-plane.ts';
-import { HttpSession, signedInSessions } from '../../support/http-session.ts';
-import { testSoketi } from '../../support/services.ts';
-import { subscribeContainerChannel } from '../../support/container-channel.ts';
+import { seededControlPlane } from '../../support/stacks/seeded-control-plane.ts';
+import { HttpSession, signedInSessions } from '../../support/clients/http-session.ts';
+import { testSoketi } from '../../support/services/services.ts';
+import { subscribeContainerChannel } from '../../support/clients/container-channel.ts';
 
 const as = signedInSessions(() => stack.app.url);
 

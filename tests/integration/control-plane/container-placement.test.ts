@@ -5,7 +5,7 @@
  * is left out, so the relay drops what that agent says about it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/services/database.ts';
 import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
 import { containersPlacedOn } from '../../../control-plane/src/queries/container-product-states.ts';
 import { AWAITING_APPROVAL, REJECTED } from '../../../control-plane/src/lib/container-states.ts';

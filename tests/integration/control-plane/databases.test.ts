@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpSession } from '../../support/http-session.ts';
-import { ADMIN, DEVELOPER, DOCENT, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
+import type { HttpSession } from '../../support/clients/http-session.ts';
+import { ADMIN, DEVELOPER, DOCENT, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../../support/stacks/hosting-stack.ts';
 import { DATABASE_NAME_MESSAGES } from '@devplein/contract/validation/databaseName';
 import { MAX_DATABASES_PER_USER } from '../../../control-plane/src/policies/database-policy.ts';
 
 import type { DatabaseJson } from '@devplein/contract/access';
 import { listDatabases } from '@devplein/contract/http/databases';
-import { call } from '../../support/endpoint-calls.ts';
+import { call } from '../../support/clients/endpoint-calls.ts';
 
 const UNREACHABLE = 'De databaseserver is op dit moment niet bereikbaar. Probeer het zo opnieuw.';
 

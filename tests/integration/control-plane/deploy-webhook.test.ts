@@ -9,8 +9,8 @@ import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProjectDeploy, ProjectDeployPanel } from '@devplein/contract/deploys';
 import type { UserDocker } from '@devplein/contract/dockers';
-import { waitFor } from '../../support/ports.ts';
-import { ADMIN, DEVELOPER, IMAGE, SITE, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
+import { waitFor } from '../../support/clients/ports.ts';
+import { ADMIN, DEVELOPER, IMAGE, SITE, STUDENT, startHostingStack, type HostingStack } from '../../support/stacks/hosting-stack.ts';
 
 const REPOSITORY = 'https://git.devplein.test/sam/haak.git';
 

@@ -11,13 +11,13 @@ import type { DeployLogEvent, DeployUpdatedEvent, ProjectDeploy, ProjectDeployDe
 import type { AdminDocker, UserDocker } from '@devplein/contract/dockers';
 import { DeployOutcome } from '@devplein/proto/deploy';
 import { createSecretBox, deriveDevelopmentKey } from '../../../control-plane/src/crypto/secret-box.ts';
-import { TEST_SESSION_SECRET } from '../../support/control-plane.ts';
+import { TEST_SESSION_SECRET } from '../../support/services/control-plane.ts';
 import { migrate } from '../../../control-plane/src/db/knex.ts';
 import { migrationSource } from '../../../control-plane/src/db/migration-source.ts';
-import { createTestDatabase } from '../../support/database.ts';
-import type { HttpSession } from '../../support/http-session.ts';
-import { waitFor } from '../../support/ports.ts';
-import { ADMIN, DEVELOPER, IMAGE, NOT_ACTIVATED, SITE, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
+import { createTestDatabase } from '../../support/services/database.ts';
+import type { HttpSession } from '../../support/clients/http-session.ts';
+import { waitFor } from '../../support/clients/ports.ts';
+import { ADMIN, DEVELOPER, IMAGE, NOT_ACTIVATED, SITE, STUDENT, startHostingStack, type HostingStack } from '../../support/stacks/hosting-stack.ts';
 
 const REPOSITORY = 'https://git.devplein.test/sam/site.git';
 const SSH_REPOSITORY = 'git@git.devplein.test:sam/prive.git';

@@ -10,10 +10,10 @@ import { migrate } from '../../../control-plane/src/db/knex.ts';
 import { migrationSource } from '../../../control-plane/src/db/migration-source.ts';
 import type { DockerImageOption } from '@devplein/contract/dockers';
 import { createImageOption, listImageOptions } from '@devplein/contract/http/docker-images';
-import { call } from '../../support/endpoint-calls.ts';
-import { createTestDatabase } from '../../support/database.ts';
-import type { HttpSession } from '../../support/http-session.ts';
-import { ADMIN, DEVELOPER, DOCENT, IMAGE, NO_GROUP, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
+import { call } from '../../support/clients/endpoint-calls.ts';
+import { createTestDatabase } from '../../support/services/database.ts';
+import type { HttpSession } from '../../support/clients/http-session.ts';
+import { ADMIN, DEVELOPER, DOCENT, IMAGE, NO_GROUP, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../../support/stacks/hosting-stack.ts';
 
 /** What every container had before this setting: Docker's default set minus NET_RAW, MKNOD, SETFCAP. */
 const PREVIOUS_SET = ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'SETGID', 'SETUID', 'SETPCAP', 'NET_BIND_SERVICE', 'SYS_CHROOT', 'AUDIT_WRITE'];

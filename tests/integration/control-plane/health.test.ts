@@ -3,8 +3,8 @@
  * cached, and it names the database and every dev server's agent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
-import { waitFor } from '../../support/ports.ts';
+import { startHostingStack, type HostingStack } from '../../support/stacks/hosting-stack.ts';
+import { waitFor } from '../../support/clients/ports.ts';
 import { healthJson, type HealthJson } from '@devplein/contract/http/health';
 
 let stack: HostingStack;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { KeyedLock } from '@devplein/server-kit/keyed-lock';
 import { syncProjectAccess, type HostAccessDeps } from '../../../control-plane/src/commands/sync-project-access.ts';
 import { retryPendingAccess } from '../../../control-plane/src/jobs/host-access-retry.ts';
-import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/services/database.ts';
 
 let database: TestDatabase;
 

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadCurrentUser } from '../../../control-plane/src/queries/current-user.ts';
 import { IdentityCache } from '../../../control-plane/src/auth/identity-cache.ts';
 import { NOTICE_CONNECTION_NAME, startIdentityNotices, type IdentityNotices } from '../../../control-plane/src/auth/identity-notices.ts';
-import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
-import { createTestPglite } from '../../support/pglite.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/services/database.ts';
+import { createTestPglite } from '../../support/services/pglite.ts';
 
 /*
  * The notices that keep the identity cache in step with the database (migration 0011's triggers):

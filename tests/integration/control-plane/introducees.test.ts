@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { seededControlPlane } from '../../support/seeded-control-plane.ts';
+import { seededControlPlane } from '../../support/stacks/seeded-control-plane.ts';
 import { createSecretBox } from '../../../control-plane/src/crypto/secret-box.ts';
 import type { IntroduceeJson as Introducee } from '@devplein/contract/access';
 import type { ErrorJson } from '@devplein/contract/http/errors';
 import { createIntroducee, deleteIntroducee, listIntroducees } from '@devplein/contract/http/introducees';
-import { call } from '../../support/endpoint-calls.ts';
+import { call } from '../../support/clients/endpoint-calls.ts';
 
 /*
  * Introducees ('meelopers') through the real control plane: admins only; names that become host

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LevelCategoryJson, LevelJson, LevelStatus } from '@devplein/contract/levels';
 import { createCourseFileStore } from '../../../control-plane/src/storage/course-file-store.ts';
-import { seededControlPlane } from '../../support/seeded-control-plane.ts';
-import { HttpSession, signedInSessions } from '../../support/http-session.ts';
+import { seededControlPlane } from '../../support/stacks/seeded-control-plane.ts';
+import { HttpSession, signedInSessions } from '../../support/clients/http-session.ts';
 
 /*
  * Levels, level detail and course file downloads (routes/levels), against the real control

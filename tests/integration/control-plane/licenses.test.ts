@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { seededControlPlane } from '../../support/seeded-control-plane.ts';
+import { seededControlPlane } from '../../support/stacks/seeded-control-plane.ts';
 import { MAX_PENDING_LICENSES_PER_USER } from '../../../control-plane/src/policies/license-policy.ts';
 import type { AdminLicenseJson as AdminLicense, OwnLicenseJson as OwnLicense } from '@devplein/contract/access';
 import type { ErrorJson } from '@devplein/contract/http/errors';
 import { listAllLicenses, listOwnLicenses, requestLicense, toggleLicenseApproval } from '@devplein/contract/http/licenses';
-import { call } from '../../support/endpoint-calls.ts';
+import { call } from '../../support/clients/endpoint-calls.ts';
 
 /*
  * Licences through the real control plane: admins list every request and tick approval on and

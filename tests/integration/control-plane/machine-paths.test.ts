@@ -7,8 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSeededControlPlane, type SeededControlPlane } from '../../support/control-plane.ts';
-import { HttpSession } from '../../support/http-session.ts';
+import { startSeededControlPlane, type SeededControlPlane } from '../../support/services/control-plane.ts';
+import { HttpSession } from '../../support/clients/http-session.ts';
 
 let stack: SeededControlPlane;
 

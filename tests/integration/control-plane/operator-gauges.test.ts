@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordBackupRun } from '../../../control-plane/src/commands/record-backup-run.ts';
 import { createControlPlaneMetrics } from '../../../control-plane/src/metrics/metrics.ts';
 import { CONTROL_PLANE_VERSION, registerControlPlaneGauges } from '../../../control-plane/src/metrics/operator-gauges.ts';
-import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/services/database.ts';
 
 const run = promisify(execFile);
 const silent = pino({ level: 'silent' });

@@ -14,9 +14,9 @@
  */
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSeededControlPlane, type RunningControlPlane, type SeededControlPlane } from '../../support/control-plane.ts';
-import type { TestDatabase } from '../../support/database.ts';
-import { HttpSession } from '../../support/http-session.ts';
+import { startSeededControlPlane, type RunningControlPlane, type SeededControlPlane } from '../../support/services/control-plane.ts';
+import type { TestDatabase } from '../../support/services/database.ts';
+import { HttpSession } from '../../support/clients/http-session.ts';
 
 let withEndSession: SeededControlPlane;
 let withoutEndSession: SeededControlPlane;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningControlPlane } from '../../support/control-plane.ts';
+import type { RunningControlPlane } from '../../support/services/control-plane.ts';
 import type { SiteJson } from '@devplein/contract/projects';
 import { siteWall } from '@devplein/contract/http/sites';
-import { send } from '../../support/endpoint-calls.ts';
-import { HttpSession } from '../../support/http-session.ts';
-import { revalidate, startSiteWall, WALL_PNG, type SiteWall } from '../../support/site-wall.ts';
+import { send } from '../../support/clients/endpoint-calls.ts';
+import { HttpSession } from '../../support/clients/http-session.ts';
+import { revalidate, startSiteWall, WALL_PNG, type SiteWall } from '../../support/fixtures/site-wall.ts';
 
 const PLACEHOLDER = { id: 0, name: 'unknown', group: { id: 0, cohort: 'Niet ingedeeld' } };
 

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { seededControlPlane } from '../../support/seeded-control-plane.ts';
-import { HttpSession, signedInSessions } from '../../support/http-session.ts';
-import { generateSshKeys, type GeneratedSshKey } from '../../support/ssh-keygen-fixtures.ts';
+import { seededControlPlane } from '../../support/stacks/seeded-control-plane.ts';
+import { HttpSession, signedInSessions } from '../../support/clients/http-session.ts';
+import { generateSshKeys, type GeneratedSshKey } from '../../support/fixtures/ssh-keygen-fixtures.ts';
 import { MAX_SSH_KEYS_PER_USER } from '../../../control-plane/src/policies/ssh-key-policy.ts';
 import type { SshKeyJson } from '@devplein/contract/access';
 import type { ErrorJson } from '@devplein/contract/http/errors';
 import { addSshKey, deleteSshKey, listSshKeys } from '@devplein/contract/http/ssh-keys';
-import { call } from '../../support/endpoint-calls.ts';
+import { call } from '../../support/clients/endpoint-calls.ts';
 
 
 const INVALID = 'Dit is geen geldige SSH key.';

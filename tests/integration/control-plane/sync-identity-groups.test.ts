@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncIdentityGroups } from '../../../control-plane/src/commands/sync-identity-groups.ts';
 import type { HostAccessDeps } from '../../../control-plane/src/commands/sync-project-access.ts';
 import { KeyedLock } from '@devplein/server-kit/keyed-lock';
-import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/services/database.ts';
 
 let database: TestDatabase;
 let deps: HostAccessDeps;

@@ -15,12 +15,12 @@ import { ThumbnailCapturer } from '../../../control-plane/src/services/thumbnail
 import { singleAgentFleet } from '../../../control-plane/src/agent/agent-fleet.ts';
 import { captureVisibleSites } from '../../../control-plane/src/jobs/thumbnail-scheduler.ts';
 import type { AdminDocker, ScreenshotState } from '@devplein/contract/dockers';
-import { fakePng } from '../../support/fake-agent.ts';
-import { ADMIN, DEVELOPER, DOCENT, NO_GROUP, NOT_ACTIVATED, SITE, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
-import { HttpSession } from '../../support/http-session.ts';
-import { waitFor } from '../../support/ports.ts';
+import { fakePng } from '../../support/fakes/fake-agent.ts';
+import { ADMIN, DEVELOPER, DOCENT, NO_GROUP, NOT_ACTIVATED, SITE, STUDENT, startHostingStack, type HostingStack } from '../../support/stacks/hosting-stack.ts';
+import { HttpSession } from '../../support/clients/http-session.ts';
+import { waitFor } from '../../support/clients/ports.ts';
 import { createControlPlaneMetrics } from '../../../control-plane/src/metrics/metrics.ts';
-import { revalidate, startSiteWall, WALL_PNG, type SiteWall } from '../../support/site-wall.ts';
+import { revalidate, startSiteWall, WALL_PNG, type SiteWall } from '../../support/fixtures/site-wall.ts';
 
 /** The after-start delay of this file's control plane. */
 const AFTER_START_S = 1;

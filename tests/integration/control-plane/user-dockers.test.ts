@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_FAILED_MESSAGE } from '../../../control-plane/src/middlewares/request-context.ts';
-import { waitFor } from '../../support/ports.ts';
-import type { HttpSession } from '../../support/http-session.ts';
+import { waitFor } from '../../support/clients/ports.ts';
+import type { HttpSession } from '../../support/clients/http-session.ts';
 import {
   ADMIN,
   DEVELOPER,
@@ -11,11 +11,11 @@ import {
   STUDENT,
   startHostingStack,
   type HostingStack,
-} from '../../support/hosting-stack.ts';
+} from '../../support/stacks/hosting-stack.ts';
 import type { UserDocker } from '@devplein/contract/dockers';
-import { generateSshKeys } from '../../support/ssh-keygen-fixtures.ts';
+import { generateSshKeys } from '../../support/fixtures/ssh-keygen-fixtures.ts';
 import { listUserDockers, createUserDocker } from '@devplein/contract/http/user-dockers';
-import { call } from '../../support/endpoint-calls.ts';
+import { call } from '../../support/clients/endpoint-calls.ts';
 
 
 const UNREACHABLE_MESSAGE = 'De dockerserver is op dit moment niet bereikbaar. Probeer het zo opnieuw.';

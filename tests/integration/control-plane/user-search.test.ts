@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { seededControlPlane } from '../../support/seeded-control-plane.ts';
-import { signedInSessions } from '../../support/http-session.ts';
+import { seededControlPlane } from '../../support/stacks/seeded-control-plane.ts';
+import { signedInSessions } from '../../support/clients/http-session.ts';
 import type { UserSearchHitJson as Hit } from '@devplein/contract/users';
 import type { ErrorJson } from '@devplein/contract/http/errors';
 import { searchUsers } from '@devplein/contract/http/user-search';
-import { call } from '../../support/endpoint-calls.ts';
+import { call } from '../../support/clients/endpoint-calls.ts';
 
 const PATH = searchUsers.path;
 

@@ -4,9 +4,9 @@
  * the database, not from the seed's formula.
  */
 import { describe, expect, it } from 'vitest';
-import { seededControlPlane } from '../../support/seeded-control-plane.ts';
-import { signedInSessions } from '../../support/http-session.ts';
-import { call, send } from '../../support/endpoint-calls.ts';
+import { seededControlPlane } from '../../support/stacks/seeded-control-plane.ts';
+import { signedInSessions } from '../../support/clients/http-session.ts';
+import { call, send } from '../../support/clients/endpoint-calls.ts';
 import { currentUser, userProfile } from '@devplein/contract/http/user';
 import { listSshKeys } from '@devplein/contract/http/ssh-keys';
 

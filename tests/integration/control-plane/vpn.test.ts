@@ -5,13 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpSession } from '../../support/http-session.ts';
-import { waitFor } from '../../support/ports.ts';
-import { ADMIN, DEVELOPER, DOCENT, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
+import type { HttpSession } from '../../support/clients/http-session.ts';
+import { waitFor } from '../../support/clients/ports.ts';
+import { ADMIN, DEVELOPER, DOCENT, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../../support/stacks/hosting-stack.ts';
 import { wireguardPublicKeyOf } from '../../../control-plane/src/lib/wireguard-keys.ts';
 import { vpnConfigQrSvg } from '../../../control-plane/src/lib/vpn-config-file.ts';
 import { ownVpnConfig } from '@devplein/contract/http/vpn';
-import { call } from '../../support/endpoint-calls.ts';
+import { call } from '../../support/clients/endpoint-calls.ts';
 
 const execFileAsync = promisify(execFile);
 /** Runs a command; a hanging one fails the test instead of holding it until the test timeout. */

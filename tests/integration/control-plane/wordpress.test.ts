@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetWordpressPassword } from '@devplein/contract/http/wordpress';
-import { call } from '../../support/endpoint-calls.ts';
-import { DEVELOPER, IMAGE, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
+import { call } from '../../support/clients/endpoint-calls.ts';
+import { DEVELOPER, IMAGE, STUDENT, startHostingStack, type HostingStack } from '../../support/stacks/hosting-stack.ts';
 
 let stack: HostingStack;
 

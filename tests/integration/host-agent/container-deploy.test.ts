@@ -11,11 +11,11 @@ import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContainerDeployer, DeployError, type DeployProgress, type DeployRequest, type DeployResult } from '../../../host-agent/src/drivers/deploy/container-deployer.ts';
 import { RepositoryFetcher } from '../../../host-agent/src/drivers/git/repository-fetcher.ts';
-import { execIn } from '../../support/container-exec.ts';
+import { execIn } from '../../support/clients/container-exec.ts';
 import { DockerEngine } from '../../../host-agent/src/drivers/docker/engine.ts';
-import { ensureBusyboxImage, randomSuffix, requireDockerEngine, testDocker } from '../../support/docker.ts';
-import { type GitHost, startGitHost } from '../../support/git-host.ts';
-import { waitFor } from '../../support/ports.ts';
+import { ensureBusyboxImage, randomSuffix, requireDockerEngine, testDocker } from '../../support/services/docker.ts';
+import { type GitHost, startGitHost } from '../../support/services/git-host.ts';
+import { waitFor } from '../../support/clients/ports.ts';
 
 // A tag of its own: devplein/static:latest is npm start's demo image (its page is what the start test reads).
 const STATIC_IMAGE = 'devplein-test/static-deploy:1';

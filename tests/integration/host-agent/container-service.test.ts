@@ -13,24 +13,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Container, ContainerAction, type ContainerEvent, type ContainerRef, ContainerServiceClient, type CreateContainerRequest, LogStream, type LogLine, type PullImageResponse } from '@devplein/proto/container';
 import { CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto/version';
 import { tarEntries } from '../../../host-agent/src/drivers/docker/container-files.ts';
-import { makeTestCerts, readClientPems, startTestAgent, type ClientPems, type TestAgent } from '../../support/agent.ts';
-import { type TestCaddy, startCaddy, visitSite } from '../../support/caddy.ts';
-import { WEB_STDERR_LINE, WEB_STDOUT_LINE, dockerCli, ensureWordpressImage, imageExists, makeUniqueImage, ensureWebImage, randomSuffix, requireDockerEngine, testDocker } from '../../support/docker.ts';
-import { waitFor } from '../../support/ports.ts';
-import { type TestRegistry, startRegistry } from '../../support/registry.ts';
+import { makeTestCerts, readClientPems, startTestAgent, type ClientPems, type TestAgent } from '../../support/services/agent.ts';
+import { type TestCaddy, startCaddy, visitSite } from '../../support/services/caddy.ts';
+import { WEB_STDERR_LINE, WEB_STDOUT_LINE, dockerCli, ensureWordpressImage, imageExists, makeUniqueImage, ensureWebImage, randomSuffix, requireDockerEngine, testDocker } from '../../support/services/docker.ts';
+import { waitFor } from '../../support/clients/ports.ts';
+import { type TestRegistry, startRegistry } from '../../support/services/registry.ts';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type Docker from 'dockerode';
-import { refusal, unaryCall } from '../../support/agent-calls.ts';
-import { type SshTestAgent, startSshTestAgent } from '../../support/ssh-agent.ts';
-import { dropbearPath, ensureSshImage, SSH_IMAGE_CAPABILITIES } from '../../support/ssh-image.ts';
-import { expectSshLogin, sshKeyFile } from '../../support/ssh-login.ts';
-import { findExecutable } from '../../support/system-deps.ts';
+import { refusal, unaryCall } from '../../support/clients/agent-calls.ts';
+import { type SshTestAgent, startSshTestAgent } from '../../support/services/ssh-agent.ts';
+import { dropbearPath, ensureSshImage, SSH_IMAGE_CAPABILITIES } from '../../support/fixtures/ssh-image.ts';
+import { expectSshLogin, sshKeyFile } from '../../support/clients/ssh-login.ts';
+import { findExecutable } from '../../support/services/system-deps.ts';
 import type { NewContainer } from '../../../host-agent/src/drivers/docker/docker-driver.ts';
 import { EngineDockerDriver, diskLimitProblem } from '../../../host-agent/src/drivers/docker/engine-driver.ts';
 import { DockerEngine } from '../../../host-agent/src/drivers/docker/engine.ts';
 import { SshPortTakenError } from '../../../host-agent/src/drivers/docker/docker-errors.ts';
-import { type PrivateDockerd, startPrivateDockerd } from '../../support/private-docker.ts';
+import { type PrivateDockerd, startPrivateDockerd } from '../../support/services/private-docker.ts';
 
 /**
  * ContainerService end to end: the real host agent as its own process, over gRPC with mutual

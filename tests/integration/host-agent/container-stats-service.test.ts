@@ -10,10 +10,10 @@ import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ContainerStats, ContainerStatsServiceClient, type WatchContainerStatsResponse } from '@devplein/proto/container_stats';
-import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../../support/agent.ts';
-import { contractMetadata, refusal, unaryCall } from '../../support/agent-calls.ts';
-import { ensureWebImage, randomSuffix, recordedOomKill, testDocker } from '../../support/docker.ts';
-import { waitFor } from '../../support/ports.ts';
+import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../../support/services/agent.ts';
+import { contractMetadata, refusal, unaryCall } from '../../support/clients/agent-calls.ts';
+import { ensureWebImage, randomSuffix, recordedOomKill, testDocker } from '../../support/services/docker.ts';
+import { waitFor } from '../../support/clients/ports.ts';
 
 const docker = testDocker();
 const suffix = randomSuffix();

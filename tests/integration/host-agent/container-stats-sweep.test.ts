@@ -14,10 +14,10 @@ import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContainerServiceClient } from '@devplein/proto/container';
 import { ContainerStatsServiceClient } from '@devplein/proto/container_stats';
-import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../../support/agent.ts';
-import { unaryCall } from '../../support/agent-calls.ts';
-import { ensureWebImage, randomSuffix, recordedOomKill, testDocker } from '../../support/docker.ts';
-import { waitFor } from '../../support/ports.ts';
+import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../../support/services/agent.ts';
+import { unaryCall } from '../../support/clients/agent-calls.ts';
+import { ensureWebImage, randomSuffix, recordedOomKill, testDocker } from '../../support/services/docker.ts';
+import { waitFor } from '../../support/clients/ports.ts';
 import { networkCreateOptions } from '../../../host-agent/src/drivers/docker/project-network.ts';
 
 const docker = testDocker();

@@ -8,10 +8,10 @@ import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseServiceClient, CreateDatabaseResponse, DropDatabaseResponse, AccountLock } from '@devplein/proto/database';
 import { CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto/version';
-import { type DatabaseAgent, startDatabaseAgent } from '../../support/database-agent.ts';
-import { type TestMariaDb, openConnectionsOf } from '../../support/mariadb.ts';
-import { refusal, unaryCall } from '../../support/agent-calls.ts';
-import { waitFor } from '../../support/ports.ts';
+import { type DatabaseAgent, startDatabaseAgent } from '../../support/services/database-agent.ts';
+import { type TestMariaDb, openConnectionsOf } from '../../support/services/mariadb.ts';
+import { refusal, unaryCall } from '../../support/clients/agent-calls.ts';
+import { waitFor } from '../../support/clients/ports.ts';
 
 /**
  * Student databases end to end on a real MariaDB: the real host agent (gRPC over mutual TLS)

@@ -32,16 +32,16 @@ import {
   type DeployTarget,
   DeployServiceClient,
 } from '@devplein/proto/deploy';
-import { contractMetadata, refusal, unaryCall } from '../../support/agent-calls.ts';
-import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../../support/agent.ts';
-import { canSwitchUser } from '../../support/agent-user.ts';
-import { ensureSystemUser } from '../../support/browser-user.ts';
-import { execIn } from '../../support/container-exec.ts';
-import { ensureBusyboxImage, randomSuffix, requireDockerEngine, testDocker } from '../../support/docker.ts';
-import { type GitHost, startGitHost } from '../../support/git-host.ts';
-import { findFreePort, waitFor } from '../../support/ports.ts';
-import { sshAgentEnv } from '../../support/ssh-agent.ts';
-import { createStaticSite, STATIC_DEPLOY_IMAGE } from '../../support/static-site.ts';
+import { contractMetadata, refusal, unaryCall } from '../../support/clients/agent-calls.ts';
+import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../../support/services/agent.ts';
+import { canSwitchUser } from '../../support/fixtures/agent-user.ts';
+import { ensureSystemUser } from '../../support/fixtures/browser-user.ts';
+import { execIn } from '../../support/clients/container-exec.ts';
+import { ensureBusyboxImage, randomSuffix, requireDockerEngine, testDocker } from '../../support/services/docker.ts';
+import { type GitHost, startGitHost } from '../../support/services/git-host.ts';
+import { findFreePort, waitFor } from '../../support/clients/ports.ts';
+import { sshAgentEnv } from '../../support/services/ssh-agent.ts';
+import { createStaticSite, STATIC_DEPLOY_IMAGE } from '../../support/fixtures/static-site.ts';
 
 const run = promisify(execFile);
 const GIT_USER = 'devplein-git';

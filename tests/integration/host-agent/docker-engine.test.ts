@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DockerEngine, type EngineContainer } from '../../../host-agent/src/drivers/docker/engine.ts';
-import { ensureBusyboxImage, randomSuffix, requireDockerEngine, testDocker } from '../../support/docker.ts';
+import { ensureBusyboxImage, randomSuffix, requireDockerEngine, testDocker } from '../../support/services/docker.ts';
 
 const IMAGE = 'devplein-test/engine-exec:1';
 const suffix = randomSuffix();

@@ -1,6 +1,6 @@
 /**
  * The agent's git driver (host-agent/src/drivers/git) against a real git host on this machine
- * (tests/support/git-host.ts: git daemon, git http-backend behind Node, sshd with git-shell):
+ * (tests/support/services/git-host.ts: git daemon, git http-backend behind Node, sshd with git-shell):
  * anonymous clone and update, token and deploy-key clones (and their refusal without), a
  * redirect to another host refused, file:// and local paths refused before git runs, the time
  * and size limits, and a forced push of a new tree.
@@ -16,8 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeployKey } from '../../../host-agent/src/drivers/git/deploy-keys.ts';
 import type { GitProgressEvent } from '../../../host-agent/src/drivers/git/git-progress.ts';
 import { folderBytes, GitFetchError, RepositoryFetcher, type FetchResult, type RepositoryFetcherSettings } from '../../../host-agent/src/drivers/git/repository-fetcher.ts';
-import { type GitHost, portAnswers, SSHD_PATH, startGitHost } from '../../support/git-host.ts';
-import { waitFor } from '../../support/ports.ts';
+import { type GitHost, portAnswers, SSHD_PATH, startGitHost } from '../../support/services/git-host.ts';
+import { waitFor } from '../../support/clients/ports.ts';
 import { findProcessesWithArgument } from '../../../host-agent/src/drivers/browser/processes.ts';
 
 const run = promisify(execFile);

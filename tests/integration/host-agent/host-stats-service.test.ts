@@ -12,11 +12,11 @@ import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GetHostStatsResponse, HostStatsServiceClient, type StateCount } from '@devplein/proto/host_stats';
 import { CONTRACT_VERSION } from '@devplein/proto/version';
-import { makeTestCerts, readClientPems, startTestAgent, type TestAgent, type TestCerts } from '../../support/agent.ts';
-import { unaryCall } from '../../support/agent-calls.ts';
-import { startCaddy, type TestCaddy } from '../../support/caddy.ts';
-import { startMariaDb, type TestMariaDb } from '../../support/mariadb.ts';
-import { ensureWebImage, randomSuffix, testDocker } from '../../support/docker.ts';
+import { makeTestCerts, readClientPems, startTestAgent, type TestAgent, type TestCerts } from '../../support/services/agent.ts';
+import { unaryCall } from '../../support/clients/agent-calls.ts';
+import { startCaddy, type TestCaddy } from '../../support/services/caddy.ts';
+import { startMariaDb, type TestMariaDb } from '../../support/services/mariadb.ts';
+import { ensureWebImage, randomSuffix, testDocker } from '../../support/services/docker.ts';
 
 let workDir: string;
 let certs: TestCerts;

@@ -23,8 +23,8 @@ import {
   startTestAgent,
   type TestAgent,
   type TestCerts,
-} from '../../support/agent.ts';
-import { waitFor } from '../../support/ports.ts';
+} from '../../support/services/agent.ts';
+import { waitFor } from '../../support/clients/ports.ts';
 
 const execFileAsync = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../../..');

@@ -19,10 +19,10 @@ import { CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto
 import { listenForAccessLog } from '../../../host-agent/src/drivers/proxy/access-log-listener.ts';
 import { SCREENSHOT_HEADER, accessLoggerPath, parseAccessLine } from '../../../host-agent/src/drivers/proxy/access-log.ts';
 import { CaddyProxyDriver } from '../../../host-agent/src/drivers/proxy/caddy-proxy-driver.ts';
-import { type ClientPems, makeTestCerts, readClientPems, startTestAgent, type TestAgent, type TestCerts } from '../../support/agent.ts';
-import { startCaddy, type TestCaddy, visitSite } from '../../support/caddy.ts';
-import { findFreePort, waitFor } from '../../support/ports.ts';
-import { ensureWebImage } from '../../support/docker.ts';
+import { type ClientPems, makeTestCerts, readClientPems, startTestAgent, type TestAgent, type TestCerts } from '../../support/services/agent.ts';
+import { startCaddy, type TestCaddy, visitSite } from '../../support/services/caddy.ts';
+import { findFreePort, waitFor } from '../../support/clients/ports.ts';
+import { ensureWebImage } from '../../support/services/docker.ts';
 
 const suffix = randomBytes(4).toString('hex');
 const docker = new Docker({ socketPath: process.env.DOCKER_SOCKET ?? '/var/run/docker.sock' });

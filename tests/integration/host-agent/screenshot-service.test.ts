@@ -25,10 +25,10 @@ import { BrowserServerProcess, lookUpUser } from '../../../host-agent/src/driver
 import { remoteBrowserLauncher } from '../../../host-agent/src/drivers/browser/launchers.ts';
 import { CaddyProxyDriver } from '../../../host-agent/src/drivers/proxy/caddy-proxy-driver.ts';
 import pino from 'pino';
-import { makeTestCerts, readClientPems, startTestAgent, type ClientPems, type TestAgent } from '../../support/agent.ts';
-import { startCaddy, type TestCaddy, visitSite } from '../../support/caddy.ts';
-import { ensureWebImage } from '../../support/docker.ts';
-import { waitFor } from '../../support/ports.ts';
+import { makeTestCerts, readClientPems, startTestAgent, type ClientPems, type TestAgent } from '../../support/services/agent.ts';
+import { startCaddy, type TestCaddy, visitSite } from '../../support/services/caddy.ts';
+import { ensureWebImage } from '../../support/services/docker.ts';
+import { waitFor } from '../../support/clients/ports.ts';
 
 const suffix = randomBytes(4).toString('hex');
 const siteDomain = `shots-${suffix}.test`;

@@ -16,9 +16,9 @@ import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CreatePeerResponse, type GetServerInfoResponse, type Peer, VpnServiceClient } from '@devplein/proto/vpn';
 import { CONTRACT_VERSION, CONTRACT_VERSION_METADATA_KEY } from '@devplein/proto/version';
-import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../../support/agent.ts';
-import { startMariaDb, type TestMariaDb } from '../../support/mariadb.ts';
-import { findFreePort, waitFor } from '../../support/ports.ts';
+import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../../support/services/agent.ts';
+import { startMariaDb, type TestMariaDb } from '../../support/services/mariadb.ts';
+import { findFreePort, waitFor } from '../../support/clients/ports.ts';
 import {
   attempt,
   deleteInterface,
@@ -37,7 +37,7 @@ import {
   uniqueSuffix,
   wgAllowedIps,
   wgShow,
-} from '../../support/wireguard.ts';
+} from '../../support/services/wireguard.ts';
 
 const suffix = uniqueSuffix();
 const iface = `dvt${suffix}`;

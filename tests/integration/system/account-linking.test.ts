@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { followSignIn, startOutsideSignInStack, type OutsideIdentity, type OutsideSignInStack } from '../../support/outside-provider.ts';
+import { followSignIn, startOutsideSignInStack, type OutsideIdentity, type OutsideSignInStack } from '../../support/services/outside-provider.ts';
 
 /**
  * A school sign-in whose e-mail address another account already holds (auth/user-upsert.ts).

@@ -6,8 +6,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAdminCli, type AdminCliRun } from '../../support/admin-cli.ts';
-import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+import { runAdminCli, type AdminCliRun } from '../../support/clients/admin-cli.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/services/database.ts';
 
 let database: TestDatabase;
 

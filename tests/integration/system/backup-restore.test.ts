@@ -21,12 +21,12 @@ import { sealArchive } from '../../../control-plane/src/backup/archive.ts';
 import { migrationNames, migrationSource } from '../../../control-plane/src/db/migration-source.ts';
 import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
 import { latestBackupRun } from '../../../control-plane/src/queries/backups.ts';
-import { runBackupCli } from '../../support/backup-cli.ts';
-import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
-import { fakePng } from '../../support/fake-agent.ts';
-import { startMariaDb, type TestMariaDb } from '../../support/mariadb.ts';
-import { startPostgres, type PostgresServer } from '../../support/postgres.ts';
-import { findFreePort } from '../../support/ports.ts';
+import { runBackupCli } from '../../support/clients/backup-cli.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/services/database.ts';
+import { fakePng } from '../../support/fakes/fake-agent.ts';
+import { startMariaDb, type TestMariaDb } from '../../support/services/mariadb.ts';
+import { startPostgres, type PostgresServer } from '../../support/services/postgres.ts';
+import { findFreePort } from '../../support/clients/ports.ts';
 
 const TIMEOUT = 180_000;
 

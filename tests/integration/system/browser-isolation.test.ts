@@ -38,10 +38,10 @@ import { ChromiumScreenshotter } from '../../../host-agent/src/drivers/browser/c
 import { remoteBrowserLauncher } from '../../../host-agent/src/drivers/browser/launchers.ts';
 import { commandLine, findProcessesWithArgument, processTree } from '../../../host-agent/src/drivers/browser/processes.ts';
 import { CaddyProxyDriver } from '../../../host-agent/src/drivers/proxy/caddy-proxy-driver.ts';
-import { BROWSER_USER, ensureSystemUser } from '../../support/browser-user.ts';
-import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../../support/agent.ts';
-import { startCaddy, type TestCaddy } from '../../support/caddy.ts';
-import { waitFor } from '../../support/ports.ts';
+import { BROWSER_USER, ensureSystemUser } from '../../support/fixtures/browser-user.ts';
+import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../../support/services/agent.ts';
+import { startCaddy, type TestCaddy } from '../../support/services/caddy.ts';
+import { waitFor } from '../../support/clients/ports.ts';
 
 /** The controls' own user and chain: no agent of another test file sets rules for them. */
 const CONTROL_USER = 'devplein-browser-ctl';

@@ -13,9 +13,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentLinkEnv, makeTestCerts, startTestAgent, type TestAgent } from '../../support/agent.ts';
-import { startSeededControlPlane, type SeededControlPlane } from '../../support/control-plane.ts';
-import { HttpSession } from '../../support/http-session.ts';
+import { agentLinkEnv, makeTestCerts, startTestAgent, type TestAgent } from '../../support/services/agent.ts';
+import { startSeededControlPlane, type SeededControlPlane } from '../../support/services/control-plane.ts';
+import { HttpSession } from '../../support/clients/http-session.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 let workDir: string;

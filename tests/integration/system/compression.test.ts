@@ -9,9 +9,9 @@ import http from 'node:http';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningControlPlane } from '../../support/control-plane.ts';
-import { HttpSession } from '../../support/http-session.ts';
-import { startSiteWall, WALL_PNG, type SiteWall } from '../../support/site-wall.ts';
+import type { RunningControlPlane } from '../../support/services/control-plane.ts';
+import { HttpSession } from '../../support/clients/http-session.ts';
+import { startSiteWall, WALL_PNG, type SiteWall } from '../../support/fixtures/site-wall.ts';
 
 interface RawAnswer {
   status: number;

@@ -7,12 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
-import { createTestDatabase } from '../../support/database.ts';
+import { createTestDatabase } from '../../support/services/database.ts';
 import { seedDemoData } from '../../../control-plane/src/db/seed.ts';
-import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
-import { HttpSession, signedInSessions } from '../../support/http-session.ts';
-import { makeTestCerts, startTestAgent, type TestAgent, agentLinkEnv } from '../../support/agent.ts';
-import { waitFor } from '../../support/ports.ts';
+import { startControlPlane, type RunningControlPlane } from '../../support/services/control-plane.ts';
+import { HttpSession, signedInSessions } from '../../support/clients/http-session.ts';
+import { makeTestCerts, startTestAgent, type TestAgent, agentLinkEnv } from '../../support/services/agent.ts';
+import { waitFor } from '../../support/clients/ports.ts';
 
 
 let database: { url: string; knex: Knex; destroy: () => Promise<void> };

@@ -25,7 +25,7 @@ import { CaddyProxyDriver } from '../../../host-agent/src/drivers/proxy/caddy-pr
 import { CATCH_ALL_BODY } from '../../../host-agent/src/drivers/proxy/caddy-route.ts';
 import { LineTail, forEachLine, isRunning, stopChild } from '../../../scripts/lib/processes.ts';
 import { credentialsAtRest, credentialsDirOf, parseEnvFile, unitCredentials, unitEnvironment, unitSettings } from '../../../server-kit/src/systemd-files.ts';
-import { findFreePort, waitFor, waitForHttp } from '../../support/ports.ts';
+import { findFreePort, waitFor, waitForHttp } from '../../support/clients/ports.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const deployDir = path.join(root, 'deploy');

@@ -5,9 +5,9 @@
  * the fake agent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, DEVELOPER, NO_GROUP, SITE, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
-import type { HttpSession } from '../../support/http-session.ts';
-import { waitFor } from '../../support/ports.ts';
+import { ADMIN, DEVELOPER, NO_GROUP, SITE, STUDENT, startHostingStack, type HostingStack } from '../../support/stacks/hosting-stack.ts';
+import type { HttpSession } from '../../support/clients/http-session.ts';
+import { waitFor } from '../../support/clients/ports.ts';
 
 const QUOTA = 2;
 const FOLLOWS = 3;

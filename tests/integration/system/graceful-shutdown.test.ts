@@ -14,10 +14,10 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentError, createAgentClient } from '../../../control-plane/src/agent/agent-client.ts';
 import { networkCreateOptions } from '../../../host-agent/src/drivers/docker/project-network.ts';
-import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../../support/agent.ts';
-import { ensureWebImage, randomSuffix, requireDockerEngine, testDocker } from '../../support/docker.ts';
-import { startHostingStack, STUDENT, type HostingStack } from '../../support/hosting-stack.ts';
-import { waitFor } from '../../support/ports.ts';
+import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../../support/services/agent.ts';
+import { ensureWebImage, randomSuffix, requireDockerEngine, testDocker } from '../../support/services/docker.ts';
+import { startHostingStack, STUDENT, type HostingStack } from '../../support/stacks/hosting-stack.ts';
+import { waitFor } from '../../support/clients/ports.ts';
 
 describe('control plane: SIGTERM', { timeout: 90_000 }, () => {
   let stack: HostingStack;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpSession } from '../../support/http-session.ts';
-import { startOutsideSignInStack, type OutsideSignInStack } from '../../support/outside-provider.ts';
+import { HttpSession } from '../../support/clients/http-session.ts';
+import { startOutsideSignInStack, type OutsideSignInStack } from '../../support/services/outside-provider.ts';
 
 /*
  * An outside identity provider (the school's, as the control plane sees it over HTTP) told to sign

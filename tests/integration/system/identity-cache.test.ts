@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CurrentUserJson } from '@devplein/contract/users';
-import { startControlPlane, type RunningControlPlane } from '../../support/control-plane.ts';
-import { HttpSession } from '../../support/http-session.ts';
-import { startHostingStack, ADMIN, type HostingStack } from '../../support/hosting-stack.ts';
+import { startControlPlane, type RunningControlPlane } from '../../support/services/control-plane.ts';
+import { HttpSession } from '../../support/clients/http-session.ts';
+import { startHostingStack, ADMIN, type HostingStack } from '../../support/stacks/hosting-stack.ts';
 
 /*
  * The identity cache (control-plane/src/auth/identity-cache.ts): sessions, current users and

@@ -11,13 +11,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CurrentUserJson as UserJson } from '@devplein/contract/users';
-import { ADMIN, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
-import { followSignIn, startOutsideProvider, type OutsideIdentity, type OutsideProvider } from '../../support/outside-provider.ts';
-import type { HttpSession } from '../../support/http-session.ts';
+import { ADMIN, startHostingStack, type HostingStack } from '../../support/stacks/hosting-stack.ts';
+import { followSignIn, startOutsideProvider, type OutsideIdentity, type OutsideProvider } from '../../support/services/outside-provider.ts';
+import type { HttpSession } from '../../support/clients/http-session.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { startControlPlane } from '../../support/control-plane.ts';
-import { waitFor } from '../../support/ports.ts';
+import { startControlPlane } from '../../support/services/control-plane.ts';
+import { waitFor } from '../../support/clients/ports.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const MAPPING = path.join(root, 'deploy/oidc/group-mapping.example.json');

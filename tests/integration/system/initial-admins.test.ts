@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CurrentUserJson as UserJson } from '@devplein/contract/users';
-import { followSignIn, startOutsideSignInStack, type OutsideIdentity, type OutsideSignInStack } from '../../support/outside-provider.ts';
+import { followSignIn, startOutsideSignInStack, type OutsideIdentity, type OutsideSignInStack } from '../../support/services/outside-provider.ts';
 
 /**
  * INITIAL_ADMIN_EMAILS: the first admin without SQL. The people listed become activated admins

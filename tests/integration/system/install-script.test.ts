@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stageScriptBundle } from '../../support/install-roots.ts';
+import { stageScriptBundle } from '../../support/stacks/install-roots.ts';
 import { loadConfig as loadControlPlaneConfig } from '../../../control-plane/src/config.ts';
 import { loadConfig as loadAgentConfig } from '../../../host-agent/src/config.ts';
 import { soketiCheck } from '../../../control-plane/src/cli/config-check-soketi.ts';

@@ -12,8 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exited, stopChild } from '../../../scripts/lib/processes.ts';
-import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
-import { waitFor } from '../../support/ports.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/services/database.ts';
+import { waitFor } from '../../support/clients/ports.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const workDir = mkdtempSync(path.join(os.tmpdir(), 'devplein-journald-'));

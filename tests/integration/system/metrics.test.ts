@@ -10,9 +10,9 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentClient, createAgentClient } from '../../../control-plane/src/agent/agent-client.ts';
 import { recordBackupRun } from '../../../control-plane/src/commands/record-backup-run.ts';
-import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../../support/agent.ts';
-import { ADMIN, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
-import { findFreePort, waitFor } from '../../support/ports.ts';
+import { makeTestCerts, readClientPems, startTestAgent, type TestAgent } from '../../support/services/agent.ts';
+import { ADMIN, STUDENT, startHostingStack, type HostingStack } from '../../support/stacks/hosting-stack.ts';
+import { findFreePort, waitFor } from '../../support/clients/ports.ts';
 
 /** The value of one sample line (`name{labels} value`) whose labels include all of `labels`; 0 when absent. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number {

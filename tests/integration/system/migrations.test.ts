@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex, migrate, rollbackAll } from '../../../control-plane/src/db/knex.ts';
 import { migrationNames } from '../../../control-plane/src/db/migration-source.ts';
 import { demoAccounts, seedDemoData } from '../../../control-plane/src/db/seed.ts';
-import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/services/database.ts';
 
 /** The tables of the shared brief (and the phpMyAdmin sign-on tickets, the pending host access intents, the backup runs, the overview's host samples and idle auto-stops), plus knex's own bookkeeping. */
 const applicationTables = [

@@ -9,10 +9,10 @@ import { ENDPOINTS, openApiEndpoint } from '@devplein/contract/http/all';
 import { openApiPath } from '@devplein/contract/http/openapi';
 import { addSshKey } from '@devplein/contract/http/ssh-keys';
 import { followContainerLogs, pullProjectImage } from '@devplein/contract/http/user-dockers';
-import { seededControlPlane } from '../../support/seeded-control-plane.ts';
-import { signedInSessions } from '../../support/http-session.ts';
-import { call } from '../../support/endpoint-calls.ts';
-import { routeTable } from '../../support/route-table.ts';
+import { seededControlPlane } from '../../support/stacks/seeded-control-plane.ts';
+import { signedInSessions } from '../../support/clients/http-session.ts';
+import { call } from '../../support/clients/endpoint-calls.ts';
+import { routeTable } from '../../support/fixtures/route-table.ts';
 
 interface Operation {
   summary: string;

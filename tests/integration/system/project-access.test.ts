@@ -9,9 +9,9 @@
  * proof is tests/e2e/project-access.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, DOCENT, IMAGE, NO_GROUP, SITE, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
-import type { HttpSession } from '../../support/http-session.ts';
-import { waitFor } from '../../support/ports.ts';
+import { ADMIN, DOCENT, IMAGE, NO_GROUP, SITE, STUDENT, startHostingStack, type HostingStack } from '../../support/stacks/hosting-stack.ts';
+import type { HttpSession } from '../../support/clients/http-session.ts';
+import { waitFor } from '../../support/clients/ports.ts';
 
 let stack: HostingStack;
 let admin: HttpSession;

@@ -21,7 +21,7 @@ import { createControlPlaneMetrics } from '../../../control-plane/src/metrics/me
 import { registerControlPlaneGauges } from '../../../control-plane/src/metrics/operator-gauges.ts';
 import { createAgentMetrics } from '../../../host-agent/src/metrics/metrics.ts';
 import { registerAgentGauges } from '../../../host-agent/src/metrics/operator-gauges.ts';
-import { findExecutable } from '../../support/system-deps.ts';
+import { findExecutable } from '../../support/services/system-deps.ts';
 
 const run = promisify(execFile);
 // js-yaml arrives with eslint (no types of its own), as in deploy-files.test.ts.

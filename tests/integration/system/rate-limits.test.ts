@@ -5,8 +5,8 @@
  * Normal use stays under them; a flood gets 429 with Retry-After and a Dutch message.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEVELOPER, DOCENT, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
-import { HttpSession } from '../../support/http-session.ts';
+import { DEVELOPER, DOCENT, STUDENT, startHostingStack, type HostingStack } from '../../support/stacks/hosting-stack.ts';
+import { HttpSession } from '../../support/clients/http-session.ts';
 import { configSchema } from '../../../control-plane/src/config.ts';
 
 const defaults = configSchema.parse({ DEV_LOGIN: '1' });

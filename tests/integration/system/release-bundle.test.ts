@@ -20,11 +20,11 @@ import { migrationNames } from '../../../control-plane/src/db/migration-source.t
 import { soketiLaunch } from '../../../scripts/lib/soketi.ts';
 import { SIGNATURE_NAMESPACE } from '../../../scripts/lib/release/sign.ts';
 import { serverNode, soketiNode } from '../../../scripts/lib/release/node-runtime.ts';
-import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
-import { startOutsideProvider, type OutsideProvider } from '../../support/outside-provider.ts';
-import { findFreePort, waitFor, waitForHttp } from '../../support/ports.ts';
-import { PusherClient, triggerAndReceive, type RealtimeApp } from '../../support/realtime-event.ts';
-import { startBundleCommand, type BundleProcess } from '../../support/release-bundle.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/services/database.ts';
+import { startOutsideProvider, type OutsideProvider } from '../../support/services/outside-provider.ts';
+import { findFreePort, waitFor, waitForHttp } from '../../support/clients/ports.ts';
+import { PusherClient, triggerAndReceive, type RealtimeApp } from '../../support/clients/realtime-event.ts';
+import { startBundleCommand, type BundleProcess } from '../../support/stacks/release-bundle.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../../..');

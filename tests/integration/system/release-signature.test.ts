@@ -22,8 +22,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packTarGz } from '../../../scripts/lib/release/archive.ts';
 import { signFile, writeChecksum } from '../../../scripts/lib/release/sign.ts';
-import { rootWithHostAccounts, stageScriptBundle } from '../../support/install-roots.ts';
-import { generateSshKeys } from '../../support/ssh-keygen-fixtures.ts';
+import { rootWithHostAccounts, stageScriptBundle } from '../../support/stacks/install-roots.ts';
+import { generateSshKeys } from '../../support/fixtures/ssh-keygen-fixtures.ts';
 
 const execFileAsync = promisify(execFile);
 const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';

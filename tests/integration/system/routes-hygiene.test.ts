@@ -1,5 +1,5 @@
 /**
- * Two rules over the real route table (tests/support/route-table.ts), so a new route is held to
+ * Two rules over the real route table (tests/support/fixtures/route-table.ts), so a new route is held to
  * them without anyone adding it here:
  *
  * - No GET changes state. Every GET route is called with the seeded data and records that
@@ -14,11 +14,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeTable, type RouteEntry } from '../../support/route-table.ts';
-import { HttpSession } from '../../support/http-session.ts';
-import { fakePng } from '../../support/fake-agent.ts';
-import { ed25519PublicKey } from '../../support/ssh-keys.ts';
-import { ADMIN, DEVELOPER, IMAGE, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
+import { routeTable, type RouteEntry } from '../../support/fixtures/route-table.ts';
+import { HttpSession } from '../../support/clients/http-session.ts';
+import { fakePng } from '../../support/fakes/fake-agent.ts';
+import { ed25519PublicKey } from '../../support/fixtures/ssh-keys.ts';
+import { ADMIN, DEVELOPER, IMAGE, STUDENT, startHostingStack, type HostingStack } from '../../support/stacks/hosting-stack.ts';
 
 const SIGNON_SECRET = randomBytes(24).toString('hex');
 const WORDPRESS_SITE = 'hygiene-wp';

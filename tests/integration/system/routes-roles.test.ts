@@ -15,12 +15,12 @@
  * ROUTES_ROLES_PRINT=1 prints the table as observed, to paste after a deliberate change.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeTable, type RouteEntry } from '../../support/route-table.ts';
+import { routeTable, type RouteEntry } from '../../support/fixtures/route-table.ts';
 import { ENDPOINTS } from '@devplein/contract/http/all';
 import { endpointKey } from '@devplein/contract/http/endpoint';
-import { HttpSession } from '../../support/http-session.ts';
-import { ed25519PublicKey } from '../../support/ssh-keys.ts';
-import { ADMIN, DEVELOPER, DOCENT, IMAGE, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
+import { HttpSession } from '../../support/clients/http-session.ts';
+import { ed25519PublicKey } from '../../support/fixtures/ssh-keys.ts';
+import { ADMIN, DEVELOPER, DOCENT, IMAGE, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../../support/stacks/hosting-stack.ts';
 
 /** What a role gets on a route: through (2xx, or a 4xx other than 401/403), 401 or 403. */
 type Outcome = 'ok' | 401 | 403;

@@ -2,7 +2,7 @@
  * No secret on a command line (issue 33): every local user can read every process's argv in
  * /proc/*\/cmdline, so install, upgrade, backup and restore must hand passwords and keys over in
  * the environment (readable by the process's user and root only), in a 0600 option file or over
- * stdin. Each run here goes under strace (tests/support/argv-trace.ts), and the test fails on any
+ * stdin. Each run here goes under strace (tests/support/clients/argv-trace.ts), and the test fails on any
  * command line that carries a secret it knows: the control plane's database password, the agent's
  * MariaDB password, ENCRYPTION_KEY, SESSION_SECRET, REALTIME_SECRET, OIDC_CLIENT_SECRET, the
  * backup key (its text and its bytes as hex) and a student's database password.
@@ -31,10 +31,10 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKnex, migrate } from '../../../control-plane/src/db/knex.ts';
-import { commandLinesWithSecrets, execveLines, runTraced, straceArgs } from '../../support/argv-trace.ts';
-import { runBackupCli } from '../../support/backup-cli.ts';
-import { startMariaDb, type TestMariaDb } from '../../support/mariadb.ts';
-import { startPostgres, type PostgresServer } from '../../support/postgres.ts';
+import { commandLinesWithSecrets, execveLines, runTraced, straceArgs } from '../../support/clients/argv-trace.ts';
+import { runBackupCli } from '../../support/clients/backup-cli.ts';
+import { startMariaDb, type TestMariaDb } from '../../support/services/mariadb.ts';
+import { startPostgres, type PostgresServer } from '../../support/services/postgres.ts';
 
 const run = promisify(execFile);
 const repo = path.resolve(import.meta.dirname, '../../..');

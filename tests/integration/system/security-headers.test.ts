@@ -5,9 +5,9 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, DOCENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
-import { snapshotWebDist } from '../../support/e2e-app.ts';
-import { HttpSession } from '../../support/http-session.ts';
+import { ADMIN, DOCENT, startHostingStack, type HostingStack } from '../../support/stacks/hosting-stack.ts';
+import { snapshotWebDist } from '../../support/stacks/e2e-app.ts';
+import { HttpSession } from '../../support/clients/http-session.ts';
 
 let stack: HostingStack;
 let webDist: string;

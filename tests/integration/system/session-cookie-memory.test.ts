@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSeededControlPlane, type SeededControlPlane } from '../../support/control-plane.ts';
+import { startSeededControlPlane, type SeededControlPlane } from '../../support/services/control-plane.ts';
 
 const REQUESTS = 10_000;
 const PARALLEL = 16;

@@ -7,10 +7,10 @@
 import { createServer, type Server } from 'node:http';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSeededControlPlane, type RunningControlPlane, type SeededControlPlane } from '../../support/control-plane.ts';
-import type { TestDatabase } from '../../support/database.ts';
-import { HttpSession } from '../../support/http-session.ts';
-import { findFreePort, waitFor } from '../../support/ports.ts';
+import { startSeededControlPlane, type RunningControlPlane, type SeededControlPlane } from '../../support/services/control-plane.ts';
+import type { TestDatabase } from '../../support/services/database.ts';
+import { HttpSession } from '../../support/clients/http-session.ts';
+import { findFreePort, waitFor } from '../../support/clients/ports.ts';
 
 let main: SeededControlPlane;
 let database: TestDatabase;

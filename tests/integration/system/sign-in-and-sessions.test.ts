@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { seededControlPlane } from '../../support/seeded-control-plane.ts';
-import { HttpSession } from '../../support/http-session.ts';
+import { seededControlPlane } from '../../support/stacks/seeded-control-plane.ts';
+import { HttpSession } from '../../support/clients/http-session.ts';
 import type { CurrentUserJson as UserJson } from '@devplein/contract/users';
 
 const stack = seededControlPlane();

@@ -1,13 +1,13 @@
 /*
  * Proves the realtime path works on this machine: the control plane's server library (`pusher`)
  * triggers through soketi's HTTP API, and the browser library (`pusher-js`, node build) receives
- * it over the websocket. Uses the soketi published by the global setup (tests/support/services.ts) and
+ * it over the websocket. Uses the soketi published by the global setup (tests/support/services/services.ts) and
  * also checks that a soketi of its own starts and stops.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSoketi, type SoketiServer } from '../../support/soketi.ts';
-import { triggerAndReceive } from '../../support/realtime-event.ts';
-import { testSoketi } from '../../support/services.ts';
+import { startSoketi, type SoketiServer } from '../../support/services/soketi.ts';
+import { triggerAndReceive } from '../../support/clients/realtime-event.ts';
+import { testSoketi } from '../../support/services/services.ts';
 
 describe('soketi (realtime server)', () => {
   it('delivers an event triggered with the pusher server library to a pusher-js subscriber', async () => {

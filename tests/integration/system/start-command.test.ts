@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
 import { afterAll, describe, expect, it } from 'vitest';
-import { visitSite } from '../../support/caddy.ts';
-import { dockerCli } from '../../support/docker.ts';
-import { HttpSession } from '../../support/http-session.ts';
-import { findFreePort, waitFor } from '../../support/ports.ts';
+import { visitSite } from '../../support/services/caddy.ts';
+import { dockerCli } from '../../support/services/docker.ts';
+import { HttpSession } from '../../support/clients/http-session.ts';
+import { findFreePort, waitFor } from '../../support/clients/ports.ts';
 import { cachedNodeDir } from '../../../scripts/lib/node-cache.ts';
 import { serverNode, soketiNode } from '../../../scripts/lib/release/node-runtime.ts';
 

@@ -6,11 +6,11 @@
  * old for a step (reported, retried, never pretended); the audit entries; who may set the flag.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAdminCli } from '../../support/admin-cli.ts';
-import { HttpSession } from '../../support/http-session.ts';
-import { ADMIN, DEVELOPER, DOCENT, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../../support/hosting-stack.ts';
-import { ed25519PublicKey } from '../../support/ssh-keys.ts';
-import { waitFor } from '../../support/ports.ts';
+import { runAdminCli } from '../../support/clients/admin-cli.ts';
+import { HttpSession } from '../../support/clients/http-session.ts';
+import { ADMIN, DEVELOPER, DOCENT, NOT_ACTIVATED, STUDENT, startHostingStack, type HostingStack } from '../../support/stacks/hosting-stack.ts';
+import { ed25519PublicKey } from '../../support/fixtures/ssh-keys.ts';
+import { waitFor } from '../../support/clients/ports.ts';
 import type { AdminUserJson } from '@devplein/contract/users';
 import type { ProjectJson } from '@devplein/contract/projects';
 

@@ -4,8 +4,8 @@
  * the admin (admin + developer: no project quota, so valid bodies keep getting through).
  */
 import fc from 'fast-check';
-import { generateSshKeys } from '../../support/ssh-keygen-fixtures.ts';
-import { ed25519PublicKey } from '../../support/ssh-keys.ts';
+import { generateSshKeys } from '../../support/fixtures/ssh-keygen-fixtures.ts';
+import { ed25519PublicKey } from '../../support/fixtures/ssh-keys.ts';
 import { bodyOf, hostileString, idOnlyRequest, idSegment, idValue, queryOf, taint, type Fields } from '../arbitraries.ts';
 import { deletableProjects, ids, insertProjects, projectName, validText } from '../fixtures.ts';
 import { endpoint, type EndpointSpec, type PropertyStack } from '../harness.ts';
