@@ -18,8 +18,8 @@ describe('ProjectTurns', () => {
       await first.opened;
       order.push('create 1 ends');
     });
-    const acting = turns.change(1, 'act', async () => void order.push('act 1'));
-    await turns.change(2, 'act', async () => void order.push('act 2'));
+    const acting = turns.change(1, 'interrupt', async () => void order.push('act 1'));
+    await turns.change(2, 'interrupt', async () => void order.push('act 2'));
     expect(order).toEqual(['create 1 starts', 'act 2']);
     first.open();
     await Promise.all([creating, acting]);
@@ -48,8 +48,8 @@ describe('ProjectTurns', () => {
     expect(order).toEqual(['keys', 'deploy 1', 'deploy 2']);
   });
 
-  it('revokes a running deploy for a state change or a removal, which go on once it has wound down', async () => {
-    for (const change of ['act', 'remove'] as const) {
+  it('revokes a running deploy for a stop, restart, pause or removal, which go on once it has wound down', async () => {
+    for (const change of ['interrupt', 'remove'] as const) {
       const turns = new ProjectTurns();
       const order: string[] = [];
       const started = gate();
@@ -65,7 +65,7 @@ describe('ProjectTurns', () => {
     }
   });
 
-  it('lets a create and a key write pass beside a running deploy without revoking it', async () => {
+  it('lets a create, a start and a key write pass beside a running deploy without revoking it', async () => {
     const turns = new ProjectTurns();
     const started = gate();
     const finish = gate();
@@ -78,6 +78,7 @@ describe('ProjectTurns', () => {
     await started.opened;
     await turns.change(1, 'keys', async () => undefined);
     await turns.change(1, 'create', async () => undefined);
+    await turns.change(1, 'start', async () => undefined);
     expect(signalSeen?.aborted).toBe(false);
     finish.open();
     await deploying;
@@ -85,7 +86,7 @@ describe('ProjectTurns', () => {
 
   it('frees the turn when work fails', async () => {
     const turns = new ProjectTurns();
-    await expect(turns.change(1, 'act', () => Promise.reject(new Error('engine away')))).rejects.toThrow('engine away');
+    await expect(turns.change(1, 'interrupt', () => Promise.reject(new Error('engine away')))).rejects.toThrow('engine away');
     await expect(turns.deploy(1, () => Promise.reject(new Error('fetch failed')))).rejects.toThrow('fetch failed');
     await expect(turns.change(1, 'remove', async () => 'removed')).resolves.toBe('removed');
   });

@@ -1,12 +1,17 @@
 import { KeyedLock } from '@devplein/server-kit/keyed-lock';
 
 /**
- * What may change a project's container. `create`, `act` and `remove` change the container
- * itself; `keys` writes its ~/.ssh/authorized_keys; a deploy replaces its web root.
+ * What may change a project's container. `create` makes it; `start` starts or unpauses it (a
+ * running one stays running); `interrupt` stops, restarts or pauses it (a running one stops
+ * running for a while); `remove` removes it; `keys` writes its ~/.ssh/authorized_keys. A deploy
+ * replaces its web root.
  */
-export type ProjectChange = 'create' | 'act' | 'remove' | 'keys';
+export type ProjectChange = 'create' | 'start' | 'interrupt' | 'remove' | 'keys';
 
-/** A deploy's hold on the project: revoked by a start, stop, restart, pause or removal. */
+/** What ends a running deploy: its container stops running, or goes. */
+type Revoking = Extract<ProjectChange, 'interrupt' | 'remove'>;
+
+/** A deploy's hold on the project: revoked by a stop, restart, pause or removal. */
 interface DeployLease {
   readonly revoked: AbortController;
   readonly ended: Promise<void>;
@@ -19,11 +24,13 @@ interface DeployLease {
  *
  * A deploy can take minutes (a build), longer than a state change or a removal may wait for its
  * answer. So a deploy takes the lock only to start, and then holds a lease on the project:
- * - a state change (`act`) or a removal revokes the lease: the deploy stops (its signal aborts;
- *   the old site stays, as when the container changed under it before) and the change goes on
- *   once the deploy has wound down;
- * - a create and a key write pass beside it: a create finds the container the deploy works in
- *   (one container per project) and changes nothing; a key write touches only ~/.ssh;
+ * - a stop, restart or pause (`interrupt`) or a removal revokes the lease: the deploy stops (its
+ *   signal aborts; the old site stays, as when the container changed under it before) and the
+ *   change goes on once the deploy has wound down;
+ * - a create, a start and a key write pass beside it: a create finds the container the deploy
+ *   works in (one container per project), a start of a running container changes nothing (the
+ *   control plane starts a container it just made while its first deploy runs), a key write
+ *   touches only ~/.ssh;
  * - a second deploy waits for the first (deploys of a project run one at a time).
  * The later browser terminal and file editor take their turn here too.
  */
@@ -36,7 +43,7 @@ export class ProjectTurns {
   change<T>(projectId: number, change: ProjectChange, work: () => Promise<T>): Promise<T> {
     return this.lock.run(projectId, async () => {
       const lease = this.leases.get(projectId);
-      if (lease && (change === 'act' || change === 'remove')) {
+      if (lease && (change === 'interrupt' || change === 'remove')) {
         lease.revoked.abort(new DeployRevokedError(change));
         await lease.ended;
       }
@@ -66,10 +73,10 @@ export class ProjectTurns {
   }
 }
 
-/** Why a deploy's signal aborted: a state change or a removal of its container took the turn. */
+/** Why a deploy's signal aborted: a stop, restart, pause or removal of its container took the turn. */
 export class DeployRevokedError extends Error {
-  constructor(readonly by: 'act' | 'remove') {
-    super(by === 'remove' ? 'the container is being removed' : 'the container is being started, stopped, restarted or paused');
+  constructor(readonly by: Revoking) {
+    super(by === 'remove' ? 'the container is being removed' : 'the container is being stopped, restarted or paused');
     this.name = 'DeployRevokedError';
   }
 }

@@ -290,7 +290,7 @@ export class ContainerServiceImpl {
     const lifecycle = actions[action];
     if (!lifecycle) throw invalid(`unknown action ${String(action)}: expected start, stop, pause, unpause or restart`);
     const container = requireNotInfrastructure(await this.resolve(ref), lifecycle);
-    return this.inTurn(container, 'act', async () => {
+    return this.inTurn(container, lifecycle === 'start' || lifecycle === 'unpause' ? 'start' : 'interrupt', async () => {
       const { upstream, ...after } = await this.options.docker.act(container.id, lifecycle);
       if (routeActions.has(lifecycle)) await this.refreshRoute(after, logger, upstream);
       return after;
@@ -298,7 +298,7 @@ export class ContainerServiceImpl {
   }
 
   /** Work on a project's container in the project's turn; a container of no project (an admin's own) has none. */
-  private inTurn<T>(container: ContainerView, change: 'act' | 'remove', work: () => Promise<T>): Promise<T> {
+  private inTurn<T>(container: ContainerView, change: 'start' | 'interrupt' | 'remove', work: () => Promise<T>): Promise<T> {
     return container.projectId > 0 && container.labels[LABELS.managed] === 'true' ? this.options.turns.change(container.projectId, change, work) : work();
   }
 

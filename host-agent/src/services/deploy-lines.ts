@@ -105,8 +105,8 @@ function buildOutputProblem(message: string): string {
 }
 
 /** A deploy that a change of its container stopped (projects/project-turns.ts). */
-export function deployStoppedMessage(by: 'act' | 'remove'): string {
-  const why = by === 'remove' ? 'de container wordt verwijderd' : 'de container intussen werd gestart, gestopt, herstart of gepauzeerd';
+export function deployStoppedMessage(by: 'interrupt' | 'remove'): string {
+  const why = by === 'remove' ? 'de container wordt verwijderd' : 'de container intussen werd gestopt, herstart of gepauzeerd';
   return `De deploy is gestopt omdat ${why}. ${OLD_SITE_STAYS}`;
 }
 

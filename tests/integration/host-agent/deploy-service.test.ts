@@ -50,7 +50,7 @@ const asRoot = canSwitchUser();
 const suffix = randomSuffix();
 const docker = testDocker();
 const base = 600_000 + Math.floor(Math.random() * 90_000);
-const project = { site: base, keyed: base + 1, token: base + 2, refused: base + 3, build: base + 4, stopped: base + 5, none: base + 6, cancel: base + 7, interrupted: base + 8 };
+const project = { site: base, keyed: base + 1, token: base + 2, refused: base + 3, build: base + 4, stopped: base + 5, none: base + 6, cancel: base + 7, interrupted: base + 8, startedMeanwhile: base + 9 };
 
 let host: GitHost;
 let workDir: string;
@@ -385,6 +385,22 @@ describe('DeployService', { timeout: 120_000 }, () => {
     await waitFor(async () => (await gitProcesses()).length === 0, { description: 'no git process of the cancelled fetch left' });
   });
 
+  it('lets a start of the running container pass beside a deploy, which goes on to the end', async () => {
+    await host.createRepository('started', { 'index.html': '<h1>Toch live</h1>\n' });
+    const container = await createSite(project.startedMeanwhile, 'started-meanwhile');
+    const running = startDeploy({ projectId: project.startedMeanwhile, address: host.daemonUrl('started'), target: target({ afterUpdate: 'echo bezig; sleep 3' }) });
+    await waitFor(() => running.progress.some((line) => line.phase === DeployPhase.DEPLOY_PHASE_AFTER_UPDATE && line.line === 'bezig'), {
+      description: 'the after-update command to run',
+    });
+    // The control plane starts a container it just made, or one a student wakes, while its first deploy runs.
+    const ref = { ref: { $case: 'projectId' as const, value: project.startedMeanwhile } };
+    const started = await unaryCall(containers, containers.changeContainerState, { container: ref, action: ContainerAction.CONTAINER_ACTION_START });
+    expect(started.container?.state).toBe('running');
+    const ended = await running.done;
+    expect(ended.finished.outcome, JSON.stringify(ended)).toBe(DeployOutcome.DEPLOY_OUTCOME_DEPLOYED);
+    expect(await indexOf(container)).toBe('<h1>Toch live</h1>\n');
+  });
+
   it('stops a deploy when its container is stopped meanwhile (the old site stays); the stop does not wait for the deploy', async () => {
     await host.createRepository('long', { 'index.html': '<h1>Nooit live</h1>\n' });
     const container = await createSite(project.interrupted, 'interrupted');
@@ -399,7 +415,7 @@ describe('DeployService', { timeout: 120_000 }, () => {
     expect(stopped.container?.state).toBe('exited');
     const ended = await long.done;
     expect(ended.finished.outcome, JSON.stringify(ended)).toBe(DeployOutcome.DEPLOY_OUTCOME_COPY_FAILED);
-    expect(ended.finished.message).toBe('De deploy is gestopt omdat de container intussen werd gestart, gestopt, herstart of gepauzeerd. De oude site blijft staan.');
+    expect(ended.finished.message).toBe('De deploy is gestopt omdat de container intussen werd gestopt, herstart of gepauzeerd. De oude site blijft staan.');
     await unaryCall(containers, containers.changeContainerState, { container: ref, action: ContainerAction.CONTAINER_ACTION_START });
     expect(await indexOf(container)).toBe(before);
   });
