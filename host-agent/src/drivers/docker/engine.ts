@@ -14,7 +14,6 @@ export type ContainerInspectInfo = Docker.ContainerInspectInfo;
 export type ContainerCreateOptions = Docker.ContainerCreateOptions;
 export type ContainerListOptions = Docker.ContainerListOptions;
 export type NetworkInspectInfo = Docker.NetworkInspectInfo;
-export type NetworkInfo = Docker.NetworkInspectInfo;
 export type NetworkCreateOptions = Docker.NetworkCreateOptions;
 
 /** The parts of `docker info` the agent reads. */
@@ -346,8 +345,8 @@ export class DockerEngine {
     };
   }
 
-  listNetworks(filters: Record<string, string[]>): Promise<NetworkInfo[]> {
-    return this.docker.listNetworks({ filters }) as Promise<NetworkInfo[]>;
+  listNetworks(filters: Record<string, string[]>): Promise<NetworkInspectInfo[]> {
+    return this.docker.listNetworks({ filters }) as Promise<NetworkInspectInfo[]>;
   }
 
   network(id: string): EngineNetwork {
